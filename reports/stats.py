@@ -1,0 +1,138 @@
+"""Confidence intervals and tests for win rates.
+
+Everything delegates to statsmodels; this module only chooses the method and checks input.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.weightstats import DescrStatsW
+
+# Wilson is poor when wins are within this many of 0 or of n (its coverage dips below the
+# nominal level at the edges), so Clopper-Pearson takes over there.
+EDGE = 5
+# Below this many discordant pairs the chi-square approximation to McNemar is unreliable.
+MCNEMAR_EXACT_BELOW = 25
+
+
+def _check_level(level: float) -> None:
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence level must be strictly between 0 and 1, got {level!r}")
+
+
+def _as_count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if isinstance(value, numbers.Real) and float(value).is_integer():
+            return int(value)
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def proportion_ci(wins, n, level: float = 0.95) -> tuple[float, float, str]:
+    """Interval for a win rate wins/n: (lo, hi, method), method "wilson" or "clopper-pearson"."""
+    wins = _as_count(wins, "wins")
+    n = _as_count(n, "n")
+    _check_level(level)
+    if n <= 0:
+        raise ValueError(f"n must be positive, got {n}")
+    if not 0 <= wins <= n:
+        raise ValueError(f"wins must be within 0..n ({n}), got {wins}")
+    near_edge = wins <= EDGE or n - wins <= EDGE
+    method = "clopper-pearson" if near_edge else "wilson"
+    lo, hi = proportion_confint(wins, n, alpha=1.0 - level, method="beta" if near_edge else "wilson")
+    return float(lo), float(hi), method
+
+
+def proportion_ci_arrays(wins, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """proportion_ci over arrays (e.g. DataFrame columns): (lo, hi, method) arrays."""
+    _check_level(level)
+    wins = np.asarray(wins)
+    n = np.asarray(n)
+    if wins.shape != n.shape:
+        raise ValueError(f"wins and n differ in shape: {wins.shape} vs {n.shape}")
+    if wins.size == 0:
+        empty = np.empty(0, dtype=float)
+        return empty, empty.copy(), np.empty(0, dtype=object)
+    if not (np.all(np.mod(wins, 1) == 0) and np.all(np.mod(n, 1) == 0)):
+        raise ValueError("wins and n must be whole numbers")
+    if np.any(n <= 0):
+        raise ValueError("every n must be positive")
+    if np.any((wins < 0) | (wins > n)):
+        raise ValueError("every wins must be within 0..n")
+    wins = wins.astype(float)
+    n = n.astype(float)
+    alpha = 1.0 - level
+    near_edge = (wins <= EDGE) | (n - wins <= EDGE)
+    w_lo, w_hi = proportion_confint(wins, n, alpha=alpha, method="wilson")
+    b_lo, b_hi = proportion_confint(wins, n, alpha=alpha, method="beta")
+    lo = np.where(near_edge, b_lo, w_lo).astype(float)
+    hi = np.where(near_edge, b_hi, w_hi).astype(float)
+    method = np.where(near_edge, "clopper-pearson", "wilson").astype(object)
+    return lo, hi, method
+
+
+def paired_test(a, b, level: float = 0.95) -> dict:
+    """McNemar test of two configurations played on the same seeds.
+
+    a[i] and b[i] are the results (True = win) of game i, which shares its deal in both.
+    The test is exact (binomial) when fewer than 25 games are discordant, else the chi-square
+    version with continuity correction.
+
+    diff_ci is the Wald z-interval for the mean of the per-game differences a[i] - b[i]
+    (statsmodels DescrStatsW.zconfint_mean). This is the Wald interval for the difference of
+    paired proportions, except that the variance uses n - 1 rather than n, widening it by
+    sqrt(n / (n - 1)). It is clipped to [-1, 1]; it is (0, 0) when no game is discordant and
+    (nan, nan) for a single game.
+    """
+    _check_level(level)
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError("a and b must be one-dimensional")
+    if a.size != b.size:
+        raise ValueError(f"a and b must have equal lengths, got {a.size} and {b.size}")
+    if a.size == 0:
+        raise ValueError("a and b are empty")
+    a = a.astype(bool)
+    b = b.astype(bool)
+    n = int(a.size)
+    both = int(np.sum(a & b))
+    a_only = int(np.sum(a & ~b))
+    b_only = int(np.sum(~a & b))
+    neither = n - both - a_only - b_only
+    exact = a_only + b_only < MCNEMAR_EXACT_BELOW
+    result = mcnemar([[both, a_only], [b_only, neither]], exact=exact, correction=True)
+
+    diff = (a_only - b_only) / n
+    if n < 2:
+        diff_ci = (float("nan"), float("nan"))
+    else:
+        lo, hi = DescrStatsW(a.astype(float) - b.astype(float)).zconfint_mean(alpha=1.0 - level)
+        diff_ci = (float(max(lo, -1.0)), float(min(hi, 1.0)))
+    return {
+        "n": n,
+        "a_only": a_only,
+        "b_only": b_only,
+        "diff": float(diff),
+        "diff_ci": diff_ci,
+        "statistic": float(result.statistic),
+        "pvalue": float(result.pvalue),
+        "exact": bool(exact),
+    }
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm-adjusted p-values, same order as given; NaN entries stay NaN and are not counted."""
+    p = np.asarray(pvalues, dtype=float).ravel()
+    out = np.full(p.shape, np.nan)
+    finite = ~np.isnan(p)
+    if np.any((p[finite] < 0) | (p[finite] > 1)):
+        raise ValueError("p-values must lie within 0..1")
+    if finite.any():
+        out[finite] = multipletests(p[finite], method="holm")[1]
+    return out

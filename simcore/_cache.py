@@ -1,0 +1,47 @@
+"""Where numba keeps compiled code, keyed by the engine's source.
+
+numba's on-disk cache checks only the modification time of the file that defines each cached
+function, not the files of the functions it calls. The kernel calls the rules modules and every
+strategy, so an edit to a strategy would leave a stale kernel in the cache. We therefore point
+numba at a directory named by a hash of every source file the kernel is built from (and the
+numba version): any edit gives a fresh directory, and a warm start reuses the old one.
+
+Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
+This module must run before any jitted module is imported: simcore/__init__ imports it first.
+"""
+
+import hashlib
+import os
+import pathlib
+
+import numba
+from numba.core import config
+
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
+_SOURCE_DIRS = ("simcore", "strategies")
+
+
+def source_hash() -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for d in _SOURCE_DIRS:
+        for f in sorted((_ROOT / d).glob("*.py")):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> pathlib.Path:
+    env = os.environ.get("KIAI_CACHE_DIR")
+    if env:
+        return pathlib.Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(xdg) / "kiai" / "numba"
+
+
+def configure() -> pathlib.Path:
+    path = cache_root() / source_hash()
+    config.CACHE_DIR = str(path)
+    return path
+
+
+CACHE_DIR = configure()

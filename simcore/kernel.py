@@ -1,0 +1,198 @@
+"""The one compiled entry point: play a batch of games in parallel.
+
+Simulation, tracing, scripted tests and fuzzing all call play_batch, so one kernel is compiled
+(and cached) per process. Games are split into chunks, each chunk reusing one set of state
+arrays; game i's random streams depend only on (seed, game0 + i), so results do not depend on
+the thread count or on how the batch is cut.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.layout import (
+    BARR,
+    C_FLAME,
+    C_PEN1,
+    C_PEN2,
+    C_RANK,
+    C_SYM,
+    C_VALUE,
+    FAM_TAB,
+    FAMS,
+    FARM_BACK,
+    FARMS,
+    GAME_OVER,
+    H_SIZE,
+    K_CHECK,
+    K_CONFRONTED,
+    K_DECISIONS,
+    K_DEFENDED,
+    K_DOLL_CHECK,
+    K_END_ROUND,
+    K_ERR,
+    K_FIRST,
+    K_FIRST_SEAT,
+    K_FROM_STATE,
+    K_ILLEGAL,
+    K_KIAI,
+    K_LEVEL_BO,
+    K_LEVEL_LT,
+    K_LEVEL_PL,
+    K_SCRAMBLE,
+    K_SCRIPT_ROUNDS,
+    K_SID,
+    K_SIZE,
+    K_STALLED,
+    K_STOP_ROUND_END,
+    K_STOP_TURNS,
+    K_TRACE,
+    K_TURNS,
+    KIAI_TAB,
+    N,
+    N_CARDS,
+    N_OUT,
+    O_BARR,
+    O_CONFRONTED,
+    O_DECISIONS,
+    O_DEFENDED,
+    O_END_ROUND,
+    O_ERR,
+    O_FAMS,
+    O_FARMS,
+    O_FIRST_SEAT,
+    O_ILLEGAL,
+    O_KIAI,
+    O_OUTCOME,
+    O_SCORE,
+    O_STALLED,
+    O_TURNS,
+    O_WOUND_SUM,
+    OUTCOME,
+    P_SIZE,
+    S_WOUND,
+    TR_COLS,
+)
+from simcore.codes import OUT_WIN
+from simcore.obs import sb
+from simcore.rng import seed_streams
+from simcore.rounds import play_game, setup
+
+# cfg vector handed to the kernel
+CFG_SID = 0
+CFG_CHECK = 1
+CFG_TRACE = 2
+CFG_SCRAMBLE = 3
+CFG_FIRST_SEAT = 4
+CFG_STOP_TURNS = 5
+CFG_STOP_ROUND_END = 6
+CFG_FROM_STATE = 7
+CFG_SCRIPT_ROUNDS = 8
+CFG_PLUNDERERS = 9  # per samurai
+CFG_LIEUTENANTS = 10  # added in round 2
+CFG_BOSSES = 11  # added in round 3
+CFG_DOLL_CHECK = 12
+CFG_BARRICADES = 13
+CFG_FARM_PEN = 14
+CFG_FAM_BONUS = 15
+CFG_ABSENT = 16
+CFG_SIZE = 17
+
+MAX_CHUNKS = 512
+
+
+@njit(cache=True)
+def _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus):
+    nc = cval.shape[0]
+    P[N_CARDS] = nc
+    for c in range(nc):
+        P[C_VALUE + c] = cval[c]
+        P[C_SYM + c] = csym[c]
+        P[C_PEN1 + c] = cpen[c, 0]
+        P[C_PEN2 + c] = cpen[c, 1]
+        P[C_FLAME + c] = cflame[c]
+        P[C_RANK + c] = crank[c]
+    for i in range(kiai.shape[0]):
+        P[KIAI_TAB + 2 * i] = kiai[i, 0]
+        P[KIAI_TAB + 2 * i + 1] = kiai[i, 1]
+    for i in range(farm_backs.shape[0]):
+        H[FARM_BACK + i] = farm_backs[i]
+    for i in range(fam_bonus.shape[0]):
+        H[FAM_TAB + i] = fam_bonus[i]
+
+
+@njit(cache=True)
+def _record(P, K, row):
+    n = P[N]
+    row[O_OUTCOME] = P[OUTCOME] if P[GAME_OVER] else -1
+    row[O_END_ROUND] = K[K_END_ROUND]
+    row[O_BARR] = P[BARR]
+    row[O_FARMS] = P[FARMS]
+    row[O_FAMS] = P[FAMS]
+    wounds = 0
+    token = 0
+    for s in range(n):
+        w = P[sb(s) + S_WOUND]
+        wounds += w
+        if w == 1 or w == 3:
+            token = 1
+    row[O_WOUND_SUM] = wounds
+    row[O_KIAI] = K[K_KIAI]
+    row[O_CONFRONTED] = K[K_CONFRONTED]
+    row[O_DEFENDED] = K[K_DEFENDED]
+    row[O_STALLED] = K[K_STALLED]
+    # rulebook scoring: farmsteads + families + 1 if no samurai holds a wound token
+    row[O_SCORE] = P[FARMS] + P[FAMS] + (1 - token) if P[GAME_OVER] and P[OUTCOME] == OUT_WIN else -1
+    row[O_TURNS] = K[K_TURNS]
+    row[O_ERR] = K[K_ERR]
+    row[O_ILLEGAL] = K[K_ILLEGAL]
+    row[O_FIRST_SEAT] = K[K_FIRST]
+    row[O_DECISIONS] = K[K_DECISIONS]
+
+
+@njit(cache=True, parallel=True)
+def play_batch(
+    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+    seed, game0, n_games, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
+):  # fmt: skip
+    n_chunks = min(n_games, MAX_CHUNKS)
+    for ch in prange(n_chunks):
+        lo = ch * n_games // n_chunks
+        hi = (ch + 1) * n_games // n_chunks
+        P = np.zeros(P_SIZE, dtype=np.int32)
+        H = np.zeros(H_SIZE, dtype=np.int32)
+        K = np.zeros(K_SIZE, dtype=np.int64)
+        R = np.zeros(2, dtype=np.uint64)
+        trace = TR if n_games == 1 else np.zeros((0, TR_COLS), dtype=np.int32)
+        _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus)
+        g = (P, H, K, R, FR, FD, trace, prm, SC)
+        for i in range(lo, hi):
+            K[:] = 0
+            K[K_SID] = cfg[CFG_SID]
+            K[K_CHECK] = cfg[CFG_CHECK]
+            K[K_TRACE] = cfg[CFG_TRACE] if n_games == 1 else 0
+            K[K_SCRAMBLE] = cfg[CFG_SCRAMBLE]
+            K[K_FIRST_SEAT] = cfg[CFG_FIRST_SEAT]
+            K[K_STOP_TURNS] = cfg[CFG_STOP_TURNS]
+            K[K_STOP_ROUND_END] = cfg[CFG_STOP_ROUND_END]
+            K[K_FROM_STATE] = cfg[CFG_FROM_STATE]
+            K[K_SCRIPT_ROUNDS] = cfg[CFG_SCRIPT_ROUNDS]
+            K[K_LEVEL_PL] = cfg[CFG_PLUNDERERS]
+            K[K_LEVEL_LT] = cfg[CFG_LIEUTENANTS]
+            K[K_LEVEL_BO] = cfg[CFG_BOSSES]
+            K[K_DOLL_CHECK] = cfg[CFG_DOLL_CHECK]
+            K[K_FIRST] = -1
+            seed_streams(R, seed, game0 + i)
+            if cfg[CFG_FROM_STATE]:
+                P[:] = P0
+                H[:] = H0
+            else:
+                setup(
+                    g, seats, cfg[CFG_BARRICADES], farm_backs.shape[0], fam_bonus.shape[0],
+                    cfg[CFG_FARM_PEN], cfg[CFG_FAM_BONUS], cfg[CFG_ABSENT],
+                )  # fmt: skip
+            play_game(g)
+            _record(P, K, out[i])
+            if n_games == 1:
+                Pf[:] = P
+                Hf[:] = H
+                Kf[:] = K

@@ -1,0 +1,119 @@
+import numpy as np
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from reports.stats import holm, paired_test, proportion_ci, proportion_ci_arrays
+
+
+def test_wilson_12_of_100_matches_literature():
+    # Wilson 95% interval for 12/100: 0.0700 to 0.1981 (Newcombe 1998 style worked value)
+    lo, hi, method = proportion_ci(12, 100)
+    assert method == "wilson"
+    assert lo == pytest.approx(0.069994, abs=1e-5)
+    assert hi == pytest.approx(0.198121, abs=1e-5)
+
+
+def test_wilson_for_a_million_games_is_tight_and_matches_statsmodels():
+    lo, hi, method = proportion_ci(123_456, 1_000_000)
+    assert method == "wilson"
+    ref = proportion_confint(123_456, 1_000_000, method="wilson")
+    assert (lo, hi) == pytest.approx(ref, rel=1e-12)
+    # half-width is 1.96 * sqrt(p(1-p)/n), about 0.000645
+    assert hi - lo == pytest.approx(2 * 1.959964 * np.sqrt(0.123456 * 0.876544 / 1e6), rel=1e-3)
+
+
+def test_clopper_pearson_at_zero_wins():
+    lo, hi, method = proportion_ci(0, 50)
+    assert method == "clopper-pearson"
+    assert lo == 0.0
+    assert hi == pytest.approx(0.0711, abs=1e-4)
+
+
+@pytest.mark.parametrize("wins, n, method", [(5, 100, "clopper-pearson"), (6, 100, "wilson"),
+                                             (94, 100, "wilson"), (95, 100, "clopper-pearson"),
+                                             (100, 100, "clopper-pearson")])
+def test_method_switches_within_five_of_the_edges(wins, n, method):
+    assert proportion_ci(wins, n)[2] == method
+
+
+def test_level_changes_width():
+    narrow = proportion_ci(40, 100, level=0.80)
+    wide = proportion_ci(40, 100, level=0.99)
+    assert wide[1] - wide[0] > narrow[1] - narrow[0]
+
+
+@pytest.mark.parametrize("wins, n", [(1, 0), (0, -3), (-1, 10), (11, 10), (1.5, 10)])
+def test_bad_counts_raise(wins, n):
+    with pytest.raises(ValueError):
+        proportion_ci(wins, n)
+
+
+def test_array_variant_agrees_with_scalar():
+    wins = np.array([0, 3, 12, 50, 97, 100])
+    n = np.array([50, 100, 100, 100, 100, 100])
+    lo, hi, method = proportion_ci_arrays(wins, n)
+    for i in range(len(wins)):
+        s_lo, s_hi, s_method = proportion_ci(int(wins[i]), int(n[i]))
+        assert lo[i] == pytest.approx(s_lo)
+        assert hi[i] == pytest.approx(s_hi)
+        assert method[i] == s_method
+
+
+def test_array_variant_rejects_bad_input():
+    with pytest.raises(ValueError):
+        proportion_ci_arrays([5, 11], [10, 10])
+    with pytest.raises(ValueError):
+        proportion_ci_arrays([0], [0])
+
+
+def _paired(both, a_only, b_only, neither):
+    a = [True] * both + [True] * a_only + [False] * b_only + [False] * neither
+    b = [True] * both + [False] * a_only + [True] * b_only + [False] * neither
+    return np.array(a), np.array(b)
+
+
+def test_mcnemar_exact_for_small_discordant_counts():
+    a, b = _paired(both=10, a_only=0, b_only=6, neither=4)
+    r = paired_test(a, b)
+    assert r["exact"] is True
+    assert (r["n"], r["a_only"], r["b_only"]) == (20, 0, 6)
+    assert r["pvalue"] == pytest.approx(0.03125)  # 2 * 0.5**6
+    assert r["diff"] == pytest.approx(-6 / 20)
+    lo, hi = r["diff_ci"]
+    assert lo < r["diff"] < hi
+
+
+def test_mcnemar_chi_square_for_many_discordant_games():
+    a, b = _paired(both=50, a_only=20, b_only=10, neither=20)
+    r = paired_test(a, b)
+    assert r["exact"] is False
+    # (|20 - 10| - 1)^2 / 30 = 2.7
+    assert r["statistic"] == pytest.approx(2.7)
+    assert r["pvalue"] == pytest.approx(0.100348, abs=1e-5)
+    assert r["diff"] == pytest.approx(0.1)
+
+
+def test_paired_interval_is_zero_width_without_discordant_games():
+    a, b = _paired(both=5, a_only=0, b_only=0, neither=5)
+    r = paired_test(a, b)
+    assert r["pvalue"] == pytest.approx(1.0)
+    assert r["diff_ci"] == (0.0, 0.0)
+
+
+def test_paired_test_rejects_bad_input():
+    with pytest.raises(ValueError):
+        paired_test([True, False], [True])
+    with pytest.raises(ValueError):
+        paired_test([], [])
+
+
+def test_holm_hand_checked():
+    # sorted p: 0.01, 0.02, 0.04, 0.30 -> 4*0.01=0.04, 3*0.02=0.06, max(0.06, 2*0.04)=0.08, 0.30
+    adjusted = holm([0.04, 0.01, 0.30, 0.02])
+    np.testing.assert_allclose(adjusted, [0.08, 0.04, 0.30, 0.06])
+
+
+def test_holm_leaves_nan_alone():
+    adjusted = holm([0.01, np.nan, 0.04])
+    assert np.isnan(adjusted[1])
+    np.testing.assert_allclose(adjusted[[0, 2]], [0.02, 0.04])
