@@ -26,6 +26,7 @@ from simcore.layout import (
     EV_BONUS,
     EV_EOR_STEP,
     EV_FLAME,
+    EV_GAME_END,
     EV_ROUND_END,
     EV_ROUND_START,
     EV_STALL,
@@ -423,3 +424,4 @@ def play_game(g):
         build_next_round(g, r)
         _new_round_state(P)
     K[K_END_ROUND] = r
+    log(g, EV_GAME_END, P[OUTCOME])

@@ -1,0 +1,81 @@
+"""`kiai bench`: the engine's speed on a fixed workload, and its compile times."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import typer
+
+from cli.common import ThreadsOpt, fail
+from cli.main import app
+
+WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
+
+# Run in a fresh interpreter: time from the first import to the end of a tiny batch.
+_PROBE = """
+import time, json
+t0 = time.perf_counter()
+from simcore.api import GameConfig, run_games
+run_games(GameConfig(tuple({samurai!r}.split(',')), {difficulty!r}, {strategy!r}), 10, 0)
+print(json.dumps({{"seconds": time.perf_counter() - t0}}))
+"""
+
+
+def _probe(cache_dir: str, strategy: str) -> float:
+    env = dict(os.environ, KIAI_CACHE_DIR=cache_dir)
+    code = _PROBE.format(**dict(WORKLOAD, strategy=strategy))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        fail(f"benchmark probe failed: {done.stderr.strip().splitlines()[-1] if done.stderr else done.returncode}")
+    return json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
+
+
+@app.command(help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
+                  "1,000,000 games by default) after compilation, and the compile time cold "
+                  "(empty cache, new process) and warm (cache present, new process).")
+def bench(
+    games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch."),
+    strategy: str = typer.Option("reference", "--strategy", help="Strategy to time."),
+    threads: int = ThreadsOpt,
+    compile_times: bool = typer.Option(True, "--compile/--no-compile", help="Also measure cold and warm compile."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+):
+    import numba
+
+    from simcore.api import ConfigError, GameConfig, run_games, set_threads
+    from strategies import registry
+
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    try:
+        registry.get(strategy)
+        used = set_threads(threads)
+    except (KeyError, ConfigError) as e:
+        fail(str(e.args[0]))
+    result = {"cores": os.cpu_count(), "threads": used, "games": games, **WORKLOAD, "strategy": strategy,
+              "numba": numba.__version__}
+    if compile_times:
+        with tempfile.TemporaryDirectory(prefix="kiai-bench-") as tmp:
+            result["compile_cold_s"] = _probe(tmp, strategy)
+            result["start_warm_s"] = _probe(tmp, strategy)
+    config = GameConfig(tuple(WORKLOAD["samurai"].split(",")), WORKLOAD["difficulty"], strategy)
+    run_games(config, 10, 0)  # load or compile before timing
+    t0 = time.perf_counter()
+    run_games(config, games, 0)
+    seconds = time.perf_counter() - t0
+    result["seconds"] = seconds
+    result["games_per_second"] = games / seconds
+    if as_json:
+        print(json.dumps(result))
+        return
+    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {strategy}")
+    print(f"machine       {result['cores']} cores, {used} threads, numba {numba.__version__}")
+    print(f"throughput    {result['games_per_second']:,.0f} games/s ({games:,} games in {seconds:.2f} s)")
+    if compile_times:
+        print(f"compile cold  {result['compile_cold_s']:.1f} s (new process, empty cache)")
+        print(f"start warm    {result['start_warm_s']:.2f} s (new process, cache present, incl. imports)")

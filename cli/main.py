@@ -1,0 +1,55 @@
+"""The `kiai` command."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+try:  # typer >= 0.2x ships its own copy of click
+    from typer._click import exceptions as cx
+except ImportError:  # pragma: no cover - older typer on plain click
+    import click.exceptions as cx
+
+from cli.common import UserError
+
+app = typer.Typer(
+    name="kiai",
+    help="Monte Carlo difficulty analyser for the cooperative card game Samurai Spirit.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+# Each command lives in its own module and registers itself on `app`.
+from cli import bench as _bench  # noqa: E402,F401
+from cli import simulate as _simulate  # noqa: E402,F401
+from cli import strategies_cmd as _strategies  # noqa: E402,F401
+from cli import trace_cmd as _trace  # noqa: E402,F401
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: usage errors and bad input print one line and exit with code 2."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="kiai", standalone_mode=False)
+    except cx.NoArgsIsHelpError as e:  # bare `kiai`: show help, like --help
+        print(e.ctx.get_help())
+        return 0
+    except typer.Exit as e:
+        return e.exit_code
+    except typer.Abort:
+        print("kiai: aborted", file=sys.stderr)
+        return 130
+    except cx.ClickException as e:
+        print(f"kiai: error: {e.format_message()}", file=sys.stderr)
+        return 2
+    except UserError as e:
+        print(f"kiai: error: {e}", file=sys.stderr)
+        return 2
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

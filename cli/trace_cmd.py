@@ -1,0 +1,55 @@
+"""`kiai trace`: one game, turn by turn, in plain words."""
+
+from __future__ import annotations
+
+import typer
+
+from cli.common import (
+    AbsentOpt,
+    ComponentsOpt,
+    DifficultyOpt,
+    ParamOpt,
+    SamuraiOpt,
+    SeedOpt,
+    StrategyOpt,
+    check_seed,
+    fail,
+    make_config,
+)
+from cli.main import app
+
+
+@app.command(help="Play one game and print it turn by turn: who acts, which card, where it went, "
+                  "totals, Kiai, penalties and the end-of-round steps. The same seed and game index "
+                  "replay the same game as `kiai simulate` played.")
+def trace(
+    samurai: str = SamuraiOpt,
+    difficulty: str = DifficultyOpt,
+    seed: int = SeedOpt,
+    game_index: int = typer.Option(0, "--game-index", "-i", help="Which game of the seed's sequence."),
+    strategy: str = StrategyOpt,
+    param: list[str] = ParamOpt,
+    absent_tokens: str = AbsentOpt,
+    components: str = ComponentsOpt,
+):
+    from simcore import layout as L
+    from simcore.api import grade, run_one
+    from simcore.codes import OUTCOMES
+    from simcore.trace import describe
+
+    check_seed(seed)
+    if game_index < 0:
+        fail(f"--game-index must be at least 0, got {game_index}")
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components)
+    run = run_one(config, seed, game_index, trace=True, check=True)
+    seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
+    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}.")
+    for line in describe(run.events, config.samurai, config.components):
+        print(line)
+    outcome = OUTCOMES[run.result("outcome")]
+    if outcome == "win":
+        print(f"The samurai win. Score {grade(run.result('score'), config.level_pluses)}.")
+    else:
+        print(f"The samurai lose ({outcome}) in round {run.result('end_round')}.")
+    if run.K[L.K_ERR]:
+        print(f"warning: an invariant failed during this game (code {int(run.K[L.K_ERR])})")
