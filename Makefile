@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 report: $(STAMP)
-	$(BIN)/kiai report-default --out kiai-report
+	$(BIN)/kiai simulate --out kiai-report/simulate.csv
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -161,15 +161,15 @@ def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *
         raise ConfigError(f"--games must be at least 1, got {games}")
     out = np.zeros((games, L.N_OUT), dtype=np.int32)
     # a one-game batch writes its final state back; give it room so it never writes past a buffer
-    tr = np.zeros((0, L.TR_COLS), dtype=np.int32)
-    pf = np.zeros(L.P_SIZE, dtype=np.int32)
-    hf = np.zeros(L.H_SIZE, dtype=np.int32)
+    tr = np.zeros((0, L.TR_COLS), dtype=np.int64)
+    pf = np.zeros(L.P_SIZE, dtype=np.int64)
+    hf = np.zeros(L.H_SIZE, dtype=np.int64)
     kf = np.zeros(L.K_SIZE, dtype=np.int64)
     play_batch(
         _cfg_vector(config, check=check, scramble=scramble), _seats(config), *_tables(config),
         config.strategy_info.param_vector(config.params), np.int64(seed), np.int64(game_offset),
-        np.int64(games), _EMPTY_I64, _EMPTY_I64, np.zeros((3, CARD_CAP + 1), dtype=np.int32),
-        np.zeros(L.P_SIZE, dtype=np.int32), np.zeros(L.H_SIZE, dtype=np.int32), out, tr, pf, hf, kf,
+        np.int64(games), _EMPTY_I64, _EMPTY_I64, np.zeros((3, CARD_CAP + 1), dtype=np.int64),
+        np.zeros(L.P_SIZE, dtype=np.int64), np.zeros(L.H_SIZE, dtype=np.int64), out, tr, pf, hf, kf,
     )
     return out
 
@@ -200,7 +200,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
     `state` = (P, H) starts from a prepared position (a stopped game's state, edited)."""
     from simcore.kernel import play_batch
 
-    sc = np.zeros((3, CARD_CAP + 1), dtype=np.int32)
+    sc = np.zeros((3, CARD_CAP + 1), dtype=np.int64)
     mask = 0
     for r, cards in (deck or {}).items():
         if r not in (1, 2, 3):
@@ -212,15 +212,15 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
         sc[r - 1, 0] = len(cards)
         sc[r - 1, 1 : 1 + len(cards)] = cards
         mask |= 1 << (r - 1)
-    p0 = np.zeros(L.P_SIZE, dtype=np.int32)
-    h0 = np.zeros(L.H_SIZE, dtype=np.int32)
+    p0 = np.zeros(L.P_SIZE, dtype=np.int64)
+    h0 = np.zeros(L.H_SIZE, dtype=np.int64)
     if state is not None:
         p0[:] = state[0]
         h0[:] = state[1]
     out = np.zeros((1, L.N_OUT), dtype=np.int32)
-    tr = np.zeros((MAX_TRACE_ROWS if trace else 0, L.TR_COLS), dtype=np.int32)
-    pf = np.zeros(L.P_SIZE, dtype=np.int32)
-    hf = np.zeros(L.H_SIZE, dtype=np.int32)
+    tr = np.zeros((MAX_TRACE_ROWS if trace else 0, L.TR_COLS), dtype=np.int64)
+    pf = np.zeros(L.P_SIZE, dtype=np.int64)
+    hf = np.zeros(L.H_SIZE, dtype=np.int64)
     kf = np.zeros(L.K_SIZE, dtype=np.int64)
     cfg = _cfg_vector(
         config, check=check, trace=trace, scramble=scramble,

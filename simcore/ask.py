@@ -8,7 +8,7 @@ the rules.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simcore.invariants import check
 from simcore.layout import (
@@ -16,6 +16,7 @@ from simcore.layout import (
     FARM_BACK,
     FARM_ALIVE,
     FARMS,
+    G_TYPE,
     INTRUDER,
     INTRUDER_N,
     K_CHECK,
@@ -60,7 +61,7 @@ def scrambled(g):
     return H
 
 
-@njit(cache=True)
+@njit(types.int64(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
 def ask(g, q, seat, a, b, legal):
     P = g[0]
     K = g[2]

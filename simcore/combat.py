@@ -28,7 +28,7 @@ def confront(g, s, c):
     b = sb(s)
     log(g, EV_CONFRONT, s, c, P[b + S_TOTAL], P[b + S_KIAI])
     if P[b + S_TOTAL] > P[b + S_KIAI]:
-        log(g, EV_OVERCOME, s, P[b + S_TOTAL], P[b + S_KIAI])
+        log(g, EV_OVERCOME, s, P[b + S_TOTAL], P[b + S_KIAI], 0)
         destroy_barricade(g)
     else:
         trigger_check(P, s)
@@ -39,4 +39,4 @@ def defend(g, s, c):
     P = g[0]
     P[sb(s) + S_DEF + P[C_SYM + c] - 1] = c
     g[2][K_DEFENDED] += 1
-    log(g, EV_DEFEND, s, c)
+    log(g, EV_DEFEND, s, c, 0, 0)

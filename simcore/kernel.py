@@ -149,50 +149,62 @@ def _record(P, K, row):
     row[O_DECISIONS] = K[K_DECISIONS]
 
 
+@njit(cache=True)
+def play_chunk(
+    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+    seed, game0, n_games, lo, hi, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
+):  # fmt: skip
+    """Games lo..hi-1 of the batch, reusing one set of state arrays."""
+    P = np.zeros(P_SIZE, dtype=np.int64)
+    H = np.zeros(H_SIZE, dtype=np.int64)
+    K = np.zeros(K_SIZE, dtype=np.int64)
+    R = np.zeros(2, dtype=np.uint64)
+    trace = TR if n_games == 1 else np.zeros((0, TR_COLS), dtype=np.int64)
+    _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus)
+    g = (P, H, K, R, FR, FD, trace, prm, SC)
+    for i in range(lo, hi):
+        K[:] = 0
+        K[K_SID] = cfg[CFG_SID]
+        K[K_CHECK] = cfg[CFG_CHECK]
+        K[K_TRACE] = cfg[CFG_TRACE] if n_games == 1 else 0
+        K[K_SCRAMBLE] = cfg[CFG_SCRAMBLE]
+        K[K_FIRST_SEAT] = cfg[CFG_FIRST_SEAT]
+        K[K_STOP_TURNS] = cfg[CFG_STOP_TURNS]
+        K[K_STOP_ROUND_END] = cfg[CFG_STOP_ROUND_END]
+        K[K_FROM_STATE] = cfg[CFG_FROM_STATE]
+        K[K_SCRIPT_ROUNDS] = cfg[CFG_SCRIPT_ROUNDS]
+        K[K_LEVEL_PL] = cfg[CFG_PLUNDERERS]
+        K[K_LEVEL_LT] = cfg[CFG_LIEUTENANTS]
+        K[K_LEVEL_BO] = cfg[CFG_BOSSES]
+        K[K_DOLL_CHECK] = cfg[CFG_DOLL_CHECK]
+        K[K_FIRST] = -1
+        seed_streams(R, seed, game0 + i)
+        if cfg[CFG_FROM_STATE]:
+            P[:] = P0
+            H[:] = H0
+        else:
+            setup(
+                g, seats, cfg[CFG_BARRICADES], farm_backs.shape[0], fam_bonus.shape[0],
+                cfg[CFG_FARM_PEN], cfg[CFG_FAM_BONUS], cfg[CFG_ABSENT],
+            )  # fmt: skip
+        play_game(g)
+        _record(P, K, out[i])
+        if n_games == 1:
+            Pf[:] = P
+            Hf[:] = H
+            Kf[:] = K
+
+
 @njit(cache=True, parallel=True)
 def play_batch(
     cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
     seed, game0, n_games, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
 ):  # fmt: skip
+    # The parallel loop stays tiny: its body is outlined and compiled again by numba.
     n_chunks = min(n_games, MAX_CHUNKS)
     for ch in prange(n_chunks):
-        lo = ch * n_games // n_chunks
-        hi = (ch + 1) * n_games // n_chunks
-        P = np.zeros(P_SIZE, dtype=np.int32)
-        H = np.zeros(H_SIZE, dtype=np.int32)
-        K = np.zeros(K_SIZE, dtype=np.int64)
-        R = np.zeros(2, dtype=np.uint64)
-        trace = TR if n_games == 1 else np.zeros((0, TR_COLS), dtype=np.int32)
-        _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus)
-        g = (P, H, K, R, FR, FD, trace, prm, SC)
-        for i in range(lo, hi):
-            K[:] = 0
-            K[K_SID] = cfg[CFG_SID]
-            K[K_CHECK] = cfg[CFG_CHECK]
-            K[K_TRACE] = cfg[CFG_TRACE] if n_games == 1 else 0
-            K[K_SCRAMBLE] = cfg[CFG_SCRAMBLE]
-            K[K_FIRST_SEAT] = cfg[CFG_FIRST_SEAT]
-            K[K_STOP_TURNS] = cfg[CFG_STOP_TURNS]
-            K[K_STOP_ROUND_END] = cfg[CFG_STOP_ROUND_END]
-            K[K_FROM_STATE] = cfg[CFG_FROM_STATE]
-            K[K_SCRIPT_ROUNDS] = cfg[CFG_SCRIPT_ROUNDS]
-            K[K_LEVEL_PL] = cfg[CFG_PLUNDERERS]
-            K[K_LEVEL_LT] = cfg[CFG_LIEUTENANTS]
-            K[K_LEVEL_BO] = cfg[CFG_BOSSES]
-            K[K_DOLL_CHECK] = cfg[CFG_DOLL_CHECK]
-            K[K_FIRST] = -1
-            seed_streams(R, seed, game0 + i)
-            if cfg[CFG_FROM_STATE]:
-                P[:] = P0
-                H[:] = H0
-            else:
-                setup(
-                    g, seats, cfg[CFG_BARRICADES], farm_backs.shape[0], fam_bonus.shape[0],
-                    cfg[CFG_FARM_PEN], cfg[CFG_FAM_BONUS], cfg[CFG_ABSENT],
-                )  # fmt: skip
-            play_game(g)
-            _record(P, K, out[i])
-            if n_games == 1:
-                Pf[:] = P
-                Hf[:] = H
-                Kf[:] = K
+        play_chunk(
+            cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+            seed, game0, n_games, ch * n_games // n_chunks, (ch + 1) * n_games // n_chunks,
+            FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
+        )  # fmt: skip

@@ -95,7 +95,7 @@ def _daisuke(g, s):
     src = ch // 8
     dst = ch % 8
     c = line_pop_last(P, src)
-    log(g, EV_DAISUKE, src, dst, c)
+    log(g, EV_DAISUKE, src, dst, c, 0)
     trigger_check(P, src)
     place = 1 << CARD_CONFRONT
     if can_defend(P, dst, c):
@@ -122,7 +122,7 @@ def _kikuchiyo(g, s):
     t = ch - 1
     c = line_pop_last(P, t)
     discard_push(P, c)
-    log(g, EV_KIKU, t, c)
+    log(g, EV_KIKU, t, c, 0, 0)
     trigger_check(P, t)  # "after a card is taken from his line by another's Kiai"
 
 
@@ -142,7 +142,7 @@ def _kyuzo(g, s):
     giver = ch // 8
     rec = ch % 8
     P[sb(giver) + S_HOLDER] = rec
-    log(g, EV_KYUZO_TOKEN, giver, rec)
+    log(g, EV_KYUZO_TOKEN, giver, rec, 0, 0)
 
 
 _PERMS = (
@@ -173,7 +173,7 @@ def _katsushiro(g, s, k):
     # permutations are (0, 1) and (1, 0), i.e. _PERMS[0] and _PERMS[2].
     perm = _PERMS[ch] if k == 3 else _PERMS[2 * ch]
     top = P[RAIDER_N] - 1
-    olds = np.empty(3, dtype=np.int32)
+    olds = np.empty(3, dtype=np.int64)
     for i in range(k):
         olds[i] = H[RAIDER + top - i]
     for i in range(k):
@@ -209,14 +209,14 @@ def _effect(g, s):
                 break
             c = draw_top(g)
             discard_push(P, c)
-            log(g, EV_TOP_TO_DISCARD, c)
+            log(g, EV_TOP_TO_DISCARD, c, 0, 0, 0)
     elif sam == KANBEI:
         for _ in range(3 if animal else 2):
             if P[INTRUDER_N] == 0:
                 break
             c = intruder_pop(g)
             discard_push(P, c)
-            log(g, EV_INTRUDER_TO_DISCARD, c)
+            log(g, EV_INTRUDER_TO_DISCARD, c, 0, 0, 0)
     elif sam == KIKUCHIYO:
         _kikuchiyo(g, s)
         if animal:
@@ -250,10 +250,10 @@ def resolve(g):
             continue
         ch = ask(g, Q_KIAI, s, 0, 0, 7)
         if ch == KIAI_DECLINE:
-            log(g, EV_TRIGGER_SKIPPED, s)
+            log(g, EV_TRIGGER_SKIPPED, s, 0, 0, 0)
             continue
         g[2][K_KIAI] += 1
-        log(g, EV_KIAI, s, ch)
+        log(g, EV_KIAI, s, ch, 0, 0)
         if ch == KIAI_EFFECT:
             _effect(g, s)
             if P[GAME_OVER]:
@@ -261,4 +261,4 @@ def resolve(g):
         if P[b + S_LINE_N] > 0:
             c = line_pop_first(P, s)  # the oldest card always goes (section 5)
             discard_push(P, c)
-            log(g, EV_KIAI_SHED, s, c, P[b + S_TOTAL])
+            log(g, EV_KIAI_SHED, s, c, P[b + S_TOTAL], 0)

@@ -17,7 +17,17 @@ One game's state lives in a handful of flat integer arrays, bundled in a tuple
 All indices are module constants, so numba folds them into the compiled code.
 """
 
+from numba import types
+
 from simcore.codes import CARD_CAP, MAX_SEATS
+
+# The numba type of the game tuple g. Functions called with constant arguments at many call
+# sites (ask, log) are compiled for this one signature: otherwise numba compiles a copy per
+# distinct literal argument (one per question or event code), which multiplied compile time.
+_I1 = types.Array(types.int64, 1, "C")
+_I2 = types.Array(types.int64, 2, "C")
+G_TYPE = types.Tuple((_I1, _I1, _I1, types.Array(types.uint64, 1, "C"), _I1, _I1, _I2,
+                      types.Array(types.float64, 1, "C"), _I2))
 
 # ---------------------------------------------------------------- P: public scalars
 N = 0  # samurai in the game

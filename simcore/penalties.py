@@ -64,7 +64,7 @@ from simcore.zones import (
 @njit(cache=True)
 def _unable(g, s, pen):
     """R-5: a penalty that cannot be applied wounds the acting samurai instead."""
-    log(g, EV_PEN_UNABLE, s, pen)
+    log(g, EV_PEN_UNABLE, s, pen, 0, 0)
     wound(g, s)
 
 
@@ -72,11 +72,11 @@ def _unable(g, s, pen):
 def apply_penalty(g, s, c, pen):
     P = g[0]
     H = g[1]
-    log(g, EV_PENALTY, s, c, pen)
+    log(g, EV_PENALTY, s, c, pen, 0)
     # R-4: ignoring is the strategy's choice, asked per penalty (an earlier "no talent" of the
     # same boss already counts)
     if may_ignore(P, s, c) and ask(g, Q_IGNORE, s, c, pen, 3) == 1:
-        log(g, EV_PEN_IGNORED, s, c, pen)
+        log(g, EV_PEN_IGNORED, s, c, pen, 0)
         return
     if pen == PEN_BARRICADE:
         destroy_barricade(g)
@@ -86,7 +86,7 @@ def apply_penalty(g, s, c, pen):
         if P[RAIDER_N] == 0:
             _unable(g, s, pen)
         else:
-            log(g, EV_TO_INTRUDER, top_to_intruder(g))
+            log(g, EV_TO_INTRUDER, top_to_intruder(g), 0, 0, 0)
     elif pen == PEN_NO_DEFEND:
         P[NO_DEFEND] = 1
     elif pen == PEN_NO_SUPPORT:
@@ -102,7 +102,7 @@ def apply_penalty(g, s, c, pen):
         else:
             # no talent applies to a penalty draw; Kiai and overcome do (section 7)
             c2 = draw_top(g)
-            log(g, EV_PEN_DRAW, t, c2)
+            log(g, EV_PEN_DRAW, t, c2, 0, 0)
             confront(g, t, c2)
     elif pen == PEN_DISCARD_TO_RAIDER:
         if P[DISCARD_N] == 0:
@@ -114,7 +114,7 @@ def apply_penalty(g, s, c, pen):
             P[UNSEEN + c2] = 1
             shuffle_range(g, H, RAIDER, RAIDER + P[RAIDER_N])
             P[KNOWN_N] = 0  # the shuffle hides what Katsushiro had shown
-            log(g, EV_DISCARD_TO_RAIDER, c2)
+            log(g, EV_DISCARD_TO_RAIDER, c2, 0, 0, 0)
     elif pen == PEN_LOSE_DEFENCE:
         b = sb(s)
         legal = 0
@@ -127,7 +127,7 @@ def apply_penalty(g, s, c, pen):
             slot = ask(g, Q_LOSE_DEF, s, c, 0, legal)
             c2 = defence_take(P, s, slot)
             discard_push(P, c2)
-            log(g, EV_LOSE_DEFENCE, s, c2)
+            log(g, EV_LOSE_DEFENCE, s, c2, 0, 0)
     resolve(g)
 
 

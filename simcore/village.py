@@ -71,7 +71,7 @@ def add_barricade(g):
     P = g[0]
     if P[BARR] < P[BARR_MAX]:
         P[BARR] += 1
-        log(g, EV_BARR_ADDED, P[BARR])
+        log(g, EV_BARR_ADDED, P[BARR], 0, 0, 0)
 
 
 @njit(cache=True)
@@ -83,7 +83,7 @@ def wound(g, s):
     b = sb(s)
     st = P[b + S_WOUND] + 1
     P[b + S_WOUND] = st
-    log(g, EV_WOUND, s, st)
+    log(g, EV_WOUND, s, st, 0, 0)
     if st == 2:
         # Turning animal keeps the cards and may land the total on the animal Kiai.
         P[b + S_KIAI] = P[KIAI_TAB + 2 * P[b + S_SAM] + 1]
@@ -100,7 +100,7 @@ def heal(g, s):
     st = P[b + S_WOUND]
     if st == 1 or st == 3:
         P[b + S_WOUND] = st - 1
-        log(g, EV_HEAL, s, st - 1)
+        log(g, EV_HEAL, s, st - 1, 0, 0)
 
 
 @njit(cache=True)
@@ -119,7 +119,7 @@ def lose_family(g):
             k -= 1
     P[FAM_MASK] &= ~(1 << f)
     P[FAMS] -= 1
-    log(g, EV_FAMILY_LOST, f, P[FAMS])
+    log(g, EV_FAMILY_LOST, f, P[FAMS], 0, 0)
     if P[FAMS] == 0:
         end_game(P, OUT_FAMILIES)
 
@@ -140,7 +140,7 @@ def destroy_farmsteads(g, k):
         H[FARM_ALIVE + left - 1] = tok
         P[FARMS] = left - 1
         back = H[FARM_BACK + tok]
-        log(g, EV_FARM_LOST, back if P[FARM_PEN] else -1, left - 1)
+        log(g, EV_FARM_LOST, back if P[FARM_PEN] else -1, left - 1, 0, 0)
         if left - 1 == 0:
             end_game(P, OUT_FARMSTEADS)
             return
@@ -153,7 +153,7 @@ def destroy_farmsteads(g, k):
         elif back == FB_LOSE_BARRICADE:
             if P[BARR] > 0:
                 P[BARR] -= 1
-                log(g, EV_BARR_LOST, P[BARR])
+                log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
             else:
                 pending += 1
         elif back == FB_RANDOM_WOUND:
@@ -169,6 +169,6 @@ def destroy_barricade(g):
         return
     if P[BARR] > 0:
         P[BARR] -= 1
-        log(g, EV_BARR_LOST, P[BARR])
+        log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
     else:
         destroy_farmsteads(g, 1)

@@ -5,13 +5,14 @@ sides (P), and out of play (P flags). Every move goes through here, so the publi
 known top cards (R-19, R-19a) are maintained in one place.
 """
 
-from numba import njit
+from numba import njit, types
 
 from simcore.codes import CARD_CAP
 from simcore.layout import (
     C_VALUE,
     DISCARD,
     DISCARD_N,
+    G_TYPE,
     INTRUDER,
     INTRUDER_N,
     K_TR_N,
@@ -30,8 +31,8 @@ from simcore.layout import (
 from simcore.obs import sb
 
 
-@njit(cache=True)
-def log(g, code, a=0, b=0, c=0, d=0, e=0, f=0):
+@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
+def log(g, code, a, b, c, d):
     K = g[2]
     if K[K_TRACE] == 0:
         return
@@ -44,8 +45,6 @@ def log(g, code, a=0, b=0, c=0, d=0, e=0, f=0):
         TR[i, 3] = b
         TR[i, 4] = c
         TR[i, 5] = d
-        TR[i, 6] = e
-        TR[i, 7] = f
     K[K_TR_N] = i + 1
 
 

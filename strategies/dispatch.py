@@ -9,7 +9,7 @@ forwarded only to strategies registered as cheating.
 
 from numba import njit
 
-from strategies import random_play, reference
+from strategies import foresight, random_play, reference
 
 
 @njit(cache=True)
@@ -18,4 +18,6 @@ def decide(sid, prm, P, H, S, q, seat, a, b, legal):
         return reference.decide(prm, P, S, q, seat, a, b, legal)
     if sid == 1:
         return random_play.decide(prm, P, S, q, seat, a, b, legal)
+    if sid == 2:
+        return foresight.decide(prm, P, H, S, q, seat, a, b, legal)  # cheating: sees H
     return -1

@@ -71,6 +71,14 @@ REGISTRY: tuple[Strategy, ...] = (
         (),
         "strategies.random_play",
     ),
+    Strategy(
+        "foresight",
+        2,
+        "CHEATING upper bound: plays like reference but sees the hidden raider stack and fights only when the next card is safe.",
+        False,
+        (Param("T", 3, 0, 20, True, "as reference's T, for the decisions it does not cheat on"),),
+        "strategies.foresight",
+    ),
 )
 
 
