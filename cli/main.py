@@ -50,6 +50,3 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     return rv if isinstance(rv, int) else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,129 @@
+"""The `kiai` command: outputs and one-line errors for bad input (exit 2, no traceback)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from cli.main import main
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+JSON_KEYS = {
+    "games", "wins", "win_rate", "ci95", "outcomes", "ended_in_round", "mean_barricades_left",
+    "mean_farmsteads_left", "mean_families_left", "mean_wound_steps", "kiai_activations_per_game",
+    "cards_confronted_per_game", "cards_defended_per_game", "stalled_games", "games_per_second",
+    "seed", "strategy", "components_sha256",
+}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_json_has_the_stable_keys(capsys):
+    code, out, _ = run(capsys, "simulate", "-n", "500", "--seed", "4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert JSON_KEYS <= set(data)
+    assert data["games"] == 500 and data["seed"] == 4 and data["strategy"] == "reference"
+    assert sum(data["outcomes"].values()) == 500
+    assert sum(data["ended_in_round"].values()) == 500
+    assert data["wins"] == data["outcomes"]["win"]
+    lo, hi = data["ci95"]
+    assert 0 <= lo <= data["win_rate"] <= hi <= 1
+    assert len(data["components_sha256"]) == 64
+
+
+def test_simulate_is_reproducible_and_thread_independent(capsys):
+    _, a, _ = run(capsys, "simulate", "-n", "800", "--seed", "9", "--json", "--threads", "1")
+    _, b, _ = run(capsys, "simulate", "-n", "800", "--seed", "9", "--json", "--threads", "2")
+    strip = lambda s: {k: v for k, v in json.loads(s).items() if k not in ("games_per_second", "seconds", "threads")}  # noqa: E731
+    assert strip(a) == strip(b)
+
+
+def test_simulate_text_summary(capsys):
+    code, out, _ = run(capsys, "simulate", "-n", "300", "-s", "gorobei,kanbei,katsushiro", "-d", "easy")
+    assert code == 0
+    assert "win rate" in out and "95% CI" in out and "outcomes" in out and "games/s" in out
+
+
+def test_simulate_writes_its_table(capsys, tmp_path):
+    for name in ("t.csv", "t.parquet"):
+        path = tmp_path / name
+        assert run(capsys, "simulate", "-n", "200", "--out", str(path))[0] == 0
+        df = pd.read_csv(path) if name.endswith(".csv") else pd.read_parquet(path)
+        assert df.loc[0, "games"] == 200 and "ci_low" in df and "outcomes_death" in df
+
+
+def test_trace_reads_like_a_game(capsys):
+    code, out, _ = run(capsys, "trace", "--seed", "2", "--game-index", "3")
+    assert code == 0
+    assert "=== Round 1 ===" in out and "'s turn" in out and "reveals" in out
+    assert "End of round" in out or "Game over" in out
+    assert out.strip().splitlines()[-1].startswith("The samurai")
+
+
+def test_strategies_json(capsys):
+    code, out, _ = run(capsys, "strategies", "--json")
+    items = {s["name"]: s for s in json.loads(out)}
+    assert code == 0 and {"reference", "random", "foresight"} <= set(items)
+    assert items["reference"]["params"]["T"]["default"] == 3
+    assert items["foresight"]["honest"] is False and items["reference"]["honest"] is True
+
+
+BAD = [
+    (["simulate", "-s", "kyuzo,nobody"], "unknown samurai"),
+    (["simulate", "-s", "kyuzo,kyuzo"], "twice"),
+    (["simulate", "-s", "kyuzo"], "2 to 7"),
+    (["simulate", "-s", "heihachi,daisuke,gorobei,kanbei,kyuzo,katsushiro,kikuchiyo,heihachi"], "twice"),
+    (["simulate", "-d", "nightmare"], "unknown difficulty"),
+    (["simulate", "--strategy", "psychic"], "unknown strategy"),
+    (["simulate", "--games", "0"], "at least 1"),
+    (["simulate", "--games", "-5"], "at least 1"),
+    (["simulate", "--games", "many"], "--games"),
+    (["simulate", "--param", "T"], "NAME=VALUE"),
+    (["simulate", "--param", "T=abc"], "not a number"),
+    (["simulate", "--param", "T=99"], "must be in"),
+    (["simulate", "--param", "Q=1"], "no parameter"),
+    (["simulate", "--absent-tokens", "maybe"], "on, off or auto"),
+    (["simulate", "--components", "/no/such/file.toml"], "/no/such/file.toml"),
+    (["simulate", "--seed", "-1"], "--seed"),
+    (["simulate", "--threads", "0"], "--threads"),
+    (["trace", "--game-index", "-1"], "--game-index"),
+    (["bench", "--games", "0"], "at least 1"),
+    (["simulate", "--frobnicate"], "No such option"),
+]
+
+
+@pytest.mark.parametrize("argv,words", BAD)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
+    assert words in lines[0]
+
+
+def test_invalid_component_file_is_rejected(capsys, tmp_path):
+    from simcore.components import default_components_path
+
+    text = default_components_path().read_text().replace("kyuzo      = { human = 9", "kyuzo      = { human = 99")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    code, _, err = run(capsys, "simulate", "--components", str(bad))
+    assert code == 2 and "bad.toml" in err and "kyuzo" in err and len(err.strip().splitlines()) == 1
+
+
+def test_console_script_has_no_traceback():
+    done = subprocess.run([sys.executable, "-m", "cli", "simulate", "-s", "x,y"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
