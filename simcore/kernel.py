@@ -50,7 +50,6 @@ from simcore.layout import (
     KIAI_TAB,
     N,
     N_CARDS,
-    N_OUT,
     O_BARR,
     O_CONFRONTED,
     O_DECISIONS,

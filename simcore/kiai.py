@@ -9,7 +9,6 @@ import numpy as np
 from numba import njit
 
 from simcore.codes import (
-    CARD_CAP,
     DAISUKE,
     GOROBEI,
     HEIHACHI,

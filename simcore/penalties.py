@@ -45,7 +45,6 @@ from simcore.layout import (
     RAIDER_N,
     S_DEF,
     S_LINE_N,
-    S_TOTAL,
     UNSEEN,
 )
 from simcore.obs import left_of, may_ignore, passed, right_of, sb

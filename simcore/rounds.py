@@ -5,7 +5,6 @@ from numba import njit
 
 from simcore.codes import (
     BOSS,
-    CARD_CAP,
     FAM_ADD_BARRICADE,
     FAM_HEAL_RANDOM,
     FAM_INTRUDER_TO_DISCARD,
@@ -21,7 +20,6 @@ from simcore.layout import (
     C_FLAME,
     C_RANK,
     C_SYM,
-    DISCARD,
     DISCARD_N,
     EV_BONUS,
     EV_EOR_STEP,
@@ -68,7 +66,6 @@ from simcore.layout import (
     K_TURNS,
     KNOWN_N,
     LAST_ACTIVE,
-    LINES,
     N,
     N_CARDS,
     OUTCOME,
@@ -92,7 +89,7 @@ from simcore.obs import sb
 from simcore.rng import rand_below, shuffle_range
 from simcore.turn import play_turn
 from simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
-from simcore.zones import discard_push, intruder_pop, log, top_to_intruder
+from simcore.zones import discard_push, intruder_pop, log
 
 MAX_TURNS_PER_ROUND = 1000  # R-9b
 STOPPED = 2  # play_round's answer when a test asked to stop after some turns

@@ -60,15 +60,21 @@ def _forget_top(P):
 
 
 @njit(cache=True)
-def draw_top(g):
-    """Reveal the top raider card (the caller checked the stack is not empty)."""
+def _pop_raider(g):
+    """Take the top raider card (the caller checked the stack is not empty)."""
     P = g[0]
-    H = g[1]
     n = P[RAIDER_N] - 1
-    c = H[RAIDER + n]
+    c = g[1][RAIDER + n]
     P[RAIDER_N] = n
-    P[UNSEEN + c] = 0
     _forget_top(P)
+    return c
+
+
+@njit(cache=True)
+def draw_top(g):
+    """Reveal the top raider card: it is no longer unseen."""
+    c = _pop_raider(g)
+    g[0][UNSEEN + c] = 0
     return c
 
 
@@ -89,12 +95,8 @@ def put_under(g, c):
 def top_to_intruder(g):
     """Move the top raider card, unseen, onto the intruder stack; returns it (for the trace)."""
     P = g[0]
-    H = g[1]
-    n = P[RAIDER_N] - 1
-    c = H[RAIDER + n]
-    P[RAIDER_N] = n
-    _forget_top(P)
-    H[INTRUDER + P[INTRUDER_N]] = c
+    c = _pop_raider(g)
+    g[1][INTRUDER + P[INTRUDER_N]] = c
     P[INTRUDER_N] += 1
     return c
 
