@@ -1,0 +1,130 @@
+"""Shared fixtures and helpers for the rules tests (tests/test_rules_*.py).
+
+The `engine` fixture compiles (or loads from numba's cache) the one kernel once per test
+session, up front, so that no single rules test carries the compile time.
+
+The helpers below are plain functions; the rules tests import them with
+``from conftest import ...`` (pytest puts this directory on sys.path).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def engine():
+    """Import the engine and play one tiny game, so compilation happens once for the session."""
+    from simcore import layout as L
+    from simcore.api import GameConfig, run_one
+
+    run = run_one(
+        GameConfig(samurai=("heihachi", "kyuzo"), first_seat=0), seed=1, stop_after_turns=1
+    )
+    assert run.K[L.K_ERR] == 0
+    return run
+
+
+@pytest.fixture(scope="module")
+def one_thread(engine):
+    """Run the kernel on one numba thread inside a rules-test module (restored afterwards).
+
+    Each rules test plays single games; waking a pool of threads for each one-game batch costs
+    far more than the game itself on a busy machine. Results do not depend on the thread count
+    (simcore.rng), so this changes nothing but the time taken."""
+    import numba
+
+    from simcore.api import set_threads
+
+    before = numba.get_num_threads()
+    set_threads(1)
+    yield
+    set_threads(before)
+
+
+# --------------------------------------------------------------------------- rules-test helpers
+def _comp():
+    from simcore.components import load_components
+
+    return load_components()
+
+
+class Cards:
+    """Picks distinct card ids by their properties (each pick is excluded from later picks).
+
+    `guard()` returns a [hat, farm, doll] defence side made of high cards (lieutenants, then
+    bosses, then plunderers with a penalty from 4 down; the few penalty-free plunderers are
+    kept for combat lines), so that a seat holding it can never defend: every
+    card he meets is confronted, and the end-of-round steps cost him nothing."""
+
+    def __init__(self, comp=None):
+        self.comp = comp if comp is not None else _comp()
+        self.used: set[int] = set()
+
+    def __call__(self, *, value=None, symbol=None, penalties=None, flames=None, rank=None):
+        from simcore.scenario import find_card
+
+        c = find_card(self.comp, value=value, symbol=symbol, penalties=penalties, flames=flames,
+                      rank=rank, exclude=self.used)  # fmt: skip
+        self.used.add(c)
+        return c
+
+    def take(self, c):
+        """Reserve a specific card id."""
+        assert c not in self.used, f"card #{c} picked twice"
+        self.used.add(c)
+        return c
+
+    def guard(self):
+        from simcore.codes import SYMBOLS
+
+        comp = self.comp
+
+        def rank(c):  # lieutenants, bosses, then plunderers with a penalty, high values first
+            return (
+                -int(comp.card_rank[c] == 1),
+                -int(comp.card_rank[c] == 2),
+                -int(any(comp.card_pen[c])),
+                -int(comp.card_value[c]),
+                c,
+            )
+
+        order = sorted(range(comp.n_cards()), key=rank)
+        out = []
+        for sym in ("hat", "farm", "doll"):
+            for c in order:
+                if c not in self.used and SYMBOLS[comp.card_symbol[c]] == sym:
+                    self.used.add(c)
+                    out.append(c)
+                    break
+            else:  # pragma: no cover - the default deck has plenty
+                raise LookupError(f"no {sym} card left for a guard")
+        return out
+
+
+def make_config(*samurai, **kw):
+    from simcore.api import GameConfig
+
+    return GameConfig(samurai=tuple(samurai), **kw)
+
+
+def events(run, code):
+    """The (a, b, c, d, e, f) fields of every event `code` in the run's log, in order."""
+    return [tuple(int(x) for x in row[2:]) for row in run.events if int(row[0]) == code]
+
+
+def event_codes(run):
+    return [int(row[0]) for row in run.events]
+
+
+def story(run) -> str:
+    """The run's event log in words (for assertion messages)."""
+    from simcore.trace import describe
+
+    return "\n".join(describe(run.events, run.config.samurai, run.config.components))
+
+
+def seat_block(seat):
+    from simcore import layout as L
+
+    return L.SEAT0 + seat * L.SEAT_STRIDE
