@@ -230,7 +230,8 @@ def _effect(g, s):
 
 @njit(cache=True)
 def resolve(g):
-    """Resolve pending Kiai triggers in seat order from the acting samurai (R-10)."""
+    """Resolve pending Kiai triggers in seat order from the acting samurai (R-10); triggers
+    raised meanwhile join the queue in that same order (R-10d)."""
     P = g[0]
     n = P[N]
     while P[GAME_OVER] == 0:

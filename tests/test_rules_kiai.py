@@ -1,0 +1,685 @@
+"""Kiai: triggers, activation, the seven effects on both sides, and their limits.
+
+RULES.md section 5 and decisions R-10, R-11; docs/rules.md R-10a, R-10b, R-10c.
+"""
+
+import pytest
+from conftest import Cards, events, make_config, story
+
+from simcore import layout as L
+from simcore.codes import FB_RANDOM_WOUND
+from simcore.scenario import (
+    Position,
+    intruder_top_first,
+    raider_top_first,
+    seat_view,
+    village_view,
+)
+
+pytestmark = pytest.mark.usefixtures("engine", "one_thread")
+
+FIGHT = L.ACT_FIGHT
+PASS = L.ACT_PASS
+EFFECT = L.KIAI_EFFECT
+PLAIN = L.KIAI_PLAIN
+
+
+def ok(run):
+    assert run.K[L.K_ERR] == 0, story(run)
+
+
+def free(cards, value, symbol=None):
+    """A penalty-free card (safe as the last card of the acting samurai's line)."""
+    return cards(value=value, symbol=symbol, penalties=[])
+
+
+def guarded(cfg, cards):
+    pos = Position(cfg)
+    for s in range(cfg.n):
+        pos.defence(s, cards.guard())
+    return pos
+
+
+# --------------------------------------------------------------------------- R-10 activation
+def test_r10_activation_is_optional():
+    cards = Cards()
+    cfg = make_config("kyuzo", "katsushiro", "kanbei")
+    line = [free(cards, 3, "doll"), free(cards, 2, "hat")]
+    four = cards(value=4, symbol="none")
+    pos = guarded(cfg, cards).line(0, line).raider([four, cards(value=1, symbol="none")]).turn(0)
+    declined = pos.play(turns=1, decisions=[FIGHT, L.KIAI_DECLINE])
+    ok(declined)
+    assert events(declined, L.EV_TRIGGER_SKIPPED) == [(0, 0, 0, 0, 0, 0)]
+    assert events(declined, L.EV_KIAI) == []
+    assert seat_view(declined, 0)["line"] == line + [four]
+    assert village_view(declined)["discard"] == []
+    taken = pos.play(turns=1)  # the reference always activates
+    ok(taken)
+    assert events(taken, L.EV_KIAI) == [(0, PLAIN, 0, 0, 0, 0)]
+    assert seat_view(taken, 0)["line"] == line[1:] + [four]
+    assert seat_view(taken, 0)["total"] == 6
+    assert village_view(taken)["discard"] == [line[0]]
+    assert run_kiai_count(taken) == 1
+
+
+def run_kiai_count(run):
+    return run.result("kiai")
+
+
+def test_r10a_activate_without_effect_still_sheds_first_card():
+    """R-10a: activating and using the effect are two choices: Heihachi activates plainly, so no
+    barricade is added, but his first card still goes."""
+    cards = Cards()
+    cfg = make_config("heihachi", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    three = cards(value=3, symbol="none")
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([three, cards(value=1, symbol="none")])
+        .turn(0)
+        .village(barricades=3)
+    )
+    plain = pos.play(turns=1, decisions=[FIGHT, PLAIN])
+    ok(plain)
+    assert village_view(plain)["barricades"] == 3
+    assert seat_view(plain, 0)["line"] == [line[1], three]
+    effect = pos.play(turns=1, decisions=[FIGHT, EFFECT])
+    ok(effect)
+    assert village_view(effect)["barricades"] == 4
+    assert seat_view(effect, 0)["line"] == [line[1], three]
+
+
+def test_r10_triggers_outside_turn_after_a_give():
+    cards = Cards()
+    cfg = make_config("heihachi", "katsushiro", "kanbei")
+    line1 = [free(cards, 3, "doll"), free(cards, 3, "hat")]
+    four = cards(value=4, symbol="none")
+    pos = guarded(cfg, cards).line(1, line1).raider([four, cards(value=1, symbol="none")]).turn(0)
+    # Katsushiro may redraw the given card: his card question is asked (confront)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT, L.CARD_CONFRONT])
+    ok(run)
+    assert events(run, L.EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
+    assert seat_view(run, 1)["line"] == [line1[1], four]
+
+
+def test_r10_triggers_outside_turn_after_a_penalty_draw():
+    cards = Cards()
+    cfg = make_config("kyuzo", "katsushiro", "kanbei")
+    pen = cards(value=3, symbol="doll", penalties=["left_draws"])
+    line1 = [free(cards, 4, "hat"), free(cards, 3, "hat")]
+    drawn = cards(value=3, symbol="none")
+    pos = (
+        guarded(cfg, cards)
+        .line(0, [pen])
+        .line(1, line1)
+        .raider([drawn, cards(value=1, symbol="none")])
+        .turn(0)
+    )
+    run = pos.play(turns=1, decisions=[PLAIN, PASS])
+    ok(run)
+    assert [e[:2] for e in events(run, L.EV_PEN_DRAW)] == [(1, drawn)]
+    assert events(run, L.EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
+    assert seat_view(run, 1)["line"] == [line1[1], drawn]
+    assert events(run, L.EV_PASS) == [(0, 0, 0, 0, 0, 0)]
+
+
+def test_r10_triggers_when_another_kiai_takes_a_card_from_his_line():
+    """Kikuchiyo's Kiai discards the last card of Kanbei's line (above his Kiai): Kanbei's total
+    lands exactly on his Kiai, which triggers."""
+    cards = Cards()
+    cfg = make_config("kikuchiyo", "kanbei", "kyuzo")
+    line0 = [free(cards, 4, "doll"), free(cards, 2, "doll")]
+    four = cards(value=4, symbol="none")
+    line1 = [
+        cards(value=4, symbol="farm"),
+        cards(value=4, symbol="doll"),
+        cards(value=1, symbol="farm"),
+        cards(value=1, symbol="none"),
+    ]
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line0)
+        .line(1, line1)
+        .raider([four, cards(value=2, symbol="none")])
+        .turn(0)
+    )
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, PLAIN, 0])
+    ok(run)
+    assert events(run, L.EV_KIKU) == [(1, line1[-1], 0, 0, 0, 0)]
+    assert [e[0] for e in events(run, L.EV_KIAI)] == [0, 1]
+    assert seat_view(run, 1)["line"] == line1[1:3]
+    assert seat_view(run, 1)["total"] == 5
+
+
+def test_r10_simultaneous_triggers_resolve_in_seat_order_from_the_acting_samurai():
+    """Daisuke (seat 1, acting) takes Kyuzo's last card (Kyuzo 10 -> 9, his Kiai) and gives it
+    to Katsushiro (9 -> 10, his Kiai): after Daisuke, seat 2 resolves before seat 0."""
+    cards = Cards()
+    cfg = make_config("kyuzo", "daisuke", "katsushiro")
+    kyuzo_line = [
+        free(cards, 4, "hat"),
+        free(cards, 4, "doll"),
+        free(cards, 1, "doll"),
+        free(cards, 1, "hat"),
+    ]
+    dai_line = [cards(value=3, symbol="none"), free(cards, 2, "hat")]
+    katsu_line = [
+        free(cards, 3, "doll"),
+        free(cards, 3, "hat"),
+        free(cards, 2, "doll"),
+        cards(value=1, symbol="none"),
+    ]
+    three = cards(value=3, symbol="doll", penalties=["no_defend"])
+    pos = guarded(cfg, cards).line(0, kyuzo_line).line(1, dai_line).line(2, katsu_line)
+    pos.raider([three, cards(value=2, symbol="none")]).turn(1)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 0 * 8 + 2])
+    ok(run)
+    assert events(run, L.EV_DAISUKE) == [(0, 2, kyuzo_line[-1], 0, 0, 0)]
+    assert [e[0] for e in events(run, L.EV_KIAI)] == [1, 2, 0]
+    assert seat_view(run, 0)["line"] == kyuzo_line[1:3]
+    assert seat_view(run, 2)["line"] == katsu_line[1:] + [kyuzo_line[-1]]
+
+
+def test_r10_passed_samurai_never_triggers():
+    """At Hard, a farmstead's back wounds a passed Kyuzo, who turns animal with a total equal to
+    his animal Kiai: no Kiai, because he has passed. The same Kyuzo still in the round does
+    trigger."""
+
+    def build(passed):
+        cards = Cards()
+        cfg = make_config("kanbei", "katsushiro", "kyuzo", difficulty="hard")
+        pen = cards(value=2, symbol="none", penalties=["barricade"])
+        twelve = [
+            cards(value=4, symbol="none"),
+            cards(value=4, symbol="hat"),
+            cards(value=4, symbol="farm"),
+        ]
+        pos = Position(cfg).line(0, [pen]).line(2, twelve).wound(2, 1)
+        pos.raider([cards(value=1, symbol="none"), cards(value=2, symbol="doll")]).turn(0)
+        pos.village(barricades=0, farmsteads=6).farm_backs([FB_RANDOM_WOUND] * 6)
+        if passed:
+            pos.passed(2)
+        return pos, twelve
+
+    pos, twelve = build(passed=True)
+    run = pos.play(turns=1, decisions=[PASS], randoms=[0, 2])
+    ok(run)
+    assert seat_view(run, 2)["wound"] == 2 and seat_view(run, 2)["kiai"] == 12
+    assert events(run, L.EV_KIAI) == [] and events(run, L.EV_TRIGGER_SKIPPED) == []
+    assert seat_view(run, 2)["line"] == twelve
+    pos, twelve = build(passed=False)
+    run = pos.play(turns=1, decisions=[PLAIN, PASS], randoms=[0, 2])
+    ok(run)
+    assert events(run, L.EV_KIAI) == [(2, PLAIN, 0, 0, 0, 0)]
+    assert seat_view(run, 2)["line"] == twelve[1:]
+
+
+def test_r10_nothing_triggers_during_end_of_round():
+    """End-of-round step 1 turns Kyuzo animal (no hat) with a total equal to his animal Kiai:
+    no Kiai during the end-of-round steps."""
+    cards = Cards()
+    cfg = make_config("kyuzo", "katsushiro", "kanbei")
+    twelve = [
+        cards(value=4, symbol="none"),
+        cards(value=4, symbol="hat"),
+        cards(value=4, symbol="farm"),
+    ]
+    pos = Position(cfg).line(0, twelve).wound(0, 1)
+    pos.defence(0, [cards(value=1, symbol="farm"), cards(value=1, symbol="doll")])
+    for s in (1, 2):
+        pos.defence(s, cards.guard())
+    pos.raider([cards(value=1, symbol="none")]).passed(0, 1, 2).turn(0)
+    run = pos.play(round_end=True)
+    ok(run)
+    assert events(run, L.EV_WOUND) == [(0, 2, 0, 0, 0, 0)]
+    assert seat_view(run, 0)["kiai"] == 12 == seat_view(run, 0)["total"]
+    assert events(run, L.EV_KIAI) == [] and events(run, L.EV_TRIGGER_SKIPPED) == []
+    assert seat_view(run, 0)["line"] == twelve
+
+
+# --------------------------------------------------------------------------- Heihachi
+def test_kiai_heihachi_human_adds_a_barricade():
+    """Section 5, Heihachi human: add 1 barricade."""
+    cards = Cards()
+    cfg = make_config("heihachi", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([cards(value=3, symbol="none"), cards(value=1, symbol="none")])
+        .turn(0)
+    )
+    run = pos.village(barricades=2).play(turns=1)
+    ok(run)
+    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert village_view(run)["barricades"] == 3
+    assert events(run, L.EV_BARR_ADDED) == [(3, 0, 0, 0, 0, 0)]
+
+
+def test_r11_heihachi_never_above_setup_barricades():
+    cards = Cards()
+    cfg = make_config("heihachi", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([cards(value=3, symbol="none"), cards(value=1, symbol="none")])
+        .turn(0)
+    )
+    run = pos.play(turns=1)
+    ok(run)
+    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert village_view(run)["barricades"] == 5 == run.P[L.BARR_MAX]
+    assert events(run, L.EV_BARR_ADDED) == []
+    assert seat_view(run, 0)["wound"] == 0  # R-11: doing less is no penalty
+
+
+def _heihachi_animal(wounds, barricades=3):
+    cards = Cards()
+    cfg = make_config("heihachi", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 4, "doll")]
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([cards(value=3, symbol="none"), cards(value=1, symbol="none")])
+        .turn(0)
+    )
+    for s, w in enumerate(wounds):
+        pos.wound(s, w)
+    return pos.village(barricades=barricades)
+
+
+def test_kiai_heihachi_animal_adds_barricade_and_heals_first_token_from_himself():
+    """Section 5, Heihachi animal: a barricade and one wound token removed (the reference
+    heals the first token holder in seat order from Heihachi himself)."""
+    run = _heihachi_animal((2, 1, 3)).play(turns=1)
+    ok(run)
+    assert village_view(run)["barricades"] == 4
+    assert events(run, L.EV_HEAL) == [(1, 0, 0, 0, 0, 0)]
+    assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 0, 3]
+    run = _heihachi_animal((3, 1, 3)).play(turns=1)  # his own token comes first
+    ok(run)
+    assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 1, 3]
+
+
+def test_kiai_heihachi_animal_heal_target_is_chosen():
+    """Section 5, Heihachi animal: the healed samurai is chosen (forced); an animal stays
+    animal."""
+    run = _heihachi_animal((2, 1, 3)).play(turns=1, decisions=[FIGHT, EFFECT, 1 + 2])
+    ok(run)
+    assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 1, 2]  # animal stays animal
+    assert seat_view(run, 2)["kiai"] == 12
+
+
+def test_r11_heihachi_animal_heal_without_any_token_does_nothing():
+    run = _heihachi_animal((2, 0, 2)).play(turns=1)
+    ok(run)
+    assert events(run, L.EV_HEAL) == []
+    assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 0, 2]
+    assert village_view(run)["barricades"] == 4
+
+
+# --------------------------------------------------------------------------- Daisuke
+def _daisuke(animal=False):
+    cards = Cards()
+    cfg = make_config("daisuke", "kyuzo", "kanbei")
+    line = (
+        [free(cards, 4, "hat"), free(cards, 4, "doll")]
+        if animal
+        else [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    )
+    three = cards(value=3, symbol="none")
+    line1 = [cards(value=2, symbol="none"), cards(value=1, symbol="none")]
+    line2 = [cards(value=2, symbol="doll")]
+    pos = (
+        Position(cfg)
+        .line(0, line)
+        .line(1, line1)
+        .line(2, line2)
+        .raider([three, cards(value=2, symbol="farm")])
+        .turn(0)
+    )
+    pos.defence(0, cards.guard()).defence(1, cards.guard())
+    pos.defence(2, [cards(value=4, symbol="farm"), cards(value=3, symbol="doll")])  # no hat yet
+    if animal:
+        pos.wound(0, 2)
+    return pos, line, three, line1, line2
+
+
+def test_kiai_daisuke_takes_last_card_and_gives_it():
+    """Section 5, Daisuke human: the last card of a line goes to another samurai, who places
+    it."""
+    pos, line, three, line1, line2 = _daisuke()
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2])
+    ok(run)
+    assert events(run, L.EV_DAISUKE) == [(1, 2, line1[-1], 0, 0, 0)]
+    assert seat_view(run, 1)["line"] == line1[:1]
+    assert seat_view(run, 2)["line"] == line2 + [line1[-1]]  # no symbol: confronted
+    assert seat_view(run, 0)["line"] == [line[1], three]
+
+
+def test_kiai_daisuke_give_to_himself_and_receiver_may_defend():
+    """Section 5, Daisuke human: himself allowed as receiver; the receiver places the card
+    left or right under the usual rules (R-10b)."""
+    pos, line, three, _line1, line2 = _daisuke()
+    # take Kanbei's last card (a 2 doll) and give it to Daisuke himself (he is overcome by it)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 2 * 8 + 0])
+    ok(run)
+    assert seat_view(run, 0)["line"] == [line[1], three, line2[0]]
+    assert events(run, L.EV_OVERCOME) == [(0, 10, 8, 0, 0, 0)]
+    assert seat_view(run, 2)["line"] == []
+    # the receiver may defend it if he can: a hat for Kanbei (who lacks one), defended
+    pos2, line, three, _line1, line2 = _daisuke()
+    pos2.line(1, [8])  # card 8, a 1 hat, now ends Kyuzo's line (not used by _daisuke)
+    run = pos2.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2, L.CARD_DEFEND])
+    ok(run)
+    assert seat_view(run, 2)["defence"][0] == 8
+    assert seat_view(run, 2)["line"] == line2
+
+
+def test_r11_daisuke_may_not_give_to_a_passed_samurai_nor_take_from_one():
+    pos, *_ = _daisuke()
+    pos.passed(2)
+    bad = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2])
+    assert bad.K[L.K_ERR] == L.ERR_FORCED
+    assert events(bad, L.EV_DAISUKE) == []
+    bad = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 2 * 8 + 1])
+    assert bad.K[L.K_ERR] == L.ERR_FORCED
+    good = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 0])
+    ok(good)
+    assert len(events(good, L.EV_DAISUKE)) == 1
+
+
+def test_kiai_daisuke_animal_twice():
+    """Section 5, Daisuke animal: two full uses, targets chosen anew (R-10a)."""
+    pos, line, three, line1, line2 = _daisuke(animal=True)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2, 1 * 8 + 0])
+    ok(run)
+    assert events(run, L.EV_DAISUKE) == [(1, 2, line1[1], 0, 0, 0), (1, 0, line1[0], 0, 0, 0)]
+    assert seat_view(run, 1)["line"] == []
+    assert seat_view(run, 2)["line"] == line2 + [line1[1]]
+    assert seat_view(run, 0)["line"] == [line[1], three, line1[0]]
+
+
+# --------------------------------------------------------------------------- Gorobei / Kanbei
+def _reach(name, animal, raider_after, cards, intruder=()):
+    """`name` at seat 0 reaches his Kiai by confronting the top raider card (a 4)."""
+    cfg = make_config(name, "kyuzo", "katsushiro")
+    line = (
+        [free(cards, 4, "hat"), free(cards, 4, "doll")]
+        if animal
+        else [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    )
+    four = cards(value=4, symbol="none")
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([four] + list(raider_after))
+        .intruder(list(intruder))
+        .turn(0)
+    )
+    if animal:
+        pos.wound(0, 2)
+    return pos, line, four
+
+
+@pytest.mark.parametrize("animal, k", [(False, 2), (True, 3)])
+def test_kiai_gorobei_top_raider_cards_to_discard(animal, k):
+    """Section 5, Gorobei: top 2 (animal 3) raider cards to the discard pile."""
+    cards = Cards()
+    after = [
+        cards(value=1, symbol="none"),
+        cards(value=2, symbol="none"),
+        cards(value=3, symbol="none"),
+        cards(value=2, symbol="doll"),
+    ]
+    pos, line, _four = _reach("gorobei", animal, after, cards)
+    run = pos.play(turns=1)
+    ok(run)
+    assert [e[0] for e in events(run, L.EV_TOP_TO_DISCARD)] == after[:k]
+    assert village_view(run)["discard"] == after[:k] + [line[0]]
+    assert raider_top_first(run) == after[k:]
+
+
+def test_r11_gorobei_with_one_card_left_discards_it_and_the_round_ends():
+    cards = Cards()
+    only = cards(value=1, symbol="none")
+    pos, _line, _four = _reach("gorobei", False, [only], cards)
+    run = pos.play(round_end=True)
+    ok(run)
+    assert [e[0] for e in events(run, L.EV_TOP_TO_DISCARD)] == [only]
+    assert events(run, L.EV_ROUND_END)[0][:2] == (0, 0)
+    assert events(run, L.EV_PEN_UNABLE) == [] and seat_view(run, 0)["wound"] == 0
+
+
+@pytest.mark.parametrize("animal, k", [(False, 2), (True, 3)])
+def test_kiai_kanbei_top_intruder_cards_to_discard(animal, k):
+    """Section 5, Kanbei: top 2 (animal 3) intruder cards to the discard pile."""
+    cards = Cards()
+    intr = [
+        cards(value=1, symbol="none"),
+        cards(value=2, symbol="none"),
+        cards(value=3, symbol="none"),
+        cards(value=2, symbol="doll"),
+    ]
+    pos, line, _four = _reach(
+        "kanbei", animal, [cards(value=1, symbol="hat")], cards, intruder=intr
+    )
+    run = pos.play(turns=1)
+    ok(run)
+    assert [e[0] for e in events(run, L.EV_INTRUDER_TO_DISCARD)] == intr[:k]
+    assert village_view(run)["discard"] == intr[:k] + [line[0]]
+    assert intruder_top_first(run) == intr[k:]
+
+
+def test_kiai_kanbei_discarded_intruder_flames_are_never_read():
+    """Section 5 / section 9: intruder cards Kanbei discards are never revealed, so their
+    flames cost nothing."""
+    cards = Cards()
+    intr = [cards(value=3, symbol="farm", flames=True), cards(value=4, symbol="farm", flames=True)]
+    pos, _line, _four = _reach(
+        "kanbei", False, [cards(value=1, symbol="none")], cards, intruder=intr
+    )
+    run = pos.play(turns=1)
+    ok(run)
+    assert [e[0] for e in events(run, L.EV_INTRUDER_TO_DISCARD)] == intr
+    assert village_view(run)["barricades"] == 5 and events(run, L.EV_BARR_LOST) == []
+
+
+def test_r11_kanbei_with_empty_intruder_stack_does_nothing():
+    cards = Cards()
+    pos, line, _four = _reach("kanbei", False, [cards(value=1, symbol="hat")], cards)
+    run = pos.play(turns=1)
+    ok(run)
+    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert events(run, L.EV_INTRUDER_TO_DISCARD) == []
+    assert village_view(run)["discard"] == [line[0]]
+    assert seat_view(run, 0)["wound"] == 0
+
+
+# --------------------------------------------------------------------------- Kikuchiyo
+def test_kiai_kikuchiyo_human_discards_last_card_of_a_line():
+    """Section 5, Kikuchiyo human: the last card of any combat line to the discard pile."""
+    cards = Cards()
+    cfg = make_config("kikuchiyo", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 2, "hat")]
+    four = cards(value=4, symbol="none")
+    other = [cards(value=3, symbol="none"), cards(value=2, symbol="none")]
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .line(1, other)
+        .raider([four, cards(value=1, symbol="none")])
+        .turn(0)
+    )
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 0, 0])  # his own line, no fight again
+    ok(run)
+    assert events(run, L.EV_KIKU) == [(0, four, 0, 0, 0, 0)]
+    assert seat_view(run, 0)["line"] == [line[1]]
+    assert village_view(run)["discard"] == [four, line[0]]
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, 0])  # Kyuzo's last card instead
+    ok(run)
+    assert events(run, L.EV_KIKU) == [(1, other[1], 0, 0, 0, 0)]
+    assert seat_view(run, 1)["line"] == other[:1]
+    assert seat_view(run, 0)["line"] == [line[1], four]
+
+
+def test_kiai_kikuchiyo_animal_twice():
+    """Section 5, Kikuchiyo animal: twice (the reference takes his own last card each time)."""
+    cards = Cards()
+    cfg = make_config("kikuchiyo", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 4, "doll"), free(cards, 1, "hat")]
+    four, nxt = cards(value=4, symbol="none"), cards(value=1, symbol="none")
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([four, nxt, cards(value=2, symbol="none")])
+        .turn(0)
+        .wound(0, 2)
+    )
+    run = pos.play(turns=1)  # reference: his own last card, twice (then he fights again)
+    ok(run)
+    assert [e[:2] for e in events(run, L.EV_KIKU)] == [(0, four), (0, line[2])]
+    assert seat_view(run, 0)["line"] == [line[1], nxt]
+
+
+def test_r10b_kikuchiyo_may_not_discard_from_a_passed_line():
+    cards = Cards()
+    cfg = make_config("kikuchiyo", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 2, "hat")]
+    pos = guarded(cfg, cards).line(0, line).line(1, [cards(value=3, symbol="none")])
+    pos.raider(
+        [
+            cards(value=4, symbol="none"),
+            cards(value=1, symbol="none"),
+            cards(value=2, symbol="none"),
+        ]
+    ).turn(0).passed(1)
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1])
+    assert run.K[L.K_ERR] == L.ERR_FORCED
+    assert events(run, L.EV_KIKU) == []
+    assert len(seat_view(run, 1)["line"]) == 1
+
+
+# --------------------------------------------------------------------------- Kyuzo
+def _kyuzo(animal=False):
+    cards = Cards()
+    cfg = make_config("kyuzo", "kanbei", "gorobei")
+    line = (
+        [free(cards, 3, "doll"), free(cards, 3, "hat"), free(cards, 2, "hat")]
+        if animal
+        else [free(cards, 3, "doll"), free(cards, 2, "hat")]
+    )
+    four = cards(value=4, symbol="none")
+    pos = (
+        guarded(cfg, cards)
+        .line(0, line)
+        .raider([four, cards(value=1, symbol="none")])
+        .turn(0)
+        .village(barricades=2)
+    )
+    if animal:
+        pos.wound(0, 2)
+    return pos
+
+
+def test_kiai_kyuzo_human_hands_a_token_over():
+    """Section 5, Kyuzo human: one samurai hands his support token to another."""
+    run = _kyuzo().play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 2])
+    ok(run)
+    assert events(run, L.EV_KYUZO_TOKEN) == [(1, 2, 0, 0, 0, 0)]
+    assert seat_view(run, 1)["holder"] == 2
+    assert village_view(run)["barricades"] == 2
+
+
+def test_kiai_kyuzo_animal_also_adds_a_barricade():
+    """Section 5, Kyuzo animal: the hand-over and one barricade."""
+    run = _kyuzo(animal=True).play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 1])
+    ok(run)
+    assert events(run, L.EV_KYUZO_TOKEN) == [(2, 1, 0, 0, 0, 0)]
+    assert seat_view(run, 2)["holder"] == 1
+    assert village_view(run)["barricades"] == 3
+
+
+def test_r10b_kyuzo_handover_needs_players_in_the_round_and_the_giver_own_token():
+    pos = _kyuzo().passed(2)
+    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 1]).K[L.K_ERR] == L.ERR_FORCED
+    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 2]).K[L.K_ERR] == L.ERR_FORCED
+    pos = _kyuzo().token(1, 2)  # Kanbei's token is with Gorobei: Kanbei cannot hand it over
+    bad = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 0])
+    assert bad.K[L.K_ERR] == L.ERR_FORCED
+    good = pos.play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 0])
+    ok(good)
+    assert events(good, L.EV_KYUZO_TOKEN) == [(2, 0, 0, 0, 0, 0)]
+    assert events(good, L.EV_TOKEN_RETURN) == [
+        (2, 0, 0, 0, 0, 0)
+    ]  # received in his own turn (R-20)
+    assert seat_view(good, 1)["holder"] == 2
+
+
+# --------------------------------------------------------------------------- Katsushiro
+@pytest.mark.parametrize(
+    "animal, perm, expect",
+    [(False, 1, (1, 0)), (False, 0, (0, 1)), (True, 3, (1, 2, 0)), (True, 5, (2, 1, 0))],
+)
+def test_kiai_katsushiro_reorders_top_cards_which_become_known(animal, perm, expect):
+    """R-10c: human looks at 2, animal at 3; the chosen order is public (R-19)."""
+    cards = Cards()
+    cfg = make_config("katsushiro", "kyuzo", "kanbei")
+    line = (
+        [free(cards, 4, "hat"), free(cards, 4, "doll"), free(cards, 1, "doll")]
+        if animal
+        else [free(cards, 4, "hat"), free(cards, 2, "hat")]
+    )
+    four = cards(value=4, symbol="none")
+    after = [
+        cards(value=1, symbol="none"),
+        cards(value=2, symbol="none"),
+        cards(value=3, symbol="none"),
+        cards(value=2, symbol="doll"),
+    ]
+    pos = guarded(cfg, cards).line(0, line).raider([four] + after).turn(0)
+    if animal:
+        pos.wound(0, 2)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, perm])
+    ok(run)
+    k = len(expect)
+    new = [after[i] for i in expect]
+    assert raider_top_first(run) == new + after[k:]
+    assert run.P[L.KNOWN_N] == k
+    assert [int(x) for x in run.P[L.KNOWN : L.KNOWN + k]] == new
+    ev = events(run, L.EV_KATSU)
+    assert len(ev) == 1 and ev[0][0] == k and list(ev[0][1 : 1 + k]) == new
+
+
+def test_r10c_katsushiro_looks_at_fewer_when_the_stack_is_short():
+    cards = Cards()
+    cfg = make_config("katsushiro", "kyuzo", "kanbei")
+    line = [free(cards, 4, "hat"), free(cards, 2, "hat")]
+    four, only = cards(value=4, symbol="none"), cards(value=1, symbol="none")
+    pos = guarded(cfg, cards).line(0, line).raider([four, only]).turn(0)
+    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT])
+    ok(run)
+    assert run.P[L.KNOWN_N] == 1 and run.P[L.KNOWN] == only
+    assert events(run, L.EV_KATSU)[0][:2] == (1, only)
+
+
+def test_r19_known_cards_stay_known_until_drawn():
+    """After Katsushiro's Kiai the top 2 are known; the next samurai draws the first of them:
+    one stays known, now at the top."""
+    cards = Cards()
+    cfg = make_config("katsushiro", "kanbei", "kyuzo")
+    line = [free(cards, 4, "hat"), free(cards, 2, "hat")]
+    four = cards(value=4, symbol="none")
+    a, b, c = (
+        cards(value=1, symbol="none"),
+        cards(value=2, symbol="none"),
+        cards(value=3, symbol="none"),
+    )
+    pos = guarded(cfg, cards).line(0, line).raider([four, a, b, c]).turn(0)
+    run = pos.play(turns=2, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1, FIGHT])
+    ok(run)
+    assert seat_view(run, 1)["line"] == [b]
+    assert run.P[L.KNOWN_N] == 1 and run.P[L.KNOWN] == a
+    assert raider_top_first(run) == [a, c]
