@@ -200,6 +200,8 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
     `state` = (P, H) starts from a prepared position (a stopped game's state, edited)."""
     from simcore.kernel import play_batch
 
+    if len(forced_random) > L.FR_CAP or len(forced_decisions) > L.FD_CAP:
+        raise ConfigError(f"at most {L.FR_CAP} forced random outcomes and {L.FD_CAP} forced decisions")
     sc = np.zeros((3, CARD_CAP + 1), dtype=np.int64)
     mask = 0
     for r, cards in (deck or {}).items():

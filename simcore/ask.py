@@ -22,7 +22,11 @@ from simcore.layout import (
     K_CHECK,
     K_DECISIONS,
     K_ERR,
+    H_FD,
+    K_FD_N,
     K_FD_POS,
+    K_RNG,
+    SRNG,
     K_ILLEGAL,
     K_SCRAMBLE,
     K_SID,
@@ -44,8 +48,8 @@ def scrambled(g):
     P = g[0]
     H = g[1].copy()
     K = g[2]
-    R = np.empty(1, dtype=np.uint64)
-    R[0] = mix64(g[3][0] ^ np.uint64(K[K_DECISIONS]))
+    R = np.empty(1, dtype=np.int64)
+    R[0] = np.int64(mix64(np.uint64(K[K_RNG]) ^ np.uint64(K[K_DECISIONS])))
     unknown = P[RAIDER_N] - P[KNOWN_N]
     for i in range(unknown - 1, 0, -1):
         j = stream_below(R, 0, i + 1)
@@ -65,16 +69,15 @@ def scrambled(g):
 def ask(g, q, seat, a, b, legal):
     P = g[0]
     K = g[2]
-    FD = g[5]
     K[K_DECISIONS] += 1
     if K[K_CHECK]:
         check(g)
     if q != Q_ABSENT and legal & (legal - 1) == 0:
         return lowbit(legal)
     pos = K[K_FD_POS]
-    if pos < FD.shape[0]:
+    if pos < K[K_FD_N]:
         K[K_FD_POS] = pos + 1
-        c = FD[pos]
+        c = g[1][H_FD + pos]
         ok = (c & ~legal) == 0 if q == Q_ABSENT else (0 <= c < 63 and (legal >> c) & 1 == 1)
         if not ok:
             if K[K_ERR] == 0:
@@ -82,7 +85,7 @@ def ask(g, q, seat, a, b, legal):
             return 0 if q == Q_ABSENT else lowbit(legal)
         return c
     H = scrambled(g) if K[K_SCRAMBLE] else g[1]
-    c = decide(K[K_SID], g[7], P, H, g[3][1:], q, seat, a, b, legal)
+    c = decide(K[K_SID], g[3], P, H, P[SRNG : SRNG + 1], q, seat, a, b, legal)
     if q == Q_ABSENT:
         if c & ~legal:
             K[K_ILLEGAL] += 1

@@ -22,7 +22,16 @@ from simcore.layout import (
     FARM_BACK,
     FARMS,
     GAME_OVER,
+    H_FD,
+    H_FR,
+    H_SC,
     H_SIZE,
+    H_TR,
+    K_FD_N,
+    K_FR_N,
+    K_TR_CAP,
+    K_TR_N,
+    SC_STRIDE,
     K_CHECK,
     K_CONFRONTED,
     K_DECISIONS,
@@ -154,13 +163,12 @@ def play_chunk(
     seed, game0, n_games, lo, hi, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
 ):  # fmt: skip
     """Games lo..hi-1 of the batch, reusing one set of state arrays."""
+    tr_rows = TR.shape[0] if n_games == 1 and cfg[CFG_TRACE] else 0
     P = np.zeros(P_SIZE, dtype=np.int64)
-    H = np.zeros(H_SIZE, dtype=np.int64)
+    H = np.zeros(H_SIZE + tr_rows * TR_COLS, dtype=np.int64)
     K = np.zeros(K_SIZE, dtype=np.int64)
-    R = np.zeros(2, dtype=np.uint64)
-    trace = TR if n_games == 1 else np.zeros((0, TR_COLS), dtype=np.int64)
     _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus)
-    g = (P, H, K, R, FR, FD, trace, prm, SC)
+    g = (P, H, K, prm)
     for i in range(lo, hi):
         K[:] = 0
         K[K_SID] = cfg[CFG_SID]
@@ -177,11 +185,20 @@ def play_chunk(
         K[K_LEVEL_BO] = cfg[CFG_BOSSES]
         K[K_DOLL_CHECK] = cfg[CFG_DOLL_CHECK]
         K[K_FIRST] = -1
-        seed_streams(R, seed, game0 + i)
+        K[K_TR_CAP] = tr_rows
         if cfg[CFG_FROM_STATE]:
             P[:] = P0
-            H[:] = H0
-        else:
+            H[:H_SIZE] = H0
+        # test scripts (R-16a) live in H's tail
+        K[K_FR_N] = FR.shape[0]
+        H[H_FR : H_FR + FR.shape[0]] = FR
+        K[K_FD_N] = FD.shape[0]
+        H[H_FD : H_FD + FD.shape[0]] = FD
+        for r in range(3):
+            for j in range(SC.shape[1]):
+                H[H_SC + r * SC_STRIDE + j] = SC[r, j]
+        seed_streams(P, K, seed, game0 + i)
+        if not cfg[CFG_FROM_STATE]:
             setup(
                 g, seats, cfg[CFG_BARRICADES], farm_backs.shape[0], fam_bonus.shape[0],
                 cfg[CFG_FARM_PEN], cfg[CFG_FAM_BONUS], cfg[CFG_ABSENT],
@@ -190,8 +207,11 @@ def play_chunk(
         _record(P, K, out[i])
         if n_games == 1:
             Pf[:] = P
-            Hf[:] = H
+            Hf[:] = H[:H_SIZE]
             Kf[:] = K
+            for e in range(min(K[K_TR_N], tr_rows)):
+                for j in range(TR_COLS):
+                    TR[e, j] = H[H_TR + e * TR_COLS + j]
 
 
 @njit(cache=True, parallel=True)

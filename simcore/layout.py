@@ -1,18 +1,20 @@
 """Index layout of the engine's state arrays.
 
-One game's state lives in a handful of flat integer arrays, bundled in a tuple
-``g = (P, H, K, R, FR, FD, TR, PRM)``:
+One game's state lives in four flat arrays, bundled in a tuple ``g = (P, H, K, F)``:
 
 - ``P`` int32: everything public (RULES.md section 12). It is the observation handed to honest
   strategies (R-19): scalars, one block per seat, combat lines, discard pile, the cards Katsushiro
   made known, the unordered set of unseen cards, the out-of-play set and the card tables.
 - ``H`` int32: what no honest strategy may read: the raider stack's order, the intruder stack,
   the farmstead tokens' hidden backs.
-- ``K`` int64: per-game bookkeeping: configuration, counters for results, script cursors, errors.
-- ``R`` uint64[2]: the game's random stream (R[0]) and the strategy's own stream (R[1]).
-- ``FR`` int64: forced outcomes for random events (tests, R-16a); ``FD`` int64: forced decisions.
-- ``TR`` int32 (rows, 8): the trace log, written only when tracing.
-- ``PRM`` float64: strategy parameters.
+  Its tail holds the test scripts (forced random outcomes, forced decisions, scripted decks,
+  R-16a) and, when tracing, the event log.
+- ``K`` int64: per-game bookkeeping: configuration, counters for results, script cursors,
+  errors, and the game's random stream.
+- ``F`` float64: strategy parameters.
+
+Few arrays matter for speed: numba passes each array as seven machine words and adjusts its
+reference count (an atomic operation) on every call, so the tuple is kept short.
 
 All indices are module constants, so numba folds them into the compiled code.
 """
@@ -25,9 +27,7 @@ from simcore.codes import CARD_CAP, MAX_SEATS
 # sites (ask, log) are compiled for this one signature: otherwise numba compiles a copy per
 # distinct literal argument (one per question or event code), which multiplied compile time.
 _I1 = types.Array(types.int64, 1, "C")
-_I2 = types.Array(types.int64, 2, "C")
-G_TYPE = types.Tuple((_I1, _I1, _I1, types.Array(types.uint64, 1, "C"), _I1, _I1, _I2,
-                      types.Array(types.float64, 1, "C"), _I2))
+G_TYPE = types.Tuple((_I1, _I1, _I1, types.Array(types.float64, 1, "C")))
 
 # ---------------------------------------------------------------- P: public scalars
 N = 0  # samurai in the game
@@ -66,6 +66,7 @@ REDRAWN = 32  # seat mask: redrew during the current fight (R-7a)
 CHAIN = 33  # seat mask: handled the card in hand in this chain of gives (R-7, R-7a)
 STALLED = 34  # this round was stalled (R-9b)
 HAND = 35  # the revealed card being handled (not yet placed), or -1
+SRNG = 36  # the strategy's own random stream (public: it only drives the strategy's choices)
 # ---------------------------------------------------------------- P: per seat blocks
 SEAT0 = 40
 SEAT_STRIDE = 16
@@ -101,7 +102,14 @@ FARM_ALIVE = 2 * CARD_CAP  # farmstead token indices still standing (order irrel
 FARM_BACK = FARM_ALIVE + 16  # back of each token, codes.FB_*
 FAM_TAB = FARM_BACK + 16  # bonus of each family, codes.FAM_*
 SCRATCH = FAM_TAB + 16  # work space for gathering and shuffling
-H_SIZE = SCRATCH + CARD_CAP
+FR_CAP = 1024  # forced random outcomes (R-16a)
+H_FR = SCRATCH + CARD_CAP
+FD_CAP = 1024  # forced decisions (R-16a)
+H_FD = H_FR + FR_CAP
+H_SC = H_FD + FD_CAP  # scripted decks: 3 rounds x (count, cards top first) (R-16a)
+SC_STRIDE = CARD_CAP + 1
+H_SIZE = H_SC + 3 * SC_STRIDE
+H_TR = H_SIZE  # trace rows (TR_COLS each) follow when tracing
 
 # ---------------------------------------------------------------- K: bookkeeping
 K_SID = 0  # strategy id (registry order)
@@ -131,6 +139,10 @@ K_LEVEL_LT = 23  # lieutenants added in round 2
 K_LEVEL_BO = 24  # bosses added in round 3
 K_DOLL_CHECK = 25  # the two-samurai doll check applies (R-17, R-18)
 K_FIRST = 26  # the first player of round 1 as played
+K_RNG = 27  # the game's random stream (SplitMix64 state, as int64 bits)
+K_FR_N = 28  # forced random outcomes given
+K_FD_N = 29  # forced decisions given
+K_TR_CAP = 30  # trace rows that fit in H
 K_SIZE = 32
 
 # ---------------------------------------------------------------- decision points (section 13)
@@ -215,7 +227,7 @@ OUT_NAMES = (
 )
 
 # ---------------------------------------------------------------- trace events (TR rows)
-TR_COLS = 8  # code, round, a, b, c, d, e, f
+TR_COLS = 8  # code, round, a, b, c, d and two spare zeros (rows of H from H_TR)
 EV_ROUND_START = 1  # first seat, raider count
 EV_TURN = 2  # seat
 EV_ABSENT = 3  # seat, mask

@@ -1,18 +1,19 @@
 """Counter-based random numbers keyed by (seed, game index).
 
-Each game owns two SplitMix64 streams seeded from a hash of (seed, game index): R[0] drives the
-game's random events (shuffles, first player R-3, farmstead and family picks R-12/R-13, bonus A
-R-14, the boss's discard pick), R[1] is the strategy's own stream. Game i with seed s is therefore
+Each game owns two SplitMix64 streams seeded from a hash of (seed, game index): K[K_RNG] drives
+the game's random events (shuffles, first player R-3, farmstead and family picks R-12/R-13,
+bonus A R-14, the boss's discard pick), P[SRNG] is the strategy's own stream. States are kept
+as int64 bits in the state arrays. Game i with seed s is therefore
 the same game whatever the thread count, batch size or machine.
 
-Forced outcomes (R-16a): while the game's forced queue FR has values left, rand_below returns
-them instead of drawing, so tests can script every random event.
+Forced outcomes (R-16a): while the game's forced queue (in H) has values left, rand_below
+returns them instead of drawing, so tests can script every random event.
 """
 
 import numpy as np
 from numba import njit
 
-from simcore.layout import ERR_FORCED, K_ERR, K_FR_POS
+from simcore.layout import ERR_FORCED, H_FR, K_ERR, K_FR_N, K_FR_POS, K_RNG, SRNG
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -33,16 +34,17 @@ def mix64(z):
 
 @njit(cache=True)
 def next_u64(R, i):
-    s = R[i] + GOLDEN
-    R[i] = s
+    """Advance the stream whose state is R[i] (int64 bits of a uint64)."""
+    s = np.uint64(R[i]) + GOLDEN
+    R[i] = np.int64(s)
     return mix64(s)
 
 
 @njit(cache=True)
-def seed_streams(R, seed, game):
+def seed_streams(P, K, seed, game):
     k = mix64(np.uint64(seed) ^ mix64(np.uint64(game) * GOLDEN + _STREAM1))
-    R[0] = k
-    R[1] = mix64(k ^ _STREAM1)
+    K[K_RNG] = np.int64(k)
+    P[SRNG] = np.int64(mix64(k ^ _STREAM1))
 
 
 @njit(cache=True)
@@ -56,17 +58,16 @@ def stream_below(R, i, n):
 def rand_below(g, n):
     """The game's random event: uniform in [0, n), or the next forced outcome."""
     K = g[2]
-    FR = g[4]
     pos = K[K_FR_POS]
-    if pos < FR.shape[0]:
+    if pos < K[K_FR_N]:
         K[K_FR_POS] = pos + 1
-        v = FR[pos]
+        v = g[1][H_FR + pos]
         if v < 0 or v >= n:
             if K[K_ERR] == 0:
                 K[K_ERR] = ERR_FORCED
             return 0
         return v
-    return stream_below(g[3], 0, n)
+    return stream_below(K, K_RNG, n)
 
 
 @njit(cache=True)

@@ -36,6 +36,8 @@ from simcore.layout import (
     GAME_OVER,
     IN_ROUND_END,
     HAND,
+    H_SC,
+    SC_STRIDE,
     ABSENT_AVAIL,
     ABSENT_ON,
     BARR_MAX,
@@ -115,14 +117,14 @@ def _scripted(g, r):
     """R-16a: the script's cards (top first) form the stack; all others are out of play."""
     P = g[0]
     H = g[1]
-    SC = g[8]
     _clear_zones(g)
     for c in range(P[N_CARDS]):
         P[OUTP + c] = 1
         P[UNSEEN + c] = 0
-    m = SC[r - 1, 0]
+    sc = H_SC + (r - 1) * SC_STRIDE
+    m = H[sc]
     for i in range(m):
-        H[SCRATCH + m - 1 - i] = SC[r - 1, 1 + i]
+        H[SCRATCH + m - 1 - i] = H[sc + 1 + i]
     _set_stack(g, m)
 
 

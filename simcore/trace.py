@@ -34,7 +34,7 @@ class Describer:
         return f"[{' '.join(bits)} #{c}]"
 
     def event(self, row) -> str:  # noqa: C901 - one branch per event kind
-        code, _rnd, a, b, c, d, e, f = (int(x) for x in row)
+        code, _rnd, a, b, c, d = (int(x) for x in row[:6])
         w, k = self.who, self.card
         if code == L.EV_SETUP:
             return f"Setup: {a} samurai, {b} barricades, raider stack of {c} plunderers."
@@ -135,7 +135,7 @@ class Describer:
             return "   The round has run 1,000 turns: everyone still in passes (R-9b)."
         if code == L.EV_GAME_END:
             return f"Game over: {OUTCOMES[a]}."
-        return f"   (event {code}: {a} {b} {c} {d} {e} {f})"
+        return f"   (event {code}: {a} {b} {c} {d})"
 
 
 def describe(events, samurai: tuple[str, ...], comp: Components) -> list[str]:

@@ -15,7 +15,10 @@ from simcore.layout import (
     G_TYPE,
     INTRUDER,
     INTRUDER_N,
+    H_TR,
+    K_TR_CAP,
     K_TR_N,
+    TR_COLS,
     K_TRACE,
     KNOWN,
     KNOWN_N,
@@ -36,15 +39,16 @@ def log(g, code, a, b, c, d):
     K = g[2]
     if K[K_TRACE] == 0:
         return
-    TR = g[6]
     i = K[K_TR_N]
-    if i < TR.shape[0]:
-        TR[i, 0] = code
-        TR[i, 1] = g[0][ROUND]
-        TR[i, 2] = a
-        TR[i, 3] = b
-        TR[i, 4] = c
-        TR[i, 5] = d
+    if i < K[K_TR_CAP]:
+        H = g[1]
+        row = H_TR + i * TR_COLS
+        H[row] = code
+        H[row + 1] = g[0][ROUND]
+        H[row + 2] = a
+        H[row + 3] = b
+        H[row + 4] = c
+        H[row + 5] = d
     K[K_TR_N] = i + 1
 
 
