@@ -3,6 +3,7 @@
 from numba import njit
 
 from simcore.layout import (
+    K_TRACE,
     C_SYM,
     EV_CONFRONT,
     EV_DEFEND,
@@ -26,9 +27,11 @@ def confront(g, s, c):
     line_append(P, s, c)
     g[2][K_CONFRONTED] += 1
     b = sb(s)
-    log(g, EV_CONFRONT, s, c, P[b + S_TOTAL], P[b + S_KIAI])
+    if g[2][K_TRACE]:
+        log(g, EV_CONFRONT, s, c, P[b + S_TOTAL], P[b + S_KIAI])
     if P[b + S_TOTAL] > P[b + S_KIAI]:
-        log(g, EV_OVERCOME, s, P[b + S_TOTAL], P[b + S_KIAI], 0)
+        if g[2][K_TRACE]:
+            log(g, EV_OVERCOME, s, P[b + S_TOTAL], P[b + S_KIAI], 0)
         destroy_barricade(g)
     else:
         trigger_check(P, s)
@@ -39,4 +42,5 @@ def defend(g, s, c):
     P = g[0]
     P[sb(s) + S_DEF + P[C_SYM + c] - 1] = c
     g[2][K_DEFENDED] += 1
-    log(g, EV_DEFEND, s, c, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_DEFEND, s, c, 0, 0)

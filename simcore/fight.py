@@ -7,6 +7,7 @@ from simcore.ask import ask
 from simcore.combat import confront, defend
 from simcore.kiai import resolve
 from simcore.layout import (
+    K_TRACE,
     C_VALUE,
     CARD_CONFRONT,
     CARD_DEFEND,
@@ -69,18 +70,22 @@ def handle_card(g, holder, c):
             return
         if ch == CARD_KYUZO:
             discard_push(P, c)
-            log(g, EV_KYUZO_DISCARD, holder, c, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_KYUZO_DISCARD, holder, c, 0, 0)
             return
         if ch == CARD_REDRAW:
             put_under(g, c)
             P[REDRAWN] |= 1 << holder
-            log(g, EV_REDRAW, holder, c, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_REDRAW, holder, c, 0, 0)
             c = draw_top(g)
-            log(g, EV_REVEAL, holder, c, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_REVEAL, holder, c, 0, 0)
             P[CHAIN] = 1 << holder  # R-7a: a new card starts a new chain
             continue
         to = left_of(P, holder) if ch == CARD_GIVE_LEFT else right_of(P, holder)
-        log(g, EV_GIVE, holder, to, c, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_GIVE, holder, to, c, 0)
         holder = to
         P[CHAIN] |= 1 << to
 
@@ -90,6 +95,7 @@ def fight(g, s):
     P = g[0]
     P[REDRAWN] = 0
     c = draw_top(g)
-    log(g, EV_REVEAL, s, c, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_REVEAL, s, c, 0, 0)
     handle_card(g, s, c)
     resolve(g)

@@ -20,6 +20,7 @@ from simcore.codes import (
 from simcore.ask import ask
 from simcore.combat import confront, defend
 from simcore.layout import (
+    K_TRACE,
     ACTING,
     CARD_CONFRONT,
     CARD_DEFEND,
@@ -94,7 +95,8 @@ def _daisuke(g, s):
     src = ch // 8
     dst = ch % 8
     c = line_pop_last(P, src)
-    log(g, EV_DAISUKE, src, dst, c, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_DAISUKE, src, dst, c, 0)
     trigger_check(P, src)
     place = 1 << CARD_CONFRONT
     if can_defend(P, dst, c):
@@ -121,7 +123,8 @@ def _kikuchiyo(g, s):
     t = ch - 1
     c = line_pop_last(P, t)
     discard_push(P, c)
-    log(g, EV_KIKU, t, c, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_KIKU, t, c, 0, 0)
     trigger_check(P, t)  # "after a card is taken from his line by another's Kiai"
 
 
@@ -141,7 +144,8 @@ def _kyuzo(g, s):
     giver = ch // 8
     rec = ch % 8
     P[sb(giver) + S_HOLDER] = rec
-    log(g, EV_KYUZO_TOKEN, giver, rec, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_KYUZO_TOKEN, giver, rec, 0, 0)
 
 
 _PERMS = (
@@ -178,7 +182,8 @@ def _katsushiro(g, s, k):
     for i in range(k):
         H[RAIDER + top - i] = olds[perm[i]]
     refresh_known(g)
-    log(g, EV_KATSU, k, P[KNOWN], P[KNOWN + 1] if k > 1 else -1, P[KNOWN + 2] if k > 2 else -1)
+    if g[2][K_TRACE]:
+        log(g, EV_KATSU, k, P[KNOWN], P[KNOWN + 1] if k > 1 else -1, P[KNOWN + 2] if k > 2 else -1)
 
 
 @njit(cache=True)
@@ -208,14 +213,16 @@ def _effect(g, s):
                 break
             c = draw_top(g)
             discard_push(P, c)
-            log(g, EV_TOP_TO_DISCARD, c, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_TOP_TO_DISCARD, c, 0, 0, 0)
     elif sam == KANBEI:
         for _ in range(3 if animal else 2):
             if P[INTRUDER_N] == 0:
                 break
             c = intruder_pop(g)
             discard_push(P, c)
-            log(g, EV_INTRUDER_TO_DISCARD, c, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_INTRUDER_TO_DISCARD, c, 0, 0, 0)
     elif sam == KIKUCHIYO:
         _kikuchiyo(g, s)
         if animal:
@@ -250,10 +257,12 @@ def resolve(g):
             continue
         ch = ask(g, Q_KIAI, s, 0, 0, 7)
         if ch == KIAI_DECLINE:
-            log(g, EV_TRIGGER_SKIPPED, s, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_TRIGGER_SKIPPED, s, 0, 0, 0)
             continue
         g[2][K_KIAI] += 1
-        log(g, EV_KIAI, s, ch, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_KIAI, s, ch, 0, 0)
         if ch == KIAI_EFFECT:
             _effect(g, s)
             if P[GAME_OVER]:
@@ -261,4 +270,5 @@ def resolve(g):
         if P[b + S_LINE_N] > 0:
             c = line_pop_first(P, s)  # the oldest card always goes (section 5)
             discard_push(P, c)
-            log(g, EV_KIAI_SHED, s, c, P[b + S_TOTAL], 0)
+            if g[2][K_TRACE]:
+                log(g, EV_KIAI_SHED, s, c, P[b + S_TOTAL], 0)

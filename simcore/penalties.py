@@ -21,6 +21,7 @@ from simcore.ask import ask
 from simcore.combat import confront
 from simcore.kiai import resolve
 from simcore.layout import (
+    K_TRACE,
     C_PEN1,
     C_PEN2,
     DISCARD_N,
@@ -63,7 +64,8 @@ from simcore.zones import (
 @njit(cache=True)
 def _unable(g, s, pen):
     """R-5: a penalty that cannot be applied wounds the acting samurai instead."""
-    log(g, EV_PEN_UNABLE, s, pen, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_PEN_UNABLE, s, pen, 0, 0)
     wound(g, s)
 
 
@@ -71,11 +73,13 @@ def _unable(g, s, pen):
 def apply_penalty(g, s, c, pen):
     P = g[0]
     H = g[1]
-    log(g, EV_PENALTY, s, c, pen, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_PENALTY, s, c, pen, 0)
     # R-4: ignoring is the strategy's choice, asked per penalty (an earlier "no talent" of the
     # same boss already counts)
     if may_ignore(P, s, c) and ask(g, Q_IGNORE, s, c, pen, 3) == 1:
-        log(g, EV_PEN_IGNORED, s, c, pen, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_PEN_IGNORED, s, c, pen, 0)
         return
     if pen == PEN_BARRICADE:
         destroy_barricade(g)
@@ -85,7 +89,9 @@ def apply_penalty(g, s, c, pen):
         if P[RAIDER_N] == 0:
             _unable(g, s, pen)
         else:
-            log(g, EV_TO_INTRUDER, top_to_intruder(g), 0, 0, 0)
+            c2 = top_to_intruder(g)
+            if g[2][K_TRACE]:
+                log(g, EV_TO_INTRUDER, c2, 0, 0, 0)
     elif pen == PEN_NO_DEFEND:
         P[NO_DEFEND] = 1
     elif pen == PEN_NO_SUPPORT:
@@ -101,7 +107,8 @@ def apply_penalty(g, s, c, pen):
         else:
             # no talent applies to a penalty draw; Kiai and overcome do (section 7)
             c2 = draw_top(g)
-            log(g, EV_PEN_DRAW, t, c2, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_PEN_DRAW, t, c2, 0, 0)
             confront(g, t, c2)
     elif pen == PEN_DISCARD_TO_RAIDER:
         if P[DISCARD_N] == 0:
@@ -113,7 +120,8 @@ def apply_penalty(g, s, c, pen):
             P[UNSEEN + c2] = 1
             shuffle_range(g, H, RAIDER, RAIDER + P[RAIDER_N])
             P[KNOWN_N] = 0  # the shuffle hides what Katsushiro had shown
-            log(g, EV_DISCARD_TO_RAIDER, c2, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_DISCARD_TO_RAIDER, c2, 0, 0, 0)
     elif pen == PEN_LOSE_DEFENCE:
         b = sb(s)
         legal = 0
@@ -126,7 +134,8 @@ def apply_penalty(g, s, c, pen):
             slot = ask(g, Q_LOSE_DEF, s, c, 0, legal)
             c2 = defence_take(P, s, slot)
             discard_push(P, c2)
-            log(g, EV_LOSE_DEFENCE, s, c2, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_LOSE_DEFENCE, s, c2, 0, 0)
     resolve(g)
 
 

@@ -15,6 +15,7 @@ from simcore.codes import (
 )
 from simcore.invariants import check
 from simcore.layout import (
+    K_TRACE,
     ACTING,
     BARR,
     C_FLAME,
@@ -259,7 +260,8 @@ def play_round(g, first):
                 P[sb(s) + S_PASSED] = 1
             P[STALLED] = 1
             K[K_STALLED] = 1
-            log(g, EV_STALL, 0, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_STALL, 0, 0, 0, 0)
             return 3
         if P[sb(seat) + S_PASSED]:
             seat = (seat + 1) % n
@@ -285,19 +287,22 @@ def end_of_round(g):
     P[IN_ROUND_END] = 1  # nothing triggers Kiai now
     for s in range(n):
         P[sb(s) + S_PENDING] = 0
-    log(g, EV_EOR_STEP, 1, 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_EOR_STEP, 1, 0, 0, 0)
     for s in range(n):
         if P[sb(s) + S_DEF + 0] < 0:
             wound(g, s)
             if P[GAME_OVER]:
                 return
-    log(g, EV_EOR_STEP, 2, 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_EOR_STEP, 2, 0, 0, 0)
     for s in range(n):
         if P[sb(s) + S_DEF + 1] < 0:
             destroy_farmsteads(g, 1)
             if P[GAME_OVER]:
                 return
-    log(g, EV_EOR_STEP, 3, 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_EOR_STEP, 3, 0, 0, 0)
     for s in range(n):
         if P[sb(s) + S_DEF + 2] < 0:
             lose_family(g)
@@ -310,20 +315,25 @@ def end_of_round(g):
             bonus = H[FAM_TAB + f]
             if bonus == FAM_HEAL_RANDOM:
                 t = rand_below(g, n)  # among all samurai; nothing if no token
-                log(g, EV_BONUS, f, bonus, t, 0)
+                if g[2][K_TRACE]:
+                    log(g, EV_BONUS, f, bonus, t, 0)
                 heal(g, t)
             elif bonus == FAM_ADD_BARRICADE:
-                log(g, EV_BONUS, f, bonus, -1, 0)
+                if g[2][K_TRACE]:
+                    log(g, EV_BONUS, f, bonus, -1, 0)
                 add_barricade(g)
             elif bonus == FAM_INTRUDER_TO_DISCARD:
-                log(g, EV_BONUS, f, bonus, -1, 0)
+                if g[2][K_TRACE]:
+                    log(g, EV_BONUS, f, bonus, -1, 0)
                 if P[INTRUDER_N] > 0:
                     discard_push(P, intruder_pop(g))
-    log(g, EV_EOR_STEP, 4, 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_EOR_STEP, 4, 0, 0, 0)
     while P[INTRUDER_N] > 0:
         c = intruder_pop(g)
         discard_push(P, c)
-        log(g, EV_FLAME, c, P[C_FLAME + c], 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_FLAME, c, P[C_FLAME + c], 0, 0)
         if P[C_FLAME + c]:
             destroy_barricade(g)
             if P[GAME_OVER]:
@@ -395,19 +405,22 @@ def play_game(g):
         build_round_one(g)
         first = K[K_FIRST_SEAT] if K[K_FIRST_SEAT] >= 0 else rand_below(g, n)
         K[K_FIRST] = first
-        log(g, EV_SETUP, n, P[BARR], P[RAIDER_N], 0)
+        if g[2][K_TRACE]:
+            log(g, EV_SETUP, n, P[BARR], P[RAIDER_N], 0)
     else:
         first = P[ACTING]
     r = P[ROUND]
     while True:
-        log(g, EV_ROUND_START, first, P[RAIDER_N], 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_ROUND_START, first, P[RAIDER_N], 0, 0)
         res = play_round(g, first)
         if res == STOPPED:
             return
         if P[GAME_OVER] == 0:
             if res != 0:
                 _all_passed_to_intruder(g)
-            log(g, EV_ROUND_END, res, P[LAST_ACTIVE], 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_ROUND_END, res, P[LAST_ACTIVE], 0, 0)
             end_of_round(g)
         if P[GAME_OVER]:
             break
@@ -423,4 +436,5 @@ def play_game(g):
         build_next_round(g, r)
         _new_round_state(P)
     K[K_END_ROUND] = r
-    log(g, EV_GAME_END, P[OUTCOME], 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_GAME_END, P[OUTCOME], 0, 0, 0)

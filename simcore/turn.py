@@ -6,6 +6,7 @@ from simcore.codes import KIKUCHIYO
 from simcore.ask import ask
 from simcore.fight import fight
 from simcore.layout import (
+    K_TRACE,
     ABSENT_AVAIL,
     ABSENT_ON,
     ACT_FIGHT,
@@ -51,7 +52,8 @@ def _return_tokens(g, s):
     for o in range(P[N]):
         if o != s and P[sb(o) + S_HOLDER] == s:
             P[sb(o) + S_HOLDER] = o
-            log(g, EV_TOKEN_RETURN, o, s, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_TOKEN_RETURN, o, s, 0, 0)
 
 
 @njit(cache=True)
@@ -80,14 +82,16 @@ def play_turn(g, s):
     P[EXTRA_FIGHT] = 0
     P[TURN_NO] += 1
     g[2][K_TURNS] += 1
-    log(g, EV_TURN, s, 0, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_TURN, s, 0, 0, 0)
     # 1. absent support tokens (section 11): each lends its talent for the rest of the round
     if P[ABSENT_ON] and P[ABSENT_AVAIL]:
         m = ask(g, Q_ABSENT, s, 0, 0, P[ABSENT_AVAIL])
         if m:
             P[ABSENT_AVAIL] &= ~m
             P[b + S_ABSENT] |= m
-            log(g, EV_ABSENT, s, m, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_ABSENT, s, m, 0, 0)
     # 2. battle penalty
     battle_penalty(g, s)
     if P[GAME_OVER] or P[RAIDER_N] == 0:
@@ -97,10 +101,12 @@ def play_turn(g, s):
     # "must pass"
     if P[b + S_TOTAL] > P[b + S_KIAI]:
         action = ACT_PASS
-        log(g, EV_PASS, s, 1, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_PASS, s, 1, 0, 0)
     elif P[MUST_PASS]:
         action = ACT_PASS
-        log(g, EV_PASS, s, 2, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_PASS, s, 2, 0, 0)
     else:
         legal = (1 << ACT_PASS) | (1 << ACT_FIGHT)
         if P[b + S_HOLDER] == s and P[NO_SUPPORT] == 0:
@@ -109,20 +115,25 @@ def play_turn(g, s):
                     legal |= 1 << (ACT_SUPPORT + k)
         action = ask(g, Q_ACTION, s, 0, 0, legal)
         if action == ACT_PASS:
-            log(g, EV_PASS, s, 0, 0, 0)
+            if g[2][K_TRACE]:
+                log(g, EV_PASS, s, 0, 0, 0)
     if action == ACT_PASS:
         P[b + S_PASSED] = 1
     elif action == ACT_FIGHT:
         P[FOUGHT] = 1
-        log(g, EV_FIGHT, s, 0, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_FIGHT, s, 0, 0, 0)
         fight(g, s)
         if P[GAME_OVER] == 0 and _may_fight_again(P, s):
             if ask(g, Q_FIGHT_AGAIN, s, 0, 0, 3) == 1:
                 P[EXTRA_FIGHT] = 1
-                log(g, EV_FIGHT_AGAIN, s, 0, 0, 0)
+                if g[2][K_TRACE]:
+                    log(g, EV_FIGHT_AGAIN, s, 0, 0, 0)
                 fight(g, s)
     else:
         k = action - ACT_SUPPORT
         P[b + S_HOLDER] = k
-        log(g, EV_SUPPORT, s, k, top_to_intruder(g), 0)
+        c = top_to_intruder(g)
+        if g[2][K_TRACE]:
+            log(g, EV_SUPPORT, s, k, c, 0)
     _return_tokens(g, s)

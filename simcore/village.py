@@ -16,6 +16,7 @@ from simcore.codes import (
     OUT_FARMSTEADS,
 )
 from simcore.layout import (
+    K_TRACE,
     BARR,
     BARR_MAX,
     EV_BARR_ADDED,
@@ -71,7 +72,8 @@ def add_barricade(g):
     P = g[0]
     if P[BARR] < P[BARR_MAX]:
         P[BARR] += 1
-        log(g, EV_BARR_ADDED, P[BARR], 0, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_BARR_ADDED, P[BARR], 0, 0, 0)
 
 
 @njit(cache=True)
@@ -83,7 +85,8 @@ def wound(g, s):
     b = sb(s)
     st = P[b + S_WOUND] + 1
     P[b + S_WOUND] = st
-    log(g, EV_WOUND, s, st, 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_WOUND, s, st, 0, 0)
     if st == 2:
         # Turning animal keeps the cards and may land the total on the animal Kiai.
         P[b + S_KIAI] = P[KIAI_TAB + 2 * P[b + S_SAM] + 1]
@@ -100,7 +103,8 @@ def heal(g, s):
     st = P[b + S_WOUND]
     if st == 1 or st == 3:
         P[b + S_WOUND] = st - 1
-        log(g, EV_HEAL, s, st - 1, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_HEAL, s, st - 1, 0, 0)
 
 
 @njit(cache=True)
@@ -119,7 +123,8 @@ def lose_family(g):
             k -= 1
     P[FAM_MASK] &= ~(1 << f)
     P[FAMS] -= 1
-    log(g, EV_FAMILY_LOST, f, P[FAMS], 0, 0)
+    if g[2][K_TRACE]:
+        log(g, EV_FAMILY_LOST, f, P[FAMS], 0, 0)
     if P[FAMS] == 0:
         end_game(P, OUT_FAMILIES)
 
@@ -140,7 +145,8 @@ def destroy_farmsteads(g, k):
         H[FARM_ALIVE + left - 1] = tok
         P[FARMS] = left - 1
         back = H[FARM_BACK + tok]
-        log(g, EV_FARM_LOST, back if P[FARM_PEN] else -1, left - 1, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_FARM_LOST, back if P[FARM_PEN] else -1, left - 1, 0, 0)
         if left - 1 == 0:
             end_game(P, OUT_FARMSTEADS)
             return
@@ -153,7 +159,8 @@ def destroy_farmsteads(g, k):
         elif back == FB_LOSE_BARRICADE:
             if P[BARR] > 0:
                 P[BARR] -= 1
-                log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
+                if g[2][K_TRACE]:
+                    log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
             else:
                 pending += 1
         elif back == FB_RANDOM_WOUND:
@@ -169,6 +176,7 @@ def destroy_barricade(g):
         return
     if P[BARR] > 0:
         P[BARR] -= 1
-        log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
+        if g[2][K_TRACE]:
+            log(g, EV_BARR_LOST, P[BARR], 0, 0, 0)
     else:
         destroy_farmsteads(g, 1)
