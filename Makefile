@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
+# 4-samurai line-up at easy), then its charts and pages in kiai-report/
 report: $(STAMP)
-	$(BIN)/kiai simulate --out kiai-report/simulate.csv
+	$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force
+	$(BIN)/kiai report kiai-report/results.parquet --out kiai-report
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

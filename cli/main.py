@@ -24,8 +24,11 @@ app = typer.Typer(
 
 # Each command lives in its own module and registers itself on `app`.
 from cli import bench as _bench  # noqa: E402,F401
+from cli import compare as _compare  # noqa: E402,F401
+from cli import report_cmd as _report  # noqa: E402,F401
 from cli import simulate as _simulate  # noqa: E402,F401
 from cli import strategies_cmd as _strategies  # noqa: E402,F401
+from cli import sweep as _sweep  # noqa: E402,F401
 from cli import trace_cmd as _trace  # noqa: E402,F401
 
 

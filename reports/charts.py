@@ -129,7 +129,8 @@ def _team_size_legend(fig: Figure, axes) -> None:
                 handles[label] = handle
                 labels.append(label)
     fig.legend(
-        [handles[lb] for lb in labels], labels, title="team size", loc="outside right upper", fontsize="small"
+        [handles[lb] for lb in labels], labels, title="team size", loc="outside lower center",
+        ncols=max(1, len(labels)), fontsize="small",
     )
 
 
@@ -163,8 +164,10 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
         ax.set_xlim(-0.5, len(levels) - 0.5)
         ax.set_xlabel("difficulty level")
         ax.set_ylabel("win rate (%)")
-        ax.set_ylim(0, 100)
         ax.set_title(variant)
+    # scale to the data (small rates would look flat on a fixed 0-100% axis); say so in the title
+    top = float(np.nanmax(pooled["ci_high"].to_numpy(dtype=float))) * 100 if len(pooled) else 100.0
+    axes[0, 0].set_ylim(0, min(100.0, max(1.0, top * 1.15)))
     _team_size_legend(fig, axes)
     fig.suptitle("Win rate by difficulty level and number of samurai (95% intervals)")
     return fig

@@ -1,0 +1,64 @@
+"""`kiai report`: charts and pages from a sweep's results table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from cli.common import fail
+from cli.main import app
+
+
+def _sweep_notes(path: Path) -> dict:
+    """What the sweep's Parquet metadata says about how it was made (empty if nothing)."""
+    if path.suffix.lower() != ".parquet":
+        return {}
+    try:
+        import pyarrow.parquet as pq
+
+        from reports.sweep import METADATA_KEY
+
+        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+        info = json.loads(raw) if raw else {}
+    except Exception:  # noqa: BLE001 - notes are optional
+        return {}
+    notes = {}
+    if info.get("command"):
+        notes["Sweep"] = info["command"]
+    if info.get("configurations") and "keys" in info and len(info["keys"]) < info["configurations"]:
+        notes["Incomplete"] = f"{len(info['keys'])} of {info['configurations']} configurations finished"
+    return notes
+
+
+@app.command("report", help="Write a report of a results table made by `kiai sweep` (.parquet or "
+                            ".csv): charts as PNG and SVG, report.md and report.html, in --out.")
+def report(
+    results: Path = typer.Argument(..., help="Results table (.parquet or .csv) written by `kiai sweep`."),
+    out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages."),
+    title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
+):
+    from reports.report import load_results, write_report
+
+    if results.suffix.lower() not in (".parquet", ".csv"):
+        fail(f"{results}: expected a .parquet or .csv results table")
+    if not results.is_file():
+        fail(f"{results}: no such file")
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out} exists and is not a folder")
+    try:
+        df = load_results(results)
+    except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        fail(f"cannot read {results}: {msg}")
+    notes = {**_sweep_notes(results), "Results table": str(results)}
+    try:
+        written = write_report(df, out, title=title, notes=notes)
+    except ValueError as e:
+        fail(f"{results}: {e}")
+    except OSError as e:
+        fail(f"cannot write the report in {out}: {e.strerror or e}")
+    charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
+    print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
+          f"({len(charts)} chart(s): {', '.join(charts) or 'none'})")  # fmt: skip

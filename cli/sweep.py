@@ -1,0 +1,299 @@
+"""`kiai sweep`: play a grid of configurations and write one tidy table, one row each."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from cli.common import AbsentOpt, ComponentsOpt, check_seed, fail, progress, stderr
+from cli.main import app
+
+DEFAULT_GAMES = 10_000
+LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
+
+
+def _split(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_levels(text: str | None, comp) -> list[str]:
+    from simcore.codes import LEVELS
+
+    if text is None:
+        return ["normal"]
+    if text.strip().lower() == "all":
+        return [lv for lv in LEVELS if lv in comp.levels] + [lv for lv in comp.levels if lv not in LEVELS]
+    levels = [t.lower() for t in _split(text)]
+    if not levels:
+        fail("--difficulty expects levels, comma-separated, or 'all'")
+    for lv in levels:
+        if lv not in comp.levels:
+            fail(f"unknown difficulty '{lv}' (known: {', '.join(comp.levels)})")
+    return list(dict.fromkeys(levels))
+
+
+def parse_counts(text: str | None) -> list[int]:
+    if text is None:
+        return [4]
+    counts = []
+    for t in _split(text):
+        try:
+            n = int(t)
+        except ValueError:
+            fail(f"--players expects numbers of samurai, comma-separated, got '{t}'")
+        if not 2 <= n <= 7:
+            fail(f"--players: a game needs 2 to 7 samurai, got {n}")
+        counts.append(n)
+    if not counts:
+        fail("--players expects numbers of samurai, comma-separated")
+    return list(dict.fromkeys(counts))
+
+
+def parse_lineup_mode(text: str | None) -> tuple[str, int | None]:
+    if text is None or text.strip().lower() == "all":
+        return "all", None
+    mode, sep, k = text.strip().lower().partition(":")
+    if mode == "sample" and sep:
+        try:
+            k = int(k)
+        except ValueError:
+            k = 0
+        if k >= 1:
+            return "sample", k
+    fail(f"--lineups expects 'all' or 'sample:K' with K at least 1, got '{text}'")
+
+
+def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
+    from reports.seatings import _names
+
+    out = []
+    for text in values:
+        try:
+            out.append(_names(_split(text)))
+        except ValueError as e:
+            fail(f"--lineup {text}: {e}")
+    return out
+
+
+def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
+    """--param NAME=VALUE[,VALUE...] (repeatable): each parameter's values."""
+    grid: dict[str, list[float]] = {}
+    for item in values or []:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not raw.strip():
+            fail(f"--param expects NAME=VALUE (or NAME=V1,V2,...), got '{item}'")
+        vals = []
+        for r in _split(raw):
+            try:
+                v = float(r)
+            except ValueError:
+                fail(f"--param {name}: '{r}' is not a number")
+            vals.append(int(v) if v.is_integer() else v)
+        if name in grid:
+            fail(f"--param {name} is given twice; list its values as {name}=V1,V2")
+        grid[name] = list(dict.fromkeys(vals))
+    return grid
+
+
+@app.command(help="Play a grid of configurations on one seed and write one tidy table (Parquet; "
+                  "CSV too with --csv), one row per configuration, in the schema `kiai report` "
+                  "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
+                  "line-ups and seatings of a team size and level meet the same deals (paired "
+                  "comparisons). Results are written after each configuration; a killed sweep "
+                  "continues with --resume. `--preset default` is the main job of `make report`: "
+                  "every level x 3-5 samurai x every line-up, plus every seating of every "
+                  "4-samurai line-up at easy, 20,000 games each (a few minutes on 2 cores).")
+def sweep(
+    out: Path = typer.Option(None, "--out", "-o", help="Results table to write (.parquet). Required."),
+    difficulty: str = typer.Option(None, "--difficulty", "-d", help=LEVELS_HELP),
+    players: str = typer.Option(None, "--players", help="Numbers of samurai, comma-separated (default: 4). "
+                                                        "Not with --lineup."),
+    lineup: list[str] = typer.Option(None, "--lineup", help="A line-up a,b,c played in the seat order given; "
+                                                            "repeatable. Not with --lineups or --players."),
+    lineups: str = typer.Option(None, "--lineups", help="'all': every line-up of each count; 'sample:K': K "
+                                                        "of them per count, drawn with the seed (default: all)."),
+    seatings: str = typer.Option("given", "--seatings", help="'given': each line-up in one seat order; 'all': "
+                                                             "every distinct seating ((n-1)! per line-up; "
+                                                             "rotations are the same seating, mirrors are not)."),
+    strategy: str = typer.Option(None, "--strategy", help="Strategies, comma-separated (default: the default "
+                                                          "strategy, see `kiai strategies`)."),
+    param: list[str] = typer.Option(None, "--param", help="NAME=VALUE or NAME=V1,V2,... (an axis); applies to "
+                                                          "the strategies that have the parameter; repeatable."),
+    absent_tokens: str = AbsentOpt,
+    components: str = ComponentsOpt,
+    games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {DEFAULT_GAMES:,}; "
+                                                          "the preset's own with --preset)."),
+    precision: float = typer.Option(None, "--precision", help="Instead of --games: play batches of doubling size "
+                                                             "(1,000, 2,000, 4,000, ...) until the 95% interval's "
+                                                             "half-width is at most H (e.g. 0.005)."),
+    max_games: int = typer.Option(None, "--max-games", help="With --precision: stop at this many games even if the "
+                                                            "precision is not reached (default 10,000,000)."),
+    seed: int = typer.Option(0, "--seed", help="Random seed shared by every configuration."),
+    csv: bool = typer.Option(False, "--csv", help="Also write the table as CSV beside the Parquet file."),
+    resume: bool = typer.Option(False, "--resume", help="Keep the finished configurations of an interrupted "
+                                                        "run of this sweep in --out and play the rest."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out."),
+    threads: int = typer.Option(None, "--threads", help="Numba threads (per Dask worker with --workers or "
+                                                        "--scheduler; default: cores, or cores // workers). "
+                                                        "Results do not depend on it."),
+    workers: int = typer.Option(None, "--workers", help="Run on a local Dask cluster of N worker processes."),
+    scheduler: str = typer.Option(None, "--scheduler", help="Run on a running Dask scheduler (tcp://host:8786); "
+                                                            "its workers need the same kiai installed."),
+    block: int = typer.Option(None, "--block", help="Game indices per engine call / Dask task (default 50,000)."),
+    preset: str = typer.Option(None, "--preset", help="A ready-made grid instead of the axis options: "
+                                                      "'default' (the main job)."),
+):
+    from reports import presets
+    from reports import sweep as S
+    from simcore.api import ConfigError, set_threads
+    from simcore.components import ComponentsError, load_components
+
+    # ---- checks that need no engine
+    if out is None:
+        fail("--out is required (a .parquet file)")
+    if out.suffix != ".parquet":
+        fail(f"--out must end in .parquet, got '{out}'")
+    check_seed(seed)
+    if games is not None and precision is not None:
+        fail("--games and --precision exclude each other")
+    if max_games is not None and precision is None:
+        fail("--max-games goes with --precision")
+    if workers is not None and scheduler is not None:
+        fail("--workers and --scheduler exclude each other")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if threads is not None and threads < 1:
+        fail(f"--threads must be at least 1, got {threads}")
+    if block is not None and block < 1:
+        fail(f"--block must be at least 1, got {block}")
+    if resume and force:
+        fail("--resume and --force exclude each other")
+    if seatings.lower() not in ("given", "all"):
+        fail(f"--seatings must be given or all, got '{seatings}'")
+    seatings = seatings.lower()
+    if absent_tokens.lower() not in ("on", "off", "auto"):
+        fail(f"--absent-tokens must be on, off or auto, got '{absent_tokens}'")
+    strategies = _split(strategy) if strategy is not None else [presets.DEFAULT_STRATEGY]
+    if not strategies:
+        fail("--strategy expects strategy names, comma-separated")
+    param_grid = parse_param_grid(param)
+    try:
+        comp = load_components(components)
+    except ComponentsError as e:
+        fail(str(e))
+
+    # ---- the plan
+    try:
+        if preset is not None:
+            if preset not in presets.PRESETS:
+                fail(f"unknown preset '{preset}' (known: {', '.join(presets.PRESETS)})")
+            given = [name for name, v in (("--difficulty", difficulty), ("--players", players),
+                                          ("--lineup", lineup), ("--lineups", lineups), ("--param", param))
+                     if v] + (["--seatings"] if seatings != "given" else [])  # fmt: skip
+            if given:
+                fail(f"--preset sets the grid; drop {given[0]}")
+            plan = presets.preset_plan(preset, strategies=strategies, absent_tokens=absent_tokens.lower(),
+                                       components=comp)  # fmt: skip
+            if games is None and precision is None:
+                games = presets.DEFAULT_GAMES
+        else:
+            levels = parse_levels(difficulty, comp)
+            if lineup:
+                if players is not None:
+                    fail("--players and --lineup exclude each other (a line-up fixes its size)")
+                if lineups is not None:
+                    fail("--lineup and --lineups exclude each other")
+                chosen = parse_given_lineups(lineup)
+            else:
+                mode, k = parse_lineup_mode(lineups)
+                chosen = S.expand_lineups(parse_counts(players), mode, k, seed)
+            variants = S.strategy_variants(strategies, param_grid)
+            plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp)
+        if games is None and precision is None:
+            games = DEFAULT_GAMES
+        request = S.Request(games=games, precision=precision, **({"max_games": max_games} if max_games else {}))
+        info = {"command": _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param,
+                                     games, precision, max_games, seed)}  # fmt: skip
+        job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
+    except S.SweepError as e:
+        fail(str(e))
+    except ValueError as e:  # seatings and samplers reject bad sizes
+        fail(str(e))
+
+    # ---- play
+    todo = job.todo
+    try:
+        used = set_threads(threads) if workers is None and scheduler is None else None
+    except ConfigError as e:
+        fail(str(e))
+    backend = None
+    start = time.perf_counter()
+    played = [0, 0]  # configurations, games
+    try:
+        if todo:
+            S.warm(todo[0][1])  # compile (or load) before any bar or cluster starts
+        if todo and workers is not None:
+            from reports.cluster import DaskBackend
+
+            backend = DaskBackend.local(workers, threads, todo[0][1])
+        elif todo and scheduler is not None:
+            from reports.cluster import DaskBackend
+
+            backend = DaskBackend.connect(scheduler, threads, todo[0][1])
+        else:
+            backend = S.LocalBackend()
+        start = time.perf_counter()
+        with progress(len(todo), "sweep") as bar:
+            task = bar.add_task("configurations", total=len(todo), rate="")
+
+            def on_block(n):
+                played[1] += n
+                rate = played[1] / max(time.perf_counter() - start, 1e-9)
+                bar.update(task, rate=f"{rate:,.0f} games/s")
+
+            def on_finished(index, row, n):
+                played[0] += 1
+                bar.update(task, completed=played[0])
+
+            df = job.run(backend, block=block or S.BLOCK, on_finished=on_finished, on_block=on_block)
+    except KeyboardInterrupt:
+        stderr(f"interrupted: {len(job.rows)} of {len(job.plan)} configurations are saved in {out}; "
+               "run the same command with --resume to finish")  # fmt: skip
+        raise
+    except S.SweepError as e:
+        fail(str(e))
+    finally:
+        if backend is not None:
+            backend.close()
+    seconds = time.perf_counter() - start
+    where = (f"on {used} thread(s)" if used is not None else
+             f"on {len(getattr(backend, 'threads', {}))} Dask worker(s)")  # fmt: skip
+    speed = f"{played[1] / seconds:,.0f} games/s " if played[1] and seconds > 0 else ""
+    print(f"sweep: {len(df)} configurations ({played[0]} played, {len(df) - played[0]} resumed), "
+          f"{int(df['games'].sum()):,} games; {played[1]:,} played in {S.fmt_duration(seconds)} ({speed}{where})")  # fmt: skip
+    print(f"table written to {out}" + (f" and {out.with_suffix('.csv')}" if csv else ""))
+
+
+def _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param, games, precision,
+              max_games, seed) -> str:
+    """The sweep as a command line, for the report's notes."""
+    parts = ["kiai sweep"]
+    if preset:
+        parts.append(f"--preset {preset}")
+    for name, value in (("--difficulty", difficulty), ("--players", players), ("--lineups", lineups)):
+        if value:
+            parts.append(f"{name} {value}")
+    parts += [f"--lineup {v}" for v in lineup or []]
+    if seatings != "given":
+        parts.append(f"--seatings {seatings}")
+    parts.append(f"--strategy {','.join(strategies)}")
+    parts += [f"--param {v}" for v in param or []]
+    parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
+    if max_games:
+        parts.append(f"--max-games {max_games}")
+    parts.append(f"--seed {seed}")
+    return " ".join(parts)
+

@@ -1,0 +1,95 @@
+"""Comparing several "arms" (configurations that differ in one respect) on the same games.
+
+An arm is a label and a GameConfig. Every arm plays game indices 0..N-1 of one seed, so game i
+has the same deal in every arm (common random numbers) and arms can be compared game by game:
+each is tested against the best with McNemar's test on the per-game win vectors
+(reports.stats.paired_test), and the p-values are Holm-adjusted over the comparisons.
+
+`kiai compare` builds its arms from the seatings of a line-up (seating_arms); a comparison of
+strategies would build them from strategies on one seating, and reuse the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from reports.seatings import distinct_seatings
+from reports.stats import holm, paired_test
+from reports.summary import summarize
+from reports.sweep import BLOCK, play_block
+from simcore import layout as L
+
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Arm:
+    label: str
+    config: object  # simcore.api.GameConfig
+
+
+def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
+                 components=None) -> list[Arm]:
+    """One arm per distinct seating of the line-up ((n-1)! of them, canonical form)."""
+    from simcore.api import GameConfig
+
+    arms = []
+    for seating in distinct_seatings(lineup):
+        config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
+                            absent_tokens=absent_tokens, components=components)  # fmt: skip
+        arms.append(Arm(",".join(seating), config))
+    return arms
+
+
+def play_arms(arms: Sequence[Arm], games: int, seed: int, *, block: int = BLOCK,
+              on_block: Callable[[int], None] | None = None) -> list[dict]:
+    """Play every arm on games 0..games-1 of seed: [{arm, summary, wins (bool per game)}]."""
+    played = []
+    for arm in arms:
+        parts = []
+        for offset in range(0, games, block):
+            k = min(block, games - offset)
+            parts.append(play_block(arm.config, seed, offset, k))
+            if on_block is not None:
+                on_block(k)
+        rows = np.concatenate(parts)
+        played.append({"arm": arm, "summary": summarize(rows, arm.config, seed),
+                       "wins": rows[:, L.O_OUTCOME] == 0})  # fmt: skip
+    return played
+
+
+def rank(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
+    """Arms ranked by win rate (ties keep the given order), each against the best.
+
+    diff_from_best is the arm's win rate minus the best's (0 or below); diff_ci its paired 95%
+    interval; p_value McNemar's raw p-value against the best, p_holm Holm-adjusted over the
+    other arms; significant is p_holm < alpha. The best has None for the tests."""
+    order = sorted(range(len(played)), key=lambda i: -played[i]["summary"]["win_rate"])
+    best = played[order[0]]
+    tests = [paired_test(played[i]["wins"], best["wins"]) for i in order[1:]]
+    adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
+    out = []
+    for r, i in enumerate(order):
+        s = played[i]["summary"]
+        entry = {
+            "rank": r + 1,
+            "label": played[i]["arm"].label,
+            "games": s["games"],
+            "wins": s["wins"],
+            "win_rate": s["win_rate"],
+            "ci95": list(s["ci95"]),
+            "ci_method": s["ci_method"],
+            "diff_from_best": s["win_rate"] - best["summary"]["win_rate"],
+        }
+        if r == 0:
+            entry.update(diff_ci=[0.0, 0.0], p_value=None, p_holm=None, significant=False,
+                         discordant=[0, 0])  # fmt: skip
+        else:
+            t = tests[r - 1]
+            entry.update(diff_ci=list(t["diff_ci"]), p_value=t["pvalue"], p_holm=float(adjusted[r - 1]),
+                         significant=bool(adjusted[r - 1] < alpha), discordant=[t["a_only"], t["b_only"]])  # fmt: skip
+        out.append(entry)
+    return out

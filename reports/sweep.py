@@ -1,0 +1,545 @@
+"""Sweeps: many configurations played on one seed, one row per configuration.
+
+A sweep is a plan (a list of GameConfig) and a request (a fixed number of games, or a target
+precision reached by doubling batches). Every configuration plays game indices 0..N-1 of the
+same seed, so configurations with the same samurai count and level share their deals (common
+random numbers): their differences are paired, game by game.
+
+The results table has exactly the columns of COLUMNS (the schema reports.report reads), one row
+per configuration, built from reports.summary.summarize so its figures agree with
+`kiai simulate`. The Parquet file also carries, in its schema metadata, the key of every row
+(what defines the configuration and how it was played), so that a killed sweep can resume
+without replaying or losing finished configurations. Every write is atomic: a temporary file
+in the same folder, then os.replace.
+
+The same driver (run_plan) runs locally or on a Dask cluster (reports.cluster): work is cut
+into blocks of game indices, and a configuration's row is built from its blocks in index order,
+so the table does not depend on where or in which order the blocks were played.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import heapq
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports.seatings import all_lineups, distinct_seatings, lineup_key, sample_lineups
+from reports.stats import proportion_ci
+from reports.summary import MAX_SCORE, kiai_version, summarize
+from simcore import layout as L
+from simcore.codes import OUTCOMES
+
+BLOCK = 50_000  # game indices per kernel call / Dask task
+PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
+PRECISION_MAX_GAMES = 10_000_000  # a --precision run stops here even if the target is not met
+METADATA_KEY = b"kiai.sweep"
+FORMAT = 1
+
+# The results table: column -> dtype. This is the schema reports.report and reports.charts read.
+COLUMNS: dict[str, str] = {
+    "difficulty": "str",
+    "n_samurai": "int64",
+    "lineup": "str",  # the samurai in codes.SAMURAI order, comma-joined (seatings.lineup_key)
+    "seating": "str",  # the seats as played, seat 0 first, comma-joined
+    "strategy": "str",
+    "honest": "bool",
+    "params": "str",  # JSON object, every parameter with defaults applied, sorted keys
+    "absent_tokens": "bool",
+    "games": "int64",
+    "wins": "int64",
+    "win_rate": "float64",
+    "ci_low": "float64",
+    "ci_high": "float64",
+    "ci_method": "str",
+    **{f"out_{name}": "int64" for name in OUTCOMES},
+    **{f"lost_round_{r}": "int64" for r in (1, 2, 3)},
+    **{f"score_{s}": "int64" for s in range(MAX_SCORE + 1)},
+    "mean_barricades_left": "float64",
+    "mean_farmsteads_left": "float64",
+    "mean_families_left": "float64",
+    "mean_wound_steps": "float64",
+    "kiai_activations_per_game": "float64",
+    "cards_confronted_per_game": "float64",
+    "cards_defended_per_game": "float64",
+    "stalled_games": "int64",
+    "seed": "int64",
+    "components_sha256": "str",
+    "kiai_version": "str",
+}
+# the columns that say which configuration a row is (with seed and request, its key)
+DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
+            "absent_tokens", "components_sha256", "kiai_version")  # fmt: skip
+
+
+class SweepError(ValueError):
+    """A sweep that cannot run as asked; the message is one line, fit for the command line."""
+
+
+# ------------------------------------------------------------------------------ requests
+
+
+@dataclass(frozen=True)
+class Request:
+    """How many games each configuration plays: `games`, or batches doubling from `start`
+    until the 95% interval's half-width is at most `precision` (or `max_games` are played)."""
+
+    games: int | None = None
+    precision: float | None = None
+    start: int = PRECISION_START
+    max_games: int = PRECISION_MAX_GAMES
+
+    def __post_init__(self):
+        if (self.games is None) == (self.precision is None):
+            raise SweepError("give either a number of games or a precision, not both")
+        if self.games is not None and self.games < 1:
+            raise SweepError(f"--games must be at least 1, got {self.games}")
+        if self.precision is not None:
+            if not (isinstance(self.precision, (int, float)) and 0 < self.precision <= 0.5):
+                raise SweepError(f"--precision must be a half-width in (0, 0.5], got {self.precision}")
+            if self.start < 1:
+                raise SweepError(f"the first batch must be at least 1 game, got {self.start}")
+            if self.max_games < self.start:
+                raise SweepError(f"--max-games must be at least {self.start:,}, got {self.max_games:,}")
+
+    def describe(self) -> dict:
+        if self.games is not None:
+            return {"games": self.games}
+        return {"precision": self.precision, "start": self.start, "max_games": self.max_games}
+
+
+def half_width(wins: int, games: int) -> float:
+    """Half the width of the 95% interval kiai reports (reports.stats.proportion_ci)."""
+    lo, hi, _ = proportion_ci(wins, games)
+    return (hi - lo) / 2
+
+
+def precision_schedule(request: Request) -> list[int]:
+    """The totals after each batch of a --precision run: start, 2 start, 4 start, ..., max."""
+    totals, n = [], request.start
+    while n < request.max_games:
+        totals.append(n)
+        n *= 2
+    totals.append(request.max_games)
+    return totals
+
+
+# ---------------------------------------------------------------------------- plans
+
+
+def expand_lineups(counts: Sequence[int], mode: str, k: int | None, seed: int) -> list[tuple[str, ...]]:
+    """Line-ups for `--lineups all` or `--lineups sample:K`, per count, canonical order."""
+    out: list[tuple[str, ...]] = []
+    for n in counts:
+        out += all_lineups(n) if mode == "all" else sample_lineups(n, int(k), seed)
+    return out
+
+
+def expand_seatings(lineups: Iterable[Sequence[str]], mode: str) -> list[tuple[str, ...]]:
+    """`given`: each line-up in its own seat order; `all`: every distinct seating of it
+    ((n-1)! of them: rotations are the same seating, mirror images are not, R-2)."""
+    out: list[tuple[str, ...]] = []
+    for lineup in lineups:
+        out += [tuple(lineup)] if mode == "given" else distinct_seatings(lineup)
+    return out
+
+
+def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]]) -> list[tuple[str, dict]]:
+    """(strategy, params) pairs: each strategy with every combination of the values given for
+    the parameters it has. A parameter no chosen strategy has is an error."""
+    from strategies import registry
+
+    infos = []
+    for name in strategies:
+        try:
+            infos.append(registry.get(name))
+        except KeyError as e:
+            raise SweepError(e.args[0]) from None
+    for pname in params:
+        if not any(pname in {p.name for p in info.params} for info in infos):
+            raise SweepError(f"no chosen strategy has a parameter '{pname}' "
+                             f"(strategies: {', '.join(strategies)})")  # fmt: skip
+    variants = []
+    for info in infos:
+        own = [(p.name, params[p.name]) for p in info.params if p.name in params]
+        combos = [{}]
+        for pname, values in own:
+            combos = [{**c, pname: v} for c in combos for v in values]
+        variants += [(info.name, c) for c in combos]
+    return variants
+
+
+def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variants: Sequence[tuple[str, dict]],
+               absent_tokens: str = "auto", components=None) -> list:
+    """The configurations of a grid, level by level, seating by seating, strategy by strategy;
+    a configuration listed twice is played once."""
+    from simcore.api import ConfigError, GameConfig
+
+    plan, seen = [], set()
+    for level in levels:
+        for seating in seatings:
+            for strategy, params in variants:
+                try:
+                    config = GameConfig(samurai=tuple(seating), difficulty=level, strategy=strategy,
+                                        params=dict(params), absent_tokens=absent_tokens,
+                                        components=components)  # fmt: skip
+                except ConfigError as e:
+                    raise SweepError(str(e)) from None
+                ident = identity_key(config)
+                if ident not in seen:
+                    seen.add(ident)
+                    plan.append(config)
+    return plan
+
+
+def config_columns(config) -> dict:
+    """The defining columns of a configuration's row."""
+    d = config.describe()
+    return {
+        "difficulty": d["difficulty"],
+        "n_samurai": config.n,
+        "lineup": lineup_key(config.samurai),
+        "seating": ",".join(config.samurai),
+        "strategy": d["strategy"],
+        "honest": bool(d["honest"]),
+        "params": json.dumps(d["params"], sort_keys=True),
+        "absent_tokens": bool(d["absent_tokens"]),
+        "components_sha256": d["components_sha256"],
+        "kiai_version": _version(),
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def engine_hash() -> str:
+    """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
+    from simcore._cache import source_hash
+
+    return source_hash()
+
+
+@functools.lru_cache(maxsize=1)
+def _version() -> str:
+    return kiai_version()
+
+
+def identity_key(config) -> str:
+    return json.dumps(config_columns(config), sort_keys=True)
+
+
+def config_key(config, seed: int, request: Request) -> str:
+    """What identifies a finished configuration for --resume: the SHA-256 of its defining
+    columns, the seed, how many games were asked for, and the engine's source hash."""
+    text = json.dumps({**config_columns(config), "seed": int(seed), "request": request.describe(),
+                       "engine": engine_hash()}, sort_keys=True)  # fmt: skip
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- rows
+
+
+def row_from_summary(summary: dict, config) -> dict:
+    """One table row (COLUMNS) from reports.summary.summarize's output."""
+    lo, hi = summary["ci95"]
+    row = {
+        **config_columns(config),
+        "games": summary["games"],
+        "wins": summary["wins"],
+        "win_rate": summary["win_rate"],
+        "ci_low": lo,
+        "ci_high": hi,
+        "ci_method": summary["ci_method"],
+        **{f"out_{k}": v for k, v in summary["outcomes"].items()},
+        **{f"lost_round_{r}": summary["lost_in_round"][str(r)] for r in (1, 2, 3)},
+        **{f"score_{s}": summary["scores"].get(str(s), 0) for s in range(MAX_SCORE + 1)},
+        "stalled_games": summary["stalled_games"],
+        "seed": summary["seed"],
+    }
+    for name in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
+                 "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game"):  # fmt: skip
+        row[name] = summary[name]
+    if row["components_sha256"] != summary["components_sha256"]:  # pragma: no cover - defensive
+        raise AssertionError("summary and configuration disagree on the component file")
+    return {c: row[c] for c in COLUMNS}
+
+
+def to_frame(rows: list[dict]) -> pd.DataFrame:
+    """Rows in COLUMNS order with COLUMNS dtypes (also for an empty table)."""
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    return df.astype(COLUMNS)
+
+
+# ------------------------------------------------------------------------------- files
+
+
+def atomic_write(path, write: Callable[[Path], None]) -> None:
+    """Call write(tmp) on a temporary file beside `path`, then move it onto `path` in one
+    step (os.replace). If write raises, `path` is left as it was and the temporary removed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(tmp)
+    try:
+        write(tmp)
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_table(df: pd.DataFrame, path, keys: list[str], info: dict | None = None, csv: bool = False) -> None:
+    """Write the table atomically as Parquet (row keys in the metadata) and, with csv, as CSV
+    beside it (same name, .csv)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if len(keys) != len(df):
+        raise ValueError(f"{len(keys)} keys for {len(df)} rows")
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[METADATA_KEY] = json.dumps({"format": FORMAT, "keys": keys, **(info or {})}).encode()
+    table = table.replace_schema_metadata(meta)
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    if csv:
+        atomic_write(Path(path).with_suffix(".csv"), lambda tmp: df.to_csv(tmp, index=False))
+
+
+def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
+    """A sweep table written by write_table: (frame, row keys, metadata). Raises SweepError
+    when the file is not one."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as e:  # noqa: BLE001 - pyarrow raises several kinds for a bad file
+        raise SweepError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    if raw is None:
+        raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
+    info = json.loads(raw)
+    df = table.to_pandas()
+    keys = list(info.pop("keys", []))
+    if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
+        raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
+    return df.astype(COLUMNS), keys, info
+
+
+# ------------------------------------------------------------------------------- play
+
+
+def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
+    """Games offset .. offset + count - 1 of `seed`: one row of simcore.layout.OUT_NAMES each."""
+    from simcore.api import run_games
+
+    return run_games(config, count, seed, game_offset=offset)
+
+
+def warm(config) -> None:
+    """Compile the engine, or load it from numba's on-disk cache: play one game."""
+    from simcore.api import run_games
+
+    run_games(config, 1, 0)
+
+
+@dataclass
+class ConfigRun:
+    """The games of one configuration: which blocks to play next, and when it is finished."""
+
+    index: int
+    config: object
+    request: Request
+    block: int
+    blocks: dict[int, np.ndarray] = field(default_factory=dict)
+    scheduled: int = 0  # game indices 0..scheduled-1 have been handed out
+    target: int = 0  # the total of the current batch
+    done: bool = False
+
+    def __post_init__(self):
+        r = self.request
+        self.target = r.games if r.games is not None else min(r.start, r.max_games)
+
+    def next_blocks(self) -> list[tuple[int, int]]:
+        """The blocks (offset, count) of the current batch not handed out yet."""
+        out = []
+        while self.scheduled < self.target:
+            k = min(self.block, self.target - self.scheduled)
+            out.append((self.scheduled, k))
+            self.scheduled += k
+        return out
+
+    def add(self, offset: int, rows: np.ndarray) -> bool:
+        """Store a played block; True when the configuration is finished."""
+        self.blocks[offset] = rows
+        if sum(len(r) for r in self.blocks.values()) < self.target:
+            return False
+        if self.request.precision is None or self.target >= self.request.max_games:
+            self.done = True
+            return True
+        wins = sum(int((r[:, L.O_OUTCOME] == 0).sum()) for r in self.blocks.values())
+        if half_width(wins, self.target) <= self.request.precision:
+            self.done = True
+            return True
+        self.target = min(2 * self.target, self.request.max_games)
+        return False
+
+    def rows(self) -> np.ndarray:
+        return np.concatenate([self.blocks[k] for k in sorted(self.blocks)])
+
+
+class LocalBackend:
+    """Plays blocks in this process, one at a time, earliest configuration first (so only one
+    configuration's games are held in memory at a time)."""
+
+    def __init__(self):
+        self._heap: list = []
+        self._n = 0
+
+    def submit(self, run: ConfigRun, seed: int, offset: int, count: int) -> None:
+        heapq.heappush(self._heap, (run.index, offset, self._n, run, seed, count))
+        self._n += 1
+
+    def pending(self) -> int:
+        return len(self._heap)
+
+    def next_done(self) -> tuple[ConfigRun, int, np.ndarray]:
+        _index, offset, _, run, seed, count = heapq.heappop(self._heap)
+        return run, offset, play_block(run.config, seed, offset, count)
+
+    def close(self) -> None:
+        self._heap.clear()
+
+
+def run_plan(plan: Sequence, seed: int, request: Request, backend, *, block: int = BLOCK,
+             on_finished: Callable[[int, dict, int], None] | None = None,
+             on_block: Callable[[int], None] | None = None) -> dict[int, dict]:
+    """Play every configuration of plan (a list of (plan index, GameConfig)) on `seed`.
+
+    on_finished(index, row, games) is called as each configuration finishes; on_block(games)
+    after each block. Returns {index: row}."""
+    if block < 1:
+        raise SweepError(f"--block must be at least 1, got {block}")
+    results: dict[int, dict] = {}
+    for index, config in plan:
+        run = ConfigRun(index, config, request, block)
+        for offset, count in run.next_blocks():
+            backend.submit(run, seed, offset, count)
+    while backend.pending():
+        run, offset, rows = backend.next_done()
+        if on_block is not None:
+            on_block(len(rows))
+        if not run.add(offset, rows):
+            for off, count in run.next_blocks():
+                backend.submit(run, seed, off, count)
+            continue
+        out = run.rows()
+        run.blocks.clear()
+        row = row_from_summary(summarize(out, run.config, seed), run.config)
+        results[run.index] = row
+        if on_finished is not None:
+            on_finished(run.index, row, len(out))
+    return results
+
+
+# ------------------------------------------------------------------------------ sweep
+
+
+class Sweep:
+    """A plan bound to its output file: what is finished, what is left, and atomic writes."""
+
+    def __init__(self, plan: Sequence, seed: int, request: Request, out, *, csv: bool = False,
+                 resume: bool = False, force: bool = False, info: dict | None = None):
+        self.plan = list(plan)
+        self.seed = seed
+        self.request = request
+        self.out = Path(out)
+        self.csv = csv
+        self.info = dict(info or {})
+        self.keys = [config_key(c, seed, request) for c in self.plan]
+        if len(set(self.keys)) != len(self.keys):  # pragma: no cover - build_plan dedupes
+            raise SweepError("the plan lists a configuration twice")
+        self.rows: dict[int, dict] = {}
+        if resume and force:
+            raise SweepError("--resume and --force exclude each other")
+        if self.out.exists() and not (resume or force):
+            raise SweepError(f"{self.out} exists; use --resume to continue that sweep or --force to replace it")
+        if resume and self.out.exists():
+            self._load()
+        for stale in self.out.parent.glob(f".{self.out.name}.*.tmp"):  # left by a killed write
+            stale.unlink(missing_ok=True)
+        for stale in self.out.parent.glob(f".{self.out.with_suffix('.csv').name}.*.tmp"):
+            stale.unlink(missing_ok=True)
+
+    def _load(self) -> None:
+        df, keys, _ = read_table(self.out)
+        where = {k: i for i, k in enumerate(self.keys)}
+        foreign = [k for k in keys if k not in where]
+        if foreign:
+            raise SweepError(f"{self.out} holds {len(foreign)} result(s) that are not part of this sweep "
+                             "(other configurations, seed, games or engine build); use --force to start "
+                             "over or choose another --out")  # fmt: skip
+        for key, row in zip(keys, df.to_dict("records")):
+            self.rows[where[key]] = row
+
+    @property
+    def todo(self) -> list[tuple[int, object]]:
+        return [(i, c) for i, c in enumerate(self.plan) if i not in self.rows]
+
+    def frame(self) -> pd.DataFrame:
+        order = sorted(self.rows)
+        return to_frame([self.rows[i] for i in order])
+
+    def write(self, csv: bool = False) -> None:
+        order = sorted(self.rows)
+        info = {"seed": self.seed, "request": self.request.describe(), "engine": engine_hash(),
+                "configurations": len(self.plan), **self.info}  # fmt: skip
+        write_table(self.frame(), self.out, [self.keys[i] for i in order], info, csv=csv)
+
+    def finished(self, index: int, row: dict) -> None:
+        self.rows[index] = row
+        self.write()
+
+    def run(self, backend, *, block: int = BLOCK, on_finished=None, on_block=None) -> pd.DataFrame:
+        """Play what is left, writing the Parquet table after every configuration; the CSV
+        (with csv=True) is written once at the end, or when the run is interrupted."""
+
+        def finished(index, row, games):
+            self.finished(index, row)
+            if on_finished is not None:
+                on_finished(index, row, games)
+
+        try:
+            run_plan(self.todo, self.seed, self.request, backend, block=block, on_finished=finished,
+                     on_block=on_block)  # fmt: skip
+        finally:
+            if self.rows:
+                self.write(csv=self.csv)
+        return self.frame()
+
+
+def expected_games(plan_size: int, request: Request) -> int | None:
+    """Total games a fixed-games sweep plays (None for --precision: not known in advance)."""
+    return plan_size * request.games if request.games is not None else None
+
+
+def fmt_duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+

@@ -1,0 +1,384 @@
+"""`kiai sweep`: the table, resuming, atomic writes, seatings, --precision and Dask."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.api import types as ptypes
+
+from cli.main import main
+from reports import sweep as S
+from reports.report import load_results
+from reports.seatings import canonical_seating, lineup_key, seating_key
+from reports.stats import proportion_ci
+from simcore import layout as L
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+# 2 levels x 2 sampled 3-samurai line-ups x 2 seatings each = 8 configurations
+GRID = ["-d", "easy,normal", "--players", "3", "--lineups", "sample:2", "--seatings", "all",
+        "--games", "2000", "--seed", "5"]  # fmt: skip
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """The reference sweep, run once for the module (no capsys in a module fixture)."""
+    path = tmp_path_factory.mktemp("sweep") / "grid.parquet"
+    assert main(["sweep", "--out", str(path), "--csv", *GRID]) == 0
+    return path
+
+
+REAL_PLAY_BLOCK = S.play_block
+
+
+class Counter:
+    """Stands in for reports.sweep.play_block and records which blocks were played."""
+
+    def __init__(self, monkeypatch, stop_at_config: int | None = None):
+        self.calls: list[tuple[str, str, int, int]] = []
+        self.configs: list[tuple[str, str]] = []
+        self.stop_at = stop_at_config
+        monkeypatch.setattr(S, "play_block", self)
+
+    def __call__(self, config, seed, offset, count):
+        ident = (config.difficulty, ",".join(config.samurai))
+        if ident not in self.configs:
+            if self.stop_at is not None and len(self.configs) == self.stop_at:
+                raise KeyboardInterrupt  # the sweep is killed while starting this configuration
+            self.configs.append(ident)
+        self.calls.append((*ident, offset, count))
+        return REAL_PLAY_BLOCK(config, seed, offset, count)
+
+
+# ------------------------------------------------------------------------ the table
+
+
+def test_table_has_the_report_schema(table):
+    df = pd.read_parquet(table)
+    assert list(df.columns) == list(S.COLUMNS)
+    assert len(df) == 8
+    for col, dtype in S.COLUMNS.items():
+        check = {"str": ptypes.is_string_dtype, "int64": ptypes.is_integer_dtype,
+                 "float64": ptypes.is_float_dtype, "bool": ptypes.is_bool_dtype}[dtype]  # fmt: skip
+        assert check(df[col]), (col, df[col].dtype)
+    assert (df["games"] == 2000).all() and (df["seed"] == 5).all()
+    assert (df[[f"out_{c}" for c in ("win", "death", "farmsteads", "families")]].sum(axis=1) == df["games"]).all()
+    assert (df[[f"lost_round_{r}" for r in (1, 2, 3)]].sum(axis=1) == df["games"] - df["wins"]).all()
+    assert (df[[f"score_{s}" for s in range(11)]].sum(axis=1) == df["wins"]).all()
+    assert (df["out_win"] == df["wins"]).all() and np.allclose(df["win_rate"], df["wins"] / df["games"])
+    assert ((df["ci_low"] <= df["win_rate"]) & (df["win_rate"] <= df["ci_high"])).all()
+    assert df["lineup"].map(lineup_key).eq(df["lineup"]).all()
+    assert (df.groupby(["difficulty", "lineup"]).size() == 2).all()
+    assert df["params"].map(json.loads).eq({"T": 3}).all()
+    assert df["strategy"].eq("reference").all() and df["honest"].all() and not df["absent_tokens"].any()
+    assert df["wins"].sum() > 0  # easy is won now and then: the checks above are not vacuous
+
+
+def test_rows_agree_with_kiai_simulate(table, capsys):
+    df = pd.read_parquet(table)
+    for i in (0, 5):
+        row = df.iloc[i]
+        code, out, _ = run(capsys, "simulate", "-s", row["seating"], "-d", row["difficulty"], "-n", 2000,
+                           "--seed", 5, "--json")  # fmt: skip
+        assert code == 0
+        s = json.loads(out)
+        assert row["wins"] == s["wins"] and row["games"] == s["games"]
+        assert [row["ci_low"], row["ci_high"]] == s["ci95"] and row["ci_method"] == s["ci_method"]
+        assert {k: row[f"out_{k}"] for k in s["outcomes"]} == s["outcomes"]
+        assert {r: row[f"lost_round_{r}"] for r in s["lost_in_round"]} == s["lost_in_round"]
+        for key in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
+                    "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game",
+                    "stalled_games", "components_sha256", "kiai_version"):  # fmt: skip
+            assert row[key] == s[key], key
+        assert {str(k): row[f"score_{k}"] for k in range(11) if row[f"score_{k}"]} == s["scores"]
+
+
+def test_csv_and_parquet_round_trip(table):
+    parquet = load_results(table)
+    csv = load_results(table.with_suffix(".csv"))
+    assert list(csv.columns) == list(parquet.columns)
+    pd.testing.assert_frame_equal(csv.astype(S.COLUMNS), parquet, check_exact=False, rtol=1e-12)
+    frame, keys, info = S.read_table(table)
+    pd.testing.assert_frame_equal(frame, parquet)
+    assert len(keys) == 8 and len(set(keys)) == 8 and info["seed"] == 5
+    assert "kiai sweep" in info["command"]
+
+
+def test_existing_output_needs_resume_or_force(table, capsys):
+    code, out, err = run(capsys, "sweep", "--out", table, *GRID)
+    assert code == 2 and out == "" and "--resume" in err and "--force" in err
+
+
+# ------------------------------------------------------------------------- resuming
+
+
+def test_resume_after_a_kill_replays_nothing_finished(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "killed.parquet"
+    killer = Counter(monkeypatch, stop_at_config=3)
+    code, _, err = run(capsys, "sweep", "--out", path, "--csv", *GRID)
+    assert code == 130 and "--resume" in err
+    partial, keys, _ = S.read_table(path)  # a readable table of the three finished ones
+    assert len(partial) == 3 == len(keys)
+    assert len(pd.read_csv(path.with_suffix(".csv"))) == 3  # the CSV is written on the way out
+    finished = set(zip(partial["difficulty"], partial["seating"]))
+    assert finished == set(killer.configs)
+
+    again = Counter(monkeypatch)
+    code, out, _ = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and "5 played, 3 resumed" in out
+    assert len(again.configs) == 5 and not finished & set(again.configs)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
+
+    # a finished sweep resumed plays nothing
+    idle = Counter(monkeypatch)
+    assert run(capsys, "sweep", "--out", path, "--resume", *GRID)[0] == 0
+    assert idle.calls == []
+
+
+def test_resume_refuses_another_sweeps_results(table, tmp_path, capsys):
+    path = tmp_path / "other.parquet"
+    path.write_bytes(table.read_bytes())
+    other = [a if a != "2000" else "1000" for a in GRID]  # same grid, other number of games
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *other)
+    assert code == 2 and out == "" and "not part of this sweep" in err
+    assert run(capsys, "sweep", "--out", path, "--force", *other)[0] == 0
+    assert (pd.read_parquet(path)["games"] == 1000).all()
+
+
+# --------------------------------------------------------------------- atomic writes
+
+
+def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
+    path = tmp_path / "t.parquet"
+    path.write_bytes(b"old table")
+
+    def half_then_crash(tmp):
+        tmp.write_bytes(b"half a tab")
+        raise RuntimeError("killed mid-write")
+
+    with pytest.raises(RuntimeError):
+        S.atomic_write(path, half_then_crash)
+    assert path.read_bytes() == b"old table"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]  # no temporary left behind
+
+    S.atomic_write(path, lambda tmp: tmp.write_bytes(b"new table"))
+    assert path.read_bytes() == b"new table"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]
+
+
+def test_interrupted_table_write_keeps_the_previous_table(table, tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t.parquet"
+    path.write_bytes(table.read_bytes())
+    df, keys, _ = S.read_table(path)
+    real = pq.write_table
+
+    def crash(tbl, where, **kw):
+        real(tbl.slice(0, 1), where, **kw)  # something on disk, then the process "dies"
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pq, "write_table", crash)
+    with pytest.raises(KeyboardInterrupt):
+        S.write_table(df.iloc[:2], path, keys[:2])
+    monkeypatch.undo()
+    back, back_keys, _ = S.read_table(path)
+    pd.testing.assert_frame_equal(back, df)
+    assert back_keys == keys and len(list(tmp_path.iterdir())) == 1
+
+
+# --------------------------------------------------------------------------- seatings
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_all_seatings_are_the_distinct_ones(n):
+    lineups = S.expand_lineups([n], "all", None, 0)[:3]
+    seatings = S.expand_seatings(lineups, "all")
+    assert len(seatings) == 3 * math.factorial(n - 1)
+    for lineup in lineups:
+        mine = [s for s in seatings if lineup_key(s) == lineup_key(lineup)]
+        assert len(mine) == math.factorial(n - 1)
+        assert len({seating_key(s) for s in mine}) == len(mine)  # no two are rotations
+        for s in mine:  # the mirror image is a different seating, and is listed
+            assert canonical_seating(s[::-1]) in mine and canonical_seating(s[::-1]) != s
+    assert S.expand_seatings(lineups, "given") == [tuple(x) for x in lineups]
+
+
+def test_cli_plays_every_seating_of_a_given_lineup(tmp_path, capsys):
+    path = tmp_path / "seatings.parquet"
+    code, _, _ = run(capsys, "sweep", "--out", path, "--lineup", "kyuzo,heihachi,daisuke,gorobei",
+                     "--lineup", "kanbei,kyuzo,katsushiro", "--seatings", "all", "--games", 300)  # fmt: skip
+    assert code == 0
+    df = pd.read_parquet(path)
+    assert len(df) == 6 + 2
+    assert df.groupby("lineup").size().to_dict() == {"heihachi,daisuke,gorobei,kyuzo": 6,
+                                                     "kanbei,kyuzo,katsushiro": 2}  # fmt: skip
+    assert df["seating"].map(seating_key).nunique() == 8
+
+
+def test_given_lineups_keep_their_seat_order(tmp_path, capsys):
+    path = tmp_path / "given.parquet"
+    assert run(capsys, "sweep", "--out", path, "--lineup", "kyuzo,heihachi,daisuke", "--games", 200)[0] == 0
+    row = pd.read_parquet(path).iloc[0]
+    assert row["seating"] == "kyuzo,heihachi,daisuke" and row["lineup"] == "heihachi,daisuke,kyuzo"
+
+
+# -------------------------------------------------------------------------- precision
+
+
+def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
+    """Every fourth game won (rate 0.25): the Wilson half-width 1.96 sqrt(0.25 0.75 / N) is
+    0.0134 at N = 4,000 and 0.0095 at N = 8,000, so H = 0.01 stops at 8,000."""
+    played = []
+
+    def quarter(config, seed, offset, count):
+        played.append((offset, count))
+        rows = np.ones((count, L.N_OUT), dtype=np.int32)
+        rows[(np.arange(offset, offset + count) % 4) == 0, L.O_OUTCOME] = 0
+        return rows
+
+    monkeypatch.setattr(S, "play_block", quarter)
+    from simcore.api import GameConfig
+
+    rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
+                      S.LocalBackend(), block=3000)  # fmt: skip
+    assert rows[0]["games"] == 8000 and rows[0]["wins"] == 2000
+    assert S.half_width(2000, 8000) <= 0.01 < S.half_width(1000, 4000)
+    # batches 1,000 + 1,000 + 2,000 + 4,000, cut into blocks of at most 3,000, each index once
+    assert sorted(played) == [(0, 1000), (1000, 1000), (2000, 2000), (4000, 3000), (7000, 1000)]
+
+
+def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
+    from simcore.api import GameConfig, run_games
+
+    seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
+    def half_width(k, n):
+        lo, hi, _ = proportion_ci(k, n)
+        return (hi - lo) / 2
+
+    wins = np.cumsum(run_games(GameConfig(seating, level), 32_000, 3)[:, L.O_OUTCOME] == 0)
+    expected = next(n for n in (1000, 2000, 4000, 8000, 16000, 32000) if half_width(int(wins[n - 1]), n) <= h)
+    assert expected > 1000  # the stopping rule has work to do here
+    path = tmp_path / "p.parquet"
+    code, _, _ = run(capsys, "sweep", "--out", path, "--lineup", ",".join(seating), "-d", level,
+                     "--precision", h, "--seed", 3)  # fmt: skip
+    assert code == 0
+    row = pd.read_parquet(path).iloc[0]
+    assert row["games"] == expected and row["wins"] == wins[expected - 1]
+
+    capped = tmp_path / "capped.parquet"
+    assert run(capsys, "sweep", "--out", capped, "--lineup", ",".join(seating), "-d", level,
+               "--precision", 0.0001, "--max-games", 3000, "--seed", 3)[0] == 0  # fmt: skip
+    assert pd.read_parquet(capped).iloc[0]["games"] == 3000
+
+
+# -------------------------------------------------------------------------------- Dask
+
+
+def test_dask_cluster_gives_the_same_table(tmp_path):
+    from reports.cluster import DaskBackend
+    from reports.presets import merge_plans
+
+    def plan():
+        lineups = S.expand_lineups([3, 4], "sample", 1, 2)
+        return merge_plans(S.build_plan(["easy", "hard"], S.expand_seatings(lineups, "all"),
+                                        S.strategy_variants(["reference"], {})))  # fmt: skip
+
+    for request in (S.Request(games=2500), S.Request(precision=0.01, start=500, max_games=4000)):
+        local = S.Sweep(plan(), 11, request, tmp_path / "local.parquet", force=True).run(S.LocalBackend(), block=700)
+        with DaskBackend.local(2, 1, plan()[0], processes=False) as backend:
+            assert len(backend.threads) == 2 and set(backend.threads.values()) == {1}
+            dask = S.Sweep(plan(), 11, request, tmp_path / "dask.parquet", force=True).run(backend, block=700)
+        assert len(local) == 2 * (2 + 6)
+        pd.testing.assert_frame_equal(dask, local)
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "dask.parquet"), local)
+
+
+def test_cli_workers_and_scheduler_match_a_local_run(tmp_path, capsys):
+    from distributed import LocalCluster
+
+    args = ["--lineup", "heihachi,daisuke,kyuzo", "--seatings", "all", "-d", "easy,normal", "--games", 1500,
+            "--block", 400, "--seed", 8]  # fmt: skip
+    assert run(capsys, "sweep", "--out", tmp_path / "local.parquet", *args)[0] == 0
+    local = pd.read_parquet(tmp_path / "local.parquet")
+    code, out, _ = run(capsys, "sweep", "--out", tmp_path / "workers.parquet", "--workers", 2, *args)
+    assert code == 0 and "Dask worker" in out
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "workers.parquet"), local)
+    # a running scheduler with two in-process workers of two threads each
+    with LocalCluster(n_workers=2, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        code, out, _ = run(capsys, "sweep", "--out", tmp_path / "sched.parquet", "--scheduler",
+                           cluster.scheduler_address, *args)  # fmt: skip
+    assert code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "sched.parquet"), local)
+
+
+# -------------------------------------------------------------------- presets, bad input
+
+
+def test_default_preset_plan():
+    from reports import presets
+
+    plan = presets.default_plan()
+    assert len(plan) == 4 * (35 + 35 + 21) + 35 * (6 - 1)
+    assert len({S.identity_key(c) for c in plan}) == len(plan)
+    assert {c.strategy for c in plan} == {presets.DEFAULT_STRATEGY}
+    seat = [c for c in plan if c.difficulty == presets.SEATINGS_LEVEL and c.n == 4]
+    assert len(seat) == 35 * 6
+    assert presets.DEFAULT_GAMES * len(plan) <= 12_000_000  # stays a few minutes on 2 cores
+
+
+BAD = [
+    ([], "--out is required"),
+    (["--out", "t.csv"], ".parquet"),
+    (["--games", "0"], "at least 1"),
+    (["--games", "5", "--precision", "0.01"], "exclude"),
+    (["--precision", "0"], "--precision"),
+    (["--precision", "0.7"], "--precision"),
+    (["--max-games", "100"], "--precision"),
+    (["-d", "nightmare"], "unknown difficulty"),
+    (["--players", "1"], "2 to 7"),
+    (["--players", "four"], "--players"),
+    (["--lineup", "kyuzo,nobody"], "unknown samurai"),
+    (["--lineup", "kyuzo,daisuke", "--players", "3"], "exclude"),
+    (["--lineups", "sample:0"], "sample:K"),
+    (["--lineups", "some"], "sample:K"),
+    (["--seatings", "half"], "given or all"),
+    (["--strategy", "psychic"], "unknown strategy"),
+    (["--param", "Q=1"], "no chosen strategy"),
+    (["--param", "T=abc"], "not a number"),
+    (["--param", "T=99"], "must be in"),
+    (["--workers", "0"], "--workers"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude"),
+    (["--scheduler", "bogus://nowhere"], "Dask scheduler"),
+    (["--resume", "--force"], "exclude"),
+    (["--seed", "-1"], "--seed"),
+    (["--threads", "0"], "--threads"),
+    (["--block", "0"], "--block"),
+    (["--preset", "huge"], "unknown preset"),
+    (["--preset", "default", "-d", "easy"], "--difficulty"),
+    (["--absent-tokens", "maybe"], "on, off or auto"),
+    (["--frobnicate"], "No such option"),
+]
+
+
+@pytest.mark.parametrize("argv,words", BAD)
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
+    if "--out" not in argv and argv:
+        argv = ["--out", str(tmp_path / "x.parquet"), *argv]
+    code, out, err = run(capsys, "sweep", *argv)
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
+    assert words in lines[0]
+    assert not (tmp_path / "x.parquet").exists()
