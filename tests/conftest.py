@@ -128,3 +128,20 @@ def seat_block(seat):
     from simcore import layout as L
 
     return L.SEAT0 + seat * L.SEAT_STRIDE
+
+
+def ok(run):
+    """The invariant checker ran at every decision of the run and found nothing."""
+    from simcore import layout as L
+
+    assert run.K[L.K_ERR] == 0, story(run)
+
+
+def guarded(cfg, cards, seats=None):
+    """A position where the given seats (default: all) hold a full defence side (Cards.guard)."""
+    from simcore.scenario import Position
+
+    pos = Position(cfg)
+    for s in seats if seats is not None else range(cfg.n):
+        pos.defence(s, cards.guard())
+    return pos

@@ -3,7 +3,7 @@ replayed on a hand-built position.
 """
 
 import pytest
-from conftest import Cards, events, make_config, story
+from conftest import Cards, events, guarded, make_config, ok
 
 from simcore import layout as L
 from simcore.codes import PEN_BARRICADE
@@ -15,15 +15,6 @@ FIGHT = L.ACT_FIGHT
 PASS = L.ACT_PASS
 
 
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
-
-
-def guarded(cfg, cards, seats=None):
-    pos = Position(cfg)
-    for s in seats if seats is not None else range(cfg.n):
-        pos.defence(s, cards.guard())
-    return pos
 
 
 def test_example_kyuzo_reaches_his_kiai_of_9_and_removes_his_first_card():

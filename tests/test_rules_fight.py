@@ -5,7 +5,7 @@ RULES.md section 4 and decisions R-7, R-7a, R-7b, R-8, R-9, R-9b, R-9c.
 """
 
 import pytest
-from conftest import Cards, events, make_config, story
+from conftest import Cards, events, make_config, ok, story
 
 from simcore import layout as L
 from simcore.codes import DAISUKE
@@ -21,9 +21,6 @@ pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 FIGHT = L.ACT_FIGHT
 PASS = L.ACT_PASS
 
-
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
 
 
 def guarded(cfg, cards, n=None):

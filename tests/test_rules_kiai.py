@@ -4,7 +4,7 @@ RULES.md section 5 and decisions R-10, R-11; docs/rules.md R-10a, R-10b, R-10c.
 """
 
 import pytest
-from conftest import Cards, events, make_config, story
+from conftest import Cards, events, make_config, ok
 
 from simcore import layout as L
 from simcore.codes import FB_RANDOM_WOUND
@@ -23,9 +23,6 @@ PASS = L.ACT_PASS
 EFFECT = L.KIAI_EFFECT
 PLAIN = L.KIAI_PLAIN
 
-
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
 
 
 def free(cards, value, symbol=None):

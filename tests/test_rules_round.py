@@ -5,7 +5,7 @@ RULES.md sections 2, 9, 10, 11, 12 and decisions R-16, R-16a, R-17, R-18, R-19a.
 
 import numpy as np
 import pytest
-from conftest import Cards, events, make_config, story
+from conftest import Cards, events, make_config, ok, story
 
 from simcore import layout as L
 from simcore.api import run_one
@@ -42,9 +42,6 @@ _EOR_CODES = (
     L.EV_HEAL,
 )
 
-
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
 
 
 def eor(run):

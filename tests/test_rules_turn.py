@@ -5,7 +5,7 @@ docs/rules.md is the project's statement of the same rules.
 """
 
 import pytest
-from conftest import Cards, events, make_config, seat_block, story
+from conftest import Cards, events, make_config, ok, seat_block, story
 
 from simcore import layout as L
 from simcore.api import ConfigError, run_games, run_one
@@ -37,9 +37,6 @@ PASS = L.ACT_PASS
 def support(seat):
     return L.ACT_SUPPORT + seat
 
-
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
 
 
 # --------------------------------------------------------------------------- R-2 / R-2a seats

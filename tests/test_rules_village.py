@@ -4,7 +4,7 @@ RULES.md sections 6, 8, 9 (score) and decisions R-12, R-13, R-14, R-15.
 """
 
 import pytest
-from conftest import Cards, events, make_config, story
+from conftest import Cards, events, guarded, make_config, ok
 
 from simcore import layout as L
 from simcore.api import grade
@@ -27,15 +27,6 @@ PASS = L.ACT_PASS
 FIGHT = L.ACT_FIGHT
 
 
-def ok(run):
-    assert run.K[L.K_ERR] == 0, story(run)
-
-
-def guarded(cfg, cards, seats=None):
-    pos = Position(cfg)
-    for s in seats if seats is not None else range(cfg.n):
-        pos.defence(s, cards.guard())
-    return pos
 
 
 # --------------------------------------------------------------------------- section 6 wounds
