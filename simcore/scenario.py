@@ -8,8 +8,6 @@ decisions and forced random outcomes, and returns the resulting GameRun.
 
 from __future__ import annotations
 
-import numpy as np
-
 from simcore import layout as L
 from simcore.api import GameConfig, GameRun, run_one
 from simcore.codes import CARD_CAP, SYMBOLS
@@ -222,4 +220,4 @@ def find_card(comp, *, value=None, symbol=None, penalties=None, flames=None, ran
     raise LookupError("no such card")
 
 
-__all__ = ["Position", "seat_view", "village_view", "raider_top_first", "intruder_top_first", "find_card", "np"]
+__all__ = ["Position", "seat_view", "village_view", "raider_top_first", "intruder_top_first", "find_card"]
