@@ -168,6 +168,12 @@ def play_chunk(
     H = np.zeros(H_SIZE + tr_rows * TR_COLS, dtype=np.int64)
     K = np.zeros(K_SIZE, dtype=np.int64)
     _load_tables(P, H, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus)
+    # test scripts (R-16a) live in H's tail; play only reads them, so they are written once
+    H[H_FR : H_FR + FR.shape[0]] = FR
+    H[H_FD : H_FD + FD.shape[0]] = FD
+    for r in range(3):
+        for j in range(SC.shape[1]):
+            H[H_SC + r * SC_STRIDE + j] = SC[r, j]
     g = (P, H, K, prm)
     for i in range(lo, hi):
         K[:] = 0
@@ -186,17 +192,11 @@ def play_chunk(
         K[K_DOLL_CHECK] = cfg[CFG_DOLL_CHECK]
         K[K_FIRST] = -1
         K[K_TR_CAP] = tr_rows
+        K[K_FR_N] = FR.shape[0]
+        K[K_FD_N] = FD.shape[0]
         if cfg[CFG_FROM_STATE]:
             P[:] = P0
-            H[:H_SIZE] = H0
-        # test scripts (R-16a) live in H's tail
-        K[K_FR_N] = FR.shape[0]
-        H[H_FR : H_FR + FR.shape[0]] = FR
-        K[K_FD_N] = FD.shape[0]
-        H[H_FD : H_FD + FD.shape[0]] = FD
-        for r in range(3):
-            for j in range(SC.shape[1]):
-                H[H_SC + r * SC_STRIDE + j] = SC[r, j]
+            H[:H_FR] = H0[:H_FR]  # the game state only: this batch's scripts stay
         seed_streams(P, K, seed, game0 + i)
         if not cfg[CFG_FROM_STATE]:
             setup(
