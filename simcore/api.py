@@ -107,7 +107,8 @@ def _cfg_vector(config: GameConfig, *, check=False, trace=False, scramble=False,
     level = comp.levels[config.difficulty]
     n = config.n
     cfg = np.zeros(24, dtype=np.int64)
-    cfg[0] = config.strategy_info.sid
+    info = config.strategy_info
+    cfg[0] = info.base(config.params).sid  # a planner plays with its base heuristic
     cfg[1] = int(check)
     cfg[2] = int(trace)
     cfg[3] = int(scramble)
@@ -124,7 +125,17 @@ def _cfg_vector(config: GameConfig, *, check=False, trace=False, scramble=False,
     cfg[14] = int(level.farmstead_penalties)
     cfg[15] = int(level.family_bonuses)
     cfg[16] = int(config.absent_on)
+    cfg[17] = info.planner
     return cfg
+
+
+def _params(config: GameConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The parameter vectors the kernel takes: the strategy's (for a planner: its base
+    heuristic's defaults) and the planner's own (zeros for other strategies)."""
+    info = config.strategy_info
+    if info.planner:
+        return info.base(config.params).param_vector(), info.param_vector(config.params)
+    return info.param_vector(config.params), np.zeros(registry.N_PARAMS)
 
 
 def _tables(config: GameConfig):
@@ -167,7 +178,7 @@ def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *
     kf = np.zeros(L.K_SIZE, dtype=np.int64)
     play_batch(
         _cfg_vector(config, check=check, scramble=scramble), _seats(config), *_tables(config),
-        config.strategy_info.param_vector(config.params), np.int64(seed), np.int64(game_offset),
+        *_params(config), np.int64(seed), np.int64(game_offset),
         np.int64(games), _EMPTY_I64, _EMPTY_I64, np.zeros((3, CARD_CAP + 1), dtype=np.int64),
         np.zeros(L.P_SIZE, dtype=np.int64), np.zeros(L.H_SIZE, dtype=np.int64), out, tr, pf, hf, kf,
     )
@@ -230,7 +241,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
         stop_round_end=stop_after_round_end, from_state=state is not None, script_rounds=mask,
     )  # fmt: skip
     play_batch(
-        cfg, _seats(config), *_tables(config), config.strategy_info.param_vector(config.params),
+        cfg, _seats(config), *_tables(config), *_params(config),
         np.int64(seed), np.int64(game_index), np.int64(1),
         np.asarray(forced_random, dtype=np.int64), np.asarray(forced_decisions, dtype=np.int64),
         sc, p0, h0, out, tr, pf, hf, kf,

@@ -27,6 +27,7 @@ from simcore.layout import (
     K_FD_POS,
     K_RNG,
     SRNG,
+    S_LEN,
     K_ILLEGAL,
     K_SCRAMBLE,
     K_SID,
@@ -85,7 +86,7 @@ def ask(g, q, seat, a, b, legal):
             return 0 if q == Q_ABSENT else lowbit(legal)
         return c
     H = scrambled(g) if K[K_SCRAMBLE] else g[1]
-    c = decide(K[K_SID], g[3], P, H, P[SRNG : SRNG + 1], q, seat, a, b, legal)
+    c = decide(K[K_SID], g[3], P, H, P[SRNG : SRNG + S_LEN], q, seat, a, b, legal)
     if q == Q_ABSENT:
         if c & ~legal:
             K[K_ILLEGAL] += 1

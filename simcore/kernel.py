@@ -42,6 +42,7 @@ from simcore.layout import (
     K_FIRST,
     K_FIRST_SEAT,
     K_FROM_STATE,
+    K_ROUNDS_ENDED,
     K_ILLEGAL,
     K_KIAI,
     K_LEVEL_BO,
@@ -84,6 +85,7 @@ from simcore.codes import OUT_WIN
 from simcore.obs import sb
 from simcore.rng import seed_streams
 from simcore.rounds import play_game, setup
+from strategies.planners import plan
 
 # cfg vector handed to the kernel
 CFG_SID = 0
@@ -103,7 +105,8 @@ CFG_BARRICADES = 13
 CFG_FARM_PEN = 14
 CFG_FAM_BONUS = 15
 CFG_ABSENT = 16
-CFG_SIZE = 17
+CFG_PLANNER = 17  # 0, or the planner that picks each turn's action (strategies/planners.py)
+CFG_SIZE = 18
 
 MAX_CHUNKS = 512
 
@@ -158,8 +161,31 @@ def _record(P, K, row):
 
 
 @njit(cache=True)
+def play_planned(g, planner, pprm, Pr, Hr, Kr):
+    """Play turn by turn; before each turn the planner chooses the acting samurai's action
+    from rollouts on copies of the state (Pr, Hr, Kr). The game itself stops only where a
+    test asked it to (K_STOP_TURNS, K_STOP_ROUND_END)."""
+    P = g[0]
+    K = g[2]
+    stop_turns = K[K_STOP_TURNS]
+    stop_eor = K[K_STOP_ROUND_END]
+    K[K_STOP_TURNS] = K[K_TURNS]  # set up (or resume) and stop before the first turn
+    play_game(g)
+    K[K_FROM_STATE] = 1
+    while P[GAME_OVER] == 0:
+        if stop_turns >= 0 and K[K_TURNS] >= stop_turns:
+            break
+        if stop_eor and K[K_ROUNDS_ENDED] > 0:
+            break
+        plan(planner, pprm, g, Pr, Hr, Kr)
+        K[K_STOP_TURNS] = K[K_TURNS] + 1
+        play_game(g)
+    K[K_STOP_TURNS] = stop_turns
+
+
+@njit(cache=True)
 def play_chunk(
-    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm, pprm,
     seed, game0, n_games, lo, hi, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
 ):  # fmt: skip
     """Games lo..hi-1 of the batch, reusing one set of state arrays."""
@@ -175,6 +201,10 @@ def play_chunk(
         for j in range(SC.shape[1]):
             H[H_SC + r * SC_STRIDE + j] = SC[r, j]
     g = (P, H, K, prm)
+    planner = cfg[CFG_PLANNER]
+    Pr = np.zeros(P_SIZE if planner else 0, dtype=np.int64)  # rollout copies for the planner
+    Hr = np.zeros(H_SIZE if planner else 0, dtype=np.int64)
+    Kr = np.zeros(K_SIZE if planner else 0, dtype=np.int64)
     for i in range(lo, hi):
         K[:] = 0
         K[K_SID] = cfg[CFG_SID]
@@ -203,7 +233,10 @@ def play_chunk(
                 g, seats, cfg[CFG_BARRICADES], farm_backs.shape[0], fam_bonus.shape[0],
                 cfg[CFG_FARM_PEN], cfg[CFG_FAM_BONUS], cfg[CFG_ABSENT],
             )  # fmt: skip
-        play_game(g)
+        if planner:
+            play_planned(g, planner, pprm, Pr, Hr, Kr)
+        else:
+            play_game(g)
         _record(P, K, out[i])
         if n_games == 1:
             Pf[:] = P
@@ -216,14 +249,14 @@ def play_chunk(
 
 @njit(cache=True, parallel=True)
 def play_batch(
-    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+    cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm, pprm,
     seed, game0, n_games, FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
 ):  # fmt: skip
     # The parallel loop stays tiny: its body is outlined and compiled again by numba.
     n_chunks = min(n_games, MAX_CHUNKS)
     for ch in prange(n_chunks):
         play_chunk(
-            cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm,
+            cfg, seats, cval, csym, cpen, cflame, crank, kiai, farm_backs, fam_bonus, prm, pprm,
             seed, game0, n_games, ch * n_games // n_chunks, (ch + 1) * n_games // n_chunks,
             FR, FD, SC, P0, H0, out, TR, Pf, Hf, Kf,
         )  # fmt: skip

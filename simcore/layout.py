@@ -2,10 +2,10 @@
 
 One game's state lives in four flat arrays, bundled in a tuple ``g = (P, H, K, F)``:
 
-- ``P`` int32: everything public (RULES.md section 12). It is the observation handed to honest
+- ``P`` int64: everything public (RULES.md section 12). It is the observation handed to honest
   strategies (R-19): scalars, one block per seat, combat lines, discard pile, the cards Katsushiro
   made known, the unordered set of unseen cards, the out-of-play set and the card tables.
-- ``H`` int32: what no honest strategy may read: the raider stack's order, the intruder stack,
+- ``H`` int64: what no honest strategy may read: the raider stack's order, the intruder stack,
   the farmstead tokens' hidden backs.
   Its tail holds the test scripts (forced random outcomes, forced decisions, scripted decks,
   R-16a) and, when tracing, the event log.
@@ -67,6 +67,12 @@ CHAIN = 33  # seat mask: handled the card in hand in this chain of gives (R-7, R
 STALLED = 34  # this round was stalled (R-9b)
 HAND = 35  # the revealed card being handled (not yet placed), or -1
 SRNG = 36  # the strategy's own random stream (public: it only drives the strategy's choices)
+# The strategy memory S = P[SRNG : SRNG + S_LEN] is handed to strategies; after the stream come
+# a planned action and the turn it is for (written by a planner strategy between turns, from
+# public information only; see strategies/planners.py).
+S_PLAN = 1  # ACT_* answer planned for the next Q_ACTION
+S_PLAN_AT = 2  # plan_key() of the turn the plan is for (0: no plan)
+S_LEN = 3
 # ---------------------------------------------------------------- P: per seat blocks
 SEAT0 = 40
 SEAT_STRIDE = 16
@@ -143,7 +149,9 @@ K_RNG = 27  # the game's random stream (SplitMix64 state, as int64 bits)
 K_FR_N = 28  # forced random outcomes given
 K_FD_N = 29  # forced decisions given
 K_TR_CAP = 30  # trace rows that fit in H
-K_SIZE = 32
+K_ROUNDS_ENDED = 31  # end-of-round steps done in this game (a stop point for planned play)
+K_ROUND_LOGGED = 32  # the round whose start the trace has logged (resumed play logs it once)
+K_SIZE = 34
 
 # ---------------------------------------------------------------- decision points (section 13)
 Q_ABSENT = 1  # answer: subset (mask) of legal, a mask of samurai ids

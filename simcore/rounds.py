@@ -56,6 +56,8 @@ from simcore.layout import (
     K_CHECK,
     K_DOLL_CHECK,
     K_END_ROUND,
+    K_ROUND_LOGGED,
+    K_ROUNDS_ENDED,
     K_FIRST,
     K_FIRST_SEAT,
     K_FROM_STATE,
@@ -411,7 +413,8 @@ def play_game(g):
         first = P[ACTING]
     r = P[ROUND]
     while True:
-        if g[2][K_TRACE]:
+        if g[2][K_TRACE] and K[K_ROUND_LOGGED] != r:
+            K[K_ROUND_LOGGED] = r  # resumed play (planners) does not log the start again
             log(g, EV_ROUND_START, first, P[RAIDER_N], 0, 0)
         res = play_round(g, first)
         if res == STOPPED:
@@ -422,6 +425,7 @@ def play_game(g):
             if g[2][K_TRACE]:
                 log(g, EV_ROUND_END, res, P[LAST_ACTIVE], 0, 0)
             end_of_round(g)
+            K[K_ROUNDS_ENDED] += 1
         if P[GAME_OVER]:
             break
         if K[K_STOP_ROUND_END]:

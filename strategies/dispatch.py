@@ -9,15 +9,25 @@ forwarded only to strategies registered as cheating.
 
 from numba import njit
 
-from strategies import foresight, random_play, reference
+from simcore.layout import Q_ACTION, ROUND, S_PLAN, S_PLAN_AT, TURN_NO
+from strategies import counter, kiai_seeker, random_play, reference, risk, team
 
 
 @njit(cache=True)
 def decide(sid, prm, P, H, S, q, seat, a, b, legal):
+    # a planner's action for this very turn (strategies/planners.py), when still legal
+    if q == Q_ACTION and S[S_PLAN_AT] == P[ROUND] * 4096 + P[TURN_NO] and (legal >> S[S_PLAN]) & 1:
+        return S[S_PLAN]
     if sid == 0:
         return reference.decide(prm, P, S, q, seat, a, b, legal)
     if sid == 1:
         return random_play.decide(prm, P, S, q, seat, a, b, legal)
-    if sid == 2:
-        return foresight.decide(prm, P, H, S, q, seat, a, b, legal)  # cheating: sees H
+    if sid == 3:
+        return counter.decide(prm, P, S, q, seat, a, b, legal)
+    if sid == 4:
+        return kiai_seeker.decide(prm, P, S, q, seat, a, b, legal)
+    if sid == 5:
+        return team.decide(prm, P, S, q, seat, a, b, legal)
+    if sid == 6:
+        return risk.decide(prm, P, S, q, seat, a, b, legal)
     return -1

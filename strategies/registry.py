@@ -28,6 +28,13 @@ class Strategy:
     honest: bool
     params: tuple[Param, ...] = ()
     module: str = ""
+    planner: int = 0  # strategies.planners id: picks each turn's action; a base heuristic does the rest
+
+    def base(self, overrides: dict[str, float] | None = None) -> "Strategy":
+        """The heuristic a planner plays with between its planned actions (itself otherwise)."""
+        if not self.planner:
+            return self
+        return get(PLANNER_BASES[int(self.param_vector(overrides)[1])])
 
     def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
         """Defaults with overrides applied, validated; raises ValueError with one line."""
@@ -72,14 +79,90 @@ REGISTRY: tuple[Strategy, ...] = (
         "strategies.random_play",
     ),
     Strategy(
+        "counter",
+        3,
+        "Card counter: fights while the counted chance that the next card overcomes it stays below a threshold.",
+        True,
+        (
+            Param("risk", 0.25, 0.0, 1.0, False, "base threshold: highest chance of being overcome by the next card it accepts"),
+            Param("need", 0.15, 0.0, 1.0, False, "added to the threshold while it lacks a defence symbol"),
+            Param("late", 0.15, 0.0, 1.0, False, "added when at most two cards per samurai in the round are left"),
+            Param("last", 0.5, 0.0, 1.0, False, "added when it is the last samurai in the round"),
+            Param("stay", 1.0, 0.0, 5.0, False, "weight of the last card's penalty, paid again every turn it stays in"),
+        ),
+        "strategies.counter",
+    ),
+    Strategy(
+        "kiai",
+        4,
+        "Kiai seeker: values each fight by the odds of landing exactly on the Kiai, defending or fitting, against being overcome.",
+        True,
+        (
+            Param("bonus", 3.0, 0.0, 10.0, False, "what landing exactly on the Kiai is worth (in barricades)"),
+            Param("over", 3.0, 0.0, 10.0, False, "what being overcome costs (in barricades)"),
+            Param("edge", 0.0, -3.0, 3.0, False, "fights while the fight's value is at least this"),
+            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+        ),
+        "strategies.kiai_seeker",
+    ),
+    Strategy(
+        "team",
+        5,
+        "Team player: fights like the counter, but lends its talent (Support) and aims gives and Kiai effects at the samurai in most danger.",
+        True,
+        (
+            Param("risk", 0.3, 0.0, 1.0, False, "highest counted chance of being overcome by the next card it accepts"),
+            Param("need", 0.2, 0.0, 1.0, False, "added to that threshold while it lacks a defence symbol"),
+            Param("help", 1.0, 0.0, 5.0, False, "how useful a loan of its talent must be to Support instead of passing"),
+            Param("team", 1.2, 0.0, 3.0, False, "weight of a teammate's gain against its own"),
+            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+        ),
+        "strategies.team",
+    ),
+    Strategy(
+        "risk",
+        6,
+        "Risk manager: its risk threshold shrinks as barricades, farmsteads and families fall; no risk when a wound or an overcome could end the game.",
+        True,
+        (
+            Param("risk", 0.45, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
+            Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
+            Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
+            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+        ),
+        "strategies.risk",
+    ),
+    Strategy(
+        "lookahead",
+        -1,
+        "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
+        True,
+        (
+            Param("samples", 8, 1, 64, True, "hidden orders sampled per candidate action"),
+            Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
+            Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
+            Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+        ),
+        "strategies.lookahead",
+        planner=1,
+    ),
+    Strategy(
         "foresight",
-        2,
-        "CHEATING upper bound: plays like reference but sees the hidden raider stack and fights only when the next card is safe.",
+        -1,
+        "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
         False,
-        (Param("T", 3, 0, 20, True, "as reference's T, for the decisions it does not cheat on"),),
-        "strategies.foresight",
+        (
+            Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"),
+            Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
+            Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round, 1: the end of the game"),
+            Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+        ),
+        "strategies.lookahead",
+        planner=2,
     ),
 )
+
+PLANNER_BASES = ("counter", "kiai", "team", "risk")  # base index -> heuristic name
 
 
 def names() -> list[str]:

@@ -1,0 +1,45 @@
+"""`counter`: the card counter. It fights while the chance that the next card overcomes it,
+counted over the public multiset of unseen cards (section 12), stays below a threshold, and
+raises that threshold while it still lacks a defence symbol, when few cards are left and when
+it is the last samurai in the round (what nobody takes ends on the intruder stack).
+
+Parameters: risk (base threshold), need, late, last (what each situation adds), stay (weight
+of the last card's repeating penalty). Cards in hand and Kiai effects: strategies.playbook.
+"""
+
+from numba import njit
+
+from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from strategies import playbook
+from strategies.sense import active_count, fight_cost, missing, p_over
+
+KIAI_BONUS = 2.5
+
+
+@njit(cache=True)
+def wants_fight(prm, P, seat):
+    if P[RAIDER_N] == 0:
+        return False
+    risk, need, late, last, stay = prm[0], prm[1], prm[2], prm[3], prm[4]
+    a = active_count(P)
+    theta = risk
+    if missing(P, seat) > 0:
+        theta += need
+    if P[RAIDER_N] <= 2 * a:
+        theta += late
+    if a == 1:
+        theta += last
+    # fighting means paying a last card's penalty at the next turn; passing pays nothing more
+    theta -= 0.1 * stay * fight_cost(P, seat)
+    return p_over(P, seat) <= theta
+
+
+@njit(cache=True)
+def decide(prm, P, S, q, seat, a, b, legal):
+    if q == Q_ACTION:
+        if (legal >> ACT_FIGHT) & 1 and wants_fight(prm, P, seat):
+            return ACT_FIGHT
+        return ACT_PASS
+    if q == Q_FIGHT_AGAIN:
+        return 1 if wants_fight(prm, P, seat) else 0
+    return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[4], 1.0)

@@ -1,0 +1,35 @@
+"""`kiai`: the Kiai seeker. Landing exactly on the Kiai sheds the oldest card and fires the
+samurai's Kiai effect (section 5), so it values each fight by the counted odds of the next
+card (section 12): a Kiai, a defence, a safe fit, a give, or an overcome, less the penalty it
+would pay next turn, and fights while that value beats its threshold. With a card in hand it
+steers toward the Kiai: gives a card to a neighbour it lands exactly on, redraws a card that
+misses it, and aims Daisuke's and Kikuchiyo's Kiai at lines they drop onto a Kiai.
+
+Parameters: bonus (what a Kiai is worth), over (what an overcome costs), edge (the threshold),
+stay (weight of a card's repeating penalty).
+"""
+
+from numba import njit
+
+from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from strategies import playbook
+from strategies.sense import fate_odds, fight_cost, missing
+
+
+@njit(cache=True)
+def fight_value(prm, P, seat):
+    bonus, over, stay = prm[0], prm[1], prm[3]
+    pd, px, pk, pf, pg, po = fate_odds(P, seat)
+    defend = 1.0 + 0.5 * missing(P, seat)
+    return pk * bonus + pd * defend + px * 1.0 + pf * 0.5 + pg * 0.3 - po * over - stay * fight_cost(P, seat)
+
+
+@njit(cache=True)
+def decide(prm, P, S, q, seat, a, b, legal):
+    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
+        yes = ACT_FIGHT if q == Q_ACTION else 1
+        no = ACT_PASS if q == Q_ACTION else 0
+        if P[RAIDER_N] > 0 and (q == Q_FIGHT_AGAIN or (legal >> ACT_FIGHT) & 1) and fight_value(prm, P, seat) >= prm[2]:
+            return yes
+        return no
+    return playbook.answer(P, q, seat, a, legal, prm[0], prm[3], 1.0)

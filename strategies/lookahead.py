@@ -1,0 +1,211 @@
+"""`lookahead`: before each turn, sample hidden card orders consistent with the public
+observation, play every candidate action (Fight, Pass, Support to each samurai) forward with a
+base heuristic on each sample, and take the action whose rollouts end best.
+
+It runs inside numba, between turns (simcore.kernel.play_planned), on copies of the state: it
+never plays inside the engine's call stack. Honesty (R-19): before a rollout every hidden part
+of the copy is replaced by a sample drawn from public information only: the unseen cards not
+made known by Katsushiro are dealt at random over the unknown part of the raider stack and the
+intruder stack, the backs of the standing farmsteads are shuffled among them, and the game's
+future random events come from a stream derived from the strategy's own public stream. The
+cheating `foresight` reuses this planner without the sampling.
+
+Parameters (pprm): samples, base (0 counter, 1 kiai, 2 team, 3 risk), horizon (0: to the end
+of the round, then a value of the village; 1: to the end of the game), support (consider
+Support actions).
+"""
+
+import numpy as np
+from numba import njit
+
+from simcore.layout import (
+    ACT_FIGHT,
+    ACT_PASS,
+    ACT_SUPPORT,
+    ACTING,
+    BARR,
+    FAMS,
+    FARM_ALIVE,
+    FARM_BACK,
+    FARMS,
+    GAME_OVER,
+    H_FR,
+    INTRUDER,
+    INTRUDER_N,
+    K_CHECK,
+    K_FD_N,
+    K_FR_N,
+    K_FROM_STATE,
+    K_RNG,
+    K_SCRAMBLE,
+    K_STOP_ROUND_END,
+    K_STOP_TURNS,
+    K_TRACE,
+    KNOWN,
+    KNOWN_N,
+    N,
+    N_CARDS,
+    OUTCOME,
+    RAIDER,
+    RAIDER_N,
+    ROUND,
+    S_HOLDER,
+    S_KIAI,
+    S_PASSED,
+    S_PLAN,
+    S_PLAN_AT,
+    S_TOTAL,
+    S_WOUND,
+    SCRATCH,
+    SRNG,
+    TURN_NO,
+    UNSEEN,
+)
+from simcore.codes import OUT_WIN
+from simcore.obs import sb
+from simcore.rng import mix64, stream_below
+from simcore.rounds import play_game
+
+BASE_SIDS = (3, 4, 5, 6)  # counter, kiai, team, risk: registry ids of the base heuristics
+MAX_CANDIDATES = 9
+
+
+@njit(cache=True)
+def plan_key(P):
+    """Names the next turn: the plan is used only in the turn it was made for."""
+    return P[ROUND] * 4096 + P[TURN_NO] + 1
+
+
+@njit(cache=True)
+def resample(P, H, R):
+    """Replace every hidden part of H by a random arrangement consistent with P (R-19)."""
+    known = P[KNOWN_N]
+    m = 0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c]:
+            is_known = False
+            for i in range(known):
+                if P[KNOWN + i] == c:
+                    is_known = True
+            if not is_known:
+                H[SCRATCH + m] = c
+                m += 1
+    for i in range(m - 1, 0, -1):
+        j = stream_below(R, 0, i + 1)
+        H[SCRATCH + i], H[SCRATCH + j] = H[SCRATCH + j], H[SCRATCH + i]
+    unknown = P[RAIDER_N] - known
+    for i in range(unknown):  # bottom part of the raider stack
+        H[RAIDER + i] = H[SCRATCH + i]
+    for i in range(known):  # the known top cards, top last
+        H[RAIDER + P[RAIDER_N] - 1 - i] = P[KNOWN + i]
+    for i in range(P[INTRUDER_N]):
+        H[INTRUDER + i] = H[SCRATCH + unknown + i]
+    # the backs of the standing farmsteads: their multiset is public (fallen ones were
+    # revealed), so sort it, then deal it at random over the standing tokens
+    f = P[FARMS]
+    backs = np.empty(f, dtype=np.int64)
+    for i in range(f):
+        backs[i] = H[FARM_BACK + H[FARM_ALIVE + i]]
+    backs.sort()
+    for i in range(f - 1, 0, -1):
+        j = stream_below(R, 0, i + 1)
+        backs[i], backs[j] = backs[j], backs[i]
+    for i in range(f):
+        H[FARM_BACK + H[FARM_ALIVE + i]] = backs[i]
+
+
+@njit(cache=True)
+def _wound_value(w):
+    if w >= 4:
+        return 30.0
+    if w == 3:
+        return 6.0
+    if w == 2:
+        return 2.0
+    return 0.5 * w
+
+
+@njit(cache=True)
+def village_value(P):
+    """How well the samurai stand: what the rollouts compare."""
+    if P[GAME_OVER]:
+        if P[OUTCOME] == OUT_WIN:
+            return 1000.0 + 10.0 * (P[FARMS] + P[FAMS])
+        return -60.0 + 20.0 * P[ROUND]
+    v = 1.0 * P[BARR] + 2.0 * P[FARMS] + 5.0 * P[FAMS] + 40.0 * P[ROUND]
+    for s in range(P[N]):
+        v -= _wound_value(P[sb(s) + S_WOUND])
+    return v
+
+
+@njit(cache=True)
+def candidates(P, s, support, out):
+    """The actions the acting samurai may choose at this turn, as far as is known before its
+    battle penalty (section 3): Fight, Pass, and Support to each samurai still in."""
+    b = sb(s)
+    if P[RAIDER_N] == 0 or P[b + S_TOTAL] > P[b + S_KIAI] or P[b + S_PASSED]:
+        return 0
+    out[0] = ACT_FIGHT
+    out[1] = ACT_PASS
+    k = 2
+    if support and P[b + S_HOLDER] == s:
+        for t in range(P[N]):
+            if t != s and P[sb(t) + S_PASSED] == 0:
+                out[k] = ACT_SUPPORT + t
+                k += 1
+    return k
+
+
+@njit(cache=True)
+def _rollout(g, Pr, Hr, Kr, action, key, horizon, honest, sample_seed):
+    P = g[0]
+    H = g[1]
+    K = g[2]
+    Pr[:] = P
+    Hr[:H_FR] = H[:H_FR]
+    Kr[:] = K
+    if honest:
+        R = np.empty(1, dtype=np.int64)
+        R[0] = sample_seed
+        resample(Pr, Hr, R)
+        Kr[K_RNG] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
+    Kr[K_TRACE] = 0
+    Kr[K_CHECK] = 0
+    Kr[K_SCRAMBLE] = 0
+    Kr[K_FD_N] = 0
+    Kr[K_FR_N] = 0
+    Kr[K_FROM_STATE] = 1
+    Kr[K_STOP_TURNS] = -1
+    Kr[K_STOP_ROUND_END] = 1 if horizon == 0 else 0
+    Pr[SRNG + S_PLAN] = action
+    Pr[SRNG + S_PLAN_AT] = key
+    play_game((Pr, Hr, Kr, g[3]))
+    return village_value(Pr)
+
+
+@njit(cache=True)
+def plan_turn(pprm, g, Pr, Hr, Kr, honest):
+    """Choose the next turn's action by rollouts and write it into the strategy memory."""
+    P = g[0]
+    s = P[ACTING]
+    key = plan_key(P)
+    P[SRNG + S_PLAN_AT] = 0
+    samples = int(pprm[0]) if honest else 1
+    horizon = int(pprm[2])
+    cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    k = candidates(P, s, int(pprm[3]), cand)
+    if k < 2:
+        return
+    base = np.uint64(P[SRNG]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
+    best = cand[0]
+    bv = -1e18
+    for i in range(k):
+        tot = 0.0
+        for j in range(samples):
+            seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
+            tot += _rollout(g, Pr, Hr, Kr, cand[i], key, horizon, honest, seed)
+        if tot > bv:
+            bv = tot
+            best = cand[i]
+    P[SRNG + S_PLAN] = best
+    P[SRNG + S_PLAN_AT] = key

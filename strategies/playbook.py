@@ -1,0 +1,335 @@
+"""Considered answers, from the public observation only (R-19), to the decision points of
+RULES.md section 13 that the heuristic strategies share: penalties, absent tokens, where a card
+in hand goes, and every Kiai effect's targets.
+
+Each heuristic strategy decides Fight, Support or Pass (and Kikuchiyo's second fight) its own
+way and hands the rest here, with weights that carry its character: `kiai_bonus` (what landing
+exactly on the Kiai is worth), `stay` (how much a card's repeating penalty counts) and `team`
+(how much a neighbour's need counts when giving or targeting).
+"""
+
+from numba import njit
+
+from simcore.codes import (
+    DAISUKE,
+    GOROBEI,
+    HEIHACHI,
+    KANBEI,
+    KATSUSHIRO,
+    KIKUCHIYO,
+    KYUZO,
+)
+from simcore.layout import (
+    ACTING,
+    C_SYM,
+    C_VALUE,
+    CARD_CONFRONT,
+    CARD_DEFEND,
+    CARD_GIVE_LEFT,
+    CARD_GIVE_RIGHT,
+    CARD_KYUZO,
+    CARD_REDRAW,
+    KIAI_EFFECT,
+    KNOWN,
+    N,
+    N_CARDS,
+    Q_ABSENT,
+    Q_BOSS_ORDER,
+    Q_CARD,
+    Q_DAISUKE,
+    Q_HEAL,
+    Q_IGNORE,
+    Q_KATSU,
+    Q_KIAI,
+    Q_KIKU,
+    Q_KYUZO,
+    Q_LOSE_DEF,
+    Q_PLACE,
+    ROUND,
+    S_HOLDER,
+    S_KIAI,
+    S_LINE_N,
+    S_SAM,
+    S_TOTAL,
+    S_WOUND,
+    TURN_NO,
+    UNSEEN,
+)
+from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
+from strategies.sense import (
+    confront_value,
+    next_known,
+    in_round,
+    last_card,
+    missing,
+    penalty_cost,
+    place_value,
+    seat_danger,
+    symbol_cost,
+    symbol_left,
+)
+
+# the absent tokens worth most first (section 11): discarding and redrawing save margin,
+# ignoring penalties saves barricades and wounds, gives need a neighbour
+ABSENT_ORDER = (KYUZO, KATSUSHIRO, GOROBEI, KANBEI, HEIHACHI, DAISUKE, KIKUCHIYO)
+
+
+@njit(cache=True)
+def _takes(P, t, c, kiai_bonus, stay):
+    """What card c is worth to t if he receives it (a give): his talents included."""
+    v = place_value(P, t, c, kiai_bonus, stay)
+    if not can_defend(P, t, c) and (talent_mask(P, t) >> KYUZO) & 1 and line_has_value(P, t, P[C_VALUE + c]):
+        v = max(v, 1.5)
+    return v
+
+
+@njit(cache=True)
+def _redraw_value(P, s, kiai_bonus, stay):
+    """Expected value of a fresh card for s (the card in hand goes under the stack)."""
+    tot = 0.0
+    u = 0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c]:
+            tot += _takes(P, s, c, kiai_bonus, stay)
+            u += 1
+    k = next_known(P)
+    if k >= 0:
+        return _takes(P, s, k, kiai_bonus, stay)
+    return tot / u if u > 0 else -10.0
+
+
+@njit(cache=True)
+def card_choice(P, s, c, legal, kiai_bonus, stay, team):
+    """Where card c in s's hand goes (section 13 point 4-5): each legal option is valued and
+    the best taken. A give counts the receiver's value, scaled by `team`."""
+    best = CARD_CONFRONT
+    bv = -1e9
+    for opt in range(6):
+        if (legal >> opt) & 1 == 0:
+            continue
+        if opt == CARD_DEFEND:
+            v = 2.0 + symbol_cost(P, s, P[C_SYM + c] - 1)
+        elif opt == CARD_KYUZO:
+            v = 1.5
+        elif opt == CARD_CONFRONT:
+            v = confront_value(P, s, c, kiai_bonus, stay)
+        elif opt == CARD_REDRAW:
+            v = _redraw_value(P, s, kiai_bonus, stay) - 0.2
+        else:
+            t = left_of(P, s) if opt == CARD_GIVE_LEFT else right_of(P, s)
+            v = team * _takes(P, t, c, kiai_bonus, stay) - 0.1
+        if v > bv:
+            bv = v
+            best = opt
+    return best
+
+
+@njit(cache=True)
+def lose_defence(P, s, legal):
+    """Boss: give up the defence card whose symbol costs least, counting how likely it is to
+    come again this round."""
+    best = 0
+    bv = 1e9
+    for slot in range(3):
+        if (legal >> slot) & 1:
+            v = symbol_cost(P, s, slot) / (1.0 + 0.2 * symbol_left(P, slot + 1))
+            if v < bv:
+                bv = v
+                best = slot
+    return best
+
+
+@njit(cache=True)
+def absent_tokens(P, s, avail):
+    """Spread the once-per-game tokens over the rounds: at his first turn of a round a samurai
+    takes his share, most useful talents first (section 11)."""
+    if P[TURN_NO] > P[N]:
+        return 0
+    left = popcount(avail)
+    share = (left + 2 * (4 - P[ROUND]) - 1) // (2 * (4 - P[ROUND]))
+    m = 0
+    for k in range(7):
+        t = ABSENT_ORDER[k]
+        if share > 0 and (avail >> t) & 1:
+            m |= 1 << t
+            share -= 1
+    return m
+
+
+@njit(cache=True)
+def heal_target(P, legal):
+    """Heihachi's animal Kiai: the token holder nearest death."""
+    best = 0
+    bw = -1
+    for t in range(P[N]):
+        if (legal >> (1 + t)) & 1 and P[sb(t) + S_WOUND] > bw:
+            bw = P[sb(t) + S_WOUND]
+            best = 1 + t
+    return best
+
+
+@njit(cache=True)
+def _relief(P, t, c, kiai_bonus, stay):
+    """What taking card c (t's last card) out of t's line is worth to t."""
+    b = sb(t)
+    after = P[b + S_TOTAL] - P[C_VALUE + c]
+    kiai = P[b + S_KIAI]
+    v = 0.15 * P[C_VALUE + c] + stay * penalty_cost(P, t, c)
+    if P[b + S_TOTAL] > kiai and after <= kiai:
+        v += 2.0  # back under the Kiai: he may act again
+    if after == kiai:
+        v += kiai_bonus  # the line drops onto the Kiai: it triggers
+    return v
+
+
+@njit(cache=True)
+def daisuke_target(P, legal, kiai_bonus, stay, team):
+    """Daisuke's Kiai: move the last card of a line to a samurai who places it; taken only
+    if the move helps (R-10b)."""
+    best = 0
+    bv = 0.3
+    for src in range(P[N]):
+        if not in_round(P, src) or P[sb(src) + S_LINE_N] == 0:
+            continue
+        c = last_card(P, src)
+        gain = _relief(P, src, c, kiai_bonus, stay)
+        for dst in range(P[N]):
+            ch = src * 8 + dst
+            if (legal >> ch) & 1 == 0:
+                continue
+            v = gain + team * _takes(P, dst, c, kiai_bonus, stay) - 1.0
+            if v > bv:
+                bv = v
+                best = ch
+    return best
+
+
+@njit(cache=True)
+def kikuchiyo_target(P, legal, kiai_bonus, stay):
+    """Kikuchiyo's Kiai: discard the last card whose removal helps most."""
+    best = 0
+    bv = 0.0
+    for t in range(P[N]):
+        if (legal >> (1 + t)) & 1:
+            v = _relief(P, t, last_card(P, t), kiai_bonus, stay) + 0.1 * seat_danger(P, t)
+            if v > bv:
+                bv = v
+                best = 1 + t
+    return best
+
+
+@njit(cache=True)
+def _token_value(P, giver, rec):
+    """What the giver's talent is worth to the receiver in his next turn."""
+    sam = P[sb(giver) + S_SAM]
+    if (talent_mask(P, rec) >> sam) & 1:
+        return 0.0
+    m = margin(P, rec)
+    if sam == KATSUSHIRO or sam == KYUZO:
+        return 1.0 + (0.5 if m < 4 else 0.0)
+    if sam == GOROBEI or sam == KANBEI:
+        c = last_card(P, rec)
+        if c >= 0 and (P[C_VALUE + c] % 2 == 0) == (sam == GOROBEI):
+            return penalty_cost(P, rec, c)
+        return 0.1
+    if sam == HEIHACHI or sam == DAISUKE:
+        return 0.5 if m < 4 else 0.2
+    if sam == KIKUCHIYO:
+        return 0.3 if m >= 6 else 0.0
+    return 0.0
+
+
+@njit(cache=True)
+def kyuzo_target(P, legal, team):
+    """Kyuzo's Kiai: a support token to whoever can use that talent best (R-20)."""
+    best = 0
+    bv = 0.25
+    for ch in range(1, 64):
+        if (legal >> ch) & 1 == 0:
+            continue
+        giver = ch // 8
+        rec = ch % 8
+        v = team * _token_value(P, giver, rec) * (1.0 + 0.1 * seat_danger(P, rec))
+        if v > bv:
+            bv = v
+            best = ch
+    return best
+
+
+_PERMS3 = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+
+
+@njit(cache=True)
+def _draw_order_value(P, cards, k, kiai_bonus, stay):
+    """Value of handing the known top cards, in this order, to the next samurai to draw: the
+    acting one, then the others still in, clockwise."""
+    n = P[N]
+    v = 0.0
+    s = P[ACTING]
+    for i in range(k):
+        while not in_round(P, s):
+            s = (s + 1) % n
+            if s == P[ACTING]:
+                return v
+        v += place_value(P, s, cards[i], kiai_bonus, stay) * (1.0 - 0.2 * i)
+        s = (s + 1) % n
+    return v
+
+
+@njit(cache=True)
+def katsushiro_order(P, k, kiai_bonus, stay):
+    """Katsushiro's Kiai: the order of the k known top cards (R-10c) that suits the samurai
+    about to draw them. Answers a permutation index, as the engine numbers them."""
+    if active_any(P) == 0:
+        return 0
+    old = (P[KNOWN], P[KNOWN + 1], P[KNOWN + 2] if k > 2 else -1)
+    best = 0
+    bv = -1e9
+    nperm = 6 if k == 3 else 2
+    for ch in range(nperm):
+        perm = _PERMS3[ch] if k == 3 else _PERMS3[2 * ch]
+        cards = (old[perm[0]], old[perm[1]], old[perm[2]] if k > 2 else -1)
+        v = _draw_order_value(P, cards, k, kiai_bonus, stay)
+        if v > bv:
+            bv = v
+            best = ch
+    return best
+
+
+@njit(cache=True)
+def active_any(P):
+    for s in range(P[N]):
+        if in_round(P, s):
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def answer(P, q, seat, a, legal, kiai_bonus, stay, team):
+    """The shared answer to every decision point but the action and Kikuchiyo's second
+    fight (section 13)."""
+    if q == Q_CARD:
+        return card_choice(P, seat, a, legal, kiai_bonus, stay, team)
+    if q == Q_IGNORE:
+        return 1  # R-4: no penalty helps
+    if q == Q_PLACE:
+        return CARD_DEFEND if (legal >> CARD_DEFEND) & 1 else CARD_CONFRONT
+    if q == Q_KIAI:
+        return KIAI_EFFECT  # every effect helps or has a "none" target (R-10)
+    if q == Q_LOSE_DEF:
+        return lose_defence(P, seat, legal)
+    if q == Q_ABSENT:
+        return absent_tokens(P, seat, legal)
+    if q == Q_HEAL:
+        return heal_target(P, legal)
+    if q == Q_DAISUKE:
+        return daisuke_target(P, legal, kiai_bonus, stay, team)
+    if q == Q_KIKU:
+        return kikuchiyo_target(P, legal, kiai_bonus, stay)
+    if q == Q_KYUZO:
+        return kyuzo_target(P, legal, team)
+    if q == Q_KATSU:
+        return katsushiro_order(P, a, kiai_bonus, stay)
+    if q == Q_BOSS_ORDER:
+        return 0  # both orders apply the same two penalties; only R-9 can cut the second
+    return 0

@@ -1,0 +1,323 @@
+"""What a player can work out from the public observation P (RULES.md section 12, R-19).
+
+Shared by the heuristic strategies: card counting over the unseen cards, what a samurai would
+do with a given card, how bad a card's penalty is as the last card of a line. Everything here
+reads P only; nothing reads H.
+
+Counting (section 12): the unseen cards (raider stack and intruder stack together) are a public
+multiset. Their split between the two stacks is hidden, so every unseen card is equally likely
+to be the next raider card, unless Katsushiro made the top card known.
+"""
+
+from numba import njit
+
+from simcore.codes import (
+    KATSUSHIRO,
+    KYUZO,
+    PEN_BARRICADE,
+    PEN_DISCARD_TO_RAIDER,
+    PEN_INTRUDER,
+    PEN_LEFT_DRAWS,
+    PEN_LOSE_DEFENCE,
+    PEN_MUST_PASS,
+    PEN_NO_DEFEND,
+    PEN_NO_TALENT,
+    PEN_RIGHT_DRAWS,
+    PEN_WOUND,
+)
+from simcore.layout import (
+    BARR,
+    C_FLAME,
+    C_PEN1,
+    C_PEN2,
+    C_SYM,
+    C_VALUE,
+    FAMS,
+    FARMS,
+    KNOWN,
+    KNOWN_N,
+    LINES,
+    N,
+    N_CARDS,
+    RAIDER_N,
+    REDRAWN,
+    S_DEF,
+    S_KIAI,
+    S_LINE_N,
+    S_PASSED,
+    S_TOTAL,
+    S_WOUND,
+    UNSEEN,
+)
+from simcore.codes import CARD_CAP
+from simcore.obs import can_defend, gives, left_of, line_has_value, margin, may_ignore, right_of, sb, talent_mask
+
+# what a samurai does with a card, best first (fate)
+F_DEFEND = 0  # onto the defence side
+F_DISCARD = 1  # Kyuzo's talent
+F_KIAI = 2  # confronted, lands exactly on the Kiai
+F_FIT = 3  # confronted, stays below the Kiai
+F_GIVE = 4  # handed to a neighbour who can take it
+F_OVER = 5  # confronted above the Kiai: a barricade falls
+
+
+@njit(cache=True)
+def in_round(P, s):
+    return P[sb(s) + S_PASSED] == 0
+
+
+@njit(cache=True)
+def active_count(P):
+    k = 0
+    for s in range(P[N]):
+        if P[sb(s) + S_PASSED] == 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def missing(P, s):
+    """Defence symbols s still lacks (0..3): each costs at the end of the round (section 9)."""
+    b = sb(s) + S_DEF
+    return (P[b] < 0) + (P[b + 1] < 0) + (P[b + 2] < 0)
+
+
+@njit(cache=True)
+def takes_well(P, s, c):
+    """s could take c without being overcome: defend it, or it fits his margin."""
+    return can_defend(P, s, c) or P[C_VALUE + c] <= margin(P, s)
+
+
+@njit(cache=True)
+def fate(P, s, c, use_gives):
+    """What s would do with c, best option first, ignoring a redraw (F_* codes)."""
+    if can_defend(P, s, c):
+        return F_DEFEND
+    v = P[C_VALUE + c]
+    tm = talent_mask(P, s)
+    if (tm >> KYUZO) & 1 and line_has_value(P, s, v):
+        return F_DISCARD
+    m = margin(P, s)
+    if v == m:
+        return F_KIAI
+    if v < m:
+        return F_FIT
+    if use_gives and gives(P, s, c):
+        lt = left_of(P, s)
+        rt = right_of(P, s)
+        if (in_round(P, lt) and takes_well(P, lt, c)) or (in_round(P, rt) and takes_well(P, rt, c)):
+            return F_GIVE
+    return F_OVER
+
+
+@njit(cache=True)
+def unseen_count(P):
+    k = 0
+    for c in range(P[N_CARDS]):
+        k += P[UNSEEN + c]
+    return k
+
+
+@njit(cache=True)
+def next_known(P):
+    """The next raider card if Katsushiro made it public (R-19), else -1."""
+    if P[KNOWN_N] > 0 and P[RAIDER_N] > 0:
+        return P[KNOWN]
+    return -1
+
+
+@njit(cache=True)
+def fate_odds(P, s):
+    """Chances (defend, discard, kiai, fit, give, over) of s's next draw, counting the unseen
+    cards; a known top card is certain. With Katsushiro's talent an overcoming card is redrawn
+    once, and the fresh card has the same odds again."""
+    k = next_known(P)
+    n = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    u = 0
+    if k >= 0:
+        n[fate(P, s, k, True)] = 1.0
+        u = 1
+    else:
+        for c in range(P[N_CARDS]):
+            if P[UNSEEN + c]:
+                n[fate(P, s, c, True)] += 1.0
+                u += 1
+    if u == 0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0
+    for i in range(6):
+        n[i] /= u
+    tm = talent_mask(P, s)
+    if k < 0 and (tm >> KATSUSHIRO) & 1 and (P[REDRAWN] >> s) & 1 == 0 and P[RAIDER_N] > 1:
+        po = n[F_OVER]
+        for i in range(5):
+            n[i] += po * n[i]
+        n[F_OVER] = po * po
+    return n[0], n[1], n[2], n[3], n[4], n[5]
+
+
+@njit(cache=True)
+def fight_cost(P, s):
+    """Expected penalty s pays at his next turn if he fights now: a card he keeps in his line
+    becomes his last card; otherwise his present last card stays last."""
+    k = next_known(P)
+    cur = penalty_cost(P, s, last_card(P, s))
+    if k >= 0:
+        return cur if can_defend(P, s, k) else penalty_cost(P, s, k)
+    tot = 0.0
+    u = 0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c]:
+            u += 1
+            tot += cur if can_defend(P, s, c) else penalty_cost(P, s, c)
+    return tot / u if u > 0 else cur
+
+
+@njit(cache=True)
+def p_over(P, s):
+    return fate_odds(P, s)[F_OVER]
+
+
+@njit(cache=True)
+def flame_share(P):
+    """Share of unseen cards with a flame: what a card left to the intruder stack costs."""
+    f = 0
+    u = 0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c]:
+            u += 1
+            f += P[C_FLAME + c] != 0
+    return f / u if u > 0 else 0.5
+
+
+@njit(cache=True)
+def symbol_left(P, sym):
+    """Unseen cards showing symbol sym (1 hat, 2 farm, 3 doll)."""
+    k = 0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c] and P[C_SYM + c] == sym:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def wound_cost(P, s):
+    """A wound in barricade units: the fifth kills and loses the game (section 6); the second
+    turns the samurai animal, which raises his Kiai, so it is nearly free."""
+    w = P[sb(s) + S_WOUND]
+    if w >= 3:
+        return 40.0
+    if w == 2:
+        return 2.0
+    if w == 1:
+        return 0.3
+    return 0.6
+
+
+@njit(cache=True)
+def farm_cost(P):
+    """A barricade or farmstead lost: farmsteads are the game (R-15)."""
+    if P[BARR] > 0:
+        return 1.0
+    return 40.0 if P[FARMS] <= 1 else 1.5
+
+
+@njit(cache=True)
+def family_cost(P):
+    return 40.0 if P[FAMS] <= 1 else 3.0
+
+
+@njit(cache=True)
+def symbol_cost(P, s, slot):
+    """What lacking defence slot (0 hat, 1 farm, 2 doll) costs at the end of the round."""
+    if slot == 0:
+        return wound_cost(P, s)
+    if slot == 1:
+        return 40.0 if P[FARMS] <= 1 else 1.2
+    return family_cost(P)
+
+
+@njit(cache=True)
+def _pen_cost(P, s, c, pen):
+    if pen == PEN_BARRICADE:
+        return farm_cost(P)
+    if pen == PEN_WOUND:
+        return wound_cost(P, s)
+    if pen == PEN_INTRUDER:
+        return 0.3
+    if pen == PEN_NO_DEFEND:
+        return 0.25 if missing(P, s) > 0 else 0.0
+    if pen == PEN_LEFT_DRAWS or pen == PEN_RIGHT_DRAWS:
+        return 0.3
+    if pen == PEN_MUST_PASS:
+        return 0.6
+    if pen == PEN_DISCARD_TO_RAIDER:
+        return 0.3
+    if pen == PEN_NO_TALENT:
+        return 0.2
+    if pen == PEN_LOSE_DEFENCE:
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def penalty_cost(P, s, c):
+    """What card c costs s at the start of each of his turns while it is his last card."""
+    if c < 0 or may_ignore(P, s, c):
+        return 0.0
+    return _pen_cost(P, s, c, P[C_PEN1 + c]) + _pen_cost(P, s, c, P[C_PEN2 + c])
+
+
+@njit(cache=True)
+def last_card(P, s):
+    n = P[sb(s) + S_LINE_N]
+    return P[LINES + s * CARD_CAP + n - 1] if n > 0 else -1
+
+
+@njit(cache=True)
+def first_card(P, s):
+    return P[LINES + s * CARD_CAP] if P[sb(s) + S_LINE_N] > 0 else -1
+
+
+@njit(cache=True)
+def over_by(P, s):
+    """How far s's total is above his Kiai (0 if not)."""
+    b = sb(s)
+    d = P[b + S_TOTAL] - P[b + S_KIAI]
+    return d if d > 0 else 0
+
+
+@njit(cache=True)
+def seat_danger(P, s):
+    """How much s needs help: lacking symbols, a thin margin, wounds."""
+    if not in_round(P, s):
+        return -1.0
+    m = margin(P, s)
+    d = 0.0
+    for slot in range(3):
+        if P[sb(s) + S_DEF + slot] < 0:
+            d += symbol_cost(P, s, slot) * 0.5
+    if m < 4:
+        d += 4 - m
+    return d + 0.2 * P[sb(s) + S_WOUND]
+
+
+@njit(cache=True)
+def confront_value(P, s, c, kiai_bonus, stay):
+    """Value for s of confronting card c: a Kiai sheds a card, fitting uses margin (and `stay`
+    weighs the card's penalty, which s pays every later turn while it is his last card),
+    overcoming costs a barricade and ends his round."""
+    v = P[C_VALUE + c]
+    m = margin(P, s)
+    if v == m:
+        return kiai_bonus
+    if v < m:
+        return 1.0 - 0.15 * v - stay * penalty_cost(P, s, c)
+    return -1.0 - farm_cost(P) - 0.5 * v
+
+
+@njit(cache=True)
+def place_value(P, s, c, kiai_bonus, stay):
+    """Value for s of taking card c himself, best placement without talents."""
+    if can_defend(P, s, c):
+        return 2.0 + symbol_cost(P, s, P[C_SYM + c] - 1)
+    return confront_value(P, s, c, kiai_bonus, stay)
