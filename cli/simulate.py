@@ -14,6 +14,7 @@ from cli.common import (
     ComponentsOpt,
     DifficultyOpt,
     ParamOpt,
+    ParamsFileOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
@@ -55,6 +56,7 @@ def simulate(
     seed: int = SeedOpt,
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
+    params_file: str = ParamsFileOpt,
     threads: int = ThreadsOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
@@ -69,7 +71,7 @@ def simulate(
     check_seed(seed)
     if out is not None and out.suffix not in (".csv", ".parquet"):
         fail(f"--out must end in .csv or .parquet, got '{out}'")
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components)
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
     try:
         used = set_threads(threads)
     except ConfigError as e:
