@@ -94,7 +94,7 @@ def load_params_file(path: str | Path) -> ParamsFile:
 
 
 def resolve_strategy(strategy: str | None, params: list[str] | None, params_file: str | Path | None,
-                     default: str = DEFAULT_STRATEGY) -> tuple[str, dict]:
+                     default: str = DEFAULT_STRATEGY, option: str = "--strategy") -> tuple[str, dict]:
     """The strategy and parameter overrides of a command with --strategy, --param and --params-file.
 
     The file's strategy is used when --strategy is not given (the default otherwise); a
@@ -103,7 +103,7 @@ def resolve_strategy(strategy: str | None, params: list[str] | None, params_file
     if loaded is None:
         return strategy or default, parse_params(params)
     if strategy is not None and strategy != loaded.strategy:
-        fail(f"--strategy {strategy} differs from the strategy of --params-file {loaded.path} ({loaded.strategy})")
+        fail(f"{option} {strategy} differs from the strategy of --params-file {loaded.path} ({loaded.strategy})")
     return loaded.strategy, {**loaded.params, **parse_params(params)}
 
 
@@ -156,8 +156,8 @@ def progress(total: int, description: str, enabled: bool | None = None):
 SamuraiOpt = typer.Option(DEFAULT_SAMURAI, "--samurai", "-s",
                           help="Seat order, clockwise from seat 0: 2 to 7 distinct names, comma-separated.")
 DifficultyOpt = typer.Option("normal", "--difficulty", "-d", help="easy, normal, hard or heroic (or a house level of the component file).")
-StrategyOpt = typer.Option(None, "--strategy", help=f"Strategy name (see `kiai strategies`; default: the --params-file's "
-                                                     f"strategy, else {DEFAULT_STRATEGY}).")
+StrategyOpt = typer.Option(None, "--strategy", help="Strategy name (see `kiai strategies`; default: the "
+                                                     f"--params-file's strategy, else {DEFAULT_STRATEGY}).")
 ParamOpt = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE; repeatable (e.g. --param T=3); overrides "
                                               "the --params-file's value.")
 ParamsFileOpt = typer.Option(None, "--params-file", help="JSON file of a strategy and its parameters, as `kiai tune` "
@@ -166,6 +166,18 @@ AbsentOpt = typer.Option("auto", "--absent-tokens", help="Absent support tokens:
 ComponentsOpt = typer.Option(None, "--components", help="Component data file (TOML); default: the packaged file.")
 SeedOpt = typer.Option(0, "--seed", help="Random seed; game i of seed S is the same game on any machine.")
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores). Results do not depend on it.")
+
+
+def games_rate(games: int, start: float) -> str:
+    """'N games/s' since time.perf_counter() read `start`, for progress bars."""
+    import time
+
+    return f"{games / max(time.perf_counter() - start, 1e-9):,.0f} games/s"
+
+
+def format_params(params: dict) -> str:
+    """{'T': 3, 'x': 0.5} as 'T=3 x=0.5' ('-' when empty)."""
+    return " ".join(f"{k}={v:g}" for k, v in params.items()) or "-"
 
 
 def stderr(msg: str) -> None:

@@ -20,6 +20,8 @@ from cli.common import (
     ThreadsOpt,
     check_seed,
     fail,
+    format_params,
+    games_rate,
     load_params_file,
     parse_params,
     parse_samurai,
@@ -97,7 +99,8 @@ def compare(
         _report_seatings(C, played, names, games, seed, speed, as_json)
 
 
-def _strategy_params(strategies: str, param: list[str] | None, params_files: list[str] | None) -> list[tuple[str, dict]]:
+def _strategy_params(strategies: str, param: list[str] | None,
+                     params_files: list[str] | None) -> list[tuple[str, dict]]:
     """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
     from strategies import registry
 
@@ -117,7 +120,8 @@ def _strategy_params(strategies: str, param: list[str] | None, params_files: lis
     for path in params_files or []:
         loaded = load_params_file(path)
         if loaded.strategy not in overrides:
-            fail(f"--params-file {path} is for strategy {loaded.strategy}, which --strategies does not list")
+            fail(f"--params-file {path} is for strategy {loaded.strategy}, "
+                 f"which --strategies {','.join(names)} does not list")
         if loaded.strategy in from_file:
             fail(f"--params-file {from_file[loaded.strategy]} and {path} are both for strategy {loaded.strategy}")
         from_file[loaded.strategy] = path
@@ -145,8 +149,7 @@ def _play(C, arms, games: int, seed: int, what: str):
 
         def on_block(k):
             done[0] += k
-            rate = done[0] / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=done[0], rate=f"{rate:,.0f} games/s")
+            bar.update(task, completed=done[0], rate=games_rate(done[0], start))
 
         played = C.play_arms(arms, games, seed, on_block=on_block)
     return played, max(time.perf_counter() - start, 1e-9)
@@ -211,7 +214,7 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
     w = max(len("strategy"), *(len(v) for v in label.values()))
     print(f"{'rank':>4}  {'strategy':<{w}}  {'win rate':>9}  {'95% CI':<19}  {'method':<15}  parameters")
     for r in rows:
-        params = " ".join(f"{k}={v:g}" for k, v in r["params"].items()) or "-"
+        params = format_params(r["params"])
         print(f"{r['rank']:>4}  {label[r['strategy']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
               f"{r['ci_method']:<15}  {params}")  # fmt: skip
     print()

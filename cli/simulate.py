@@ -21,6 +21,7 @@ from cli.common import (
     ThreadsOpt,
     check_seed,
     fail,
+    games_rate,
     make_config,
     progress,
 )
@@ -42,8 +43,7 @@ def play(config, games: int, seed: int, label: str = "games") -> tuple[np.ndarra
             k = min(BLOCK, games - done)
             rows.append(run_games(config, k, seed, game_offset=done))
             done += k
-            rate = done / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+            bar.update(task, completed=done, rate=games_rate(done, start))
     return np.concatenate(rows), time.perf_counter() - start
 
 

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import typer
 
-from cli.common import AbsentOpt, ComponentsOpt, ParamsFileOpt, check_seed, fail, load_params_file, progress, stderr
+from cli.common import (
+    AbsentOpt,
+    ComponentsOpt,
+    ParamsFileOpt,
+    check_seed,
+    fail,
+    games_rate,
+    load_params_file,
+    progress,
+    stderr,
+)
 from cli.main import app
 
 DEFAULT_GAMES = 10_000
@@ -187,7 +197,8 @@ def sweep(
     if not strategies:
         fail("--strategy expects strategy names, comma-separated")
     if loaded is not None and loaded.strategy not in strategies:
-        fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, which --strategy does not list")
+        fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, "
+             f"which --strategy {','.join(strategies)} does not list")
     param_grid = parse_param_grid(param)
     try:
         comp = load_components(components)
@@ -262,8 +273,7 @@ def sweep(
 
             def on_block(n):
                 played[1] += n
-                rate = played[1] / max(time.perf_counter() - start, 1e-9)
-                bar.update(task, rate=f"{rate:,.0f} games/s")
+                bar.update(task, rate=games_rate(played[1], start))
 
             def on_finished(index, row, n):
                 played[0] += 1
