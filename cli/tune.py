@@ -38,7 +38,8 @@ from cli.main import app
                   "interval and a paired test against the start point, and write them to a JSON file "
                   "that --params-file loads in every command.")
 def tune(
-    strategy: str = typer.Argument(None, help="The strategy to tune (default: the --params-file's)."),
+    strategy: str = typer.Argument(None, metavar="STRATEGY", help="The strategy to tune (default: the "
+                                                                  "--params-file's)."),
     samurai: list[str] = typer.Option(None, "--samurai", "-s", help="A seating, seat 0 first, comma-separated; "
                                                                     f"repeatable (default: {DEFAULT_SAMURAI})."),
     difficulty: list[str] = typer.Option(None, "--difficulty", "-d", help="Levels, comma-separated or 'all'; "
@@ -190,8 +191,8 @@ def tune(
     if found.best == 0:
         print(f"  the search kept the {start_label}: no better candidate was found")
     else:
-        print(f"  best - {start_label}: {100 * t['diff']:+.3f} pp   95% CI [{100 * t['diff_ci'][0]:+.3f}, "
-              f"{100 * t['diff_ci'][1]:+.3f}] pp   McNemar p = {t['p_value']:.3g} "
+        ci = "n/a" if None in t["diff_ci"] else f"[{100 * t['diff_ci'][0]:+.3f}, {100 * t['diff_ci'][1]:+.3f}] pp"
+        print(f"  best - {start_label}: {100 * t['diff']:+.3f} pp   95% CI {ci}   McNemar p = {t['p_value']:.3g} "
               f"(games only best won {t['discordant'][0]:,}, only {start_label} {t['discordant'][1]:,})")  # fmt: skip
     if n_cfg > 1:
         for (s, lv), r in zip(grid, fresh["best"]["configurations"]):

@@ -238,6 +238,7 @@ def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, o
         "games_per_configuration": games,
         "best": {**rate(int(a.sum()), a.size), "configurations": [rate(int(v.sum()), v.size) for v in vb]},
         "baseline": {**rate(int(b.sum()), b.size), "configurations": [rate(int(v.sum()), v.size) for v in va]},
-        "test": {"diff": t["diff"], "diff_ci": list(t["diff_ci"]), "discordant": [t["a_only"], t["b_only"]],
-                 "p_value": t["pvalue"], "exact": t["exact"]},  # fmt: skip
+        # a single game has no interval: None rather than NaN, which strict JSON lacks
+        "test": {"diff": t["diff"], "diff_ci": [None if math.isnan(x) else x for x in t["diff_ci"]],
+                 "discordant": [t["a_only"], t["b_only"]], "p_value": t["pvalue"], "exact": t["exact"]},  # fmt: skip
     }

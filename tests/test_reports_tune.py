@@ -181,3 +181,9 @@ def test_evaluate_plays_the_start_point_once_when_it_won():
     assert play.calls == [(0, 0, T.EVAL_OFFSET, 100)]
     assert fresh["test"]["diff"] == 0 and fresh["test"]["discordant"] == [0, 0]
     assert fresh["best"]["wins"] == fresh["baseline"]["wins"] == 40
+
+
+def test_evaluate_on_one_game_has_no_interval_rather_than_nan():
+    fresh = T.evaluate(1, 0, 1, 1, FakePlay([0, 100]))
+    assert fresh["test"]["diff_ci"] == [None, None] and fresh["test"]["discordant"] == [1, 0]
+    assert fresh["best"]["wins"] == 1 and fresh["baseline"]["wins"] == 0
