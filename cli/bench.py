@@ -11,7 +11,7 @@ import time
 
 import typer
 
-from cli.common import ThreadsOpt, fail
+from cli.common import ParamOpt, ParamsFileOpt, StrategyOpt, ThreadsOpt, fail, resolve_strategy
 from cli.main import app
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
@@ -40,7 +40,9 @@ def _probe(cache_dir: str, strategy: str) -> float:
                   "(empty cache, new process) and warm (cache present, new process).")
 def bench(
     games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch."),
-    strategy: str = typer.Option("reference", "--strategy", help="Strategy to time."),
+    strategy: str = StrategyOpt,
+    param: list[str] = ParamOpt,
+    params_file: str = ParamsFileOpt,
     threads: int = ThreadsOpt,
     compile_times: bool = typer.Option(True, "--compile/--no-compile", help="Also measure cold and warm compile."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -52,18 +54,19 @@ def bench(
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
+    strategy, overrides = resolve_strategy(strategy, param, params_file)
     try:
         registry.get(strategy)
+        config = GameConfig(tuple(WORKLOAD["samurai"].split(",")), WORKLOAD["difficulty"], strategy, overrides)
         used = set_threads(threads)
     except (KeyError, ConfigError) as e:
         fail(str(e.args[0]))
     result = {"cores": os.cpu_count(), "threads": used, "games": games, **WORKLOAD, "strategy": strategy,
-              "numba": numba.__version__}
+              "params": config.param_dict(), "numba": numba.__version__}
     if compile_times:
         with tempfile.TemporaryDirectory(prefix="kiai-bench-") as tmp:
             result["compile_cold_s"] = _probe(tmp, strategy)
             result["start_warm_s"] = _probe(tmp, strategy)
-    config = GameConfig(tuple(WORKLOAD["samurai"].split(",")), WORKLOAD["difficulty"], strategy)
     run_games(config, 10, 0)  # load or compile before timing
     t0 = time.perf_counter()
     run_games(config, games, 0)
@@ -73,7 +76,8 @@ def bench(
     if as_json:
         print(json.dumps(result))
         return
-    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {strategy}")
+    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {strategy}"
+          + (f" {result['params']}" if result["params"] else ""))
     print(f"machine       {result['cores']} cores, {used} threads, numba {numba.__version__}")
     print(f"throughput    {result['games_per_second']:,.0f} games/s ({games:,} games in {seconds:.2f} s)")
     if compile_times:

@@ -1,4 +1,7 @@
-"""`kiai compare`: every seating of a line-up on the same games, ranked, with paired tests."""
+"""`kiai compare`: arms played on the same games, with paired tests.
+
+Without --strategies the arms are every seating of a line-up, ranked and tested against the
+best; with --strategies they are strategies on one seating, and every pair is tested."""
 
 from __future__ import annotations
 
@@ -12,13 +15,18 @@ from cli.common import (
     AbsentOpt,
     ComponentsOpt,
     DifficultyOpt,
-    ParamOpt,
+    ParamsFileOpt,
     SeedOpt,
     ThreadsOpt,
     check_seed,
     fail,
+    format_params,
+    games_rate,
+    load_params_file,
     parse_params,
+    parse_samurai,
     progress,
+    resolve_strategy,
 )
 from cli.main import app
 
@@ -26,23 +34,35 @@ from cli.main import app
 @app.command(help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
                   "seating, mirror images are not) on the same games of one seed, rank them by win "
                   "rate and test each against the best with McNemar's paired test on the per-game "
-                  "results; p-values are Holm-adjusted over the comparisons.")
+                  "results; p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
+                  "play those strategies on the one seating --lineup gives (as written) on the same "
+                  "games, and test every pair of them the same way.")
 def compare(
-    lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, comma-separated."),
+    lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, "
+                                                                       "comma-separated. With --strategies: the "
+                                                                       "seating played, seat 0 first (2 to 7)."),
     difficulty: str = DifficultyOpt,
-    games: int = typer.Option(100_000, "--games", "-n", help="Games per seating (the same game indices for each)."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Games per seating or strategy (the same game "
+                                                             "indices for each)."),
     seed: int = SeedOpt,
-    strategy: str = typer.Option(None, "--strategy", help="Strategy (default: kiai's default strategy, see `kiai strategies`)."),
-    param: list[str] = ParamOpt,
+    strategy: str = typer.Option(None, "--strategy", help="Strategy of the seatings (default: the --params-file's, "
+                                                          "else kiai's default strategy, see `kiai strategies`)."),
+    strategies: str = typer.Option(None, "--strategies", help="Compare these strategies (2 or more, comma-separated, "
+                                                              "each once) on one seating instead of seatings."),
+    param: list[str] = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE, repeatable; with "
+                                                          "--strategies STRATEGY.NAME=VALUE (e.g. reference.T=4)."),
+    params_file: list[str] = typer.Option(None, "--params-file", help=ParamsFileOpt.help + " With --strategies "
+                                                                      "repeatable: each file applies to the "
+                                                                      "strategy it names."),
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON list, best seating first."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of seatings, best first; with "
+                                                       "--strategies one object with 'strategies' and 'pairs'."),
 ):
     from reports import compare as C
     from reports.presets import DEFAULT_STRATEGY
     from reports.seatings import _names
-    from reports.sweep import warm
     from simcore.api import ConfigError, set_threads
     from simcore.components import ComponentsError, load_components
 
@@ -50,35 +70,102 @@ def compare(
         fail(f"--games must be at least 1, got {games}")
     check_seed(seed)
     try:
-        names = _names([t for t in lineup.split(",") if t.strip()])
-    except ValueError as e:
-        fail(f"--lineup {lineup}: {e}")
-    if len(names) < 3:
-        fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
-    strategy = strategy or DEFAULT_STRATEGY
-    try:
         comp = load_components(components)
-        arms = C.seating_arms(names, difficulty.lower(), strategy, parse_params(param), absent_tokens.lower(), comp)
+        if strategies is not None:
+            if strategy is not None:
+                fail("--strategy and --strategies exclude each other")
+            arms = C.strategy_arms(parse_samurai(lineup), difficulty.lower(), _strategy_params(strategies, param,
+                                   params_file), absent_tokens.lower(), comp)  # fmt: skip
+        else:
+            try:
+                names = _names([t for t in lineup.split(",") if t.strip()])
+            except ValueError as e:
+                fail(f"--lineup {lineup}: {e}")
+            if len(names) < 3:
+                fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
+            if len(params_file or []) > 1:
+                fail("--params-file is given more than once; that takes --strategies")
+            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0], DEFAULT_STRATEGY)
+            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp)
         used = set_threads(threads)
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
+
+    played, seconds = _play(C, arms, games, seed, "strategies" if strategies is not None else "seatings")
+    speed = f"{games * len(arms) / seconds:,.0f} games/s on {used} thread(s)"
+    if strategies is not None:
+        _report_strategies(C, played, games, seed, speed, as_json)
+    else:
+        _report_seatings(C, played, names, games, seed, speed, as_json)
+
+
+def _strategy_params(strategies: str, param: list[str] | None,
+                     params_files: list[str] | None) -> list[tuple[str, dict]]:
+    """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
+    from strategies import registry
+
+    names = [t.strip() for t in strategies.split(",") if t.strip()]
+    if len(names) < 2:
+        fail(f"--strategies needs at least 2 strategies, comma-separated, got '{strategies}'")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        fail(f"--strategies lists '{twice[0]}' twice; each strategy plays once (the games are the same)")
+    for name in names:
+        try:
+            registry.get(name)
+        except KeyError as e:
+            fail(e.args[0])
+    overrides: dict[str, dict] = {name: {} for name in names}
+    from_file: dict[str, str] = {}
+    for path in params_files or []:
+        loaded = load_params_file(path)
+        if loaded.strategy not in overrides:
+            fail(f"--params-file {path} is for strategy {loaded.strategy}, "
+                 f"which --strategies {','.join(names)} does not list")
+        if loaded.strategy in from_file:
+            fail(f"--params-file {from_file[loaded.strategy]} and {path} are both for strategy {loaded.strategy}")
+        from_file[loaded.strategy] = path
+        overrides[loaded.strategy].update(loaded.params)
+    for key, value in parse_params(param).items():
+        name, dot, pname = key.partition(".")
+        if not dot or not pname:
+            fail(f"--param with --strategies expects STRATEGY.NAME=VALUE (e.g. {names[0]}.T=3), got '{key}={value}'")
+        if name not in overrides:
+            fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(names)})")
+        overrides[name][pname] = value
+    return [(name, overrides[name]) for name in names]
+
+
+def _play(C, arms, games: int, seed: int, what: str):
+    """Every arm on games 0..games-1 of seed, with a progress bar; (played, seconds)."""
+    from reports.sweep import warm
 
     total = games * len(arms)
     done = [0]
     warm(arms[0].config)  # compile (or load) before the bar starts
     start = time.perf_counter()
     with progress(total, "games") as bar:
-        task = bar.add_task(f"{len(arms)} seatings", total=total, rate="")
+        task = bar.add_task(f"{len(arms)} {what}", total=total, rate="")
 
         def on_block(k):
             done[0] += k
-            rate = done[0] / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=done[0], rate=f"{rate:,.0f} games/s")
+            bar.update(task, completed=done[0], rate=games_rate(done[0], start))
 
-        ranked = C.rank(C.play_arms(arms, games, seed, on_block=on_block))
-    seconds = time.perf_counter() - start
+        played = C.play_arms(arms, games, seed, on_block=on_block)
+    return played, max(time.perf_counter() - start, 1e-9)
 
-    d = arms[0].config.describe()
+
+def _p(p: float) -> str:
+    return f"{p:.3g}" if p >= 1e-4 else "<1e-4"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{100 * lo:.3f}, {100 * hi:.3f}]"
+
+
+def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_json: bool) -> None:
+    ranked = C.rank(played)
+    d = played[0]["arm"].config.describe()
     if as_json:
         items = [{"rank": e["rank"], "seating": e["label"], **{k: v for k, v in e.items() if k not in ("rank", "label")},
                   "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"], "seed": seed}
@@ -87,22 +174,57 @@ def compare(
         return
     print(f"seatings of {','.join(names)} at {d['difficulty']}, strategy {d['strategy']}"
           + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)"))  # fmt: skip
-    print(f"{len(arms)} seatings x {games:,} games, seed {seed}: every seating plays the same deals "
-          f"({total / seconds:,.0f} games/s on {used} thread(s))")  # fmt: skip
+    print(f"{len(ranked)} seatings x {games:,} games, seed {seed}: every seating plays the same deals ({speed})")
     print()
     width = max(len(e["label"]) for e in ranked)
     print(f"{'rank':>4}  {'seating (seat 0 first)':<{width}}  {'win rate':>9}  {'95% CI':<19}  "
           f"{'vs best':>10}  {'p (Holm)':>9}  5%")  # fmt: skip
     for e in ranked:
-        lo, hi = e["ci95"]
-        ci = f"[{100 * lo:.3f}, {100 * hi:.3f}]"
         if e["p_holm"] is None:
             vs, p, sig = "best", "-", ""
         else:
             vs = f"{100 * e['diff_from_best']:+.3f} pp"
-            p = f"{e['p_holm']:.3g}" if e["p_holm"] >= 1e-4 else "<1e-4"
+            p = _p(e["p_holm"])
             sig = "yes" if e["significant"] else "no"
-        print(f"{e['rank']:>4}  {e['label']:<{width}}  {100 * e['win_rate']:>8.3f}%  {ci:<19}  {vs:>10}  {p:>9}  {sig}")
+        print(f"{e['rank']:>4}  {e['label']:<{width}}  {100 * e['win_rate']:>8.3f}%  {_ci(*e['ci95']):<19}  "
+              f"{vs:>10}  {p:>9}  {sig}")  # fmt: skip
     print()
     print(f"p-values are Holm-adjusted over the {len(ranked) - 1} comparisons with the best seating "
           "(McNemar tests on the same games; 'yes' = significant at 5%).")  # fmt: skip
+
+
+def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bool) -> None:
+    ordered = C.by_win_rate(played)
+    pairs = C.pairwise(ordered)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "honest": p["summary"]["honest"],
+             "params": p["summary"]["params"], **{k: v for k, v in C.arm_entry(p).items() if k != "label"}}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    if as_json:
+        print(json.dumps({"mode": "strategies", "seating": d["samurai"], "difficulty": d["difficulty"],
+                          "absent_tokens": d["absent_tokens"], "games": games, "seed": seed,
+                          "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+                          "alpha": C.ALPHA, "strategies": rows, "pairs": pairs}))  # fmt: skip
+        return
+    label = {r["strategy"]: r["strategy"] + ("" if r["honest"] else " (cheating)") for r in rows}
+    print(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
+          + (", absent tokens on" if d["absent_tokens"] else ""))  # fmt: skip
+    print(f"{len(rows)} strategies x {games:,} games, seed {seed}: every strategy plays the same deals ({speed})")
+    print()
+    w = max(len("strategy"), *(len(v) for v in label.values()))
+    print(f"{'rank':>4}  {'strategy':<{w}}  {'win rate':>9}  {'95% CI':<19}  {'method':<15}  parameters")
+    for r in rows:
+        params = format_params(r["params"])
+        print(f"{r['rank']:>4}  {label[r['strategy']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
+              f"{r['ci_method']:<15}  {params}")  # fmt: skip
+    print()
+    pw = max(len(label[p["a"]]) + len(label[p["b"]]) + 3 for p in pairs)
+    print(f"{'a - b':<{pw}}  {'diff':>10}  {'95% CI (pp)':<19}  {'a only':>7}  {'b only':>7}  {'p':>7}  "
+          f"{'p (Holm)':>8}  5%")  # fmt: skip
+    for p in pairs:
+        print(f"{label[p['a']] + ' - ' + label[p['b']]:<{pw}}  {100 * p['diff']:>+7.3f} pp  {_ci(*p['diff_ci']):<19}  "
+              f"{p['discordant'][0]:>7,}  {p['discordant'][1]:>7,}  {_p(p['p_value']):>7}  {_p(p['p_holm']):>8}  "
+              f"{'yes' if p['significant'] else 'no'}")  # fmt: skip
+    print()
+    print(f"a only / b only: games only a / only b won (the others were won or lost by both). p: McNemar's test on "
+          f"the same games; p (Holm): adjusted over the {len(pairs)} pairs ('yes' = significant at 5%).")  # fmt: skip

@@ -11,7 +11,7 @@ try:  # typer >= 0.2x ships its own copy of click
 except ImportError:  # pragma: no cover - older typer on plain click
     import click.exceptions as cx
 
-from cli.common import UserError
+from cli.common import UserError, set_command_line
 
 app = typer.Typer(
     name="kiai",
@@ -30,11 +30,13 @@ from cli import simulate as _simulate  # noqa: E402,F401
 from cli import strategies_cmd as _strategies  # noqa: E402,F401
 from cli import sweep as _sweep  # noqa: E402,F401
 from cli import trace_cmd as _trace  # noqa: E402,F401
+from cli import tune as _tune  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and bad input print one line and exit with code 2."""
     command = typer.main.get_command(app)
+    set_command_line(sys.argv[1:] if argv is None else argv)
     try:
         rv = command.main(args=argv, prog_name="kiai", standalone_mode=False)
     except cx.NoArgsIsHelpError as e:  # bare `kiai`: show help, like --help

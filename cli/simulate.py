@@ -14,12 +14,14 @@ from cli.common import (
     ComponentsOpt,
     DifficultyOpt,
     ParamOpt,
+    ParamsFileOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
     ThreadsOpt,
     check_seed,
     fail,
+    games_rate,
     make_config,
     progress,
 )
@@ -41,8 +43,7 @@ def play(config, games: int, seed: int, label: str = "games") -> tuple[np.ndarra
             k = min(BLOCK, games - done)
             rows.append(run_games(config, k, seed, game_offset=done))
             done += k
-            rate = done / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+            bar.update(task, completed=done, rate=games_rate(done, start))
     return np.concatenate(rows), time.perf_counter() - start
 
 
@@ -55,6 +56,7 @@ def simulate(
     seed: int = SeedOpt,
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
+    params_file: str = ParamsFileOpt,
     threads: int = ThreadsOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
@@ -69,7 +71,7 @@ def simulate(
     check_seed(seed)
     if out is not None and out.suffix not in (".csv", ".parquet"):
         fail(f"--out must end in .csv or .parquet, got '{out}'")
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components)
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
     try:
         used = set_threads(threads)
     except ConfigError as e:

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import typer
 
-from cli.common import AbsentOpt, ComponentsOpt, check_seed, fail, progress, stderr
+from cli.common import (
+    AbsentOpt,
+    ComponentsOpt,
+    ParamsFileOpt,
+    check_seed,
+    fail,
+    games_rate,
+    load_params_file,
+    progress,
+    stderr,
+)
 from cli.main import app
 
 DEFAULT_GAMES = 10_000
@@ -122,6 +132,9 @@ def sweep(
                                                           "strategy, see `kiai strategies`)."),
     param: list[str] = typer.Option(None, "--param", help="NAME=VALUE or NAME=V1,V2,... (an axis); applies to "
                                                           "the strategies that have the parameter; repeatable."),
+    params_file: str = typer.Option(None, "--params-file", help=ParamsFileOpt.help + " Its parameters apply to its "
+                                                                "strategy (default --strategy: that strategy); "
+                                                                "--param values override them."),
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {DEFAULT_GAMES:,}; "
@@ -176,9 +189,16 @@ def sweep(
     seatings = seatings.lower()
     if absent_tokens.lower() not in ("on", "off", "auto"):
         fail(f"--absent-tokens must be on, off or auto, got '{absent_tokens}'")
-    strategies = _split(strategy) if strategy is not None else [presets.DEFAULT_STRATEGY]
+    loaded = load_params_file(params_file) if params_file is not None else None
+    if strategy is not None:
+        strategies = _split(strategy)
+    else:
+        strategies = [loaded.strategy] if loaded is not None else [presets.DEFAULT_STRATEGY]
     if not strategies:
         fail("--strategy expects strategy names, comma-separated")
+    if loaded is not None and loaded.strategy not in strategies:
+        fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, "
+             f"which --strategy {','.join(strategies)} does not list")
     param_grid = parse_param_grid(param)
     try:
         comp = load_components(components)
@@ -212,11 +232,13 @@ def sweep(
                 chosen = S.expand_lineups(parse_counts(players), mode, k, seed)
             variants = S.strategy_variants(strategies, param_grid)
             plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp)
+        if loaded is not None:
+            plan = S.with_base_params(plan, loaded.strategy, loaded.params)
         if games is None and precision is None:
             games = DEFAULT_GAMES
         request = S.Request(games=games, precision=precision, **({"max_games": max_games} if max_games else {}))
         info = {"command": _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param,
-                                     games, precision, max_games, seed)}  # fmt: skip
+                                     games, precision, max_games, seed, params_file)}  # fmt: skip
         job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
     except S.SweepError as e:
         fail(str(e))
@@ -251,8 +273,7 @@ def sweep(
 
             def on_block(n):
                 played[1] += n
-                rate = played[1] / max(time.perf_counter() - start, 1e-9)
-                bar.update(task, rate=f"{rate:,.0f} games/s")
+                bar.update(task, rate=games_rate(played[1], start))
 
             def on_finished(index, row, n):
                 played[0] += 1
@@ -278,7 +299,7 @@ def sweep(
 
 
 def _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param, games, precision,
-              max_games, seed) -> str:
+              max_games, seed, params_file=None) -> str:
     """The sweep as a command line, for the report's notes."""
     parts = ["kiai sweep"]
     if preset:
@@ -290,6 +311,8 @@ def _describe(preset, difficulty, players, lineup, lineups, seatings, strategies
     if seatings != "given":
         parts.append(f"--seatings {seatings}")
     parts.append(f"--strategy {','.join(strategies)}")
+    if params_file is not None:
+        parts.append(f"--params-file {params_file}")
     parts += [f"--param {v}" for v in param or []]
     parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
     if max_games:

@@ -9,6 +9,7 @@ from cli.common import (
     ComponentsOpt,
     DifficultyOpt,
     ParamOpt,
+    ParamsFileOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
@@ -29,6 +30,7 @@ def trace(
     game_index: int = typer.Option(0, "--game-index", "-i", help="Which game of the seed's sequence."),
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
+    params_file: str = ParamsFileOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
 ):
@@ -40,10 +42,11 @@ def trace(
     check_seed(seed)
     if game_index < 0:
         fail(f"--game-index must be at least 0, got {game_index}")
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components)
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
-    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}.")
+    params = f" {config.param_dict()}" if config.params else ""
+    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}.")
     for line in describe(run.events, config.samurai, config.components):
         print(line)
     outcome = OUTCOMES[run.result("outcome")]

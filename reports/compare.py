@@ -5,8 +5,9 @@ has the same deal in every arm (common random numbers) and arms can be compared 
 each is tested against the best with McNemar's test on the per-game win vectors
 (reports.stats.paired_test), and the p-values are Holm-adjusted over the comparisons.
 
-`kiai compare` builds its arms from the seatings of a line-up (seating_arms); a comparison of
-strategies would build them from strategies on one seating, and reuse the rest.
+`kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
+against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms)
+and tests every pair of arms (pairwise).
 """
 
 from __future__ import annotations
@@ -44,6 +45,21 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     return arms
 
 
+def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple[str, dict]],
+                  absent_tokens: str = "auto", components=None) -> list[Arm]:
+    """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
+    the label is the strategy's name, so a strategy may appear once."""
+    from simcore.api import ConfigError, GameConfig
+
+    names = [name for name, _ in strategies]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(f"strategy '{twice[0]}' is listed twice")
+    return [Arm(name, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
+                                 absent_tokens=absent_tokens, components=components))
+            for name, params in strategies]  # fmt: skip
+
+
 def play_arms(arms: Sequence[Arm], games: int, seed: int, *, block: int = BLOCK,
               on_block: Callable[[int], None] | None = None) -> list[dict]:
     """Play every arm on games 0..games-1 of seed: [{arm, summary, wins (bool per game)}]."""
@@ -61,29 +77,32 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *, block: int = BLOCK,
     return played
 
 
+def arm_entry(p: dict) -> dict:
+    """An arm's label and win rate with its interval."""
+    s = p["summary"]
+    return {"label": p["arm"].label, "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
+            "ci95": list(s["ci95"]), "ci_method": s["ci_method"]}  # fmt: skip
+
+
+def by_win_rate(played: Sequence[dict]) -> list[dict]:
+    """The played arms, highest win rate first (ties keep the given order)."""
+    return sorted(played, key=lambda p: -p["summary"]["win_rate"])
+
+
 def rank(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
     """Arms ranked by win rate (ties keep the given order), each against the best.
 
     diff_from_best is the arm's win rate minus the best's (0 or below); diff_ci its paired 95%
     interval; p_value McNemar's raw p-value against the best, p_holm Holm-adjusted over the
     other arms; significant is p_holm < alpha. The best has None for the tests."""
-    order = sorted(range(len(played)), key=lambda i: -played[i]["summary"]["win_rate"])
-    best = played[order[0]]
-    tests = [paired_test(played[i]["wins"], best["wins"]) for i in order[1:]]
+    ordered = by_win_rate(played)
+    best = ordered[0]
+    tests = [paired_test(p["wins"], best["wins"]) for p in ordered[1:]]
     adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
     out = []
-    for r, i in enumerate(order):
-        s = played[i]["summary"]
-        entry = {
-            "rank": r + 1,
-            "label": played[i]["arm"].label,
-            "games": s["games"],
-            "wins": s["wins"],
-            "win_rate": s["win_rate"],
-            "ci95": list(s["ci95"]),
-            "ci_method": s["ci_method"],
-            "diff_from_best": s["win_rate"] - best["summary"]["win_rate"],
-        }
+    for r, p in enumerate(ordered):
+        entry = {"rank": r + 1, **arm_entry(p),
+                 "diff_from_best": p["summary"]["win_rate"] - best["summary"]["win_rate"]}  # fmt: skip
         if r == 0:
             entry.update(diff_ci=[0.0, 0.0], p_value=None, p_holm=None, significant=False,
                          discordant=[0, 0])  # fmt: skip
@@ -93,3 +112,28 @@ def rank(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
                          significant=bool(adjusted[r - 1] < alpha), discordant=[t["a_only"], t["b_only"]])  # fmt: skip
         out.append(entry)
     return out
+
+
+def pairwise(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
+    """Every pair of arms (a, b), a before b in the order given: k(k-1)/2 entries.
+
+    diff is a's win rate minus b's on the same games; diff_ci its paired 95% interval;
+    discordant [games only a won, games only b won]; p_value McNemar's raw p-value, p_holm
+    Holm-adjusted over all the pairs; significant is p_holm < alpha."""
+    pairs = [(a, b) for i, a in enumerate(played) for b in played[i + 1 :]]
+    tests = [paired_test(a["wins"], b["wins"]) for a, b in pairs]
+    adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
+    return [
+        {
+            "a": a["arm"].label,
+            "b": b["arm"].label,
+            "diff": t["diff"],
+            "diff_ci": list(t["diff_ci"]),
+            "discordant": [t["a_only"], t["b_only"]],
+            "exact": t["exact"],
+            "p_value": t["pvalue"],
+            "p_holm": float(p_holm),
+            "significant": bool(p_holm < alpha),
+        }
+        for (a, b), t, p_holm in zip(pairs, tests, adjusted)
+    ]

@@ -200,6 +200,25 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
     return plan
 
 
+def with_base_params(plan: Sequence, strategy: str, base: dict) -> list:
+    """The plan with `base` (e.g. a --params-file's parameters) under the parameters of every
+    configuration of `strategy`: values the configuration sets itself win. Other strategies'
+    configurations are unchanged."""
+    import dataclasses
+
+    from simcore.api import ConfigError
+
+    out = []
+    for config in plan:
+        if config.strategy == strategy:
+            try:
+                config = dataclasses.replace(config, params={**base, **config.params})
+            except ConfigError as e:
+                raise SweepError(str(e)) from None
+        out.append(config)
+    return out
+
+
 def config_columns(config) -> dict:
     """The defining columns of a configuration's row."""
     d = config.describe()

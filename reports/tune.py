@@ -1,0 +1,244 @@
+"""Tuning a strategy's parameters: candidates, a search by successive halving (or plain random
+search) on common random numbers, and a re-evaluation of the winner on fresh games.
+
+Nothing here touches the engine: the search and the re-evaluation call a `play(candidate,
+configuration, offset, count)` function that returns the per-game wins (a bool array) of games
+offset .. offset + count - 1. `kiai tune` passes one that runs the engine; the tests pass fakes.
+
+- Candidates (sample_candidates): candidate 0 is the start point (the defaults, or a
+  --params-file), and the others are drawn uniformly from each free parameter's [low, high]
+  (whole numbers for integer parameters) with numpy's Generator seeded by the seed, so a
+  tuning run is reproducible. Fixed parameters (--param) take their value in every candidate.
+- Successive halving (halving_schedule, search): every candidate plays a small number of games
+  per configuration; the best 1/eta of them (by total wins over the configurations) go on and
+  play eta times as many, until one is left; the last rung plays the full budget. Survivors
+  add games to the ones they have played, and at every rung all candidates still in the race
+  have played the same game indices of the same seed (common random numbers), so their totals
+  differ by their parameters, not by their luck of the deal. Ties go to the lower candidate
+  number (the start point first).
+- Re-evaluation (evaluate): the search's best total is biased upwards (it is the largest of
+  several noisy totals: the winner's curse), so the winner and the start point both play a
+  fresh block of games (indices from EVAL_OFFSET on, which the search never reaches) and those
+  are the figures reported: each win rate with its 95% interval, and McNemar's paired test of
+  the winner against the start point on the same games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from reports.stats import paired_test, proportion_ci
+
+EVAL_OFFSET = 10**9  # first game index of the re-evaluation; the search plays indices below it
+DEFAULT_ETA = 3
+METHODS = ("halving", "random")
+MAX_DRAWS_PER_CANDIDATE = 1000  # draws before giving up on finding a new distinct candidate
+
+Play = Callable[[int, int, int, int], np.ndarray]  # (candidate, configuration, offset, count) -> wins
+
+
+class TuneError(ValueError):
+    """A tuning run that cannot be done as asked; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of a search: `candidates` play game indices 0..games-1 of every configuration
+    (those they played at earlier rungs included), and the best `keep` go on."""
+
+    candidates: int
+    games: int
+    keep: int
+
+
+# ------------------------------------------------------------------------------ schedules
+
+
+def halving_schedule(n: int, games: int, eta: int = DEFAULT_ETA) -> list[Rung]:
+    """Successive halving for n candidates with a final budget of `games` per configuration.
+
+    Rung r keeps ceil(candidates / eta); the number of rungs is the number of such cuts that
+    leave one candidate; the last rung plays `games`, each earlier one 1/eta as many as the
+    next (at least 1). One candidate gets a single rung of `games`."""
+    if n < 1:
+        raise TuneError(f"need at least 1 candidate, got {n}")
+    if games < 1:
+        raise TuneError(f"need at least 1 game, got {games}")
+    if eta < 2:
+        raise TuneError(f"eta must be at least 2, got {eta}")
+    counts = [n]
+    while counts[-1] > 1:
+        counts.append(math.ceil(counts[-1] / eta))
+    if len(counts) == 1:
+        return [Rung(1, games, 1)]
+    last = len(counts) - 2
+    return [Rung(counts[r], max(1, games // eta ** (last - r)), counts[r + 1]) for r in range(last + 1)]
+
+
+def random_schedule(n: int, games: int) -> list[Rung]:
+    """Random search: every candidate plays the full budget, the best is kept."""
+    if n < 1:
+        raise TuneError(f"need at least 1 candidate, got {n}")
+    if games < 1:
+        raise TuneError(f"need at least 1 game, got {games}")
+    return [Rung(n, games, 1)]
+
+
+def schedule(method: str, n: int, games: int, eta: int = DEFAULT_ETA) -> list[Rung]:
+    if method == "halving":
+        return halving_schedule(n, games, eta)
+    if method == "random":
+        return random_schedule(n, games)
+    raise TuneError(f"--method must be one of {', '.join(METHODS)}, got '{method}'")
+
+
+def search_games(rungs: Sequence[Rung]) -> int:
+    """Games per configuration the whole search plays, over all candidates."""
+    total, before = 0, 0
+    for rung in rungs:
+        total += rung.candidates * (rung.games - before)
+        before = rung.games
+    return total
+
+
+# ----------------------------------------------------------------------------- candidates
+
+
+def _key(params: dict) -> tuple:
+    return tuple(sorted(params.items()))
+
+
+def space_size(info, fixed: dict | None = None) -> float:
+    """How many distinct candidates there are (inf when a free parameter is continuous)."""
+    size = 1
+    for p in info.params:
+        if p.name in (fixed or {}):
+            continue
+        if not p.integer:
+            return math.inf
+        size *= math.floor(p.high) - math.ceil(p.low) + 1
+    return size
+
+
+def sample_candidates(info, k: int, seed: int, start: dict | None = None, fixed: dict | None = None) -> list[dict]:
+    """Up to k distinct parameter sets of strategy `info` (a strategies.registry.Strategy).
+
+    Candidate 0 is `start` (defaults for what it leaves out) with `fixed` applied; the others
+    draw every parameter not in `fixed` uniformly from [low, high] (integers for integer
+    parameters) with numpy's default_rng(seed). Fewer than k come back when the parameter space
+    has fewer distinct points. Each candidate is a complete, validated parameter dict."""
+    fixed = dict(fixed or {})
+    if not info.params:
+        raise TuneError(f"strategy '{info.name}' has no parameters to tune")
+    if k < 1:
+        raise TuneError(f"need at least 1 candidate, got {k}")
+    try:
+        base = info.param_dict({**(start or {}), **fixed})
+    except ValueError as e:
+        raise TuneError(str(e)) from None
+    free = [p for p in info.params if p.name not in fixed]
+    if not free:
+        raise TuneError(f"every parameter of '{info.name}' is fixed by --param; nothing to tune")
+    k = int(min(k, space_size(info, fixed)))
+    rng = np.random.default_rng(seed)
+    out, seen = [base], {_key(base)}
+    draws = 0
+    while len(out) < k and draws < MAX_DRAWS_PER_CANDIDATE * k:
+        draws += 1
+        cand = dict(base)
+        for p in free:
+            if p.integer:
+                cand[p.name] = int(rng.integers(math.ceil(p.low), math.floor(p.high), endpoint=True))
+            else:
+                cand[p.name] = float(rng.uniform(p.low, p.high))
+        cand = info.param_dict(cand)
+        if _key(cand) not in seen:
+            seen.add(_key(cand))
+            out.append(cand)
+    return out
+
+
+# --------------------------------------------------------------------------------- search
+
+
+@dataclass
+class SearchResult:
+    best: int  # the winning candidate's number
+    rungs: list[dict]  # per rung: candidates, games, wins (total per candidate), kept
+    wins: np.ndarray  # (candidates, configurations): wins over the games each candidate played
+    games: np.ndarray  # (candidates,): game indices 0..games-1 played per configuration
+
+
+def search(n_candidates: int, n_configs: int, rungs: Sequence[Rung], play: Play,
+           on_rung: Callable[[int, Rung], None] | None = None) -> SearchResult:
+    """Run the rungs: at each, the candidates still in play add the game indices they have not
+    played yet (the same ones for all), and the best `keep` by total wins over the
+    configurations go on (ties: lower candidate number first)."""
+    if n_configs < 1:
+        raise TuneError("need at least 1 configuration")
+    if not rungs or rungs[0].candidates != n_candidates:
+        raise TuneError(f"the schedule starts with {rungs[0].candidates if rungs else 0} candidates, "
+                        f"not {n_candidates}")  # fmt: skip
+    wins = np.zeros((n_candidates, n_configs), dtype=np.int64)
+    played = np.zeros(n_candidates, dtype=np.int64)
+    alive = list(range(n_candidates))
+    history = []
+    before = 0
+    for r, rung in enumerate(rungs):
+        if len(alive) != rung.candidates:
+            raise TuneError(f"rung {r + 1} expects {rung.candidates} candidates, {len(alive)} are left")
+        if on_rung is not None:
+            on_rung(r, rung)
+        count = rung.games - before
+        if count > 0:
+            for c in alive:
+                for j in range(n_configs):
+                    w = np.asarray(play(c, j, before, count))
+                    if w.shape != (count,):
+                        raise TuneError(f"play returned {w.shape[0] if w.ndim else 0} results for {count} games")
+                    wins[c, j] += int(w.sum())
+        played[alive] = rung.games
+        before = rung.games
+        totals = {c: int(wins[c].sum()) for c in alive}
+        order = sorted(alive, key=lambda c: (-totals[c], c))
+        kept = order[: rung.keep]
+        history.append({"candidates": list(alive), "games": rung.games, "wins": totals, "kept": kept})
+        alive = kept
+    return SearchResult(alive[0], history, wins, played)
+
+
+# ---------------------------------------------------------------------------- evaluation
+
+
+def rate(wins: int, games: int) -> dict:
+    lo, hi, method = proportion_ci(wins, games)
+    return {"games": int(games), "wins": int(wins), "win_rate": wins / games, "ci95": [lo, hi], "ci_method": method}
+
+
+def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, offset: int = EVAL_OFFSET) -> dict:
+    """The winner and the baseline on fresh games offset .. offset + games - 1 of every
+    configuration: pooled and per-configuration rates, and McNemar's paired test best - baseline
+    over all those games. When the winner is the baseline it is played once."""
+    if games < 1:
+        raise TuneError(f"need at least 1 game, got {games}")
+
+    def vectors(c):
+        return [np.asarray(play(c, j, offset, games), dtype=bool) for j in range(n_configs)]
+
+    vb = vectors(best)
+    va = vb if baseline == best else vectors(baseline)
+    a, b = np.concatenate(vb), np.concatenate(va)
+    t = paired_test(a, b)
+    return {
+        "offset": offset,
+        "games_per_configuration": games,
+        "best": {**rate(int(a.sum()), a.size), "configurations": [rate(int(v.sum()), v.size) for v in vb]},
+        "baseline": {**rate(int(b.sum()), b.size), "configurations": [rate(int(v.sum()), v.size) for v in va]},
+        # a single game has no interval: None rather than NaN, which strict JSON lacks
+        "test": {"diff": t["diff"], "diff_ci": [None if math.isnan(x) else x for x in t["diff_ci"]],
+                 "discordant": [t["a_only"], t["b_only"]], "p_value": t["pvalue"], "exact": t["exact"]},  # fmt: skip
+    }
