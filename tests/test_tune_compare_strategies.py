@@ -79,7 +79,7 @@ def test_compare_strategies_json_rates(compared):
         assert rows[name]["wins"] == int(w.sum()) and rows[name]["games"] == GAMES
         lo, hi = rows[name]["ci95"]
         assert lo <= rows[name]["win_rate"] <= hi and rows[name]["ci_method"] in ("wilson", "clopper-pearson")
-    assert rows["reference"]["params"] == {"T": 2} and rows["foresight"]["params"] == {"T": 3}
+    assert rows["reference"]["params"] == {"T": 2} and rows["foresight"]["params"] == {"samples": 1, "base": 0, "horizon": 0, "support": 1}
     assert rows["random"]["params"] == {}
     assert rows["foresight"]["honest"] is False and rows["reference"]["honest"] is True
     rates = [r["win_rate"] for r in doc["strategies"]]
@@ -110,7 +110,7 @@ def test_compare_strategies_every_pair_is_a_paired_test(compared):
 
 
 def test_compare_strategies_text(capsys, tmp_path):
-    pf = write(tmp_path / "f.json", {"strategy": "foresight", "params": {"T": 4}})
+    pf = write(tmp_path / "f.json", {"strategy": "foresight", "params": {"base": 3}})
     code, out, _ = run(capsys, "compare", "--strategies", "reference,foresight", "-s", TRIO, "-d", "easy", "-n", 2000,
                        "--params-file", pf)  # fmt: skip
     assert code == 0
@@ -119,11 +119,11 @@ def test_compare_strategies_text(capsys, tmp_path):
     assert len(table) == 2
     fs = next(line for line in table if "foresight" in line)
     ref = next(line for line in table if "reference" in line)
-    assert "(cheating)" in fs and "T=4" in fs and "(cheating)" not in ref and "T=3" in ref
+    assert "(cheating)" in fs and "base=3" in fs and "(cheating)" not in ref and "T=3" in ref
     pair_lines = [line for line in out.splitlines() if " - " in line and " pp " in line]
     assert len(pair_lines) == 1 and "McNemar" in out and "Holm" in out
     rate = float(fs.split("%")[0].split()[-1])
-    assert rate == pytest.approx(100 * wins_of("foresight", 2000, 0, T=4).mean(), abs=1e-3)
+    assert rate == pytest.approx(100 * wins_of("foresight", 2000, 0, base=3).mean(), abs=1e-3)
 
 
 BAD_STRATEGIES = [

@@ -1,0 +1,188 @@
+"""The heuristic strategies, the lookahead planner and the cheating foresight: each decides as
+its description says in hand-built positions, plays legally everywhere (fuzzing), and the
+planner's sampling uses public information only (R-19)."""
+
+import numpy as np
+import pytest
+from conftest import Cards, events, guarded, make_config, ok
+
+from simcore import layout as L
+from simcore.api import GameConfig, run_games
+from simcore.scenario import Position
+from strategies.registry import REGISTRY
+
+pytestmark = pytest.mark.usefixtures("engine", "one_thread")
+
+HEURISTICS = ["counter", "kiai", "team", "risk"]
+FUZZ = [
+    (("heihachi", "daisuke"), "hard", "auto"),  # two samurai: absent tokens, doll check
+    (("gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "on"),
+    (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "easy", "auto"),
+]
+
+
+def _first_action(run, seat):
+    """'fight', 'pass' or 'support' for seat's first turn in the run."""
+    if events(run, L.EV_FIGHT) and events(run, L.EV_FIGHT)[0][0] == seat:
+        return "fight"
+    if events(run, L.EV_SUPPORT) and events(run, L.EV_SUPPORT)[0][0] == seat:
+        return "support"
+    assert events(run, L.EV_PASS)[0][:2] == (seat, 0)  # chosen, not forced
+    return "pass"
+
+
+# ---------------------------------------------------------------- legality under the fuzz harness
+@pytest.mark.parametrize("samurai,level,absent", FUZZ)
+@pytest.mark.parametrize("strategy", HEURISTICS)
+def test_heuristics_play_legally_everywhere(strategy, samurai, level, absent):
+    """Section 13: every decision point, absent tokens included, gets a legal answer; the
+    invariants hold at every step."""
+    cfg = GameConfig(samurai, level, strategy, absent_tokens=absent)
+    out = run_games(cfg, 1500, seed=31, check=True)
+    assert (out[:, L.O_ERR] == 0).all()
+    assert out[:, L.O_ILLEGAL].sum() == 0
+    assert out[:, L.O_DECISIONS].sum() > 0
+
+
+@pytest.mark.parametrize("strategy", ["lookahead", "foresight"])
+@pytest.mark.parametrize("samurai,level,absent", FUZZ[:2])
+def test_planners_play_legally(strategy, samurai, level, absent):
+    params = {"base": 2, "samples": 2} if strategy == "lookahead" else {"base": 3}
+    cfg = GameConfig(samurai, level, strategy, params=params, absent_tokens=absent)
+    out = run_games(cfg, 60, seed=5, check=True)
+    assert (out[:, L.O_ERR] == 0).all() and out[:, L.O_ILLEGAL].sum() == 0
+
+
+# ---------------------------------------------------------------- the heuristics' characters
+def _threshold_position(strategy, values, margin, params=None):
+    """Seat 0 (Gorobei, Kiai 9) to act with the given margin, every seat's defence side full
+    (nothing can be defended), the raider stack holding cards of the given values."""
+    cards = Cards()
+    cfg = make_config("gorobei", "kanbei", "kyuzo", strategy=strategy, params=params or {})
+    pos = guarded(cfg, cards)
+    line = []
+    rest = 9 - margin
+    while rest > 3:
+        line.append(cards(value=3))
+        rest -= 3
+    line.append(cards(value=rest, penalties=[]))  # the last card: no battle penalty
+    return pos.line(0, line).raider([cards(value=v) for v in values]).turn(0)
+
+
+def test_counter_fights_only_while_the_counted_risk_is_low():
+    """The counter counts the unseen cards: all overcome a margin of 2 -> Pass; all fit -> Fight."""
+    run = _threshold_position("counter", [3, 3, 4, 4, 3, 4, 4], margin=2).play(turns=1)
+    ok(run)
+    assert _first_action(run, 0) == "pass"
+    run = _threshold_position("counter", [1, 1, 1, 1, 2, 2, 2], margin=2).play(turns=1)
+    assert _first_action(run, 0) == "fight"
+
+
+def test_kiai_seeker_fights_for_an_exact_kiai_the_counter_declines():
+    """Margin 3, four 3s and three 4s unseen: the Kiai seeker's odds of an exact Kiai (4/7)
+    outweigh the overcome (3/7); the counter sees a 43% risk and passes."""
+    values = [3, 3, 3, 3, 4, 4, 4]
+    run = _threshold_position("kiai", values, margin=3, params={"stay": 0}).play(turns=1)
+    ok(run)
+    assert _first_action(run, 0) == "fight"
+    run = _threshold_position("counter", values, margin=3, params={"stay": 0}).play(turns=1)
+    assert _first_action(run, 0) == "pass"
+
+
+def test_risk_manager_takes_no_risk_one_wound_from_death():
+    """Animal side with a token: a wound-penalty card kept in his line would kill him at his
+    next turn, so the risk manager passes where, unwounded, it fights."""
+    cards = Cards()
+    cfg = make_config("gorobei", "kanbei", "kyuzo", strategy="risk")
+    wound_card = cards(value=3, penalties=["wound"])  # odd: Gorobei cannot ignore it
+    for w, expect in ((3, "pass"), (0, "fight")):
+        c2 = Cards()
+        c2.take(wound_card)
+        pos = guarded(cfg, c2).wound(0, w).raider([wound_card, c2(value=1)]).turn(0)
+        run = pos.play(turns=1)
+        ok(run)
+        assert _first_action(run, 0) == expect, (w, expect)
+
+
+def test_team_player_lends_its_talent_instead_of_passing():
+    """Katsushiro cannot fight safely (every card overcomes him) but the stack is long: the team
+    player Supports the samurai in most need; the counter just passes."""
+    cards = Cards()
+    samurai = ("katsushiro", "gorobei", "kanbei")
+    stack = [cards(value=4) for _ in range(6)] + [cards(value=3) for _ in range(3)]
+    for strategy, expect in (("team", "support"), ("counter", "pass")):
+        c2 = Cards()
+        for c in stack:
+            c2.take(c)
+        cfg = make_config(*samurai, strategy=strategy)
+        pos = Position(cfg)
+        pos.defence(0, c2.guard())
+        line = [c2(value=4), c2(value=4, penalties=[])]  # total 8, Kiai 10: every card overcomes
+        pos.line(0, line).line(1, [c2(value=3), c2(value=3)])
+        pos.raider(stack).turn(0)
+        run = pos.play(turns=1)
+        ok(run)
+        assert _first_action(run, 0) == expect, strategy
+
+
+# ---------------------------------------------------------------- planners
+def test_lookahead_resample_keeps_the_public_facts():
+    """R-19: a sample deals exactly the unseen cards over the raider and intruder stacks,
+    keeps Katsushiro's known cards on top, and depends on P alone (two hidden orders give the
+    same sample)."""
+    from strategies.lookahead import resample
+
+    cards = Cards()
+    cfg = make_config("katsushiro", "gorobei", "kanbei")
+    stack = [cards(value=v, symbol="none") for v in (1, 2, 3, 4)] + [cards(value=2, symbol="hat")]
+    intr = [cards(value=1, symbol="doll"), cards(value=3, symbol="farm")]
+    pos = Position(cfg).raider(stack).intruder(intr).known(2)
+    P, H = pos.P.copy(), pos.H.copy()
+    H2 = H.copy()
+    H2[L.RAIDER : L.RAIDER + 3] = H2[L.RAIDER : L.RAIDER + 3][::-1]  # hidden bottom reordered
+    H2[L.INTRUDER], H2[L.INTRUDER + 1] = H2[L.INTRUDER + 1], H2[L.INTRUDER]
+    a, b = H.copy(), H2.copy()
+    resample(P, a, np.array([42], dtype=np.int64))
+    resample(P, b, np.array([42], dtype=np.int64))
+    n, m = int(P[L.RAIDER_N]), int(P[L.INTRUDER_N])
+    np.testing.assert_array_equal(a[: L.SCRATCH], b[: L.SCRATCH])
+    dealt = list(a[L.RAIDER : L.RAIDER + n]) + list(a[L.INTRUDER : L.INTRUDER + m])
+    assert sorted(dealt) == sorted(stack + intr)
+    assert list(a[L.RAIDER + n - 2 : L.RAIDER + n][::-1]) == stack[:2]  # known top, top first
+    seen = {tuple(a[L.RAIDER : L.RAIDER + n])}
+    for seed in range(1, 30):
+        c = H.copy()
+        resample(P, c, np.array([seed], dtype=np.int64))
+        seen.add(tuple(c[L.RAIDER : L.RAIDER + n]))
+    assert len(seen) > 3  # it does sample
+
+
+def test_lookahead_plans_change_play_and_are_reproducible():
+    """The planner's actions are played (the games differ from its base heuristic's on the
+    same deals), and a lookahead game is the same whatever the thread count or batch split."""
+    four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+    la = GameConfig(four, "easy", "lookahead", params={"samples": 2})
+    base = GameConfig(four, "easy", "counter")
+    a = run_games(la, 40, seed=3)
+    assert (a != run_games(base, 40, seed=3)).any(axis=1).sum() > 10
+    b = np.concatenate([run_games(la, 15, seed=3), run_games(la, 25, seed=3, game_offset=15)])
+    np.testing.assert_array_equal(a, b)
+
+
+def test_foresight_is_an_upper_bound_on_its_base():
+    """Seeing the deal is worth a lot: on the same deals the cheating foresight wins far more
+    often than the counter it plays with."""
+    four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+    fs = run_games(GameConfig(four, "normal", "foresight"), 150, seed=8)
+    ct = run_games(GameConfig(four, "normal", "counter"), 150, seed=8)
+    assert (fs[:, L.O_OUTCOME] == 0).mean() > (ct[:, L.O_OUTCOME] == 0).mean() + 0.2
+
+
+def test_every_strategy_is_registered_with_its_parameters():
+    """The plug-in surface: every strategy but `random` has tunable parameters with defaults
+    inside their ranges; only foresight is cheating."""
+    for s in REGISTRY:
+        assert s.name == "random" or s.params, s.name
+        for p in s.params:
+            assert p.low <= p.default <= p.high, (s.name, p.name)
+    assert [s.name for s in REGISTRY if not s.honest] == ["foresight"]
