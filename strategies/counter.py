@@ -11,7 +11,7 @@ from numba import njit
 
 from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
-from strategies.sense import active_count, fight_cost, missing, p_over
+from strategies.sense import F_OVER, active_count, fight_odds, missing
 
 KIAI_BONUS = 2.5
 
@@ -30,8 +30,9 @@ def wants_fight(prm, P, seat):
     if a == 1:
         theta += last
     # fighting means paying a last card's penalty at the next turn; passing pays nothing more
-    theta -= 0.1 * stay * fight_cost(P, seat)
-    return p_over(P, seat) <= theta
+    odds = fight_odds(P, seat)
+    theta -= 0.1 * stay * odds[6]
+    return odds[F_OVER] <= theta
 
 
 @njit(cache=True)

@@ -13,15 +13,15 @@ from numba import njit
 
 from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
-from strategies.sense import fate_odds, fight_cost, missing
+from strategies.sense import fight_odds, missing
 
 
 @njit(cache=True)
 def fight_value(prm, P, seat):
     bonus, over, stay = prm[0], prm[1], prm[3]
-    pd, px, pk, pf, pg, po = fate_odds(P, seat)
+    pd, px, pk, pf, pg, po, cost = fight_odds(P, seat)
     defend = 1.0 + 0.5 * missing(P, seat)
-    return pk * bonus + pd * defend + px * 1.0 + pf * 0.5 + pg * 0.3 - po * over - stay * fight_cost(P, seat)
+    return pk * bonus + pd * defend + px * 1.0 + pf * 0.5 + pg * 0.3 - po * over - stay * cost
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from simcore.layout import (
 )
 from simcore.obs import can_defend, may_ignore, sb
 from strategies import playbook
-from strategies.sense import active_count, fight_cost, missing, p_over
+from strategies.sense import F_OVER, active_count, fight_odds, missing
 
 KIAI_BONUS = 2.5
 
@@ -57,7 +57,8 @@ def wants_fight(prm, P, seat):
     risk, caution, late, stay = prm[0], prm[1], prm[2], prm[3]
     if _deadly_odds(P, seat) > 0.0:
         return False
-    po = p_over(P, seat)
+    odds = fight_odds(P, seat)
+    po = odds[F_OVER]
     if P[BARR] == 0 and P[FARMS] <= 1 and po > 0.0:
         return False
     lost = (P[BARR_MAX] - P[BARR]) / max(P[BARR_MAX], 1) + (6 - P[FARMS]) / 6.0 + (3 - P[FAMS]) / 3.0
@@ -67,7 +68,7 @@ def wants_fight(prm, P, seat):
         theta += late
     if missing(P, seat) > 0:
         theta += 0.15
-    theta -= 0.1 * stay * fight_cost(P, seat)
+    theta -= 0.1 * stay * odds[6]
     return po <= theta
 
 

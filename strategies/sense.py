@@ -12,6 +12,10 @@ to be the next raider card, unless Katsushiro made the top card known.
 from numba import njit
 
 from simcore.codes import (
+    DAISUKE,
+    GOROBEI,
+    HEIHACHI,
+    KANBEI,
     KATSUSHIRO,
     KYUZO,
     PEN_BARRICADE,
@@ -26,6 +30,7 @@ from simcore.codes import (
     PEN_WOUND,
 )
 from simcore.layout import (
+    ACTING,
     BARR,
     C_FLAME,
     C_PEN1,
@@ -39,6 +44,7 @@ from simcore.layout import (
     LINES,
     N,
     N_CARDS,
+    NO_DEFEND,
     RAIDER_N,
     REDRAWN,
     S_DEF,
@@ -127,54 +133,99 @@ def next_known(P):
 
 
 @njit(cache=True)
-def fate_odds(P, s):
-    """Chances (defend, discard, kiai, fit, give, over) of s's next draw, counting the unseen
-    cards; a known top card is certain. With Katsushiro's talent an overcoming card is redrawn
-    once, and the fresh card has the same odds again."""
-    k = next_known(P)
+def _needs(P, s):
+    """Bit k set: s may defend a card of symbol k + 1 (slot empty, no "no defend" on him)."""
+    if s == P[ACTING] and P[NO_DEFEND] != 0:
+        return 0
+    b = sb(s) + S_DEF
+    return (P[b] < 0) | ((P[b + 1] < 0) << 1) | ((P[b + 2] < 0) << 2)
+
+
+@njit(cache=True)
+def _line_values(P, s):
+    """Bit v set: a card of value v is in s's combat line (Kyuzo's talent)."""
+    m = 0
+    for i in range(P[sb(s) + S_LINE_N]):
+        m |= 1 << P[C_VALUE + P[LINES + s * CARD_CAP + i]]
+    return m
+
+
+@njit(cache=True)
+def fight_odds(P, s):
+    """The counted odds of s's next draw (section 12) and what it costs him next turn:
+    (defend, discard, kiai, fit, give, over, penalty). Every unseen card is equally likely to
+    come next, unless Katsushiro made the top card known. With Katsushiro's talent an
+    overcoming card is redrawn once, and the fresh card has the same odds again. The penalty
+    is the expected cost of the card left last in his line (the drawn one if he keeps it)."""
+    b = sb(s)
+    m = P[b + S_KIAI] - P[b + S_TOTAL]
+    tm = talent_mask(P, s)
+    need = _needs(P, s)
+    kv = _line_values(P, s) if (tm >> KYUZO) & 1 else 0
+    give_even = (tm >> HEIHACHI) & 1 == 1
+    give_odd = (tm >> DAISUKE) & 1 == 1
+    ign_even = (tm >> GOROBEI) & 1 == 1
+    ign_odd = (tm >> KANBEI) & 1 == 1
+    lt = left_of(P, s)
+    rt = right_of(P, s)
+    lt_in = in_round(P, lt)
+    rt_in = in_round(P, rt)
+    lt_need = _needs(P, lt)
+    rt_need = _needs(P, rt)
+    lt_m = margin(P, lt)
+    rt_m = margin(P, rt)
+    pt = [0.0] * 12  # penalty code -> its cost to s as a last card (section 7)
+    for pen in range(1, 12):
+        pt[pen] = _pen_cost(P, s, -1, pen)
+    cur = penalty_cost(P, s, last_card(P, s))
     n = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    cost = 0.0
     u = 0
-    if k >= 0:
-        n[fate(P, s, k, True)] = 1.0
-        u = 1
-    else:
-        for c in range(P[N_CARDS]):
-            if P[UNSEEN + c]:
-                n[fate(P, s, c, True)] += 1.0
-                u += 1
+    k = next_known(P)
+    lo = k if k >= 0 else 0
+    hi = k + 1 if k >= 0 else P[N_CARDS]
+    for c in range(lo, hi):
+        if k < 0 and P[UNSEEN + c] == 0:
+            continue
+        u += 1
+        v = P[C_VALUE + c]
+        bit = 1 << (P[C_SYM + c] - 1) if P[C_SYM + c] > 0 else 0
+        if need & bit:
+            n[F_DEFEND] += 1.0
+            cost += cur
+            continue
+        if (kv >> v) & 1:
+            n[F_DISCARD] += 1.0
+            cost += cur
+            continue
+        if v <= m:
+            n[F_KIAI if v == m else F_FIT] += 1.0
+        elif (give_odd if v % 2 else give_even) and (
+            (lt_in and (lt_need & bit or v <= lt_m)) or (rt_in and (rt_need & bit or v <= rt_m))
+        ):
+            n[F_GIVE] += 1.0
+            cost += cur
+            continue
+        else:
+            n[F_OVER] += 1.0
+        if not (ign_odd if v % 2 else ign_even):
+            cost += pt[P[C_PEN1 + c]] + pt[P[C_PEN2 + c]]
     if u == 0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
     for i in range(6):
         n[i] /= u
-    tm = talent_mask(P, s)
+    cost /= u
     if k < 0 and (tm >> KATSUSHIRO) & 1 and (P[REDRAWN] >> s) & 1 == 0 and P[RAIDER_N] > 1:
         po = n[F_OVER]
         for i in range(5):
             n[i] += po * n[i]
         n[F_OVER] = po * po
-    return n[0], n[1], n[2], n[3], n[4], n[5]
-
-
-@njit(cache=True)
-def fight_cost(P, s):
-    """Expected penalty s pays at his next turn if he fights now: a card he keeps in his line
-    becomes his last card; otherwise his present last card stays last."""
-    k = next_known(P)
-    cur = penalty_cost(P, s, last_card(P, s))
-    if k >= 0:
-        return cur if can_defend(P, s, k) else penalty_cost(P, s, k)
-    tot = 0.0
-    u = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c]:
-            u += 1
-            tot += cur if can_defend(P, s, c) else penalty_cost(P, s, c)
-    return tot / u if u > 0 else cur
+    return n[0], n[1], n[2], n[3], n[4], n[5], cost
 
 
 @njit(cache=True)
 def p_over(P, s):
-    return fate_odds(P, s)[F_OVER]
+    return fight_odds(P, s)[F_OVER]
 
 
 @njit(cache=True)
