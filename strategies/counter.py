@@ -9,7 +9,7 @@ of the last card's repeating penalty). Cards in hand and Kiai effects: strategie
 
 from numba import njit
 
-from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from simcore.layout import Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
 from strategies.sense import F_OVER, active_count, fight_odds, missing
 
@@ -37,10 +37,6 @@ def wants_fight(prm, P, seat):
 
 @njit(cache=True)
 def decide(prm, P, S, q, seat, a, b, legal):
-    if q == Q_ACTION:
-        if (legal >> ACT_FIGHT) & 1 and wants_fight(prm, P, seat):
-            return ACT_FIGHT
-        return ACT_PASS
-    if q == Q_FIGHT_AGAIN:
-        return 1 if wants_fight(prm, P, seat) else 0
+    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
+        return playbook.fight_answer(q, wants_fight(prm, P, seat))
     return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[4], 1.0)

@@ -11,7 +11,7 @@ stay (weight of a card's repeating penalty).
 
 from numba import njit
 
-from simcore.layout import ACT_FIGHT, ACT_PASS, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from simcore.layout import Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
 from strategies.sense import fight_odds, missing
 
@@ -27,9 +27,5 @@ def fight_value(prm, P, seat):
 @njit(cache=True)
 def decide(prm, P, S, q, seat, a, b, legal):
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        yes = ACT_FIGHT if q == Q_ACTION else 1
-        no = ACT_PASS if q == Q_ACTION else 0
-        if P[RAIDER_N] > 0 and (q == Q_FIGHT_AGAIN or (legal >> ACT_FIGHT) & 1) and fight_value(prm, P, seat) >= prm[2]:
-            return yes
-        return no
+        return playbook.fight_answer(q, P[RAIDER_N] > 0 and fight_value(prm, P, seat) >= prm[2])
     return playbook.answer(P, q, seat, a, legal, prm[0], prm[3], 1.0)

@@ -20,6 +20,8 @@ from simcore.codes import (
     KYUZO,
 )
 from simcore.layout import (
+    ACT_FIGHT,
+    ACT_PASS,
     ACTING,
     C_SYM,
     C_VALUE,
@@ -33,6 +35,7 @@ from simcore.layout import (
     N,
     N_CARDS,
     Q_ABSENT,
+    Q_ACTION,
     Q_BOSS_ORDER,
     Q_CARD,
     Q_DAISUKE,
@@ -55,6 +58,7 @@ from simcore.layout import (
 )
 from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
 from strategies.sense import (
+    active_count,
     confront_value,
     next_known,
     in_round,
@@ -277,7 +281,7 @@ def _draw_order_value(P, cards, k, kiai_bonus, stay):
 def katsushiro_order(P, k, kiai_bonus, stay):
     """Katsushiro's Kiai: the order of the k known top cards (R-10c) that suits the samurai
     about to draw them. Answers a permutation index, as the engine numbers them."""
-    if active_any(P) == 0:
+    if active_count(P) == 0:
         return 0
     old = (P[KNOWN], P[KNOWN + 1], P[KNOWN + 2] if k > 2 else -1)
     best = 0
@@ -294,11 +298,11 @@ def katsushiro_order(P, k, kiai_bonus, stay):
 
 
 @njit(cache=True)
-def active_any(P):
-    for s in range(P[N]):
-        if in_round(P, s):
-            return 1
-    return 0
+def fight_answer(q, fight):
+    """Fight or Pass (Q_ACTION), or Kikuchiyo's second fight (Q_FIGHT_AGAIN), as a yes/no."""
+    if q == Q_ACTION:
+        return ACT_FIGHT if fight else ACT_PASS
+    return 1 if fight else 0
 
 
 @njit(cache=True)

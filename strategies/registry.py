@@ -61,6 +61,13 @@ class Strategy:
         return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
 
 
+# the planners' parameters after `samples` (strategies/lookahead.py reads them by position)
+_PLANNING = (
+    Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
+    Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
+    Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+)
+
 REGISTRY: tuple[Strategy, ...] = (
     Strategy(
         "reference",
@@ -137,12 +144,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
         True,
-        (
-            Param("samples", 8, 1, 64, True, "hidden orders sampled per candidate action"),
-            Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
-            Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
-            Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
-        ),
+        (Param("samples", 8, 1, 64, True, "hidden orders sampled per candidate action"), *_PLANNING),
         "strategies.lookahead",
         planner=1,
     ),
@@ -151,12 +153,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
         False,
-        (
-            Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"),
-            Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
-            Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round, 1: the end of the game"),
-            Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
-        ),
+        (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *_PLANNING),
         "strategies.lookahead",
         planner=2,
     ),

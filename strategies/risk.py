@@ -13,8 +13,6 @@ from numba import njit
 
 from simcore.codes import PEN_WOUND
 from simcore.layout import (
-    ACT_FIGHT,
-    ACT_PASS,
     BARR,
     BARR_MAX,
     C_PEN1,
@@ -74,10 +72,6 @@ def wants_fight(prm, P, seat):
 
 @njit(cache=True)
 def decide(prm, P, S, q, seat, a, b, legal):
-    if q == Q_ACTION:
-        if (legal >> ACT_FIGHT) & 1 and wants_fight(prm, P, seat):
-            return ACT_FIGHT
-        return ACT_PASS
-    if q == Q_FIGHT_AGAIN:
-        return 1 if wants_fight(prm, P, seat) else 0
+    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
+        return playbook.fight_answer(q, wants_fight(prm, P, seat))
     return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[3], 1.0)

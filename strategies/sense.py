@@ -32,7 +32,6 @@ from simcore.codes import (
 from simcore.layout import (
     ACTING,
     BARR,
-    C_FLAME,
     C_PEN1,
     C_PEN2,
     C_SYM,
@@ -56,9 +55,9 @@ from simcore.layout import (
     UNSEEN,
 )
 from simcore.codes import CARD_CAP
-from simcore.obs import can_defend, gives, left_of, line_has_value, margin, may_ignore, right_of, sb, talent_mask
+from simcore.obs import can_defend, left_of, margin, may_ignore, right_of, sb, talent_mask
 
-# what a samurai does with a card, best first (fate)
+# what a samurai does with his next card, best first (fight_odds)
 F_DEFEND = 0  # onto the defence side
 F_DISCARD = 1  # Kyuzo's talent
 F_KIAI = 2  # confronted, lands exactly on the Kiai
@@ -86,42 +85,6 @@ def missing(P, s):
     """Defence symbols s still lacks (0..3): each costs at the end of the round (section 9)."""
     b = sb(s) + S_DEF
     return (P[b] < 0) + (P[b + 1] < 0) + (P[b + 2] < 0)
-
-
-@njit(cache=True)
-def takes_well(P, s, c):
-    """s could take c without being overcome: defend it, or it fits his margin."""
-    return can_defend(P, s, c) or P[C_VALUE + c] <= margin(P, s)
-
-
-@njit(cache=True)
-def fate(P, s, c, use_gives):
-    """What s would do with c, best option first, ignoring a redraw (F_* codes)."""
-    if can_defend(P, s, c):
-        return F_DEFEND
-    v = P[C_VALUE + c]
-    tm = talent_mask(P, s)
-    if (tm >> KYUZO) & 1 and line_has_value(P, s, v):
-        return F_DISCARD
-    m = margin(P, s)
-    if v == m:
-        return F_KIAI
-    if v < m:
-        return F_FIT
-    if use_gives and gives(P, s, c):
-        lt = left_of(P, s)
-        rt = right_of(P, s)
-        if (in_round(P, lt) and takes_well(P, lt, c)) or (in_round(P, rt) and takes_well(P, rt, c)):
-            return F_GIVE
-    return F_OVER
-
-
-@njit(cache=True)
-def unseen_count(P):
-    k = 0
-    for c in range(P[N_CARDS]):
-        k += P[UNSEEN + c]
-    return k
 
 
 @njit(cache=True)
@@ -224,23 +187,6 @@ def fight_odds(P, s):
 
 
 @njit(cache=True)
-def p_over(P, s):
-    return fight_odds(P, s)[F_OVER]
-
-
-@njit(cache=True)
-def flame_share(P):
-    """Share of unseen cards with a flame: what a card left to the intruder stack costs."""
-    f = 0
-    u = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c]:
-            u += 1
-            f += P[C_FLAME + c] != 0
-    return f / u if u > 0 else 0.5
-
-
-@njit(cache=True)
 def symbol_left(P, sym):
     """Unseen cards showing symbol sym (1 hat, 2 farm, 3 doll)."""
     k = 0
@@ -322,19 +268,6 @@ def penalty_cost(P, s, c):
 def last_card(P, s):
     n = P[sb(s) + S_LINE_N]
     return P[LINES + s * CARD_CAP + n - 1] if n > 0 else -1
-
-
-@njit(cache=True)
-def first_card(P, s):
-    return P[LINES + s * CARD_CAP] if P[sb(s) + S_LINE_N] > 0 else -1
-
-
-@njit(cache=True)
-def over_by(P, s):
-    """How far s's total is above his Kiai (0 if not)."""
-    b = sb(s)
-    d = P[b + S_TOTAL] - P[b + S_KIAI]
-    return d if d > 0 else 0
 
 
 @njit(cache=True)
