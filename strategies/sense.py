@@ -19,14 +19,7 @@ from simcore.codes import (
     KATSUSHIRO,
     KYUZO,
     PEN_BARRICADE,
-    PEN_DISCARD_TO_RAIDER,
-    PEN_INTRUDER,
-    PEN_LEFT_DRAWS,
-    PEN_LOSE_DEFENCE,
-    PEN_MUST_PASS,
     PEN_NO_DEFEND,
-    PEN_NO_TALENT,
-    PEN_RIGHT_DRAWS,
     PEN_WOUND,
 )
 from simcore.layout import (
@@ -64,6 +57,11 @@ F_KIAI = 2  # confronted, lands exactly on the Kiai
 F_FIT = 3  # confronted, stays below the Kiai
 F_GIVE = 4  # handed to a neighbour who can take it
 F_OVER = 5  # confronted above the Kiai: a barricade falls
+
+# what a penalty costs its holder as a last card (section 7), in barricades, by penalty code;
+# barricade, wound and "no defend" depend on the state (_pen_cost)
+_PEN_FIXED = (0.0, 0.0, 0.0, 0.3, 0.0, 0.0, 0.3, 0.3, 0.6, 0.3, 0.2, 1.0)
+NO_DEFEND_COST = 0.25
 
 
 @njit(cache=True)
@@ -137,11 +135,18 @@ def fight_odds(P, s):
     rt_need = _needs(P, rt)
     lt_m = margin(P, lt)
     rt_m = margin(P, rt)
-    pt = [0.0] * 12  # penalty code -> its cost to s as a last card (section 7)
-    for pen in range(1, 12):
-        pt[pen] = _pen_cost(P, s, -1, pen)
+    # the penalty costs that depend on the state, worked out once (no lists: they would be
+    # allocated on every call, and this runs at every fight decision)
+    cb = farm_cost(P)
+    cw = wound_cost(P, s)
+    cnd = NO_DEFEND_COST if missing(P, s) > 0 else 0.0
     cur = penalty_cost(P, s, last_card(P, s))
-    n = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    n_def = 0
+    n_dis = 0
+    n_kiai = 0
+    n_fit = 0
+    n_give = 0
+    n_over = 0
     cost = 0.0
     u = 0
     k = next_known(P)
@@ -152,38 +157,49 @@ def fight_odds(P, s):
             continue
         u += 1
         v = P[C_VALUE + c]
-        bit = 1 << (P[C_SYM + c] - 1) if P[C_SYM + c] > 0 else 0
+        bit = (1 << P[C_SYM + c]) >> 1  # 0 for a card without a symbol
         if need & bit:
-            n[F_DEFEND] += 1.0
+            n_def += 1
             cost += cur
             continue
         if (kv >> v) & 1:
-            n[F_DISCARD] += 1.0
+            n_dis += 1
             cost += cur
             continue
         if v <= m:
-            n[F_KIAI if v == m else F_FIT] += 1.0
+            if v == m:
+                n_kiai += 1
+            else:
+                n_fit += 1
         elif (give_odd if v % 2 else give_even) and (
             (lt_in and (lt_need & bit or v <= lt_m)) or (rt_in and (rt_need & bit or v <= rt_m))
         ):
-            n[F_GIVE] += 1.0
+            n_give += 1
             cost += cur
             continue
         else:
-            n[F_OVER] += 1.0
+            n_over += 1
         if not (ign_odd if v % 2 else ign_even):
-            cost += pt[P[C_PEN1 + c]] + pt[P[C_PEN2 + c]]
+            cost += _pen_known(P[C_PEN1 + c], cb, cw, cnd) + _pen_known(P[C_PEN2 + c], cb, cw, cnd)
     if u == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
-    for i in range(6):
-        n[i] /= u
+    f_def = n_def / u
+    f_dis = n_dis / u
+    f_kiai = n_kiai / u
+    f_fit = n_fit / u
+    f_give = n_give / u
+    f_over = n_over / u
     cost /= u
     if k < 0 and (tm >> KATSUSHIRO) & 1 and (P[REDRAWN] >> s) & 1 == 0 and P[RAIDER_N] > 1:
-        po = n[F_OVER]
-        for i in range(5):
-            n[i] += po * n[i]
-        n[F_OVER] = po * po
-    return n[0], n[1], n[2], n[3], n[4], n[5], cost
+        # an overcoming card is redrawn once; the fresh card has the same odds again
+        po = f_over
+        f_def += po * f_def
+        f_dis += po * f_dis
+        f_kiai += po * f_kiai
+        f_fit += po * f_fit
+        f_give += po * f_give
+        f_over = po * po
+    return f_def, f_dis, f_kiai, f_fit, f_give, f_over, cost
 
 
 @njit(cache=True)
@@ -198,8 +214,9 @@ def symbol_left(P, sym):
 
 @njit(cache=True)
 def wound_cost(P, s):
-    """A wound in barricade units: the fifth kills and loses the game (section 6); the second
-    turns the samurai animal, which raises his Kiai, so it is nearly free."""
+    """A wound in barricade units: at animal+token the next one kills and loses the game
+    (section 6); the second turns the samurai animal, which raises his Kiai, so it is nearly
+    free."""
     w = P[sb(s) + S_WOUND]
     if w >= 3:
         return 40.0
@@ -234,26 +251,27 @@ def symbol_cost(P, s, slot):
 
 
 @njit(cache=True)
+def _pen_known(pen, cb, cw, cnd):
+    """_pen_cost with the state-dependent costs already worked out: cb a barricade, cw a
+    wound to the holder, cnd "no defend" for him."""
+    if pen == PEN_BARRICADE:
+        return cb
+    if pen == PEN_WOUND:
+        return cw
+    if pen == PEN_NO_DEFEND:
+        return cnd
+    return _PEN_FIXED[pen]
+
+
+@njit(cache=True)
 def _pen_cost(P, s, c, pen):
     if pen == PEN_BARRICADE:
         return farm_cost(P)
     if pen == PEN_WOUND:
         return wound_cost(P, s)
-    if pen == PEN_INTRUDER:
-        return 0.3
     if pen == PEN_NO_DEFEND:
-        return 0.25 if missing(P, s) > 0 else 0.0
-    if pen == PEN_LEFT_DRAWS or pen == PEN_RIGHT_DRAWS:
-        return 0.3
-    if pen == PEN_MUST_PASS:
-        return 0.6
-    if pen == PEN_DISCARD_TO_RAIDER:
-        return 0.3
-    if pen == PEN_NO_TALENT:
-        return 0.2
-    if pen == PEN_LOSE_DEFENCE:
-        return 1.0
-    return 0.0
+        return NO_DEFEND_COST if missing(P, s) > 0 else 0.0
+    return _PEN_FIXED[pen]
 
 
 @njit(cache=True)
