@@ -126,15 +126,20 @@ def _wound_value(w):
 
 
 @njit(cache=True)
-def village_value(P):
-    """How well the samurai stand: what the rollouts compare."""
+def village_value(P, pprm):
+    """How well the samurai stand: what the rollouts compare. Weights (pprm[4:]): a farmstead,
+    a family, the wound table's scale, and `scarce`, a barrier that grows as the last
+    farmstead, family or wound before death comes near (the game is lost at the first of them)."""
     if P[GAME_OVER]:
         if P[OUTCOME] == OUT_WIN:
             return 1000.0 + 10.0 * (P[FARMS] + P[FAMS])
         return -60.0 + 20.0 * P[ROUND]
-    v = 1.0 * P[BARR] + 2.0 * P[FARMS] + 5.0 * P[FAMS] + 40.0 * P[ROUND]
+    farm, family, wound, scarce = pprm[4], pprm[5], pprm[6], pprm[7]
+    v = 1.0 * P[BARR] + farm * P[FARMS] + family * P[FAMS] + 40.0 * P[ROUND]
+    v -= scarce * (1.0 / P[FARMS] + 1.0 / P[FAMS])
     for s in range(P[N]):
-        v -= _wound_value(P[sb(s) + S_WOUND])
+        w = P[sb(s) + S_WOUND]
+        v -= wound * _wound_value(w) + scarce / (4 - w)
     return v
 
 
@@ -157,7 +162,7 @@ def candidates(P, s, support, out):
 
 
 @njit(cache=True)
-def _rollout(g, Pr, Hr, Kr, action, key, horizon, honest, sample_seed):
+def _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, sample_seed):
     P = g[0]
     H = g[1]
     K = g[2]
@@ -176,11 +181,11 @@ def _rollout(g, Pr, Hr, Kr, action, key, horizon, honest, sample_seed):
     Kr[K_FR_N] = 0
     Kr[K_FROM_STATE] = 1
     Kr[K_STOP_TURNS] = -1
-    Kr[K_STOP_ROUND_END] = 1 if horizon == 0 else 0
+    Kr[K_STOP_ROUND_END] = 1 if int(pprm[2]) == 0 else 0
     Pr[SRNG + S_PLAN] = action
     Pr[SRNG + S_PLAN_AT] = key
     play_game((Pr, Hr, Kr, g[3]))
-    return village_value(Pr)
+    return village_value(Pr, pprm)
 
 
 @njit(cache=True)
@@ -191,7 +196,6 @@ def plan_turn(pprm, g, Pr, Hr, Kr, honest):
     key = plan_key(P)
     P[SRNG + S_PLAN_AT] = 0
     samples = int(pprm[0]) if honest else 1
-    horizon = int(pprm[2])
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
     k = candidates(P, s, int(pprm[3]), cand)
     if k < 2:
@@ -203,7 +207,7 @@ def plan_turn(pprm, g, Pr, Hr, Kr, honest):
         tot = 0.0
         for j in range(samples):
             seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
-            tot += _rollout(g, Pr, Hr, Kr, cand[i], key, horizon, honest, seed)
+            tot += _rollout(g, Pr, Hr, Kr, cand[i], key, pprm, honest, seed)
         if tot > bv:
             bv = tot
             best = cand[i]

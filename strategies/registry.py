@@ -66,6 +66,10 @@ _PLANNING = (
     Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
     Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
     Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+    Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
+    Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
+    Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
+    Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
 )
 
 REGISTRY: tuple[Strategy, ...] = (

@@ -157,6 +157,31 @@ def test_lookahead_resample_keeps_the_public_facts():
     assert len(seen) > 3  # it does sample
 
 
+def test_lookahead_values_the_village_with_its_weights():
+    """The planner's end-of-round value reads its own weights (farm, family, wound, scarce):
+    each moves the value by exactly what it weighs, and `scarce` is a barrier that costs more
+    as the last farmstead, family or life comes near."""
+    from strategies.lookahead import village_value
+    from strategies.registry import get
+
+    cfg = make_config("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+    P = Position(cfg).village(barricades=3, farmsteads=4, families=2).wound(1, 3).P.copy()
+    la = get("lookahead")
+    base = la.param_vector()
+    v0 = village_value(P, base)
+
+    def moved(**kw):
+        return village_value(P, la.param_vector(kw)) - v0
+
+    assert moved(farm=5.0) == pytest.approx(3.0 * 4)  # default 2 -> 5, four farmsteads
+    assert moved(family=8.0) == pytest.approx(3.0 * 2)  # default 5 -> 8, two families
+    assert moved(wound=2.0) < moved(wound=1.5) < 0  # a samurai one wound from death costs more
+    barrier = 1 / 4 + 1 / 2 + 3 * (1 / 4) + 1 / (4 - 3)  # farmsteads, families, three fresh samurai, one at animal+token
+    assert moved(scarce=10.0) == pytest.approx(-10.0 * barrier)
+    near = Position(cfg).village(barricades=3, farmsteads=1, families=2).wound(1, 3).P.copy()
+    assert village_value(near, la.param_vector({"scarce": 10.0})) < village_value(near, base) - 10.0 * 1.5
+
+
 def test_lookahead_plans_change_play_and_are_reproducible():
     """The planner's actions are played (the games differ from its base heuristic's on the
     same deals), and a lookahead game is the same whatever the thread count or batch split."""
