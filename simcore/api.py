@@ -205,10 +205,12 @@ class GameRun:
 def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=True, check=True,
             scramble=False, deck: dict[int, list[int]] | None = None, forced_random=(),
             forced_decisions=(), state: tuple[np.ndarray, np.ndarray] | None = None,
-            stop_after_turns: int | None = None, stop_after_round_end=False) -> GameRun:
+            stop_after_turns: int | None = None, stop_after_round_end=False,
+            trace_rows: int = MAX_TRACE_ROWS) -> GameRun:
     """Play one game, optionally scripted (R-16a): `deck` maps a round (1-3) to its raider
     stack, top card first; `forced_random` and `forced_decisions` are consumed in order;
-    `state` = (P, H) starts from a prepared position (a stopped game's state, edited)."""
+    `state` = (P, H) starts from a prepared position (a stopped game's state, edited);
+    `trace_rows` bounds the event log (a long log costs time to allocate on every call)."""
     from simcore.kernel import play_batch
 
     if len(forced_random) > L.FR_CAP or len(forced_decisions) > L.FD_CAP:
@@ -231,7 +233,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
         p0[:] = state[0]
         h0[:] = state[1]
     out = np.zeros((1, L.N_OUT), dtype=np.int32)
-    tr = np.zeros((MAX_TRACE_ROWS if trace else 0, L.TR_COLS), dtype=np.int64)
+    tr = np.zeros((trace_rows if trace else 0, L.TR_COLS), dtype=np.int64)
     pf = np.zeros(L.P_SIZE, dtype=np.int64)
     hf = np.zeros(L.H_SIZE, dtype=np.int64)
     kf = np.zeros(L.K_SIZE, dtype=np.int64)

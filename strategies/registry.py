@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-N_PARAMS = 8  # length of the parameter vector every strategy receives
+N_PARAMS = 12  # length of the parameter vector every strategy receives
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,22 @@ class Strategy:
         return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
 
 
-# the planners' parameters after `samples` (strategies/lookahead.py reads them by position)
-_PLANNING = (
-    Param("base", 0, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
-    Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
-    Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
-    Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
-    Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
-    Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
-    Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
-)
+def _planning(base: int, value: int) -> tuple[Param, ...]:
+    """The planners' parameters after `samples`, in the order strategies/lookahead.py reads
+    them; `base` and `value` defaults differ: the honest lookahead plays best (of what was
+    measured) over `risk` with the fitted chance to win, foresight over `counter` with the
+    weights."""
+    return (
+        Param("base", base, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
+        Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
+        Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+        Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
+        Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
+        Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
+        Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
+        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
+    )
+
 
 REGISTRY: tuple[Strategy, ...] = (
     Strategy(
@@ -148,7 +154,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
         True,
-        (Param("samples", 8, 1, 64, True, "hidden orders sampled per candidate action"), *_PLANNING),
+        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=3, value=1)),
         "strategies.lookahead",
         planner=1,
     ),
@@ -157,7 +163,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
         False,
-        (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *_PLANNING),
+        (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *_planning(base=0, value=0)),
         "strategies.lookahead",
         planner=2,
     ),

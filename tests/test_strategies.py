@@ -187,7 +187,7 @@ def test_lookahead_plans_change_play_and_are_reproducible():
     same deals), and a lookahead game is the same whatever the thread count or batch split."""
     four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
     la = GameConfig(four, "easy", "lookahead", params={"samples": 2})
-    base = GameConfig(four, "easy", "counter")
+    base = GameConfig(four, "easy", "risk")
     a = run_games(la, 40, seed=3)
     assert (a != run_games(base, 40, seed=3)).any(axis=1).sum() > 10
     b = np.concatenate([run_games(la, 15, seed=3), run_games(la, 25, seed=3, game_offset=15)])
