@@ -13,7 +13,8 @@ cheating `foresight` reuses this planner without the sampling.
 Parameters (pprm): samples, base (0 counter, 1 kiai, 2 team, 3 risk), horizon (0: to the end
 of the round, then a value of the village; 1: to the end of the game), support (consider
 Support actions), the village value's weights (farm, family, wound, scarce), and value (0 those
-weights, 1 the fitted chance to win from the village, WIN_FIT).
+weights, 1 the fitted chance to win from the village, WIN_FIT), and margin (how sure the honest
+planner must be before it overrides its base).
 """
 
 import numpy as np
@@ -212,33 +213,47 @@ def _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, sample_seed):
     Kr[K_STOP_TURNS] = -1
     Kr[K_STOP_ROUND_END] = 1 if int(pprm[2]) == 0 else 0
     Pr[SRNG + S_PLAN] = action
-    Pr[SRNG + S_PLAN_AT] = key
+    Pr[SRNG + S_PLAN_AT] = key if action >= 0 else 0  # -1: no plan, the base decides
     play_game((Pr, Hr, Kr, g[3]))
     return win_chance(Pr) if int(pprm[8]) == 1 else village_value(Pr, pprm)
 
 
 @njit(cache=True)
 def plan_turn(pprm, g, Pr, Hr, Kr, honest):
-    """Choose the next turn's action by rollouts and write it into the strategy memory."""
+    """Choose the next turn's action by rollouts and write it into the strategy memory. The
+    honest planner also plays each sample with no plan at all (the base heuristic's own
+    choice) and overrides the base only when the best action beats it by `margin` standard
+    errors of the paired difference: a few noisy samples should not overrule a sound base."""
     P = g[0]
     s = P[ACTING]
     key = plan_key(P)
     P[SRNG + S_PLAN_AT] = 0
     samples = int(pprm[0]) if honest else 1
+    margin = pprm[9] if honest else 0.0
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
     k = candidates(P, s, int(pprm[3]), cand)
     if k < 2:
         return
     base = np.uint64(P[SRNG]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
-    best = cand[0]
+    vals = np.empty((k + 1, samples))
+    rows = k + 1 if margin > 0.0 else k  # row k: no plan, the base decides
+    best = 0
     bv = -1e18
-    for i in range(k):
+    for i in range(rows):
+        action = cand[i] if i < k else -1
         tot = 0.0
         for j in range(samples):
             seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
-            tot += _rollout(g, Pr, Hr, Kr, cand[i], key, pprm, honest, seed)
-        if tot > bv:
+            vals[i, j] = _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, seed)
+            tot += vals[i, j]
+        if i < k and tot > bv:
             bv = tot
-            best = cand[i]
-    P[SRNG + S_PLAN] = best
+            best = i
+    if margin > 0.0:
+        d = vals[best] - vals[k]
+        gain = d.mean()
+        se = d.std() / np.sqrt(max(samples - 1, 1))
+        if gain <= 0.0 or gain <= margin * se:
+            return  # the base heuristic decides
+    P[SRNG + S_PLAN] = cand[best]
     P[SRNG + S_PLAN_AT] = key

@@ -61,11 +61,11 @@ class Strategy:
         return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
 
 
-def _planning(base: int, value: int) -> tuple[Param, ...]:
+def _planning(base: int, value: int, margin: float) -> tuple[Param, ...]:
     """The planners' parameters after `samples`, in the order strategies/lookahead.py reads
-    them; `base` and `value` defaults differ: the honest lookahead plays best (of what was
-    measured) over `risk` with the fitted chance to win, foresight over `counter` with the
-    weights."""
+    them; `base`, `value` and `margin` defaults differ: the honest lookahead plays best (of
+    what was measured) over `risk`, with the fitted chance to win, overriding `risk` only when
+    two standard errors sure; foresight over `counter` with the weights."""
     return (
         Param("base", base, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
         Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
@@ -75,6 +75,7 @@ def _planning(base: int, value: int) -> tuple[Param, ...]:
         Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
         Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
         Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
+        Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
     )
 
 
@@ -154,7 +155,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
         True,
-        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=3, value=1)),
+        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=3, value=1, margin=2.0)),
         "strategies.lookahead",
         planner=1,
     ),
@@ -163,7 +164,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
         False,
-        (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *_planning(base=0, value=0)),
+        (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *_planning(base=0, value=0, margin=0.0)),
         "strategies.lookahead",
         planner=2,
     ),

@@ -194,6 +194,20 @@ def test_lookahead_plans_change_play_and_are_reproducible():
     np.testing.assert_array_equal(a, b)
 
 
+def test_lookahead_margin_leaves_a_sound_base_alone():
+    """`margin`: the honest planner overrides its base only when its samples show the best
+    action ahead by that many standard errors. With a high margin most games are its base's
+    games; with none it overrides freely and most games differ."""
+    four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+    base = run_games(GameConfig(four, "easy", "risk"), 40, seed=5)
+
+    def same(margin):
+        la = GameConfig(four, "easy", "lookahead", params={"samples": 4, "margin": margin})
+        return (run_games(la, 40, seed=5) == base).all(axis=1).mean()
+
+    assert same(5.0) > same(0.0) + 0.3
+
+
 def test_foresight_is_an_upper_bound_on_its_base():
     """Seeing the deal is worth a lot: on the same deals the cheating foresight wins far more
     often than the counter it plays with."""
