@@ -59,7 +59,7 @@ F_GIVE = 4  # handed to a neighbour who can take it
 F_OVER = 5  # confronted above the Kiai: a barricade falls
 
 # what a penalty costs its holder as a last card (section 7), in barricades, by penalty code;
-# barricade, wound and "no defend" depend on the state (_pen_cost)
+# barricade, wound and "no defend" depend on the state (_state_costs)
 _PEN_FIXED = (0.0, 0.0, 0.0, 0.3, 0.0, 0.0, 0.3, 0.3, 0.6, 0.3, 0.2, 1.0)
 NO_DEFEND_COST = 0.25
 
@@ -135,11 +135,8 @@ def fight_odds(P, s):
     rt_need = _needs(P, rt)
     lt_m = margin(P, lt)
     rt_m = margin(P, rt)
-    # the penalty costs that depend on the state, worked out once (no lists: they would be
-    # allocated on every call, and this runs at every fight decision)
-    cb = farm_cost(P)
-    cw = wound_cost(P, s)
-    cnd = NO_DEFEND_COST if missing(P, s) > 0 else 0.0
+    # worked out once, in scalars (a list would be allocated at every fight decision)
+    cb, cw, cnd = _state_costs(P, s)
     cur = penalty_cost(P, s, last_card(P, s))
     n_def = 0
     n_dis = 0
@@ -180,7 +177,7 @@ def fight_odds(P, s):
         else:
             n_over += 1
         if not (ign_odd if v % 2 else ign_even):
-            cost += _pen_known(P[C_PEN1 + c], cb, cw, cnd) + _pen_known(P[C_PEN2 + c], cb, cw, cnd)
+            cost += _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
     if u == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
     f_def = n_def / u
@@ -251,9 +248,15 @@ def symbol_cost(P, s, slot):
 
 
 @njit(cache=True)
-def _pen_known(pen, cb, cw, cnd):
-    """_pen_cost with the state-dependent costs already worked out: cb a barricade, cw a
-    wound to the holder, cnd "no defend" for him."""
+def _state_costs(P, s):
+    """The penalty costs that depend on the state: a barricade (or farmstead) lost, a wound to
+    s, and "no defend" for s (worth something only while he lacks a symbol)."""
+    return farm_cost(P), wound_cost(P, s), NO_DEFEND_COST if missing(P, s) > 0 else 0.0
+
+
+@njit(cache=True)
+def _pen_cost(pen, cb, cw, cnd):
+    """What penalty code pen costs its holder, given the state's costs (_state_costs)."""
     if pen == PEN_BARRICADE:
         return cb
     if pen == PEN_WOUND:
@@ -264,22 +267,12 @@ def _pen_known(pen, cb, cw, cnd):
 
 
 @njit(cache=True)
-def _pen_cost(P, s, c, pen):
-    if pen == PEN_BARRICADE:
-        return farm_cost(P)
-    if pen == PEN_WOUND:
-        return wound_cost(P, s)
-    if pen == PEN_NO_DEFEND:
-        return NO_DEFEND_COST if missing(P, s) > 0 else 0.0
-    return _PEN_FIXED[pen]
-
-
-@njit(cache=True)
 def penalty_cost(P, s, c):
     """What card c costs s at the start of each of his turns while it is his last card."""
     if c < 0 or may_ignore(P, s, c):
         return 0.0
-    return _pen_cost(P, s, c, P[C_PEN1 + c]) + _pen_cost(P, s, c, P[C_PEN2 + c])
+    cb, cw, cnd = _state_costs(P, s)
+    return _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
 
 
 @njit(cache=True)
