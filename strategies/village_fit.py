@@ -18,7 +18,7 @@ import argparse
 import numpy as np
 
 from simcore import layout as L
-from simcore.api import GameConfig, run_one
+from simcore.api import ConfigError, GameConfig, run_one
 
 LINEUPS = (
     ("kyuzo", "kikuchiyo", "heihachi", "daisuke"),
@@ -81,8 +81,10 @@ def fit(rows: np.ndarray, cap: float = -8.0) -> tuple[tuple[float, ...], ...]:
 
     coefs = []
     for r in (1, 2):
-        d = rows[rows[:, 0] == r]
+        d = rows[rows[:, 0] == r] if len(rows) else rows
         X, y = d[:, 1:-1], d[:, -1]
+        if not y.any():
+            raise ValueError(f"no game was won from the end of round {r} ({len(d)} seen): play more games")
         keep = X.std(axis=0) > 0
         keep[0] = True
         with warnings.catch_warnings():
@@ -104,11 +106,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--strategy", default="risk")
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args(argv)
-    rows = collect(a.games, a.strategy, seed=a.seed)
+    if a.games < 1:
+        ap.error(f"--games must be at least 1, got {a.games}")
+    try:
+        rows = collect(a.games, a.strategy, seed=a.seed)
+        coefs = fit(rows)
+    except (ConfigError, ValueError) as e:
+        ap.error(str(e))
     wins = int(rows[rows[:, 0] == 1][:, -1].sum())
     print(f"# {a.games} `{a.strategy}` games, Normal, seed {a.seed}: {wins} won; terms: {', '.join(TERMS)}")
     print("WIN_FIT = (")
-    for c in fit(rows):
+    for c in coefs:
         print(f"    {c},")
     print(")")
 

@@ -3,11 +3,13 @@ round's end is the village the engine holds there, and the fit recovers a known 
 
 import numpy as np
 import pytest
+from conftest import make_config
 
 from simcore import layout as L
 from simcore.api import GameConfig, run_one
+from simcore.scenario import Position
 from strategies import village_fit as VF
-from strategies.lookahead import WIN_FIT
+from strategies.lookahead import WIN_FIT, win_chance
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -62,11 +64,6 @@ def test_the_shipped_fit_has_the_signs_a_player_expects():
 def test_win_chance_is_the_fitted_model_and_exact_at_the_end():
     """lookahead.win_chance (the planners' `value`=1): the logistic model of WIN_FIT on the
     village after rounds 1 and 2; 1 once round 3 is survived; 0 or 1 once the game is over."""
-    from conftest import make_config
-
-    from simcore.scenario import Position
-    from strategies.lookahead import win_chance
-
     cfg = make_config("kyuzo", "kikuchiyo", "heihachi", "daisuke")
     for r in (1, 2):
         pos = Position(cfg).village(barricades=2, farmsteads=5, families=3).wound(0, 1).wound(2, 2).turn(0, round_=r)
@@ -80,3 +77,23 @@ def test_win_chance_is_the_fitted_model_and_exact_at_the_end():
     assert win_chance(P) == 0.0
     P[L.OUTCOME] = 0
     assert win_chance(P) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--games", "0"], "--games must be at least 1, got 0"),
+        (["--games", "3", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--games", "3"], "no game was won from the end of round 1"),
+        (["--games", "many"], "invalid int value: 'many'"),
+    ],
+)
+def test_refit_command_rejects_bad_input_in_one_line(argv, says, capsys):
+    """`python -m strategies.village_fit`: bad input (and too few games to fit) ends with a
+    one-line error and exit status 2, no traceback."""
+    with pytest.raises(SystemExit) as e:
+        VF.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert says in last and "Traceback" not in err
