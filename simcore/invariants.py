@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from simcore.codes import CARD_CAP
+from simcore.unseen import bins_agree
 from simcore.layout import (
     BARR,
     BARR_MAX,
@@ -118,7 +119,7 @@ def check(g):
         unseen_n += P[UNSEEN + c]
         if seen[c] + P[OUTP + c] != 1:
             _fail(K, ERR_CARD_COUNT)
-    if unseen_n != rn + inn:
+    if unseen_n != rn + inn or not bins_agree(P):
         _fail(K, ERR_UNSEEN)
     kn = P[KNOWN_N]
     if kn < 0 or kn > 3 or kn > rn:

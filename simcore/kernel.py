@@ -85,6 +85,7 @@ from simcore.codes import OUT_WIN
 from simcore.obs import sb
 from simcore.rng import seed_streams
 from simcore.rounds import play_game, setup
+from simcore.unseen import recount_unseen
 from strategies.planners import plan
 
 # cfg vector handed to the kernel
@@ -227,6 +228,7 @@ def play_chunk(
         if cfg[CFG_FROM_STATE]:
             P[:] = P0
             H[:H_FR] = H0[:H_FR]  # the game state only: this batch's scripts stay
+            recount_unseen(P)  # a state edited by hand sets the per-card flags only
         seed_streams(P, K, seed, game0 + i)
         if not cfg[CFG_FROM_STATE]:
             setup(

@@ -21,7 +21,7 @@ All indices are module constants, so numba folds them into the compiled code.
 
 from numba import types
 
-from simcore.codes import CARD_CAP, MAX_SEATS
+from simcore.codes import CARD_CAP, MAX_SEATS, PENALTIES
 
 # The numba type of the game tuple g. Functions called with constant arguments at many call
 # sites (ask, log) are compiled for this one signature: otherwise numba compiles a copy per
@@ -99,7 +99,16 @@ C_PEN2 = C_PEN1 + CARD_CAP
 C_FLAME = C_PEN2 + CARD_CAP
 C_RANK = C_FLAME + CARD_CAP
 KIAI_TAB = C_RANK + CARD_CAP  # [samurai id * 2 + side]
-P_SIZE = KIAI_TAB + 16
+# Section 12 counting, kept up to date by simcore/unseen.py as cards move: the unseen cards
+# by bin = value * 4 + symbol (values 0..6), and per bin how often each penalty code appears
+# on them (first and second penalty alike), packed 8 bits a code in two words per bin (word
+# code // 8, field code % 8). A field never exceeds the number of cards, so the words of several
+# bins add up without carries: strategies count in O(bins), not O(cards).
+U_BINS = 7 * 4
+N_PEN_CODES = len(PENALTIES)
+U_BIN = KIAI_TAB + 16
+U_PEN = U_BIN + U_BINS  # [bin * 2 + code // 8], field code % 8
+P_SIZE = U_PEN + U_BINS * 2
 
 # ---------------------------------------------------------------- H: hidden
 RAIDER = 0  # bottom first; the top card is RAIDER + P[RAIDER_N] - 1

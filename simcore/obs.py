@@ -42,12 +42,12 @@ def margin(P, s):
 @njit(cache=True)
 def left_of(P, s):
     """R-2: the left neighbour is the next seat clockwise."""
-    return (s + 1) % P[N]
+    return s + 1 if s + 1 < P[N] else 0  # a compare, not a division: asked at every decision
 
 
 @njit(cache=True)
 def right_of(P, s):
-    return (s - 1 + P[N]) % P[N]
+    return s - 1 if s > 0 else P[N] - 1
 
 
 @njit(cache=True)

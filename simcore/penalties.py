@@ -46,10 +46,10 @@ from simcore.layout import (
     RAIDER_N,
     S_DEF,
     S_LINE_N,
-    UNSEEN,
 )
 from simcore.obs import left_of, may_ignore, passed, right_of, sb
 from simcore.rng import rand_below, shuffle_range
+from simcore.unseen import mark_unseen
 from simcore.village import destroy_barricade, wound
 from simcore.zones import (
     defence_take,
@@ -117,7 +117,7 @@ def apply_penalty(g, s, c, pen):
             c2 = discard_take(P, rand_below(g, P[DISCARD_N]))
             H[RAIDER + P[RAIDER_N]] = c2
             P[RAIDER_N] += 1
-            P[UNSEEN + c2] = 1
+            mark_unseen(P, c2)
             shuffle_range(g, H, RAIDER, RAIDER + P[RAIDER_N])
             P[KNOWN_N] = 0  # the shuffle hides what Katsushiro had shown
             if g[2][K_TRACE]:

@@ -88,11 +88,11 @@ from simcore.layout import (
     SCRATCH,
     STALLED,
     TURN_NO,
-    UNSEEN,
 )
 from simcore.obs import sb
 from simcore.rng import rand_below, shuffle_range
 from simcore.turn import play_turn
+from simcore.unseen import clear_unseen, mark_unseen
 from simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
 from simcore.zones import discard_push, intruder_pop, log
 
@@ -109,7 +109,7 @@ def _set_stack(g, m):
     for i in range(m):
         c = H[SCRATCH + i]
         H[RAIDER + i] = c
-        P[UNSEEN + c] = 1
+        mark_unseen(P, c)
         P[OUTP + c] = 0
     P[RAIDER_N] = m
     P[KNOWN_N] = 0
@@ -121,9 +121,9 @@ def _scripted(g, r):
     P = g[0]
     H = g[1]
     _clear_zones(g)
+    clear_unseen(P)
     for c in range(P[N_CARDS]):
         P[OUTP + c] = 1
-        P[UNSEEN + c] = 0
     sc = H_SC + (r - 1) * SC_STRIDE
     m = H[sc]
     for i in range(m):
@@ -172,9 +172,9 @@ def build_round_one(g):
     P = g[0]
     H = g[1]
     K = g[2]
+    clear_unseen(P)
     for c in range(P[N_CARDS]):
         P[OUTP + c] = 1
-        P[UNSEEN + c] = 0
     if K[K_SCRIPT_ROUNDS] & 1:
         _scripted(g, 1)
         return

@@ -29,9 +29,9 @@ from simcore.layout import (
     S_DEF,
     S_LINE_N,
     S_TOTAL,
-    UNSEEN,
 )
 from simcore.obs import sb
+from simcore.unseen import mark_seen, mark_unseen
 
 
 @njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
@@ -78,7 +78,7 @@ def _pop_raider(g):
 def draw_top(g):
     """Reveal the top raider card: it is no longer unseen."""
     c = _pop_raider(g)
-    g[0][UNSEEN + c] = 0
+    mark_seen(g[0], c)
     return c
 
 
@@ -92,7 +92,7 @@ def put_under(g, c):
         H[RAIDER + i] = H[RAIDER + i - 1]
     H[RAIDER] = c
     P[RAIDER_N] = n + 1
-    P[UNSEEN + c] = 1
+    mark_unseen(P, c)
 
 
 @njit(cache=True)
@@ -112,7 +112,7 @@ def intruder_pop(g):
     n = P[INTRUDER_N] - 1
     c = H[INTRUDER + n]
     P[INTRUDER_N] = n
-    P[UNSEEN + c] = 0
+    mark_seen(P, c)
     return c
 
 
