@@ -33,7 +33,6 @@ from simcore.layout import (
     KIAI_EFFECT,
     KNOWN,
     N,
-    N_CARDS,
     Q_ABSENT,
     Q_ACTION,
     Q_BOSS_ORDER,
@@ -54,18 +53,22 @@ from simcore.layout import (
     S_TOTAL,
     S_WOUND,
     TURN_NO,
-    UNSEEN,
+    U_BIN,
+    U_PEN,
 )
 from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
 from strategies.sense import (
     active_count,
     confront_value,
+    defend_mask,
     next_known,
+    packed_cost,
     in_round,
     last_card,
     penalty_cost,
     place_value,
     seat_danger,
+    state_costs,
     symbol_cost,
     symbol_left,
 )
@@ -78,24 +81,50 @@ ABSENT_ORDER = (KYUZO, KATSUSHIRO, GOROBEI, KANBEI, HEIHACHI, DAISUKE, KIKUCHIYO
 @njit(cache=True)
 def _takes(P, t, c, kiai_bonus, stay):
     """What card c is worth to t if he receives it (a give): his talents included."""
-    v = place_value(P, t, c, kiai_bonus, stay)
-    if not can_defend(P, t, c) and (talent_mask(P, t) >> KYUZO) & 1 and line_has_value(P, t, P[C_VALUE + c]):
-        v = max(v, 1.5)
+    if can_defend(P, t, c):
+        return 2.0 + symbol_cost(P, t, P[C_SYM + c] - 1)
+    v = confront_value(P, t, c, kiai_bonus, stay)
+    if v < 1.5 and (talent_mask(P, t) >> KYUZO) & 1 and line_has_value(P, t, P[C_VALUE + c]):
+        v = 1.5  # Kyuzo discards a card matching his line
     return v
 
 
 @njit(cache=True)
 def _redraw_value(P, s, kiai_bonus, stay):
-    """Expected value of a fresh card for s (the card in hand goes under the stack)."""
-    tot = 0.0
-    u = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c]:
-            tot += _takes(P, s, c, kiai_bonus, stay)
-            u += 1
+    """Expected value of a fresh card for s (the card in hand goes under the stack): _takes
+    averaged over the unseen cards, counted by bin (value, symbol) from the engine's counts
+    (section 12) rather than card by card."""
     k = next_known(P)
     if k >= 0:
         return _takes(P, s, k, kiai_bonus, stay)
+    need = defend_mask(P, s)
+    m = margin(P, s)
+    tm = talent_mask(P, s)
+    cb, cw, cnd = state_costs(P, s)
+    tot = 0.0
+    u = 0
+    for v in range(1, 7):
+        # Kyuzo discards a card matching his line, worth 1.5, more than any confront but a Kiai
+        kyu = (tm >> KYUZO) & 1 == 1 and line_has_value(P, s, v)
+        ign = (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 1
+        for sym in range(4):
+            b = v * 4 + sym
+            cnt = P[U_BIN + b]
+            if cnt == 0:
+                continue
+            u += cnt
+            if sym > 0 and (need >> (sym - 1)) & 1:
+                tot += cnt * (2.0 + symbol_cost(P, s, sym - 1))
+            elif v == m:
+                tot += cnt * (max(kiai_bonus, 1.5) if kyu else kiai_bonus)
+            elif kyu:
+                tot += cnt * 1.5
+            elif v < m:
+                tot += cnt * (1.0 - 0.15 * v)
+                if not ign:
+                    tot -= stay * packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
+            else:
+                tot += cnt * (-1.0 - cb - 0.5 * v)
     return tot / u if u > 0 else -10.0
 
 
@@ -105,6 +134,9 @@ def card_choice(P, s, c, legal, kiai_bonus, stay, team):
     the best taken. A give counts the receiver's value, scaled by `team`."""
     best = CARD_CONFRONT
     bv = -1e9
+    if (legal >> CARD_DEFEND) & 1 and P[C_VALUE + c] != margin(P, s):
+        # defending is worth 2 or more, confronting short of the Kiai less than 1: skip it
+        legal &= ~(1 << CARD_CONFRONT)
     for opt in range(6):
         if (legal >> opt) & 1 == 0:
             continue

@@ -11,40 +11,49 @@ losses), late (added for the last cards of a round), stay.
 
 from numba import njit
 
-from simcore.codes import PEN_WOUND
+from simcore.codes import GOROBEI, KANBEI, PEN_WOUND
 from simcore.layout import (
     BARR,
     BARR_MAX,
-    C_PEN1,
-    C_PEN2,
     FAMS,
     FARMS,
-    N_CARDS,
     Q_ACTION,
     Q_FIGHT_AGAIN,
     RAIDER_N,
     S_WOUND,
-    UNSEEN,
+    U_BIN,
+    U_PEN,
 )
-from simcore.obs import can_defend, may_ignore, sb
+from simcore.obs import sb, talent_mask
+from simcore.unseen import pen_count
 from strategies import playbook
-from strategies.sense import F_OVER, active_count, fight_odds, missing
+from strategies.sense import F_OVER, active_count, defend_mask, fight_odds, missing
 
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
 def _deadly_odds(P, s):
-    """Chance the next card, kept in s's line, wounds s at his next turn, when that kills."""
+    """Chance the next card, kept in s's line, wounds s at his next turn, when that kills.
+    Counted by bin (value, symbol) from the engine's unseen counts (section 12); a card with
+    two wound penalties counts twice, which only matters as more than zero."""
     if P[sb(s) + S_WOUND] < 3:
         return 0.0
+    tm = talent_mask(P, s)
+    ign_even = (tm >> GOROBEI) & 1 == 1
+    ign_odd = (tm >> KANBEI) & 1 == 1
+    need = defend_mask(P, s)
     k = 0
     u = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c]:
-            u += 1
-            if not can_defend(P, s, c) and not may_ignore(P, s, c) and (P[C_PEN1 + c] == PEN_WOUND or P[C_PEN2 + c] == PEN_WOUND):
-                k += 1
+    for v in range(1, 7):
+        if ign_odd if v % 2 else ign_even:
+            u += P[U_BIN + v * 4] + P[U_BIN + v * 4 + 1] + P[U_BIN + v * 4 + 2] + P[U_BIN + v * 4 + 3]
+            continue
+        for sym in range(4):
+            b = v * 4 + sym
+            u += P[U_BIN + b]
+            if sym == 0 or (need >> (sym - 1)) & 1 == 0:
+                k += pen_count(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], PEN_WOUND)
     return k / u if u > 0 else 0.0
 
 

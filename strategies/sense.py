@@ -12,6 +12,7 @@ to be the next raider card, unless Katsushiro made the top card known.
 from numba import njit
 
 from simcore.codes import (
+    CARD_CAP,
     DAISUKE,
     GOROBEI,
     HEIHACHI,
@@ -19,7 +20,14 @@ from simcore.codes import (
     KATSUSHIRO,
     KYUZO,
     PEN_BARRICADE,
+    PEN_DISCARD_TO_RAIDER,
+    PEN_INTRUDER,
+    PEN_LEFT_DRAWS,
+    PEN_LOSE_DEFENCE,
+    PEN_MUST_PASS,
     PEN_NO_DEFEND,
+    PEN_NO_TALENT,
+    PEN_RIGHT_DRAWS,
     PEN_WOUND,
 )
 from simcore.layout import (
@@ -34,8 +42,6 @@ from simcore.layout import (
     KNOWN,
     KNOWN_N,
     LINES,
-    N,
-    N_CARDS,
     NO_DEFEND,
     RAIDER_N,
     REDRAWN,
@@ -45,10 +51,20 @@ from simcore.layout import (
     S_PASSED,
     S_TOTAL,
     S_WOUND,
-    UNSEEN,
+    U_BIN,
+    U_PEN,
+    N,
 )
-from simcore.codes import CARD_CAP
-from simcore.obs import can_defend, left_of, margin, may_ignore, right_of, sb, talent_mask
+from simcore.obs import (
+    can_defend,
+    left_of,
+    margin,
+    may_ignore,
+    right_of,
+    sb,
+    talent_mask,
+)
+from simcore.unseen import pen_count
 
 # what a samurai does with his next card, best first (fight_odds)
 F_DEFEND = 0  # onto the defence side
@@ -59,8 +75,16 @@ F_GIVE = 4  # handed to a neighbour who can take it
 F_OVER = 5  # confronted above the Kiai: a barricade falls
 
 # what a penalty costs its holder as a last card (section 7), in barricades, by penalty code;
-# barricade, wound and "no defend" depend on the state (_state_costs)
-_PEN_FIXED = (0.0, 0.0, 0.0, 0.3, 0.0, 0.0, 0.3, 0.3, 0.6, 0.3, 0.2, 1.0)
+# barricade, wound and "no defend" depend on the state (state_costs)
+# (in tenths, so that the counted odds add them up in integers)
+T_INTRUDER = 3
+T_DRAWS = 3  # a neighbour draws and confronts
+T_MUST_PASS = 6
+T_DISCARD_TO_RAIDER = 3
+T_NO_TALENT = 2
+T_LOSE_DEFENCE = 10
+_PEN_TENTHS = (0, 0, 0, T_INTRUDER, 0, 0, T_DRAWS, T_DRAWS, T_MUST_PASS, T_DISCARD_TO_RAIDER, T_NO_TALENT, T_LOSE_DEFENCE)
+_PEN_FIXED = tuple(t / 10 for t in _PEN_TENTHS)
 NO_DEFEND_COST = 0.25
 
 
@@ -94,7 +118,7 @@ def next_known(P):
 
 
 @njit(cache=True)
-def _needs(P, s):
+def defend_mask(P, s):
     """Bit k set: s may defend a card of symbol k + 1 (slot empty, no "no defend" on him)."""
     if s == P[ACTING] and P[NO_DEFEND] != 0:
         return 0
@@ -112,16 +136,59 @@ def _line_values(P, s):
 
 
 @njit(cache=True)
+def _fate(v, bit, need, kv, m, give, lt_ok, lt_need, lt_m, rt_ok, rt_need, rt_m):
+    """What becomes of a card of value v and symbol bit (section 4): F_DEFEND .. F_OVER."""
+    if need & bit:
+        return F_DEFEND
+    if (kv >> v) & 1:
+        return F_DISCARD
+    if v == m:
+        return F_KIAI
+    if v < m:
+        return F_FIT
+    if give and ((lt_ok and (lt_need & bit or v <= lt_m)) or (rt_ok and (rt_need & bit or v <= rt_m))):
+        return F_GIVE
+    return F_OVER
+
+
+@njit(cache=True)
+def _fixed_tenths(w0, w1):
+    """The fixed penalty costs (_PEN_TENTHS) of packed penalty counts (simcore.unseen), written
+    out so that they compile to a handful of integer operations."""
+    return (
+        T_INTRUDER * pen_count(w0, w1, PEN_INTRUDER)
+        + T_DRAWS * (pen_count(w0, w1, PEN_LEFT_DRAWS) + pen_count(w0, w1, PEN_RIGHT_DRAWS))
+        + T_MUST_PASS * pen_count(w0, w1, PEN_MUST_PASS)
+        + T_DISCARD_TO_RAIDER * pen_count(w0, w1, PEN_DISCARD_TO_RAIDER)
+        + T_NO_TALENT * pen_count(w0, w1, PEN_NO_TALENT)
+        + T_LOSE_DEFENCE * pen_count(w0, w1, PEN_LOSE_DEFENCE)
+    )
+
+
+@njit(cache=True)
+def packed_cost(w0, w1, cb, cw, cnd):
+    """What the penalties counted in packed words (simcore.unseen) cost together, given the
+    state's costs (state_costs)."""
+    return (
+        pen_count(w0, w1, PEN_BARRICADE) * cb
+        + pen_count(w0, w1, PEN_WOUND) * cw
+        + pen_count(w0, w1, PEN_NO_DEFEND) * cnd
+        + _fixed_tenths(w0, w1) / 10
+    )
+
+
+@njit(cache=True)
 def fight_odds(P, s):
     """The counted odds of s's next draw (section 12) and what it costs him next turn:
     (defend, discard, kiai, fit, give, over, penalty). Every unseen card is equally likely to
     come next, unless Katsushiro made the top card known. With Katsushiro's talent an
     overcoming card is redrawn once, and the fresh card has the same odds again. The penalty
-    is the expected cost of the card left last in his line (the drawn one if he keeps it)."""
+    is the expected cost of the card left last in his line (the drawn one if he keeps it).
+    The unseen cards are counted by bin (value, symbol), as the engine keeps them."""
     b = sb(s)
     m = P[b + S_KIAI] - P[b + S_TOTAL]
     tm = talent_mask(P, s)
-    need = _needs(P, s)
+    need = defend_mask(P, s)
     kv = _line_values(P, s) if (tm >> KYUZO) & 1 else 0
     give_even = (tm >> HEIHACHI) & 1 == 1
     give_odd = (tm >> DAISUKE) & 1 == 1
@@ -131,13 +198,16 @@ def fight_odds(P, s):
     rt = right_of(P, s)
     lt_in = in_round(P, lt)
     rt_in = in_round(P, rt)
-    lt_need = _needs(P, lt)
-    rt_need = _needs(P, rt)
+    lt_need = defend_mask(P, lt)
+    rt_need = defend_mask(P, rt)
     lt_m = margin(P, lt)
     rt_m = margin(P, rt)
     # worked out once, in scalars (a list would be allocated at every fight decision)
-    cb, cw, cnd = _state_costs(P, s)
-    cur = penalty_cost(P, s, last_card(P, s))
+    cb, cw, cnd = state_costs(P, s)
+    last = last_card(P, s)
+    cur = 0.0
+    if last >= 0 and not (ign_odd if P[C_VALUE + last] % 2 else ign_even):
+        cur = _pen_cost(P[C_PEN1 + last], cb, cw, cnd) + _pen_cost(P[C_PEN2 + last], cb, cw, cnd)
     n_def = 0
     n_dis = 0
     n_kiai = 0
@@ -146,38 +216,79 @@ def fight_odds(P, s):
     n_over = 0
     cost = 0.0
     u = 0
+    # the kept cards' penalty counts, added up as packed words (simcore.unseen), and the cards
+    # that leave the current last card in place
+    w0 = 0
+    w1 = 0
+    ncur = 0
     k = next_known(P)
-    lo = k if k >= 0 else 0
-    hi = k + 1 if k >= 0 else P[N_CARDS]
-    for c in range(lo, hi):
-        if k < 0 and P[UNSEEN + c] == 0:
-            continue
-        u += 1
-        v = P[C_VALUE + c]
-        bit = (1 << P[C_SYM + c]) >> 1  # 0 for a card without a symbol
-        if need & bit:
-            n_def += 1
-            cost += cur
-            continue
-        if (kv >> v) & 1:
-            n_dis += 1
-            cost += cur
-            continue
-        if v <= m:
-            if v == m:
-                n_kiai += 1
-            else:
-                n_fit += 1
-        elif (give_odd if v % 2 else give_even) and (
-            (lt_in and (lt_need & bit or v <= lt_m)) or (rt_in and (rt_need & bit or v <= rt_m))
-        ):
-            n_give += 1
-            cost += cur
-            continue
+    if k >= 0:
+        v = P[C_VALUE + k]
+        bit = (1 << P[C_SYM + k]) >> 1  # 0 for a card without a symbol
+        odd = v % 2 == 1
+        f = _fate(v, bit, need, kv, m, give_odd if odd else give_even, lt_in, lt_need, lt_m, rt_in, rt_need, rt_m)
+        u = 1
+        if f == F_DEFEND:
+            n_def = 1
+        elif f == F_DISCARD:
+            n_dis = 1
+        elif f == F_GIVE:
+            n_give = 1
+        elif f == F_KIAI:
+            n_kiai = 1
+        elif f == F_FIT:
+            n_fit = 1
         else:
-            n_over += 1
-        if not (ign_odd if v % 2 else ign_even):
-            cost += _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
+            n_over = 1
+        if f == F_DEFEND or f == F_DISCARD or f == F_GIVE:
+            cost = cur
+        elif not (ign_odd if odd else ign_even):
+            cost = _pen_cost(P[C_PEN1 + k], cb, cw, cnd) + _pen_cost(P[C_PEN2 + k], cb, cw, cnd)
+    else:
+        # by value, with symbol masks (bit k: symbol k, 0 none .. 3 doll): what goes to the
+        # defence side, is discarded (Kyuzo), is given, or stays in the line (_fate's order)
+        dmask = need << 1
+        lt_gm = (15 if lt_in else 0, (lt_need << 1) if lt_in else 0)
+        rt_gm = (15 if rt_in else 0, (rt_need << 1) if rt_in else 0)
+        for v in range(1, 7):
+            bb = U_BIN + v * 4
+            c0 = P[bb]
+            c1 = P[bb + 1]
+            c2 = P[bb + 2]
+            c3 = P[bb + 3]
+            tot = c0 + c1 + c2 + c3
+            if tot == 0:
+                continue
+            u += tot
+            odd = v % 2 == 1
+            free = 15 & ~dmask
+            gmask = 0
+            if (kv >> v) & 1:
+                n_dis += (c0 + c1 * (free >> 1 & 1) + c2 * (free >> 2 & 1) + c3 * (free >> 3 & 1))
+                free = 0
+            elif v > m and (give_odd if odd else give_even):
+                gmask = (lt_gm[0] if v <= lt_m else lt_gm[1]) | (rt_gm[0] if v <= rt_m else rt_gm[1])
+                gmask &= free
+                free &= ~gmask
+            kept = c0 * (free & 1) + c1 * (free >> 1 & 1) + c2 * (free >> 2 & 1) + c3 * (free >> 3 & 1)
+            n_def += c1 * (need & 1) + c2 * (need >> 1 & 1) + c3 * (need >> 2 & 1)
+            n_give += c0 * (gmask & 1) + c1 * (gmask >> 1 & 1) + c2 * (gmask >> 2 & 1) + c3 * (gmask >> 3 & 1)
+            if v == m:
+                n_kiai += kept
+            elif v < m:
+                n_fit += kept
+            else:
+                n_over += kept
+            ncur += tot - kept
+            if kept and not (ign_odd if odd else ign_even):
+                pb = U_PEN + 8 * v  # the value's four bins, two words each
+                f0 = free & 1
+                f1 = free >> 1 & 1
+                f2 = free >> 2 & 1
+                f3 = free >> 3 & 1
+                w0 += P[pb] * f0 + P[pb + 2] * f1 + P[pb + 4] * f2 + P[pb + 6] * f3
+                w1 += P[pb + 1] * f0 + P[pb + 3] * f1 + P[pb + 5] * f2 + P[pb + 7] * f3
+        cost = packed_cost(w0, w1, cb, cw, cnd) + ncur * cur
     if u == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
     f_def = n_def / u
@@ -203,9 +314,8 @@ def fight_odds(P, s):
 def symbol_left(P, sym):
     """Unseen cards showing symbol sym (1 hat, 2 farm, 3 doll)."""
     k = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c] and P[C_SYM + c] == sym:
-            k += 1
+    for v in range(7):
+        k += P[U_BIN + v * 4 + sym]
     return k
 
 
@@ -248,7 +358,7 @@ def symbol_cost(P, s, slot):
 
 
 @njit(cache=True)
-def _state_costs(P, s):
+def state_costs(P, s):
     """The penalty costs that depend on the state: a barricade (or farmstead) lost, a wound to
     s, and "no defend" for s (worth something only while he lacks a symbol)."""
     return farm_cost(P), wound_cost(P, s), NO_DEFEND_COST if missing(P, s) > 0 else 0.0
@@ -256,7 +366,7 @@ def _state_costs(P, s):
 
 @njit(cache=True)
 def _pen_cost(pen, cb, cw, cnd):
-    """What penalty code pen costs its holder, given the state's costs (_state_costs)."""
+    """What penalty code pen costs its holder, given the state's costs (state_costs)."""
     if pen == PEN_BARRICADE:
         return cb
     if pen == PEN_WOUND:
@@ -271,7 +381,7 @@ def penalty_cost(P, s, c):
     """What card c costs s at the start of each of his turns while it is his last card."""
     if c < 0 or may_ignore(P, s, c):
         return 0.0
-    cb, cw, cnd = _state_costs(P, s)
+    cb, cw, cnd = state_costs(P, s)
     return _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
 
 
