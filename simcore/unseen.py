@@ -44,13 +44,17 @@ def pen_count(w0, w1, code):
     return ((w1 if word else w0) >> shift) & 255
 
 
+_SIZE = U_PEN + 2 * U_BINS - U_BIN  # the bins and their packed words, from U_BIN on
+
+
 @njit(cache=True)
-def _count(P, c, d):
+def _count(P, c, d, A, base):
+    """Add d copies of card c to the bins held in A from base (P itself from U_BIN)."""
     b = card_bin(P, c)
-    P[U_BIN + b] += d
+    A[base + b] += d
     for pen in (P[C_PEN1 + c], P[C_PEN2 + c]):
         word, shift = pen_field(pen)
-        P[U_PEN + 2 * b + word] += d << shift
+        A[base + U_PEN - U_BIN + 2 * b + word] += d << shift
 
 
 @njit(cache=True)
@@ -58,7 +62,7 @@ def mark_unseen(P, c):
     """Card c goes into the raider or intruder stack."""
     if P[UNSEEN + c] == 0:
         P[UNSEEN + c] = 1
-        _count(P, c, 1)
+        _count(P, c, 1, P, U_BIN)
 
 
 @njit(cache=True)
@@ -66,7 +70,7 @@ def mark_seen(P, c):
     """Card c leaves the stacks face up."""
     if P[UNSEEN + c] != 0:
         P[UNSEEN + c] = 0
-        _count(P, c, -1)
+        _count(P, c, -1, P, U_BIN)
 
 
 @njit(cache=True)
@@ -74,34 +78,28 @@ def clear_unseen(P):
     """No card is unseen (a round's stack is about to be built)."""
     for c in range(P[N_CARDS]):
         P[UNSEEN + c] = 0
-    P[U_BIN : U_PEN + 2 * U_BINS] = 0
+    P[U_BIN : U_BIN + _SIZE] = 0
 
 
 @njit(cache=True)
 def recount_unseen(P):
     """The bins worked out again from the per-card flags: for a state built by hand."""
-    P[U_BIN : U_PEN + 2 * U_BINS] = 0
+    P[U_BIN : U_BIN + _SIZE] = 0
     for c in range(P[N_CARDS]):
         if P[UNSEEN + c]:
-            _count(P, c, 1)
+            _count(P, c, 1, P, U_BIN)
 
 
 @njit(cache=True)
 def bins_agree(P):
-    """The bins hold exactly the cards flagged unseen (the invariant check)."""
-    want = np.zeros(U_BINS * (1 + N_PEN_CODES), dtype=np.int64)
+    """The bins hold exactly the cards flagged unseen (the invariant check): counted afresh
+    into a scratch copy, every count and packed word must match. No packed field can carry
+    into the next (a field never exceeds 2 x 66), so equal words mean equal counts."""
+    want = np.zeros(_SIZE, dtype=np.int64)
     for c in range(P[N_CARDS]):
         if P[UNSEEN + c]:
-            b = card_bin(P, c)
-            want[b] += 1
-            want[U_BINS + b * N_PEN_CODES + P[C_PEN1 + c]] += 1
-            want[U_BINS + b * N_PEN_CODES + P[C_PEN2 + c]] += 1
-    for b in range(U_BINS):
-        if want[b] != P[U_BIN + b]:
+            _count(P, c, 1, want, 0)
+    for i in range(_SIZE):
+        if want[i] != P[U_BIN + i]:
             return False
-        w0 = P[U_PEN + 2 * b]
-        w1 = P[U_PEN + 2 * b + 1]
-        for code in range(N_PEN_CODES):
-            if want[U_BINS + b * N_PEN_CODES + code] != pen_count(w0, w1, code):
-                return False
     return True
