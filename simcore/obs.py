@@ -14,6 +14,7 @@ from simcore.layout import (
     N,
     NO_DEFEND,
     NO_TALENT,
+    ROUND,
     S_ABSENT,
     S_DEF,
     S_HOLDER,
@@ -24,6 +25,7 @@ from simcore.layout import (
     S_TOTAL,
     SEAT0,
     SEAT_STRIDE,
+    TURN_NO,
 )
 
 
@@ -37,6 +39,13 @@ def sb(s):
 def margin(P, s):
     b = sb(s)
     return P[b + S_KIAI] - P[b + S_TOTAL]
+
+
+@njit(cache=True)
+def turn_key(P):
+    """Names the turn in progress (round and turn number): a planner's action is for one turn
+    only (strategies/planners.py)."""
+    return P[ROUND] * 4096 + P[TURN_NO]
 
 
 @njit(cache=True)

@@ -9,14 +9,15 @@ forwarded only to strategies registered as cheating.
 
 from numba import njit
 
-from simcore.layout import Q_ACTION, ROUND, S_PLAN, S_PLAN_AT, TURN_NO
+from simcore.layout import Q_ACTION, S_PLAN, S_PLAN_AT
+from simcore.obs import turn_key
 from strategies import counter, kiai_seeker, random_play, reference, risk, team
 
 
 @njit(cache=True)
 def decide(sid, prm, P, H, S, q, seat, a, b, legal):
     # a planner's action for this very turn (strategies/planners.py), when still legal
-    if q == Q_ACTION and S[S_PLAN_AT] == P[ROUND] * 4096 + P[TURN_NO] and (legal >> S[S_PLAN]) & 1:
+    if q == Q_ACTION and S[S_PLAN_AT] == turn_key(P) and (legal >> S[S_PLAN]) & 1:
         return S[S_PLAN]
     if sid == 0:
         return reference.decide(prm, P, S, q, seat, a, b, legal)

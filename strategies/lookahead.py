@@ -60,22 +60,20 @@ from simcore.layout import (
     S_WOUND,
     SCRATCH,
     SRNG,
-    TURN_NO,
     UNSEEN,
 )
 from simcore.codes import OUT_WIN
-from simcore.obs import sb
+from simcore.obs import sb, turn_key
 from simcore.rng import mix64, stream_below
 from simcore.rounds import play_game
 
-BASE_SIDS = (3, 4, 5, 6)  # counter, kiai, team, risk: registry ids of the base heuristics
 MAX_CANDIDATES = 9
 
 
 @njit(cache=True)
 def plan_key(P):
     """Names the next turn: the plan is used only in the turn it was made for."""
-    return P[ROUND] * 4096 + P[TURN_NO] + 1
+    return turn_key(P) + 1  # planned between turns, before play_turn counts the next one
 
 
 @njit(cache=True)
