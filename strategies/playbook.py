@@ -30,6 +30,7 @@ from simcore.layout import (
     CARD_GIVE_LEFT,
     CARD_KYUZO,
     CARD_REDRAW,
+    INTRUDER_N,
     KIAI_EFFECT,
     KNOWN,
     N,
@@ -46,6 +47,7 @@ from simcore.layout import (
     Q_KYUZO,
     Q_LOSE_DEF,
     Q_PLACE,
+    RAIDER_N,
     ROUND,
     S_KIAI,
     S_LINE_N,
@@ -102,7 +104,6 @@ def _redraw_value(P, s, kiai_bonus, stay):
     tm = talent_mask(P, s)
     cb, cw, cnd = state_costs(P, s)
     tot = 0.0
-    u = 0
     for v in range(1, 7):
         # Kyuzo discards a card matching his line, worth 1.5, more than any confront but a Kiai
         kyu = (tm >> KYUZO) & 1 == 1 and line_has_value(P, s, v)
@@ -112,7 +113,6 @@ def _redraw_value(P, s, kiai_bonus, stay):
             cnt = P[U_BIN + b]
             if cnt == 0:
                 continue
-            u += cnt
             if sym > 0 and (need >> (sym - 1)) & 1:
                 tot += cnt * (2.0 + symbol_cost(P, s, sym - 1))
             elif v == m:
@@ -125,6 +125,7 @@ def _redraw_value(P, s, kiai_bonus, stay):
                     tot -= stay * packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
             else:
                 tot += cnt * (-1.0 - cb - 0.5 * v)
+    u = P[RAIDER_N] + P[INTRUDER_N]  # the unseen cards
     return tot / u if u > 0 else -10.0
 
 

@@ -17,11 +17,11 @@ from simcore.layout import (
     BARR_MAX,
     FAMS,
     FARMS,
+    INTRUDER_N,
     Q_ACTION,
     Q_FIGHT_AGAIN,
     RAIDER_N,
     S_WOUND,
-    U_BIN,
     U_PEN,
 )
 from simcore.obs import sb, talent_mask
@@ -44,16 +44,14 @@ def _deadly_odds(P, s):
     ign_odd = (tm >> KANBEI) & 1 == 1
     need = defend_mask(P, s)
     k = 0
-    u = 0
     for v in range(1, 7):
         if ign_odd if v % 2 else ign_even:
-            u += P[U_BIN + v * 4] + P[U_BIN + v * 4 + 1] + P[U_BIN + v * 4 + 2] + P[U_BIN + v * 4 + 3]
             continue
         for sym in range(4):
             b = v * 4 + sym
-            u += P[U_BIN + b]
             if sym == 0 or (need >> (sym - 1)) & 1 == 0:
                 k += pen_count(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], PEN_WOUND)
+    u = P[RAIDER_N] + P[INTRUDER_N]  # the unseen cards
     return k / u if u > 0 else 0.0
 
 

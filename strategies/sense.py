@@ -39,9 +39,11 @@ from simcore.layout import (
     C_VALUE,
     FAMS,
     FARMS,
+    INTRUDER_N,
     KNOWN,
     KNOWN_N,
     LINES,
+    N,
     NO_DEFEND,
     RAIDER_N,
     REDRAWN,
@@ -53,7 +55,6 @@ from simcore.layout import (
     S_WOUND,
     U_BIN,
     U_PEN,
-    N,
 )
 from simcore.obs import (
     can_defend,
@@ -136,19 +137,43 @@ def _line_values(P, s):
 
 
 @njit(cache=True)
-def _fate(v, bit, need, kv, m, give, lt_ok, lt_need, lt_m, rt_ok, rt_need, rt_m):
-    """What becomes of a card of value v and symbol bit (section 4): F_DEFEND .. F_OVER."""
-    if need & bit:
-        return F_DEFEND
+def _masked(c0, c1, c2, c3, mask):
+    """Of c0..c3 cards with symbol 0 (none) .. 3 (doll), those whose symbol bit is set in mask."""
+    return c0 * (mask & 1) + c1 * (mask >> 1 & 1) + c2 * (mask >> 2 & 1) + c3 * (mask >> 3 & 1)
+
+
+@njit(cache=True)
+def _fates(v, c0, c1, c2, c3, dmask, kv, m, give, lt_gm, lt_m, rt_gm, rt_m):
+    """What becomes of c0..c3 cards of value v and symbol 0..3 (section 4, in this order):
+    defended (their symbol bit in dmask), discarded by Kyuzo (v in his line, bit v of kv),
+    given to a neighbour who can take them (lt_gm / rt_gm: symbol masks he takes above and up
+    to his margin), or kept in the line. Answers (defended, discarded, given, kept, mask of the
+    kept symbols)."""
+    free = 15 & ~dmask
+    n_def = _masked(c0, c1, c2, c3, dmask)
     if (kv >> v) & 1:
-        return F_DISCARD
+        return n_def, _masked(c0, c1, c2, c3, free), 0, 0, 0
+    gmask = 0
+    if v > m and give:
+        gmask = ((lt_gm[0] if v <= lt_m else lt_gm[1]) | (rt_gm[0] if v <= rt_m else rt_gm[1])) & free
+        free &= ~gmask
+    return n_def, 0, _masked(c0, c1, c2, c3, gmask), _masked(c0, c1, c2, c3, free), free
+
+
+@njit(cache=True)
+def _by_margin(v, m, kept):
+    """The kept cards of value v as (on the Kiai, below it, above it) for margin m."""
     if v == m:
-        return F_KIAI
+        return kept, 0, 0
     if v < m:
-        return F_FIT
-    if give and ((lt_ok and (lt_need & bit or v <= lt_m)) or (rt_ok and (rt_need & bit or v <= rt_m))):
-        return F_GIVE
-    return F_OVER
+        return 0, kept, 0
+    return 0, 0, kept
+
+
+@njit(cache=True)
+def _card_pens(P, c, cb, cw, cnd):
+    """What card c's two penalties cost, given the state's costs (state_costs)."""
+    return _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
 
 
 @njit(cache=True)
@@ -207,78 +232,52 @@ def fight_odds(P, s):
     last = last_card(P, s)
     cur = 0.0
     if last >= 0 and not (ign_odd if P[C_VALUE + last] % 2 else ign_even):
-        cur = _pen_cost(P[C_PEN1 + last], cb, cw, cnd) + _pen_cost(P[C_PEN2 + last], cb, cw, cnd)
+        cur = _card_pens(P, last, cb, cw, cnd)
     n_def = 0
     n_dis = 0
     n_kiai = 0
     n_fit = 0
     n_give = 0
     n_over = 0
-    cost = 0.0
-    u = 0
-    # the kept cards' penalty counts, added up as packed words (simcore.unseen), and the cards
-    # that leave the current last card in place
+    # the kept cards' penalties: the known card's cost, or the bins' counts added up as packed
+    # words (simcore.unseen); and the cards that leave the current last card in place
+    known_cost = 0.0
     w0 = 0
     w1 = 0
     ncur = 0
+    dmask = need << 1  # symbol masks: bit k for symbol k (0 none .. 3 doll)
+    lt_gm = (15 if lt_in else 0, (lt_need << 1) if lt_in else 0)
+    rt_gm = (15 if rt_in else 0, (rt_need << 1) if rt_in else 0)
     k = next_known(P)
-    if k >= 0:
-        v = P[C_VALUE + k]
-        bit = (1 << P[C_SYM + k]) >> 1  # 0 for a card without a symbol
-        odd = v % 2 == 1
-        f = _fate(v, bit, need, kv, m, give_odd if odd else give_even, lt_in, lt_need, lt_m, rt_in, rt_need, rt_m)
+    if k >= 0:  # only the known card can come next
         u = 1
-        if f == F_DEFEND:
-            n_def = 1
-        elif f == F_DISCARD:
-            n_dis = 1
-        elif f == F_GIVE:
-            n_give = 1
-        elif f == F_KIAI:
-            n_kiai = 1
-        elif f == F_FIT:
-            n_fit = 1
-        else:
-            n_over = 1
-        if f == F_DEFEND or f == F_DISCARD or f == F_GIVE:
-            cost = cur
-        elif not (ign_odd if odd else ign_even):
-            cost = _pen_cost(P[C_PEN1 + k], cb, cw, cnd) + _pen_cost(P[C_PEN2 + k], cb, cw, cnd)
-    else:
-        # by value, with symbol masks (bit k: symbol k, 0 none .. 3 doll): what goes to the
-        # defence side, is discarded (Kyuzo), is given, or stays in the line (_fate's order)
-        dmask = need << 1
-        lt_gm = (15 if lt_in else 0, (lt_need << 1) if lt_in else 0)
-        rt_gm = (15 if rt_in else 0, (rt_need << 1) if rt_in else 0)
+        v = P[C_VALUE + k]
+        sym = P[C_SYM + k]
+        odd = v % 2 == 1
+        d, x, g, kept, free = _fates(v, int(sym == 0), int(sym == 1), int(sym == 2), int(sym == 3), dmask, kv, m,
+                                     give_odd if odd else give_even, lt_gm, lt_m, rt_gm, rt_m)  # fmt: skip
+        n_def, n_dis, n_give, ncur = d, x, g, 1 - kept
+        n_kiai, n_fit, n_over = _by_margin(v, m, kept)
+        if kept and not (ign_odd if odd else ign_even):
+            known_cost = _card_pens(P, k, cb, cw, cnd)
+    else:  # the unseen cards by value, from the engine's bins
+        u = P[RAIDER_N] + P[INTRUDER_N]
         for v in range(1, 7):
             bb = U_BIN + v * 4
-            c0 = P[bb]
-            c1 = P[bb + 1]
-            c2 = P[bb + 2]
-            c3 = P[bb + 3]
+            c0, c1, c2, c3 = P[bb], P[bb + 1], P[bb + 2], P[bb + 3]
             tot = c0 + c1 + c2 + c3
             if tot == 0:
                 continue
-            u += tot
             odd = v % 2 == 1
-            free = 15 & ~dmask
-            gmask = 0
-            if (kv >> v) & 1:
-                n_dis += (c0 + c1 * (free >> 1 & 1) + c2 * (free >> 2 & 1) + c3 * (free >> 3 & 1))
-                free = 0
-            elif v > m and (give_odd if odd else give_even):
-                gmask = (lt_gm[0] if v <= lt_m else lt_gm[1]) | (rt_gm[0] if v <= rt_m else rt_gm[1])
-                gmask &= free
-                free &= ~gmask
-            kept = c0 * (free & 1) + c1 * (free >> 1 & 1) + c2 * (free >> 2 & 1) + c3 * (free >> 3 & 1)
-            n_def += c1 * (need & 1) + c2 * (need >> 1 & 1) + c3 * (need >> 2 & 1)
-            n_give += c0 * (gmask & 1) + c1 * (gmask >> 1 & 1) + c2 * (gmask >> 2 & 1) + c3 * (gmask >> 3 & 1)
-            if v == m:
-                n_kiai += kept
-            elif v < m:
-                n_fit += kept
-            else:
-                n_over += kept
+            d, x, g, kept, free = _fates(v, c0, c1, c2, c3, dmask, kv, m, give_odd if odd else give_even,
+                                         lt_gm, lt_m, rt_gm, rt_m)  # fmt: skip
+            n_def += d
+            n_dis += x
+            n_give += g
+            a, f, o = _by_margin(v, m, kept)
+            n_kiai += a
+            n_fit += f
+            n_over += o
             ncur += tot - kept
             if kept and not (ign_odd if odd else ign_even):
                 pb = U_PEN + 8 * v  # the value's four bins, two words each
@@ -288,7 +287,7 @@ def fight_odds(P, s):
                 f3 = free >> 3 & 1
                 w0 += P[pb] * f0 + P[pb + 2] * f1 + P[pb + 4] * f2 + P[pb + 6] * f3
                 w1 += P[pb + 1] * f0 + P[pb + 3] * f1 + P[pb + 5] * f2 + P[pb + 7] * f3
-        cost = packed_cost(w0, w1, cb, cw, cnd) + ncur * cur
+    cost = known_cost + packed_cost(w0, w1, cb, cw, cnd) + ncur * cur
     if u == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
     f_def = n_def / u
@@ -382,7 +381,7 @@ def penalty_cost(P, s, c):
     if c < 0 or may_ignore(P, s, c):
         return 0.0
     cb, cw, cnd = state_costs(P, s)
-    return _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
+    return _card_pens(P, c, cb, cw, cnd)
 
 
 @njit(cache=True)
