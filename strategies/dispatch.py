@@ -11,7 +11,7 @@ from numba import njit
 
 from simcore.layout import Q_ACTION, S_PLAN, S_PLAN_AT
 from simcore.obs import turn_key
-from strategies import counter, kiai_seeker, random_play, reference, risk, team
+from strategies import counter, keeper, kiai_seeker, random_play, reference, risk, team
 
 
 @njit(cache=True)
@@ -31,4 +31,6 @@ def decide(sid, prm, P, H, S, q, seat, a, b, legal):
         return team.decide(prm, P, S, q, seat, a, b, legal)
     if sid == 6:
         return risk.decide(prm, P, S, q, seat, a, b, legal)
+    if sid == 7:
+        return keeper.decide(prm, P, S, q, seat, a, b, legal)
     return -1

@@ -34,6 +34,7 @@ from simcore.layout import (
     KIAI_EFFECT,
     KNOWN,
     N,
+    N_CARDS,
     Q_ABSENT,
     Q_ACTION,
     Q_BOSS_ORDER,
@@ -57,6 +58,7 @@ from simcore.layout import (
     TURN_NO,
     U_BIN,
     U_PEN,
+    UNSEEN,
 )
 from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
 from strategies.sense import (
@@ -92,6 +94,19 @@ def _takes(P, t, c, kiai_bonus, stay):
 
 
 @njit(cache=True)
+def _kiai_or_discard(P, s, b, kiai_bonus, stay):
+    """The unseen cards of bin b (value v = b // 4, landing on Kyuzo's Kiai, v in his line)
+    added up as _takes values them: the better of the Kiai, less the card's own penalty, and
+    Kyuzo's discard. The better of two does not add up by bin, so the (rare) bin is counted
+    card by card."""
+    tot = 0.0
+    for c in range(P[N_CARDS]):
+        if P[UNSEEN + c] and P[C_VALUE + c] * 4 + P[C_SYM + c] == b:
+            tot += max(kiai_bonus - stay * penalty_cost(P, s, c), 1.5)
+    return tot
+
+
+@njit(cache=True)
 def _redraw_value(P, s, kiai_bonus, stay):
     """Expected value of a fresh card for s (the card in hand goes under the stack): _takes
     averaged over the unseen cards, counted by bin (value, symbol) from the engine's counts
@@ -115,8 +130,12 @@ def _redraw_value(P, s, kiai_bonus, stay):
                 continue
             if sym > 0 and (need >> (sym - 1)) & 1:
                 tot += cnt * (2.0 + symbol_cost(P, s, sym - 1))
+            elif v == m and kyu:
+                tot += _kiai_or_discard(P, s, b, kiai_bonus, stay)
             elif v == m:
-                tot += cnt * (max(kiai_bonus, 1.5) if kyu else kiai_bonus)
+                tot += cnt * kiai_bonus
+                if not ign:
+                    tot -= stay * packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
             elif kyu:
                 tot += cnt * 1.5
             elif v < m:

@@ -67,7 +67,7 @@ def _planning(base: int, value: int, margin: float) -> tuple[Param, ...]:
     what was measured) over `risk`, with the fitted chance to win, overriding `risk` only when
     two standard errors sure; foresight over `counter` with the weights."""
     return (
-        Param("base", base, 0, 3, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk"),
+        Param("base", base, 0, 4, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk, 4 keeper"),
         Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
         Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
         Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
@@ -151,11 +151,26 @@ REGISTRY: tuple[Strategy, ...] = (
         "strategies.risk",
     ),
     Strategy(
+        "keeper",
+        7,
+        "Slot keeper: fights like the risk manager, but keeps its defence slots for cards with dear penalties and confronts harmless ones that cover its last card.",
+        True,
+        (
+            Param("risk", 0.8, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
+            Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
+            Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
+            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+            Param("keep", 1.0, 0.0, 5.0, False, "weight of a defence slot kept open for a card with a dearer penalty"),
+            Param("capacity", 0.15, 0.0, 2.0, False, "what a point of margin under the Kiai is worth (in barricades)"),
+        ),
+        "strategies.keeper",
+    ),
+    Strategy(
         "lookahead",
         -1,
         "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
         True,
-        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=3, value=1, margin=2.0)),
+        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=4, value=1, margin=2.0)),
         "strategies.lookahead",
         planner=1,
     ),
@@ -170,7 +185,7 @@ REGISTRY: tuple[Strategy, ...] = (
     ),
 )
 
-PLANNER_BASES = ("counter", "kiai", "team", "risk")  # base index -> heuristic name
+PLANNER_BASES = ("counter", "kiai", "team", "risk", "keeper")  # base index -> heuristic name
 
 
 def names() -> list[str]:

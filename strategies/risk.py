@@ -21,13 +21,14 @@ from simcore.layout import (
     Q_ACTION,
     Q_FIGHT_AGAIN,
     RAIDER_N,
+    S_DEF,
     S_WOUND,
     U_PEN,
 )
 from simcore.obs import sb, talent_mask
 from simcore.unseen import pen_count
 from strategies import playbook
-from strategies.sense import F_OVER, active_count, defend_mask, fight_odds, missing
+from strategies.sense import F_OVER, LOST, active_count, defend_mask, fight_odds, missing, symbol_cost
 
 KIAI_BONUS = 2.5
 
@@ -60,6 +61,9 @@ def wants_fight(prm, P, seat):
     if P[RAIDER_N] == 0:
         return False
     risk, caution, late, stay = prm[0], prm[1], prm[2], prm[3]
+    for slot in range(3):
+        if P[sb(seat) + S_DEF + slot] < 0 and symbol_cost(P, seat, slot) >= LOST:
+            return True  # without that symbol the end of the round loses the game (section 9)
     if _deadly_odds(P, seat) > 0.0:
         return False
     odds = fight_odds(P, seat)

@@ -47,6 +47,7 @@ from simcore.layout import (
     NO_DEFEND,
     RAIDER_N,
     REDRAWN,
+    ROUND,
     S_DEF,
     S_KIAI,
     S_LINE_N,
@@ -87,6 +88,7 @@ T_LOSE_DEFENCE = 10
 _PEN_TENTHS = (0, 0, 0, T_INTRUDER, 0, 0, T_DRAWS, T_DRAWS, T_MUST_PASS, T_DISCARD_TO_RAIDER, T_NO_TALENT, T_LOSE_DEFENCE)
 _PEN_FIXED = tuple(t / 10 for t in _PEN_TENTHS)
 NO_DEFEND_COST = 0.25
+LOST = 40.0  # what a loss that ends the game costs (the last farmstead, family or life)
 
 
 @njit(cache=True)
@@ -325,7 +327,7 @@ def wound_cost(P, s):
     free."""
     w = P[sb(s) + S_WOUND]
     if w >= 3:
-        return 40.0
+        return LOST
     if w == 2:
         return 2.0
     if w == 1:
@@ -338,12 +340,14 @@ def farm_cost(P):
     """A barricade or farmstead lost: farmsteads are the game (R-15)."""
     if P[BARR] > 0:
         return 1.0
-    return 40.0 if P[FARMS] <= 1 else 1.5
+    return LOST if P[FARMS] <= 1 else 1.5
 
 
 @njit(cache=True)
 def family_cost(P):
-    return 40.0 if P[FAMS] <= 1 else 3.0
+    if P[FAMS] <= 1:
+        return LOST
+    return 0.1 if P[ROUND] == 3 else 3.0  # R-15: after the last round only the last one counts
 
 
 @njit(cache=True)
@@ -352,7 +356,7 @@ def symbol_cost(P, s, slot):
     if slot == 0:
         return wound_cost(P, s)
     if slot == 1:
-        return 40.0 if P[FARMS] <= 1 else 1.2
+        return LOST if P[FARMS] <= 1 else 1.2
     return family_cost(P)
 
 
@@ -413,7 +417,8 @@ def confront_value(P, s, c, kiai_bonus, stay):
     v = P[C_VALUE + c]
     m = margin(P, s)
     if v == m:
-        return kiai_bonus
+        # the Kiai sheds the oldest card; c stays last and its penalty is paid all the same
+        return kiai_bonus - stay * penalty_cost(P, s, c)
     if v < m:
         return 1.0 - 0.15 * v - stay * penalty_cost(P, s, c)
     return -1.0 - farm_cost(P) - 0.5 * v

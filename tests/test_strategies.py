@@ -9,11 +9,11 @@ from conftest import Cards, events, guarded, make_config, ok
 from simcore import layout as L
 from simcore.api import GameConfig, run_games
 from simcore.scenario import Position
-from strategies.registry import REGISTRY
+from strategies.registry import REGISTRY, get
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-HEURISTICS = ["counter", "kiai", "team", "risk"]
+HEURISTICS = ["counter", "kiai", "team", "risk", "keeper"]
 FUZZ = [
     (("heihachi", "daisuke"), "hard", "auto"),  # two samurai: absent tokens, doll check
     (("gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "on"),
@@ -187,7 +187,7 @@ def test_lookahead_plans_change_play_and_are_reproducible():
     same deals), and a lookahead game is the same whatever the thread count or batch split."""
     four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
     la = GameConfig(four, "easy", "lookahead", params={"samples": 2})
-    base = GameConfig(four, "easy", "risk")
+    base = GameConfig(four, "easy", get("lookahead").base().name)
     a = run_games(la, 40, seed=3)
     assert (a != run_games(base, 40, seed=3)).any(axis=1).sum() > 10
     b = np.concatenate([run_games(la, 15, seed=3), run_games(la, 25, seed=3, game_offset=15)])
@@ -199,7 +199,7 @@ def test_lookahead_margin_leaves_a_sound_base_alone():
     action ahead by that many standard errors. With a high margin most games are its base's
     games; with none it overrides freely and most games differ."""
     four = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
-    base = run_games(GameConfig(four, "easy", "risk"), 40, seed=5)
+    base = run_games(GameConfig(four, "easy", get("lookahead").base().name), 40, seed=5)
 
     def same(margin):
         la = GameConfig(four, "easy", "lookahead", params={"samples": 4, "margin": margin})
