@@ -36,20 +36,22 @@ KIAI_BONUS = 2.5
 @njit(cache=True)
 def _symbol_outlook(P, s, sym):
     """Of the unseen cards with symbol sym: how many, and what their penalties would cost s
-    on average as a last card (counted by bin, section 12)."""
+    on average as a last card (counted by bin, section 12; the bins' packed penalty counts
+    add up without carries, so the cost is worked out once)."""
     tm = talent_mask(P, s)
-    cb, cw, cnd = state_costs(P, s)
     n = 0
-    cost = 0.0
+    w0 = 0
+    w1 = 0
     for v in range(1, 7):
         b = v * 4 + sym
-        k = P[U_BIN + b]
-        if k == 0:
-            continue
-        n += k
+        n += P[U_BIN + b]
         if (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 0:
-            cost += packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
-    return n, (cost / n if n > 0 else 0.0)
+            w0 += P[U_PEN + 2 * b]
+            w1 += P[U_PEN + 2 * b + 1]
+    if n == 0:
+        return 0, 0.0
+    cb, cw, cnd = state_costs(P, s)
+    return n, packed_cost(w0, w1, cb, cw, cnd) / n
 
 
 @njit(cache=True)

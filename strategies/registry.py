@@ -64,8 +64,8 @@ class Strategy:
 def _planning(base: int, value: int, margin: float) -> tuple[Param, ...]:
     """The planners' parameters after `samples`, in the order strategies/lookahead.py reads
     them; `base`, `value` and `margin` defaults differ: the honest lookahead plays best (of
-    what was measured) over `risk`, with the fitted chance to win, overriding `risk` only when
-    two standard errors sure; foresight over `counter` with the weights."""
+    what was measured) over `keeper`, with the fitted chance to win, overriding `keeper` only
+    when two standard errors sure; foresight over `counter` with the weights."""
     return (
         Param("base", base, 0, 4, True, "base heuristic: 0 counter, 1 kiai, 2 team, 3 risk, 4 keeper"),
         Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
