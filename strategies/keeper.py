@@ -65,24 +65,26 @@ def confront_instead(prm, P, s, c):
         return False
     if P[RAIDER_N] == 0:
         return False
+    a = max(active_count(P), 1)
     # the penalty he pays at his next turn, if the round lasts that long
-    p_next = 1.0 if P[RAIDER_N] >= active_count(P) else 0.0
+    p_next = 1.0 if P[RAIDER_N] >= a else 0.0
     pay = p_next * (penalty_cost(P, s, last_card(P, s)) - penalty_cost(P, s, c))
     # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
     gain = KIAI_BONUS if v == m else -capacity * v
-    return pay + gain + keep * slot_wait(P, s, P[C_SYM + c]) > 0.0
+    return pay + gain + keep * slot_wait(P, s, P[C_SYM + c], a) > 0.0
 
 
 @njit(cache=True)
-def slot_wait(P, s, sym):
-    """What leaving s's slot for symbol sym open is worth against filling it now: the dear
-    penalty a later card of that symbol would not cost (it is defended instead of
-    confronted), less the symbol's cost at the end of the round if none comes."""
+def slot_wait(P, s, sym, a):
+    """What leaving s's slot for symbol sym open is worth against filling it now, with a
+    samurai still in the round: the dear penalty a later card of that symbol would not cost
+    (it is defended instead of confronted), less the symbol's cost at the end of the round
+    if none comes."""
     u = P[RAIDER_N] + P[INTRUDER_N]
     if u == 0 or P[RAIDER_N] == 0:
         return -symbol_cost(P, s, sym - 1)
     n, dear = _symbol_outlook(P, s, sym)
-    draws = min(P[RAIDER_N] / max(active_count(P), 1), 8.0)
+    draws = min(P[RAIDER_N] / a, 8.0)
     q = 1.0 - (1.0 - n / u) ** draws  # he meets another card of the symbol
     return q * dear - (1.0 - q) * symbol_cost(P, s, sym - 1)
 

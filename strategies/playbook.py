@@ -61,6 +61,7 @@ from simcore.layout import (
     UNSEEN,
 )
 from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
+from simcore.unseen import card_bin
 from strategies.sense import (
     active_count,
     confront_value,
@@ -101,7 +102,7 @@ def _kiai_or_discard(P, s, b, kiai_bonus, stay):
     card by card."""
     tot = 0.0
     for c in range(P[N_CARDS]):
-        if P[UNSEEN + c] and P[C_VALUE + c] * 4 + P[C_SYM + c] == b:
+        if P[UNSEEN + c] and card_bin(P, c) == b:
             tot += max(kiai_bonus - stay * penalty_cost(P, s, c), 1.5)
     return tot
 

@@ -61,6 +61,17 @@ class Strategy:
         return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
 
 
+def _risk_params(risk: float) -> tuple[Param, ...]:
+    """The parameters of risk.wants_fight, first in the vector of every strategy that fights
+    by it (`risk`, `keeper`); only the default threshold differs."""
+    return (
+        Param("risk", risk, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
+        Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
+        Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
+        Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+    )
+
+
 def _planning(base: int, value: int, margin: float) -> tuple[Param, ...]:
     """The planners' parameters after `samples`, in the order strategies/lookahead.py reads
     them; `base`, `value` and `margin` defaults differ: the honest lookahead plays best (of
@@ -142,12 +153,7 @@ REGISTRY: tuple[Strategy, ...] = (
         6,
         "Risk manager: its risk threshold shrinks as barricades, farmsteads and families fall; no risk when a wound or an overcome could end the game.",
         True,
-        (
-            Param("risk", 0.45, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
-            Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
-            Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
-            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
-        ),
+        _risk_params(risk=0.45),
         "strategies.risk",
     ),
     Strategy(
@@ -156,10 +162,7 @@ REGISTRY: tuple[Strategy, ...] = (
         "Slot keeper: fights like the risk manager, but keeps its defence slots for cards with dear penalties and confronts harmless ones that cover its last card.",
         True,
         (
-            Param("risk", 0.8, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
-            Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
-            Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
-            Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+            *_risk_params(risk=0.8),
             Param("keep", 1.0, 0.0, 5.0, False, "weight of a defence slot kept open for a card with a dearer penalty"),
             Param("capacity", 0.15, 0.0, 2.0, False, "what a point of margin under the Kiai is worth (in barricades)"),
         ),
