@@ -11,7 +11,7 @@ from numba import njit
 
 from simcore.layout import Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
-from strategies.sense import F_OVER, active_count, fight_odds, missing
+from strategies.sense import active_count, fight_within, missing
 
 KIAI_BONUS = 2.5
 
@@ -30,9 +30,7 @@ def wants_fight(prm, P, seat):
     if a == 1:
         theta += last
     # fighting means paying a last card's penalty at the next turn; passing pays nothing more
-    odds = fight_odds(P, seat)
-    theta -= 0.1 * stay * odds[6]
-    return odds[F_OVER] <= theta
+    return fight_within(P, seat, theta, 0.1 * stay, False)
 
 
 @njit(cache=True)

@@ -28,17 +28,17 @@ from simcore.layout import (
 )
 from simcore.obs import margin, talent_mask
 from strategies import playbook, risk
-from strategies.sense import active_count, last_card, packed_cost, penalty_cost, state_costs, symbol_cost
+from strategies.sense import active_count, card_pens, last_card, packed_cost, state_costs, symbol_cost
 
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def _symbol_outlook(P, s, sym):
-    """Of the unseen cards with symbol sym: how many, and what their penalties would cost s
-    on average as a last card (counted by bin, section 12; the bins' packed penalty counts
-    add up without carries, so the cost is worked out once)."""
-    tm = talent_mask(P, s)
+def _symbol_outlook(P, sym, tm, cb, cw, cnd):
+    """Of the unseen cards with symbol sym: how many, and what their penalties would cost on
+    average as a last card of a samurai with talents tm and state costs (cb, cw, cnd), counted
+    by bin (section 12; the bins' packed penalty counts add up without carries, so the cost is
+    worked out once)."""
     n = 0
     w0 = 0
     w1 = 0
@@ -50,8 +50,15 @@ def _symbol_outlook(P, s, sym):
             w1 += P[U_PEN + 2 * b + 1]
     if n == 0:
         return 0, 0.0
-    cb, cw, cnd = state_costs(P, s)
     return n, packed_cost(w0, w1, cb, cw, cnd) / n
+
+
+@njit(cache=True)
+def _kept_cost(P, c, tm, cb, cw, cnd):
+    """penalty_cost, with the talents and state costs worked out once per decision."""
+    if c < 0 or (tm >> (KANBEI if P[C_VALUE + c] % 2 else GOROBEI)) & 1:
+        return 0.0
+    return card_pens(P, c, cb, cw, cnd)
 
 
 @njit(cache=True)
@@ -66,24 +73,26 @@ def confront_instead(prm, P, s, c):
     if P[RAIDER_N] == 0:
         return False
     a = max(active_count(P), 1)
+    tm = talent_mask(P, s)
+    cb, cw, cnd = state_costs(P, s)
     # the penalty he pays at his next turn, if the round lasts that long
     p_next = 1.0 if P[RAIDER_N] >= a else 0.0
-    pay = p_next * (penalty_cost(P, s, last_card(P, s)) - penalty_cost(P, s, c))
+    pay = p_next * (_kept_cost(P, last_card(P, s), tm, cb, cw, cnd) - _kept_cost(P, c, tm, cb, cw, cnd))
     # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
     gain = KIAI_BONUS if v == m else -capacity * v
-    return pay + gain + keep * slot_wait(P, s, P[C_SYM + c], a) > 0.0
+    return pay + gain + keep * slot_wait(P, s, P[C_SYM + c], a, tm, cb, cw, cnd) > 0.0
 
 
 @njit(cache=True)
-def slot_wait(P, s, sym, a):
+def slot_wait(P, s, sym, a, tm, cb, cw, cnd):
     """What leaving s's slot for symbol sym open is worth against filling it now, with a
-    samurai still in the round: the dear penalty a later card of that symbol would not cost
-    (it is defended instead of confronted), less the symbol's cost at the end of the round
-    if none comes."""
+    samurai still in the round (s has talents tm and state costs cb, cw, cnd): the dear
+    penalty a later card of that symbol would not cost (it is defended instead of
+    confronted), less the symbol's cost at the end of the round if none comes."""
     u = P[RAIDER_N] + P[INTRUDER_N]
     if u == 0 or P[RAIDER_N] == 0:
         return -symbol_cost(P, s, sym - 1)
-    n, dear = _symbol_outlook(P, s, sym)
+    n, dear = _symbol_outlook(P, sym, tm, cb, cw, cnd)
     draws = min(P[RAIDER_N] / a, 8.0)
     q = 1.0 - (1.0 - n / u) ** draws  # he meets another card of the symbol
     return q * dear - (1.0 - q) * symbol_cost(P, s, sym - 1)

@@ -28,7 +28,7 @@ from simcore.layout import (
 from simcore.obs import sb, talent_mask
 from simcore.unseen import pen_count
 from strategies import playbook
-from strategies.sense import F_OVER, LOST, active_count, defend_mask, fight_odds, missing, symbol_cost
+from strategies.sense import LOST, active_count, defend_mask, fight_within, missing, symbol_cost
 
 KIAI_BONUS = 2.5
 
@@ -64,11 +64,7 @@ def wants_fight(prm, P, seat):
     for slot in range(3):
         if P[sb(seat) + S_DEF + slot] < 0 and symbol_cost(P, seat, slot) >= LOST:
             return True  # without that symbol the end of the round loses the game (section 9)
-    if _deadly_odds(P, seat) > 0.0:
-        return False
-    odds = fight_odds(P, seat)
-    po = odds[F_OVER]
-    if P[BARR] == 0 and P[FARMS] <= 1 and po > 0.0:
+    if P[sb(seat) + S_WOUND] >= 3 and _deadly_odds(P, seat) > 0.0:
         return False
     lost = (P[BARR_MAX] - P[BARR]) / max(P[BARR_MAX], 1) + (6 - P[FARMS]) / 6.0 + (3 - P[FAMS]) / 3.0
     theta = risk / (1.0 + caution * lost)
@@ -77,8 +73,8 @@ def wants_fight(prm, P, seat):
         theta += late
     if missing(P, seat) > 0:
         theta += 0.15
-    theta -= 0.1 * stay * odds[6]
-    return po <= theta
+    # no chance of an overcome at all when it would destroy the last farmstead
+    return fight_within(P, seat, theta, 0.1 * stay, P[BARR] == 0 and P[FARMS] <= 1)
 
 
 @njit(cache=True)

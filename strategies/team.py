@@ -13,7 +13,7 @@ from numba import njit
 
 from simcore.layout import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, N, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
 from strategies import playbook
-from strategies.sense import F_OVER, active_count, fight_odds, missing, seat_danger
+from strategies.sense import active_count, fight_within, missing, seat_danger
 
 KIAI_BONUS = 2.5
 
@@ -26,9 +26,7 @@ def wants_fight(prm, P, seat):
     theta = prm[0] + (prm[1] if missing(P, seat) > 0 else 0.0)
     if a == 1:
         theta += 0.5
-    odds = fight_odds(P, seat)
-    theta -= 0.1 * prm[4] * odds[6]
-    return odds[F_OVER] <= theta
+    return fight_within(P, seat, theta, 0.1 * prm[4], False)
 
 
 @njit(cache=True)

@@ -184,3 +184,24 @@ def test_risk_sees_a_deadly_card_only_when_one_is_unseen():
     assert odds(filler + [hat_wound]) == 0.0  # his hat slot is empty: he would defend it
     assert odds(filler + [hat_wound], defence=[own_hat]) == pytest.approx(0.5)
     assert odds(filler + [hat_wound], defence=[own_hat], state=2) == 0.0  # not one wound from death
+
+
+def test_fight_within_gives_the_full_rules_answer():
+    """The heuristics' fighting rule (chance of being overcome at most theta less `weight`
+    times the expected penalty, section 12) skips the count when no card can overcome and
+    even a card with two of the dearest penalties (section 7) leaves theta non-negative. The
+    answer must be the full rule's, for thresholds on both sides of the boundary."""
+    shortcut = 0
+    for P in POSITIONS:
+        for s in range(int(P[L.N])):
+            po, cost = sense.fight_odds(P, s)[5], sense.fight_odds(P, s)[6]
+            if sense.never_over(P, s):
+                assert po == 0.0
+                shortcut += 1
+            for weight in (0.0, 0.1, 0.5):
+                near = [weight * cost + d for d in (-0.05, -1e-9, 0.0, 1e-9, 0.05)]
+                for theta in near + [-0.1, 0.3, 1.0, 5.0]:
+                    for strict in (False, True):
+                        want = not (strict and po > 0.0) and po <= theta - weight * cost
+                        assert sense.fight_within(P, s, theta, weight, strict) == want, (s, theta, weight, strict)
+    assert shortcut > 50
