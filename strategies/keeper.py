@@ -28,7 +28,7 @@ from simcore.layout import (
 )
 from simcore.obs import margin, talent_mask
 from strategies import playbook, risk
-from strategies.sense import active_count, card_pens, last_card, packed_cost, state_costs, symbol_cost
+from strategies.sense import active_count, kept_cost, last_card, packed_cost, state_costs, symbol_cost
 
 KIAI_BONUS = 2.5
 
@@ -54,14 +54,6 @@ def _symbol_outlook(P, sym, tm, cb, cw, cnd):
 
 
 @njit(cache=True)
-def _kept_cost(P, c, tm, cb, cw, cnd):
-    """penalty_cost, with the talents and state costs worked out once per decision."""
-    if c < 0 or (tm >> (KANBEI if P[C_VALUE + c] % 2 else GOROBEI)) & 1:
-        return 0.0
-    return card_pens(P, c, cb, cw, cnd)
-
-
-@njit(cache=True)
 def confront_instead(prm, P, s, c):
     """True when s should confront card c although he could defend it: the slot stays open
     for a dearer card of its symbol, and c covers his last card."""
@@ -77,7 +69,7 @@ def confront_instead(prm, P, s, c):
     cb, cw, cnd = state_costs(P, s)
     # the penalty he pays at his next turn, if the round lasts that long
     p_next = 1.0 if P[RAIDER_N] >= a else 0.0
-    pay = p_next * (_kept_cost(P, last_card(P, s), tm, cb, cw, cnd) - _kept_cost(P, c, tm, cb, cw, cnd))
+    pay = p_next * (kept_cost(P, last_card(P, s), tm, cb, cw, cnd) - kept_cost(P, c, tm, cb, cw, cnd))
     # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
     gain = KIAI_BONUS if v == m else -capacity * v
     return pay + gain + keep * slot_wait(P, s, P[C_SYM + c], a, tm, cb, cw, cnd) > 0.0

@@ -62,7 +62,6 @@ from simcore.obs import (
     can_defend,
     left_of,
     margin,
-    may_ignore,
     right_of,
     sb,
     talent_mask,
@@ -424,9 +423,19 @@ def _pen_cost(pen, cb, cw, cnd):
 @njit(cache=True)
 def penalty_cost(P, s, c):
     """What card c costs s at the start of each of his turns while it is his last card."""
-    if c < 0 or may_ignore(P, s, c):
+    if c < 0:
         return 0.0
     cb, cw, cnd = state_costs(P, s)
+    return kept_cost(P, c, talent_mask(P, s), cb, cw, cnd)
+
+
+@njit(cache=True)
+def kept_cost(P, c, tm, cb, cw, cnd):
+    """penalty_cost for a samurai with talents tm and state costs (cb, cw, cnd), for callers
+    that work them out once per decision: nothing for no card or a card whose penalties his
+    talents ignore (R-4)."""
+    if c < 0 or (tm >> (KANBEI if P[C_VALUE + c] % 2 else GOROBEI)) & 1:
+        return 0.0
     return card_pens(P, c, cb, cw, cnd)
 
 
