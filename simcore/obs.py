@@ -95,12 +95,16 @@ def talent_mask(P, s):
 
 
 @njit(cache=True)
+def ignores(tm, v):
+    """R-4: with talents tm, the penalties of a card of value v may be ignored: Gorobei's
+    talent for even cards, Kanbei's for odd ones."""
+    return (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 1
+
+
+@njit(cache=True)
 def may_ignore(P, s, c):
-    """R-4: Gorobei ignores penalties of even cards, Kanbei of odd ones."""
-    tm = talent_mask(P, s)
-    if P[C_VALUE + c] % 2 == 0:
-        return (tm >> GOROBEI) & 1 == 1
-    return (tm >> KANBEI) & 1 == 1
+    """R-4 for samurai s and card c."""
+    return ignores(talent_mask(P, s), P[C_VALUE + c])
 
 
 @njit(cache=True)

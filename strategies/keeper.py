@@ -11,7 +11,6 @@ dearer card), capacity (what a point of margin is worth).
 
 from numba import njit
 
-from simcore.codes import GOROBEI, KANBEI
 from simcore.layout import (
     C_SYM,
     C_VALUE,
@@ -26,7 +25,7 @@ from simcore.layout import (
     U_BIN,
     U_PEN,
 )
-from simcore.obs import margin, talent_mask
+from simcore.obs import ignores, margin, talent_mask
 from strategies import playbook, risk
 from strategies.sense import active_count, kept_cost, last_card, packed_cost, state_costs, symbol_cost
 
@@ -45,7 +44,7 @@ def _symbol_outlook(P, sym, tm, cb, cw, cnd):
     for v in range(1, 7):
         b = v * 4 + sym
         n += P[U_BIN + b]
-        if (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 0:
+        if not ignores(tm, v):
             w0 += P[U_PEN + 2 * b]
             w1 += P[U_PEN + 2 * b + 1]
     if n == 0:

@@ -60,7 +60,7 @@ from simcore.layout import (
     U_PEN,
     UNSEEN,
 )
-from simcore.obs import can_defend, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
+from simcore.obs import can_defend, ignores, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
 from simcore.unseen import card_bin
 from strategies.sense import (
     active_count,
@@ -123,7 +123,7 @@ def _redraw_value(P, s, kiai_bonus, stay):
     for v in range(1, 7):
         # Kyuzo discards a card matching his line, worth 1.5, more than any confront but a Kiai
         kyu = (tm >> KYUZO) & 1 == 1 and line_has_value(P, s, v)
-        ign = (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 1
+        ign = ignores(tm, v)
         for sym in range(4):
             b = v * 4 + sym
             cnt = P[U_BIN + b]

@@ -60,6 +60,7 @@ from simcore.layout import (
 )
 from simcore.obs import (
     can_defend,
+    ignores,
     left_of,
     margin,
     right_of,
@@ -434,7 +435,7 @@ def kept_cost(P, c, tm, cb, cw, cnd):
     """penalty_cost for a samurai with talents tm and state costs (cb, cw, cnd), for callers
     that work them out once per decision: nothing for no card or a card whose penalties his
     talents ignore (R-4)."""
-    if c < 0 or (tm >> (KANBEI if P[C_VALUE + c] % 2 else GOROBEI)) & 1:
+    if c < 0 or ignores(tm, P[C_VALUE + c]):
         return 0.0
     return card_pens(P, c, cb, cw, cnd)
 
