@@ -8,7 +8,8 @@ of the copy is replaced by a sample drawn from public information only: the unse
 made known by Katsushiro are dealt at random over the unknown part of the raider stack and the
 intruder stack, the backs of the standing farmsteads are shuffled among them, and the game's
 future random events come from a stream derived from the strategy's own public stream. The
-cheating `foresight` reuses this planner without the sampling.
+cheating `foresight` reuses this planner without the sampling, and the cheating `peek` with
+samples that keep the true next raider card on top (keep_next_card).
 
 Parameters (pprm): samples, base (0 counter, 1 kiai, 2 team, 3 risk), horizon (0: to the end
 of the round, then a value of the village; 1: to the end of the game), support (consider
@@ -190,17 +191,38 @@ def win_chance(P):
 
 
 @njit(cache=True)
-def _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, sample_seed):
+def keep_next_card(P, H, Hs):
+    """CHEATING (`peek`): put the true next raider card H holds on top of the sample Hs,
+    swapping it with the card there, so the sample is uniform among the orders with that card
+    next. A card Katsushiro made known (R-19) is on top already."""
+    if P[RAIDER_N] == 0 or P[KNOWN_N] > 0:
+        return
+    top = RAIDER + P[RAIDER_N] - 1
+    c = H[top]
+    for i in range(P[RAIDER_N]):
+        if Hs[RAIDER + i] == c:
+            Hs[RAIDER + i], Hs[top] = Hs[top], Hs[RAIDER + i]
+            return
+    for i in range(P[INTRUDER_N]):
+        if Hs[INTRUDER + i] == c:
+            Hs[INTRUDER + i], Hs[top] = Hs[top], Hs[INTRUDER + i]
+            return
+
+
+@njit(cache=True)
+def _rollout(g, Pr, Hr, Kr, action, key, pprm, sampled, peek, sample_seed):
     P = g[0]
     H = g[1]
     K = g[2]
     Pr[:] = P
     Hr[:H_FR] = H[:H_FR]
     Kr[:] = K
-    if honest:
+    if sampled:
         R = np.empty(1, dtype=np.int64)
         R[0] = sample_seed
         resample(Pr, Hr, R)
+        if peek:
+            keep_next_card(P, H, Hr)
         Kr[K_RNG] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
     Kr[K_TRACE] = 0
     Kr[K_CHECK] = 0
@@ -217,17 +239,19 @@ def _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, sample_seed):
 
 
 @njit(cache=True)
-def plan_turn(pprm, g, Pr, Hr, Kr, honest):
-    """Choose the next turn's action by rollouts and write it into the strategy memory. The
-    honest planner also plays each sample with no plan at all (the base heuristic's own
+def plan_turn(pprm, g, Pr, Hr, Kr, sampled, peek):
+    """Choose the next turn's action by rollouts and write it into the strategy memory.
+    `sampled`: the rollouts play on samples of the hidden state (the honest lookahead; with
+    `peek` the samples keep the true next card, which cheats); otherwise on the true state
+    (foresight, cheating). The sampling planner also plays each sample with no plan at all (the base heuristic's own
     choice) and overrides the base only when the best action beats it by `margin` standard
     errors of the paired difference: a few noisy samples should not overrule a sound base."""
     P = g[0]
     s = P[ACTING]
     key = plan_key(P)
     P[SRNG + S_PLAN_AT] = 0
-    samples = int(pprm[0]) if honest else 1
-    margin = pprm[9] if honest else 0.0
+    samples = int(pprm[0]) if sampled else 1
+    margin = pprm[9] if sampled else 0.0
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
     k = candidates(P, s, int(pprm[3]), cand)
     if k < 2:
@@ -242,7 +266,7 @@ def plan_turn(pprm, g, Pr, Hr, Kr, honest):
         tot = 0.0
         for j in range(samples):
             seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
-            vals[i, j] = _rollout(g, Pr, Hr, Kr, action, key, pprm, honest, seed)
+            vals[i, j] = _rollout(g, Pr, Hr, Kr, action, key, pprm, sampled, peek, seed)
             tot += vals[i, j]
         if i < k and tot > bv:
             bv = tot

@@ -3,7 +3,8 @@
 (P[SRNG + S_PLAN], layout.S_PLAN_AT) and the base heuristic answers everything else.
 
 Planner ids (registry.Strategy.planner): 1 lookahead (honest: samples the hidden state),
-2 foresight (CHEATING: plays its rollouts on the true hidden state and random stream).
+2 foresight (CHEATING: plays its rollouts on the true hidden state and random stream),
+3 peek (CHEATING: the lookahead's samples, each with the true next raider card on top).
 """
 
 from numba import njit
@@ -14,6 +15,7 @@ from strategies.lookahead import plan_turn
 
 LOOKAHEAD = 1
 FORESIGHT = 2
+PEEK = 3
 
 
 @njit(cache=True)
@@ -21,4 +23,4 @@ def plan(planner, pprm, g, Pr, Hr, Kr):
     if g[2][K_SCRAMBLE]:
         # the R-19 test: planners see a scrambled hidden state; an honest one cannot tell
         g = (g[0], scrambled(g), g[2], g[3])
-    plan_turn(pprm, g, Pr, Hr, Kr, planner == LOOKAHEAD)
+    plan_turn(pprm, g, Pr, Hr, Kr, planner != FORESIGHT, planner == PEEK)

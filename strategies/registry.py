@@ -186,6 +186,15 @@ REGISTRY: tuple[Strategy, ...] = (
         "strategies.lookahead",
         planner=2,
     ),
+    Strategy(
+        "peek",
+        -1,
+        "CHEATING yardstick: the lookahead, but every sample keeps the true next raider card on top; what seeing one card ahead is worth.",
+        False,
+        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action, each with the true next card"), *_planning(base=4, value=1, margin=2.0)),
+        "strategies.lookahead",
+        planner=3,
+    ),
 )
 
 PLANNER_BASES = ("counter", "kiai", "team", "risk", "keeper")  # base index -> heuristic name

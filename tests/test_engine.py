@@ -132,10 +132,11 @@ def test_r19_honest_strategies_cannot_see_hidden_order(strategy):
     np.testing.assert_array_equal(plain, scrambled)
 
 
-def test_r19_the_scramble_test_catches_a_cheater():
-    """The same test, applied to the cheating `foresight`, sees its games change: the test above
-    could fail."""
-    cfg, games = _quick("foresight")
+@pytest.mark.parametrize("strategy", [s.name for s in REGISTRY if not s.honest])
+def test_r19_the_scramble_test_catches_a_cheater(strategy):
+    """The same test, applied to each cheating strategy (`foresight` sees every stack, `peek`
+    only the next card), sees its games change: the test above could fail."""
+    cfg, games = _quick(strategy)
     plain = run_games(cfg, games, seed=77)
     scrambled = run_games(cfg, games, seed=77, scramble=True)
     assert (plain != scrambled).any(axis=1).sum() > games // 4
