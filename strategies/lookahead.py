@@ -243,9 +243,10 @@ def plan_turn(pprm, g, Pr, Hr, Kr, sampled, peek):
     """Choose the next turn's action by rollouts and write it into the strategy memory.
     `sampled`: the rollouts play on samples of the hidden state (the honest lookahead; with
     `peek` the samples keep the true next card, which cheats); otherwise on the true state
-    (foresight, cheating). The sampling planner also plays each sample with no plan at all (the base heuristic's own
-    choice) and overrides the base only when the best action beats it by `margin` standard
-    errors of the paired difference: a few noisy samples should not overrule a sound base."""
+    (foresight, cheating). The sampling planner also plays each sample with no plan at all
+    (the base heuristic's own choice) and overrides the base only when the best action beats
+    it by `margin` standard errors of the paired difference: a few noisy samples should not
+    overrule a sound base."""
     P = g[0]
     s = P[ACTING]
     key = plan_key(P)

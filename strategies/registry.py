@@ -90,6 +90,13 @@ def _planning(base: int, value: int, margin: float) -> tuple[Param, ...]:
     )
 
 
+# the lookahead's parameters and defaults, shared by `peek` so that the two differ only by the
+# card peek sees
+_LOOKAHEAD_PARAMS = (
+    Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"),
+    *_planning(base=4, value=1, margin=2.0),
+)
+
 REGISTRY: tuple[Strategy, ...] = (
     Strategy(
         "reference",
@@ -173,7 +180,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
         True,
-        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"), *_planning(base=4, value=1, margin=2.0)),
+        _LOOKAHEAD_PARAMS,
         "strategies.lookahead",
         planner=1,
     ),
@@ -191,7 +198,7 @@ REGISTRY: tuple[Strategy, ...] = (
         -1,
         "CHEATING yardstick: the lookahead, but every sample keeps the true next raider card on top; what seeing one card ahead is worth.",
         False,
-        (Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action, each with the true next card"), *_planning(base=4, value=1, margin=2.0)),
+        _LOOKAHEAD_PARAMS,  # the same parameters: peek measures the one card it sees
         "strategies.lookahead",
         planner=3,
     ),
