@@ -9,15 +9,19 @@ import typer
 from cli.main import app
 
 
-@app.command(help="List the registered strategies with their parameters (defaults and ranges).")
-def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):
-    from strategies.registry import REGISTRY
+@app.command(help="List the registered strategies with their parameters (defaults and ranges); the "
+                  "default strategy, which every command plays unless told otherwise, is marked.")
+def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text "
+                                                                 "(the default strategy has \"default\": true).")):
+    from strategies.registry import DEFAULT, REGISTRY
 
     items = [
         {
             "name": s.name,
+            "default": s.name == DEFAULT,
             "description": s.description,
             "honest": s.honest,
+            "absent_tokens": s.absent_tokens,
             "params": {p.name: {"default": p.default, "low": p.low, "high": p.high,
                                 "integer": p.integer, "help": p.help} for p in s.params},
         }
@@ -27,7 +31,7 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
         print(json.dumps(items))
         return
     for it in items:
-        tag = "" if it["honest"] else "  [CHEATING: sees hidden cards]"
+        tag = ("  (default)" if it["default"] else "") + ("" if it["honest"] else "  [CHEATING: sees hidden cards]")
         print(f"{it['name']}{tag}\n    {it['description']}")
         for name, p in it["params"].items():
             print(f"    --param {name}=<{p['low']:g}..{p['high']:g}> (default {p['default']:g}): {p['help']}")

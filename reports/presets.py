@@ -1,17 +1,15 @@
 """Ready-made sweeps. `default` is the main job behind `make report`.
 
-DEFAULT_STRATEGY is the strategy kiai's default sweep and `kiai compare` play. It is still
-`reference`, the exactly specified strategy (REFERENCE_STRATEGY.md) that independent
-implementations compare on, although `keeper` plays better (README, "How they compare") at
-about 0.42 of its speed. Switching the main job to a stronger strategy is this one constant,
-plus the tests and README figures that quote the reference sweep.
+The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
+default of every command). It is still `reference`, the exactly specified strategy
+(REFERENCE_STRATEGY.md) that independent implementations compare on, although `keeper` plays
+better (README, "How they compare") at about 0.42 of its speed.
 """
 
 from __future__ import annotations
 
 from simcore.codes import LEVELS
-
-DEFAULT_STRATEGY = "reference"
+from strategies.registry import DEFAULT as DEFAULT_STRATEGY
 
 # The default sweep: every level x 3, 4 and 5 samurai x every line-up (91 per level), plus every
 # seating of every 4-samurai line-up at SEATINGS_LEVEL (the neighbour-effect chart and the seating

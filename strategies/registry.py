@@ -29,6 +29,7 @@ class Strategy:
     params: tuple[Param, ...] = ()
     module: str = ""
     planner: int = 0  # strategies.planners id: picks each turn's action; a base heuristic does the rest
+    absent_tokens: bool = True  # answers decision point 1 (section 13); False: never uses an absent token
 
     def base(self, overrides: dict[str, float] | None = None) -> "Strategy":
         """The heuristic a planner plays with between its planned actions (itself otherwise)."""
@@ -105,6 +106,7 @@ REGISTRY: tuple[Strategy, ...] = (
         True,
         (Param("T", 3, 0, 20, True, "fight only while Kiai minus combat total is at least T"),),
         "strategies.reference",
+        absent_tokens=False,  # REFERENCE_STRATEGY.md step 1: absent tokens are never used
     ),
     Strategy(
         "random",
@@ -203,6 +205,8 @@ REGISTRY: tuple[Strategy, ...] = (
         planner=3,
     ),
 )
+
+DEFAULT = "reference"  # what every command plays when no strategy is named
 
 PLANNER_BASES = ("counter", "kiai", "team", "risk", "keeper")  # base index -> heuristic name
 
