@@ -6,19 +6,25 @@ STAMP := $(VENV)/.installed
 
 .PHONY: report test bench setup clean
 
+# each stage prints how long it took; the first run's set-up and compile are the slow part
+STAGE = t=$$(date +%s); echo "== $(1)"; $(2); echo "== $(firstword $(1)) done in $$(( $$(date +%s) - t )) s"
+
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@set -e; $(call STAGE,set-up (virtualenv and install; once),\
+	  test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
+	  $(BIN)/python -m pip install --quiet --upgrade pip; \
+	  $(BIN)/python -m pip install --quiet -e '.[test]'; \
+	  touch $(STAMP))
 
 setup: $(STAMP)
 
 # the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
 # 4-samurai line-up at easy), then its charts and pages in kiai-report/
 report: $(STAMP)
-	$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force
-	$(BIN)/kiai report kiai-report/results.parquet --out kiai-report
+	@set -e; t0=$$(date +%s); \
+	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force); \
+	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet --out kiai-report); \
+	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
