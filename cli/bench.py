@@ -11,7 +11,18 @@ import time
 
 import typer
 
-from cli.common import ParamOpt, ParamsFileOpt, StrategyOpt, ThreadsOpt, fail, resolve_strategy
+from cli.common import (
+    ParamOpt,
+    ParamsFileOpt,
+    StrategyOpt,
+    ThreadsOpt,
+    check_games,
+    check_threads,
+    fail,
+    resolve_strategy,
+    stderr,
+    warm_engine,
+)
 from cli.main import app
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
@@ -39,7 +50,7 @@ def _probe(cache_dir: str, strategy: str) -> float:
                   "1,000,000 games by default) after compilation, and the compile time cold "
                   "(empty cache, new process) and warm (cache present, new process).")
 def bench(
-    games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch."),
+    games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch (at most 100,000,000)."),
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
     params_file: str = ParamsFileOpt,
@@ -52,8 +63,8 @@ def bench(
     from simcore.api import ConfigError, GameConfig, run_games, set_threads
     from strategies import registry
 
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    check_games(games)
+    check_threads(threads)
     strategy, overrides = resolve_strategy(strategy, param, params_file)
     try:
         registry.get(strategy)
@@ -65,9 +76,12 @@ def bench(
               "params": config.param_dict(), "numba": numba.__version__}
     if compile_times:
         with tempfile.TemporaryDirectory(prefix="kiai-bench-") as tmp:
+            stderr("timing a cold compile (a new process with an empty cache; a few minutes)...")
             result["compile_cold_s"] = _probe(tmp, strategy)
+            stderr(f"  compiled in {result['compile_cold_s']:.1f} s; timing a warm start...")
             result["start_warm_s"] = _probe(tmp, strategy)
-    run_games(config, 10, 0)  # load or compile before timing
+    warm_engine(config)  # load or compile before timing
+    stderr(f"playing {games:,} games...")
     t0 = time.perf_counter()
     run_games(config, games, 0)
     seconds = time.perf_counter() - t0

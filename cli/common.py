@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
+from rich.progress import ProgressColumn
 
 DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
-DEFAULT_STRATEGY = "reference"  # simulate, trace, bench when neither --strategy nor --params-file names one
+# The most games one command plays per configuration: 100 million is about 15 minutes at the
+# engine's full speed, and the per-game rows of a configuration (64 bytes a game) are held in
+# memory until it is summarised, so more would not fit the 24 GB machines kiai is built on.
+MAX_GAMES = 100_000_000
+MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
 
 _COMMAND_LINE: list[str] = []  # the arguments of this run, set by cli.main.main
 
@@ -24,18 +31,28 @@ def fail(message: str):
     raise UserError(message)
 
 
+def default_strategy() -> str:
+    """kiai's default strategy (strategies.registry.DEFAULT), imported only when needed."""
+    from strategies.registry import DEFAULT
+
+    return DEFAULT
+
+
 def parse_params(values: list[str] | None) -> dict[str, float]:
-    """--param NAME=VALUE (repeatable) into a dict of numbers."""
+    """--param NAME=VALUE (repeatable) into a dict of numbers; a name given twice is an error."""
     params: dict[str, float] = {}
     for item in values or []:
         name, sep, raw = item.partition("=")
-        if not sep or not name.strip() or not raw.strip():
+        name = name.strip()
+        if not sep or not name or not raw.strip():
             fail(f"--param expects NAME=VALUE, got '{item}'")
         try:
             value = float(raw)
         except ValueError:
-            fail(f"--param {name.strip()}: '{raw}' is not a number")
-        params[name.strip()] = int(value) if value.is_integer() else value
+            fail(f"--param {name}: '{raw}' is not a number")
+        if name in params:
+            fail(f"--param {name} is given twice ({params[name]:g} and {value:g}); give it once")
+        params[name] = int(value) if value.is_integer() else value
     return params
 
 
@@ -94,23 +111,26 @@ def load_params_file(path: str | Path) -> ParamsFile:
 
 
 def resolve_strategy(strategy: str | None, params: list[str] | None, params_file: str | Path | None,
-                     default: str = DEFAULT_STRATEGY, option: str = "--strategy") -> tuple[str, dict]:
+                     option: str = "--strategy") -> tuple[str, dict]:
     """The strategy and parameter overrides of a command with --strategy, --param and --params-file.
 
     The file's strategy is used when --strategy is not given (the default otherwise); a
     --strategy naming another strategy is an error; --param values override the file's."""
     loaded = load_params_file(params_file) if params_file is not None else None
     if loaded is None:
-        return strategy or default, parse_params(params)
+        return strategy or default_strategy(), parse_params(params)
     if strategy is not None and strategy != loaded.strategy:
         fail(f"{option} {strategy} differs from the strategy of --params-file {loaded.path} ({loaded.strategy})")
     return loaded.strategy, {**loaded.params, **parse_params(params)}
 
 
-def parse_samurai(text: str) -> tuple[str, ...]:
-    names = tuple(s.strip() for s in text.split(",") if s.strip())
-    if not names:
-        fail("--samurai expects a comma-separated list of 2 to 7 names")
+def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
+    """Comma-separated names; an empty name (`a,,b`, a trailing comma) is an error, not skipped."""
+    names = tuple(s.strip() for s in text.split(","))
+    if not any(names):
+        fail(f"{option} expects a comma-separated list of 2 to 7 names")
+    if not all(names):
+        fail(f"{option} '{text}' has an empty name; give the names separated by single commas")
     return names
 
 
@@ -134,30 +154,121 @@ def make_config(samurai: str, difficulty: str, strategy: str | None, params: lis
 
 
 def check_seed(seed: int) -> int:
-    if not 0 <= seed < 2**63:
+    if not 0 <= seed <= MAX_INDEX:
         fail(f"--seed must be in 0..2**63-1, got {seed}")
     return seed
 
 
-def progress(total: int, description: str, enabled: bool | None = None):
-    """A rich progress bar on stderr, shown only on a terminal."""
+def check_games(games: int, option: str = "--games") -> int:
+    """A number of games per configuration: 1 to MAX_GAMES."""
+    if not 1 <= games <= MAX_GAMES:
+        fail(f"{option} must be at least 1 and at most {MAX_GAMES:,}, got {games:,}")
+    return games
+
+
+def check_threads(threads: int | None) -> None:
+    """Refuse fewer than one thread; say in one line when more are asked than the engine has."""
+    if threads is None:
+        return
+    if threads < 1:
+        fail(f"--threads must be at least 1, got {threads}")
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads > most:
+        stderr(f"note: --threads {threads}: this machine runs at most {most} engine thread(s); using {most}")
+
+
+def check_output(path: Path, option: str = "--out", *, force: bool = False, suffixes: tuple[str, ...] = (),
+                 exists_hint: str = "use --force to replace it") -> Path:
+    """Check an output file before any game is played: the right suffix, not a folder, not an
+    existing file unless --force, and a folder we can create files in (its nearest existing
+    ancestor, since missing folders are made). The check creates and removes a probe file,
+    so it holds for root and for file systems (/proc) whose modes say nothing."""
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        fail(f"{option} must end in {' or '.join(suffixes)}, got '{path}'")
+    if path.is_dir():
+        fail(f"{option} {path} is a folder; give a file name")
+    if path.exists() and not force:
+        fail(f"{option} {path} exists; {exists_hint}")
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        fail(f"{option} {path}: {folder} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".kiai-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        fail(f"{option} {path}: cannot write in {folder} ({e.strerror or e})")
+    return path
+
+
+def progress(total: int | None = None, description: str = "", enabled: bool | None = None):
+    """A rich progress bar on stderr, shown only on a terminal.
+
+    A task's `rate` field is shown as given; tasks that count games leave it empty and get
+    rich's own speed estimate over the last seconds, so the rate follows the work in hand
+    (a slow strategy after a fast one) rather than an average since the start."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     console = Console(stderr=True)
     show = console.is_terminal if enabled is None else enabled
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-        console=console, disable=not show, transient=True,
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+        TimeRemainingColumn(), console=console, disable=not show, transient=True, speed_estimate_period=10,
     )  # fmt: skip
+
+
+class RateColumn(ProgressColumn):
+    """The task's `rate` field if set, else its recent speed in games/s."""
+
+    def render(self, task):
+        from rich.text import Text
+
+        text = task.fields.get("rate") or ""
+        if not text and task.speed is not None:
+            text = f"{task.speed:,.0f} games/s"
+        return Text(text)
+
+
+COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one
+
+
+def warm_engine(config) -> float:
+    """Compile the engine for `config`, or load it from numba's cache, before any game is timed.
+
+    When that takes longer than a warm start, one line on stderr says the engine is being
+    compiled (a first run, or a new kiai version), so a long silence is explained. Returns the
+    seconds it took."""
+    import threading
+    import time
+
+    from reports.sweep import warm
+
+    start = time.perf_counter()
+    note = threading.Timer(COMPILE_NOTE_AFTER, stderr, ["compiling the engine (first run after an install or an update; "
+                                         "a few minutes, once; later runs start in about a second)..."])
+    note.daemon = True
+    note.start()
+    try:
+        warm(config)
+    finally:
+        note.cancel()
+    seconds = time.perf_counter() - start
+    if seconds > COMPILE_NOTE_AFTER:
+        stderr(f"engine compiled in {seconds:.0f} s (cached for later runs)")
+    return seconds
 
 
 SamuraiOpt = typer.Option(DEFAULT_SAMURAI, "--samurai", "-s",
                           help="Seat order, clockwise from seat 0: 2 to 7 distinct names, comma-separated.")
 DifficultyOpt = typer.Option("normal", "--difficulty", "-d", help="easy, normal, hard or heroic (or a house level of the component file).")
-StrategyOpt = typer.Option(None, "--strategy", help="Strategy name (see `kiai strategies`; default: the "
-                                                     f"--params-file's strategy, else {DEFAULT_STRATEGY}).")
+StrategyOpt = typer.Option(None, "--strategy", help="Strategy name (default: the --params-file's strategy, else "
+                                                     "kiai's default strategy, marked in `kiai strategies`).")
 ParamOpt = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE; repeatable (e.g. --param T=3); overrides "
                                               "the --params-file's value.")
 ParamsFileOpt = typer.Option(None, "--params-file", help="JSON file of a strategy and its parameters, as `kiai tune` "
@@ -165,7 +276,9 @@ ParamsFileOpt = typer.Option(None, "--params-file", help="JSON file of a strateg
 AbsentOpt = typer.Option("auto", "--absent-tokens", help="Absent support tokens: on, off, or auto (on with two samurai, R-18).")
 ComponentsOpt = typer.Option(None, "--components", help="Component data file (TOML); default: the packaged file.")
 SeedOpt = typer.Option(0, "--seed", help="Random seed; game i of seed S is the same game on any machine.")
-ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores). Results do not depend on it.")
+ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores; at most the cores). Results "
+                                                   "do not depend on it.")
+ForceOpt = typer.Option(False, "--force", help="Replace an existing output file.")
 
 
 def games_rate(games: int, start: float) -> str:

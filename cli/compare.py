@@ -18,15 +18,17 @@ from cli.common import (
     ParamsFileOpt,
     SeedOpt,
     ThreadsOpt,
+    check_games,
     check_seed,
+    check_threads,
     fail,
     format_params,
-    games_rate,
     load_params_file,
     parse_params,
     parse_samurai,
     progress,
     resolve_strategy,
+    warm_engine,
 )
 from cli.main import app
 
@@ -34,7 +36,9 @@ from cli.main import app
 @app.command(help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
                   "seating, mirror images are not) on the same games of one seed, rank them by win "
                   "rate and test each against the best with McNemar's paired test on the per-game "
-                  "results; p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
+                  "results. Every seating starts with the first name of --lineup, so the seating as "
+                  "typed is among them and plays the games `kiai simulate` plays for it; "
+                  "p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
                   "play those strategies on the one seating --lineup gives (as written) on the same "
                   "games, and test every pair of them the same way.")
 def compare(
@@ -43,7 +47,7 @@ def compare(
                                                                        "seating played, seat 0 first (2 to 7)."),
     difficulty: str = DifficultyOpt,
     games: int = typer.Option(100_000, "--games", "-n", help="Games per seating or strategy (the same game "
-                                                             "indices for each)."),
+                                                             "indices for each; at most 100,000,000)."),
     seed: int = SeedOpt,
     strategy: str = typer.Option(None, "--strategy", help="Strategy of the seatings (default: the --params-file's, "
                                                           "else kiai's default strategy, see `kiai strategies`)."),
@@ -61,31 +65,30 @@ def compare(
                                                        "--strategies one object with 'strategies' and 'pairs'."),
 ):
     from reports import compare as C
-    from reports.presets import DEFAULT_STRATEGY
     from reports.seatings import _names
     from simcore.api import ConfigError, set_threads
     from simcore.components import ComponentsError, load_components
 
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    check_games(games)
     check_seed(seed)
+    check_threads(threads)
     try:
         comp = load_components(components)
         if strategies is not None:
             if strategy is not None:
                 fail("--strategy and --strategies exclude each other")
-            arms = C.strategy_arms(parse_samurai(lineup), difficulty.lower(), _strategy_params(strategies, param,
-                                   params_file), absent_tokens.lower(), comp)  # fmt: skip
+            arms = C.strategy_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(),
+                                   _strategy_params(strategies, param, params_file), absent_tokens.lower(), comp)
         else:
             try:
-                names = _names([t for t in lineup.split(",") if t.strip()])
+                names = _names(parse_samurai(lineup, "--lineup"))
             except ValueError as e:
                 fail(f"--lineup {lineup}: {e}")
             if len(names) < 3:
                 fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
             if len(params_file or []) > 1:
                 fail("--params-file is given more than once; that takes --strategies")
-            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0], DEFAULT_STRATEGY)
+            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
             arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp)
         used = set_threads(threads)
     except (ConfigError, ComponentsError) as e:
@@ -137,21 +140,19 @@ def _strategy_params(strategies: str, param: list[str] | None,
 
 
 def _play(C, arms, games: int, seed: int, what: str):
-    """Every arm on games 0..games-1 of seed, with a progress bar; (played, seconds)."""
-    from reports.sweep import warm
-
-    total = games * len(arms)
-    done = [0]
-    warm(arms[0].config)  # compile (or load) before the bar starts
+    """Every arm on games 0..games-1 of seed, with a progress bar that names the arm in play
+    and shows its recent speed; (played, seconds of play, compilation excluded)."""
+    for arm in arms:  # every planner and heuristic the arms need, compiled before any timing
+        warm_engine(arm.config)
     start = time.perf_counter()
-    with progress(total, "games") as bar:
-        task = bar.add_task(f"{len(arms)} {what}", total=total, rate="")
+    with progress() as bar:
+        task = bar.add_task(f"{len(arms)} {what}", total=games * len(arms), rate="")
+        count = iter(range(1, len(arms) + 1))
 
-        def on_block(k):
-            done[0] += k
-            bar.update(task, completed=done[0], rate=games_rate(done[0], start))
+        def on_arm(arm):
+            bar.update(task, description=f"{what[:-1]} {next(count)}/{len(arms)}: {arm.label}")
 
-        played = C.play_arms(arms, games, seed, on_block=on_block)
+        played = C.play_arms(arms, games, seed, on_block=lambda k: bar.advance(task, k), on_arm=on_arm)
     return played, max(time.perf_counter() - start, 1e-9)
 
 
@@ -164,17 +165,23 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_json: bool) -> None:
+    from reports.summary import absent_label
+
     ranked = C.rank(played)
-    d = played[0]["arm"].config.describe()
+    d = played[0]["summary"]
+    typed = ",".join(names)
     if as_json:
-        items = [{"rank": e["rank"], "seating": e["label"], **{k: v for k, v in e.items() if k not in ("rank", "label")},
+        items = [{"rank": e["rank"], "seating": e["label"], "as_typed": e["label"] == typed,
+                  **{k: v for k, v in e.items() if k not in ("rank", "label")},
                   "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"], "seed": seed}
                  for e in ranked]  # fmt: skip
         print(json.dumps(items))
         return
-    print(f"seatings of {','.join(names)} at {d['difficulty']}, strategy {d['strategy']}"
-          + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)"))  # fmt: skip
+    print(f"seatings of {typed} at {d['difficulty']}, strategy {d['strategy']}"
+          + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)")
+          + absent_label(d["absent_tokens"], d["absent_tokens_unused"]))  # fmt: skip
     print(f"{len(ranked)} seatings x {games:,} games, seed {seed}: every seating plays the same deals ({speed})")
+    print(f"each seating starts with {names[0]}, as typed")
     print()
     width = max(len(e["label"]) for e in ranked)
     print(f"{'rank':>4}  {'seating (seat 0 first)':<{width}}  {'win rate':>9}  {'95% CI':<19}  "
@@ -186,14 +193,17 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
             vs = f"{100 * e['diff_from_best']:+.3f} pp"
             p = _p(e["p_holm"])
             sig = "yes" if e["significant"] else "no"
+        mark = "  <- as typed" if e["label"] == typed else ""
         print(f"{e['rank']:>4}  {e['label']:<{width}}  {100 * e['win_rate']:>8.3f}%  {_ci(*e['ci95']):<19}  "
-              f"{vs:>10}  {p:>9}  {sig}")  # fmt: skip
+              f"{vs:>10}  {p:>9}  {sig:<3}{mark}")  # fmt: skip
     print()
     print(f"p-values are Holm-adjusted over the {len(ranked) - 1} comparisons with the best seating "
           "(McNemar tests on the same games; 'yes' = significant at 5%).")  # fmt: skip
 
 
 def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bool) -> None:
+    from reports.summary import absent_label
+
     ordered = C.by_win_rate(played)
     pairs = C.pairwise(ordered)
     d = ordered[0]["summary"]
@@ -208,7 +218,10 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
         return
     label = {r["strategy"]: r["strategy"] + ("" if r["honest"] else " (cheating)") for r in rows}
     print(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
-          + (", absent tokens on" if d["absent_tokens"] else ""))  # fmt: skip
+          + absent_label(d["absent_tokens"], False))  # fmt: skip
+    unused = [p["summary"]["strategy"] for p in ordered if p["summary"]["absent_tokens_unused"]]
+    if unused:
+        print(f"note: {', '.join(unused)} never use(s) absent tokens")
     print(f"{len(rows)} strategies x {games:,} games, seed {seed}: every strategy plays the same deals ({speed})")
     print()
     w = max(len("strategy"), *(len(v) for v in label.values()))

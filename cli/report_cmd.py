@@ -32,15 +32,21 @@ def _sweep_notes(path: Path) -> dict:
     return notes
 
 
-@app.command("report", help="Write a report of a results table made by `kiai sweep` (.parquet or "
-                            ".csv): charts as PNG and SVG, report.md and report.html, in --out.")
+@app.command("report", help="Write a report of a results table made by `kiai sweep` or `kiai simulate "
+                            "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
+                            "report` writes): charts as PNG and SVG, report.md and report.html, in --out.")
 def report(
-    results: Path = typer.Argument(..., help="Results table (.parquet or .csv) written by `kiai sweep`."),
+    results: Path = typer.Argument(..., help="Results table (.parquet or .csv) written by `kiai sweep` or "
+                                             "`kiai simulate --out`, or a folder holding results.parquet."),
     out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
 ):
-    from reports.report import load_results, write_report
+    from reports.report import check_results, load_results, write_report
 
+    if results.is_dir():
+        if not (results / "results.parquet").is_file():
+            fail(f"{results} is a folder without a results.parquet; give the results table file")
+        results = results / "results.parquet"
     if results.suffix.lower() not in (".parquet", ".csv"):
         fail(f"{results}: expected a .parquet or .csv results table")
     if not results.is_file():
@@ -52,13 +58,20 @@ def report(
     except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         fail(f"cannot read {results}: {msg}")
-    notes = {**_sweep_notes(results), "Results table": str(results)}
     try:
-        written = write_report(df, out, title=title, notes=notes)
+        check_results(df)  # before the folder is made: a bad table leaves nothing behind
     except ValueError as e:
         fail(f"{results}: {e}")
-    except OSError as e:
-        fail(f"cannot write the report in {out}: {e.strerror or e}")
+    notes = {**_sweep_notes(results), "Results table": str(results)}
+    made = not out.exists()
+    try:
+        written = write_report(df, out, title=title, notes=notes)
+    except (ValueError, OSError) as e:
+        if made and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        if isinstance(e, OSError):
+            fail(f"cannot write the report in {out}: {e.strerror or e}")
+        fail(f"{results}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
           f"({len(charts)} chart(s): {', '.join(charts) or 'none'})")  # fmt: skip

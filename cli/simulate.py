@@ -13,46 +13,46 @@ from cli.common import (
     AbsentOpt,
     ComponentsOpt,
     DifficultyOpt,
+    ForceOpt,
     ParamOpt,
     ParamsFileOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
     ThreadsOpt,
+    check_games,
+    check_output,
     check_seed,
-    fail,
-    games_rate,
+    check_threads,
     make_config,
     progress,
+    stderr,
+    warm_engine,
 )
 from cli.main import app
 
-BLOCK = 50_000  # games per kernel call: keeps the progress bar moving on long runs
-
 
 def play(config, games: int, seed: int, label: str = "games") -> tuple[np.ndarray, float]:
-    """All games of a configuration, in blocks; returns per-game rows and seconds spent."""
-    from simcore.api import run_games
+    """Games 0..games-1 of a configuration with a progress bar that moves every second or so;
+    returns per-game rows and the seconds spent playing (compilation excluded)."""
+    from reports.sweep import play_range
 
-    rows = []
+    warm_engine(config)
     start = time.perf_counter()
-    with progress(games, label) as bar:
+    with progress() as bar:
         task = bar.add_task(label, total=games, rate="")
-        done = 0
-        while done < games:
-            k = min(BLOCK, games - done)
-            rows.append(run_games(config, k, seed, game_offset=done))
-            done += k
-            bar.update(task, completed=done, rate=games_rate(done, start))
-    return np.concatenate(rows), time.perf_counter() - start
+        rows = play_range(config, seed, 0, games, lambda k: bar.advance(task, k))
+    return rows, time.perf_counter() - start
 
 
 @app.command(help="Play N games of one configuration and print a summary: win rate with a 95% "
-                  "interval, how games were lost and when, scores and grades of wins, speed.")
+                  "interval, how games were lost and when, scores and grades of wins, speed. "
+                  "--out also writes the result as a one-row table in the schema of `kiai sweep`, "
+                  "which `kiai report` reads.")
 def simulate(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,
-    games: int = typer.Option(100_000, "--games", "-n", help="Number of games to play."),
+    games: int = typer.Option(100_000, "--games", "-n", help="Number of games to play (at most 100,000,000)."),
     seed: int = SeedOpt,
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
@@ -61,49 +61,39 @@ def simulate(
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object instead of text."),
-    out: Path = typer.Option(None, "--out", help="Also write the summary as a one-row table (.csv or .parquet)."),
+    out: Path = typer.Option(None, "--out", help="Also write the result as a one-row table (.csv or .parquet) "
+                                                 "in the schema of `kiai sweep`."),
+    force: bool = ForceOpt,
 ):
     from reports.summary import format_summary, summarize
-    from simcore.api import ConfigError, set_threads
+    from simcore.api import set_threads
 
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    check_games(games)
     check_seed(seed)
-    if out is not None and out.suffix not in (".csv", ".parquet"):
-        fail(f"--out must end in .csv or .parquet, got '{out}'")
+    check_threads(threads)
+    if out is not None:
+        check_output(out, force=force, suffixes=(".csv", ".parquet"))
     config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
-    try:
-        used = set_threads(threads)
-    except ConfigError as e:
-        fail(str(e))
+    used = set_threads(threads)
     rows, seconds = play(config, games, seed)
     summary = summarize(rows, config, seed, seconds, used)
+    print(json.dumps(summary) if as_json else format_summary(summary))
     if out is not None:
-        write_summary_table(summary, out)
-    if as_json:
-        print(json.dumps(summary))
-    else:
-        print(format_summary(summary))
-        if out is not None:
+        try:
+            write_summary_table(summary, config, out)
+        except OSError as e:  # checked before playing; the disk may still fill or vanish
+            stderr(f"kiai: error: cannot write --out {out}: {e.strerror or e}")
+            raise typer.Exit(1) from None
+        if not as_json:
             print(f"table written to {out}")
 
 
-def write_summary_table(summary: dict, path: Path) -> None:
-    import pandas as pd
+def write_summary_table(summary: dict, config, path: Path) -> None:
+    """The summary as a one-row results table, the same columns and types as a sweep's."""
+    from reports.sweep import atomic_write, row_from_summary, to_frame
 
-    flat = {}
-    for k, v in summary.items():
-        if isinstance(v, dict):
-            for kk, vv in v.items():
-                flat[f"{k}_{kk}"] = vv
-        elif isinstance(v, list):
-            flat[k] = ",".join(str(x) for x in v)
-        else:
-            flat[k] = v
-    flat["ci_low"], flat["ci_high"] = summary["ci95"]
-    df = pd.DataFrame([flat])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".parquet":
-        df.to_parquet(path, index=False)
+    df = to_frame([row_from_summary(summary, config)])
+    if path.suffix.lower() == ".parquet":
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
     else:
-        df.to_csv(path, index=False)
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -10,13 +11,19 @@ import typer
 from cli.common import (
     AbsentOpt,
     ComponentsOpt,
+    MAX_GAMES,
     ParamsFileOpt,
+    check_games,
+    check_output,
     check_seed,
+    check_threads,
     fail,
     games_rate,
     load_params_file,
+    parse_samurai,
     progress,
     stderr,
+    warm_engine,
 )
 from cli.main import app
 
@@ -81,7 +88,7 @@ def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
     out = []
     for text in values:
         try:
-            out.append(_names(_split(text)))
+            out.append(_names(parse_samurai(text, "--lineup")))
         except ValueError as e:
             fail(f"--lineup {text}: {e}")
     return out
@@ -161,29 +168,37 @@ def sweep(
 ):
     from reports import presets
     from reports import sweep as S
-    from simcore.api import ConfigError, set_threads
+    from simcore.api import set_threads
     from simcore.components import ComponentsError, load_components
 
     # ---- checks that need no engine
     if out is None:
         fail("--out is required (a .parquet file)")
-    if out.suffix != ".parquet":
-        fail(f"--out must end in .parquet, got '{out}'")
+    if resume and force:
+        fail("--resume and --force exclude each other")
+    check_output(out, force=force or resume, suffixes=(".parquet",),
+                 exists_hint="use --resume to continue that sweep or --force to replace it")
+    if csv and not (force or resume):
+        check_output(out.with_suffix(".csv"), "--csv")
     check_seed(seed)
+    if games is not None:
+        check_games(games)
     if games is not None and precision is not None:
         fail("--games and --precision exclude each other")
     if max_games is not None and precision is None:
         fail("--max-games goes with --precision")
+    if max_games is not None and not S.PRECISION_START <= max_games <= MAX_GAMES:
+        fail(f"--max-games must be in {S.PRECISION_START:,}..{MAX_GAMES:,}, got {max_games:,}")
     if workers is not None and scheduler is not None:
         fail("--workers and --scheduler exclude each other")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    if threads is not None and threads < 1:
+    if workers is None and scheduler is None:
+        check_threads(threads)  # a Dask worker's threads are checked on the worker's machine
+    elif threads is not None and threads < 1:
         fail(f"--threads must be at least 1, got {threads}")
     if block is not None and block < 1:
         fail(f"--block must be at least 1, got {block}")
-    if resume and force:
-        fail("--resume and --force exclude each other")
     if seatings.lower() not in ("given", "all"):
         fail(f"--seatings must be given or all, got '{seatings}'")
     seatings = seatings.lower()
@@ -229,14 +244,20 @@ def sweep(
                 chosen = parse_given_lineups(lineup)
             else:
                 mode, k = parse_lineup_mode(lineups)
-                chosen = S.expand_lineups(parse_counts(players), mode, k, seed)
+                counts = parse_counts(players)
+                chosen = S.expand_lineups(counts, mode, k, seed)
+                for n in counts if mode == "sample" else ():
+                    if k >= math.comb(7, n):
+                        stderr(f"note: --lineups sample:{k}: there are only {math.comb(7, n)} line-ups of {n} "
+                               "samurai; playing all of them")
             variants = S.strategy_variants(strategies, param_grid)
             plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
         if games is None and precision is None:
             games = DEFAULT_GAMES
-        request = S.Request(games=games, precision=precision, **({"max_games": max_games} if max_games else {}))
+        request = S.Request(games=games, precision=precision,
+                            **({"max_games": max_games} if max_games is not None else {}))
         info = {"command": _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param,
                                      games, precision, max_games, seed, params_file)}  # fmt: skip
         job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
@@ -247,37 +268,39 @@ def sweep(
 
     # ---- play
     todo = job.todo
-    try:
-        used = set_threads(threads) if workers is None and scheduler is None else None
-    except ConfigError as e:
-        fail(str(e))
+    used = set_threads(threads) if workers is None and scheduler is None else None
     backend = None
-    start = time.perf_counter()
     played = [0, 0]  # configurations, games
+    total_games = S.expected_games(len(todo), request)  # None with --precision: not known ahead
     try:
         if todo:
-            S.warm(todo[0][1])  # compile (or load) before any bar or cluster starts
-        if todo and workers is not None:
-            from reports.cluster import DaskBackend
-
-            backend = DaskBackend.local(workers, threads, todo[0][1])
-        elif todo and scheduler is not None:
-            from reports.cluster import DaskBackend
-
-            backend = DaskBackend.connect(scheduler, threads, todo[0][1])
-        else:
-            backend = S.LocalBackend()
+            warm_engine(todo[0][1])  # compile (or load) before any bar, clock or cluster starts
         start = time.perf_counter()
-        with progress(len(todo), "sweep") as bar:
-            task = bar.add_task("configurations", total=len(todo), rate="")
+        with progress() as bar:
+            configs = bar.add_task("configurations", total=len(todo), rate=" ")
+            games_task = bar.add_task("games", total=total_games, rate="")
+            local = workers is None and scheduler is None
+
+            def on_games(n):  # parts of a block played in this process
+                bar.advance(games_task, n)
+
+            if local:
+                backend = S.LocalBackend(on_games=on_games)
+            else:
+                from reports.cluster import DaskBackend
+
+                backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
+                           DaskBackend.connect(scheduler, threads, todo[0][1])) if todo else S.LocalBackend()  # fmt: skip
+                start = time.perf_counter()
 
             def on_block(n):
                 played[1] += n
-                bar.update(task, rate=games_rate(played[1], start))
+                if not local:
+                    bar.advance(games_task, n)
 
             def on_finished(index, row, n):
                 played[0] += 1
-                bar.update(task, completed=played[0])
+                bar.update(configs, completed=played[0], rate=games_rate(played[1], start))
 
             df = job.run(backend, block=block or S.BLOCK, on_finished=on_finished, on_block=on_block)
     except KeyboardInterrupt:

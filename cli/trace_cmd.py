@@ -13,9 +13,11 @@ from cli.common import (
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
+    MAX_INDEX,
     check_seed,
     fail,
     make_config,
+    warm_engine,
 )
 from cli.main import app
 
@@ -27,7 +29,8 @@ def trace(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,
     seed: int = SeedOpt,
-    game_index: int = typer.Option(0, "--game-index", "-i", help="Which game of the seed's sequence."),
+    game_index: int = typer.Option(0, "--game-index", "-i", help="Which game of the seed's sequence "
+                                                                 "(0..2**63-1)."),
     strategy: str = StrategyOpt,
     param: list[str] = ParamOpt,
     params_file: str = ParamsFileOpt,
@@ -37,16 +40,20 @@ def trace(
     from simcore import layout as L
     from simcore.api import grade, run_one
     from simcore.codes import OUTCOMES
+    from reports.summary import absent_label, absent_tokens_unused
     from simcore.trace import describe
 
     check_seed(seed)
-    if game_index < 0:
-        fail(f"--game-index must be at least 0, got {game_index}")
+    if not 0 <= game_index <= MAX_INDEX:
+        fail(f"--game-index must be in 0..2**63-1, got {game_index}")
     config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
+    warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
     params = f" {config.param_dict()}" if config.params else ""
-    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}.")
+    absent = absent_label(config.absent_on, absent_tokens_unused(config))
+    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}"
+          f"{absent}.")
     for line in describe(run.events, config.samurai, config.components):
         print(line)
     outcome = OUTCOMES[run.result("outcome")]

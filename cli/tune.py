@@ -8,7 +8,6 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numpy as np
 import typer
 
 from cli.common import (
@@ -17,16 +16,21 @@ from cli.common import (
     ComponentsOpt,
     ParamsFileOpt,
     SeedOpt,
+    ForceOpt,
     ThreadsOpt,
+    check_games,
+    check_output,
     check_seed,
+    check_threads,
     command_line,
     fail,
     format_params,
-    games_rate,
     parse_params,
     parse_samurai,
     progress,
     resolve_strategy,
+    stderr,
+    warm_engine,
 )
 from cli.main import app
 
@@ -56,22 +60,24 @@ def tune(
     param: list[str] = typer.Option(None, "--param", help="Fix a parameter NAME=VALUE (not searched); repeatable."),
     params_file: str = typer.Option(None, "--params-file", help=ParamsFileOpt.help + " Its parameters are the "
                                                                 "start point (candidate 0)."),
-    out: Path = typer.Option(None, "--out", "-o", help="Where to write the result (default: tuned-STRATEGY.json)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Where to write the result (default: tuned-STRATEGY.json); "
+                                                       "checked before the search starts."),
+    force: bool = ForceOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
     from cli.sweep import parse_levels
     from reports import tune as T
-    from reports.sweep import BLOCK, play_block, warm
+    from reports.sweep import atomic_write, play_range
     from reports.summary import kiai_version
     from simcore import layout as L
     from simcore.api import ConfigError, GameConfig, set_threads
     from simcore.components import ComponentsError, load_components
 
     # ---- what to search
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
+    check_games(games)
+    check_threads(threads)
     if candidates < 2:
         fail(f"--candidates must be at least 2, got {candidates}")
     if eta < 2:
@@ -85,13 +91,13 @@ def tune(
     # the start point is the file's parameters; --param values are fixed, not searched
     strategy, start = resolve_strategy(strategy, None, params_file, option="STRATEGY")
     fixed = parse_params(param)
-    out = out if out is not None else Path(f"tuned-{strategy}.json")
-    if out.is_dir():
-        fail(f"--out {out} is a folder; give a file name")
+    out = check_output(out if out is not None else Path(f"tuned-{strategy}.json"), force=force)
     try:
         comp = load_components(components)
         levels = list(dict.fromkeys(lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)))
         seatings = list(dict.fromkeys(parse_samurai(text) for text in samurai or [DEFAULT_SAMURAI]))
+        if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
+            fail("--samurai lists the same seating twice")
         base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp)
         info = base.strategy_info
         cands = T.sample_candidates(info, candidates, seed, start=start, fixed=fixed)
@@ -107,19 +113,17 @@ def tune(
     n_cfg = len(grid)
     total = (T.search_games(rungs) + 2 * games) * n_cfg
     done = [0]
-    warm(configs[0][0])  # compile (or load) before the bar starts
+    warm_engine(configs[0][0])  # compile (or load) before the bar starts
     start_time = time.perf_counter()
-    with progress(total, "tune") as bar:
+    with progress() as bar:
         task = bar.add_task("search", total=total, rate="")
 
+        def advance(k):
+            done[0] += k
+            bar.advance(task, k)
+
         def play(c, j, offset, count):
-            wins = []
-            for o in range(offset, offset + count, BLOCK):
-                k = min(BLOCK, offset + count - o)
-                wins.append(play_block(configs[c][j], seed, o, k)[:, L.O_OUTCOME] == 0)
-                done[0] += k
-                bar.update(task, completed=done[0], rate=games_rate(done[0], start_time))
-            return np.concatenate(wins)
+            return play_range(configs[c][j], seed, offset, count, advance)[:, L.O_OUTCOME] == 0
 
         def on_rung(r, rung):
             bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {rung.candidates} candidates")
@@ -164,12 +168,6 @@ def tune(
         "kiai_version": kiai_version(),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    except OSError as e:
-        fail(f"--out {out}: cannot write it ({e.strerror or e})")
-
     searched = [p.name for p in info.params if p.name not in fixed]
     where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
     print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {n_cfg} configuration(s): {where}")
@@ -199,4 +197,9 @@ def tune(
             print(f"    {','.join(s)} at {lv}: {100 * r['win_rate']:.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
                   f"{100 * r['ci95'][1]:.3f}%]")  # fmt: skip
     print(f"{done[0]:,} games in {seconds:.1f} s ({done[0] / seconds:,.0f} games/s on {used} thread(s))")
+    try:  # after the results are printed: a late failure (a full disk) must not lose them
+        atomic_write(out, lambda tmp: tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8"))
+    except OSError as e:
+        stderr(f"kiai: error: cannot write --out {out}: {e.strerror or e}")
+        raise typer.Exit(1) from None
     print(f"written to {out} (load it with --params-file {out})")

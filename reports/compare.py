@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reports.seatings import distinct_seatings
+from reports.seatings import seatings_from
 from reports.stats import holm, paired_test
 from reports.summary import summarize
-from reports.sweep import BLOCK, play_block
+from reports.sweep import play_range
 from simcore import layout as L
 
 ALPHA = 0.05
@@ -34,11 +34,13 @@ class Arm:
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
                  components=None) -> list[Arm]:
-    """One arm per distinct seating of the line-up ((n-1)! of them, canonical form)."""
+    """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
+    line-up's first samurai, so the seating as given is the first arm and plays exactly the
+    games `kiai simulate` plays for it."""
     from simcore.api import GameConfig
 
     arms = []
-    for seating in distinct_seatings(lineup):
+    for seating in seatings_from(lineup):
         config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
                             absent_tokens=absent_tokens, components=components)  # fmt: skip
         arms.append(Arm(",".join(seating), config))
@@ -60,18 +62,16 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
             for name, params in strategies]  # fmt: skip
 
 
-def play_arms(arms: Sequence[Arm], games: int, seed: int, *, block: int = BLOCK,
-              on_block: Callable[[int], None] | None = None) -> list[dict]:
-    """Play every arm on games 0..games-1 of seed: [{arm, summary, wins (bool per game)}]."""
+def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
+              on_block: Callable[[int], None] | None = None,
+              on_arm: Callable[[Arm], None] | None = None) -> list[dict]:
+    """Play every arm on games 0..games-1 of seed: [{arm, summary, wins (bool per game)}].
+    on_arm(arm) is called as each arm starts, on_block(k) after each part of its games."""
     played = []
     for arm in arms:
-        parts = []
-        for offset in range(0, games, block):
-            k = min(block, games - offset)
-            parts.append(play_block(arm.config, seed, offset, k))
-            if on_block is not None:
-                on_block(k)
-        rows = np.concatenate(parts)
+        if on_arm is not None:
+            on_arm(arm)
+        rows = play_range(arm.config, seed, 0, games, on_block)
         played.append({"arm": arm, "summary": summarize(rows, arm.config, seed),
                        "wins": rows[:, L.O_OUTCOME] == 0})  # fmt: skip
     return played

@@ -15,6 +15,7 @@ from reports import charts
 from reports.charts import NoChartData
 
 REQUIRED = ("difficulty", "n_samurai", "lineup", "strategy", "games", "wins")
+COUNTS = ("n_samurai", "games", "wins")  # whole numbers the charts add up
 IMAGE_FORMATS = ("png", "svg")
 PNG_DPI = 150
 
@@ -63,15 +64,29 @@ def load_results(path) -> pd.DataFrame:
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 
+def check_results(df: pd.DataFrame) -> None:
+    """Raise ValueError (one line) unless df has the columns a report needs, with whole,
+    non-negative counts and no more wins than games: checked before anything is written."""
+    missing = [c for c in REQUIRED if c not in df]
+    if missing:
+        raise ValueError(f"results table lacks column(s): {', '.join(missing)}")
+    for col in COUNTS:
+        values = pd.to_numeric(df[col], errors="coerce")
+        bad = values.isna() | (values < 0) | (values != values.round())
+        if bad.any():
+            i = int(bad.to_numpy().argmax())
+            raise ValueError(f"column '{col}' must hold whole numbers of at least 0; row {i + 1} has {df[col].iloc[i]!r}")
+    if (pd.to_numeric(df["wins"]) > pd.to_numeric(df["games"])).any():
+        raise ValueError("column 'wins' exceeds 'games' in some row")
+
+
 def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None) -> dict:
     """Write charts (PNG and SVG), report.md and report.html into out_dir.
 
     Returns {file name: path} for every file written. Charts with nothing to draw are left
     out with a note in the pages.
     """
-    missing = [c for c in REQUIRED if c not in df]
-    if missing:
-        raise ValueError(f"results table lacks column(s): {', '.join(missing)}")
+    check_results(df)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}

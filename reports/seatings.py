@@ -54,6 +54,15 @@ def distinct_seatings(names: Sequence[str] | str) -> list[tuple[str, ...]]:
     return [(first, *perm) for perm in itertools.permutations(rest)]
 
 
+def seatings_from(names: Sequence[str] | str) -> list[tuple[str, ...]]:
+    """Every distinct seating of a line-up, (n-1)! of them, each starting with the first name
+    given: the seating as given comes first, unchanged. A rotation is the same seating (R-2)
+    but not the same games under a seed (the first player is drawn by seat number, R-3), so
+    a seating is played in the rotation the user wrote."""
+    seats = _names(names)
+    return [(seats[0], *perm) for perm in itertools.permutations(seats[1:])]
+
+
 def lineup_key(names: Sequence[str] | str) -> str:
     """The line-up as names in codes.SAMURAI order, comma-joined."""
     return ",".join(sorted(_names(names), key=_ORDER.__getitem__))

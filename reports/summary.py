@@ -21,6 +21,19 @@ def kiai_version() -> str:
         return "0+unknown"
 
 
+def absent_tokens_unused(config: GameConfig) -> bool:
+    """True when absent tokens are on but the strategy never uses one (R-18; `reference`,
+    REFERENCE_STRATEGY.md step 1): the option then changes nothing."""
+    return bool(config.absent_on and not config.strategy_info.absent_tokens)
+
+
+def absent_label(on: bool, unused: bool) -> str:
+    """The header's words for the absent-token option ('' when off)."""
+    if not on:
+        return ""
+    return ", absent tokens on" + (" (this strategy never uses them: no effect)" if unused else "")
+
+
 def summarize(out: np.ndarray, config: GameConfig, seed: int, seconds: float | None = None,
               threads: int | None = None) -> dict:
     """The summary of a batch; the keys are kiai's stable result format (see README)."""
@@ -57,6 +70,7 @@ def summarize(out: np.ndarray, config: GameConfig, seed: int, seconds: float | N
         "illegal_choices": int(out[:, L.O_ILLEGAL].sum()),
         "seed": int(seed),
         **config.describe(),
+        "absent_tokens_unused": absent_tokens_unused(config),
         "kiai_version": kiai_version(),
     }
     if seconds is not None:
@@ -75,7 +89,7 @@ def format_summary(s: dict) -> str:
         f"{', '.join(s['samurai'])} at {s['difficulty']}, strategy {s['strategy']}"
         + (f" {s['params']}" if s["params"] else "")
         + ("" if s["honest"] else " (cheating)")
-        + (", absent tokens on" if s["absent_tokens"] else ""),
+        + absent_label(s["absent_tokens"], s["absent_tokens_unused"]),
         f"games {g:,}   seed {s['seed']}   components {s['components_sha256'][:12]}",
         "",
         f"win rate   {100 * s['win_rate']:.3f}%   95% CI [{100 * s['ci95'][0]:.3f}%, {100 * s['ci95'][1]:.3f}%]"

@@ -32,13 +32,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.seatings import all_lineups, distinct_seatings, lineup_key, sample_lineups
+from reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
 from reports.stats import proportion_ci
 from reports.summary import MAX_SCORE, kiai_version, summarize
 from simcore import layout as L
 from simcore.codes import OUTCOMES
 
 BLOCK = 50_000  # game indices per kernel call / Dask task
+# play_range's kernel calls: the first plays FIRST_CHUNK games, and each next one is sized to take
+# about CHUNK_SECONDS at the rate just measured (at most BLOCK), so a progress bar moves every
+# second or so whether the strategy plays 100 or 200,000 games/s
+FIRST_CHUNK = 16
+CHUNK_SECONDS = 0.5
 PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
 PRECISION_MAX_GAMES = 10_000_000  # a --precision run stops here even if the target is not met
 METADATA_KEY = b"kiai.sweep"
@@ -145,10 +150,11 @@ def expand_lineups(counts: Sequence[int], mode: str, k: int | None, seed: int) -
 
 def expand_seatings(lineups: Iterable[Sequence[str]], mode: str) -> list[tuple[str, ...]]:
     """`given`: each line-up in its own seat order; `all`: every distinct seating of it
-    ((n-1)! of them: rotations are the same seating, mirror images are not, R-2)."""
+    ((n-1)! of them: rotations are the same seating, mirror images are not, R-2), each
+    starting with the line-up's first samurai (seatings_from)."""
     out: list[tuple[str, ...]] = []
     for lineup in lineups:
-        out += [tuple(lineup)] if mode == "given" else distinct_seatings(lineup)
+        out += [tuple(lineup)] if mode == "given" else seatings_from(lineup)
     return out
 
 
@@ -370,6 +376,27 @@ def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
     return run_games(config, count, seed, game_offset=offset)
 
 
+def play_range(config, seed: int, offset: int, count: int,
+               on_games: Callable[[int], None] | None = None) -> np.ndarray:
+    """Games offset .. offset + count - 1 of `seed`, in kernel calls sized by the measured rate
+    (FIRST_CHUNK, then about CHUNK_SECONDS each), calling on_games(k) after each. The rows do
+    not depend on the chunks: game i is keyed by (seed, i) alone."""
+    import time
+
+    parts, done, chunk = [], 0, FIRST_CHUNK
+    while done < count:
+        k = min(chunk, count - done)
+        t0 = time.perf_counter()
+        parts.append(play_block(config, seed, offset + done, k))
+        seconds = time.perf_counter() - t0
+        done += k
+        if on_games is not None:
+            on_games(k)
+        rate = k / max(seconds, 1e-6)
+        chunk = int(min(BLOCK, 4 * k, max(FIRST_CHUNK, rate * CHUNK_SECONDS)))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
 def warm(config) -> None:
     """Compile the engine, or load it from numba's on-disk cache: play one game."""
     from simcore.api import run_games
@@ -424,11 +451,13 @@ class ConfigRun:
 
 class LocalBackend:
     """Plays blocks in this process, one at a time, earliest configuration first (so only one
-    configuration's games are held in memory at a time)."""
+    configuration's games are held in memory at a time). on_games(k) is called as each part
+    of a block is played (play_range), for a progress bar that moves within a block."""
 
-    def __init__(self):
+    def __init__(self, on_games: Callable[[int], None] | None = None):
         self._heap: list = []
         self._n = 0
+        self.on_games = on_games
 
     def submit(self, run: ConfigRun, seed: int, offset: int, count: int) -> None:
         heapq.heappush(self._heap, (run.index, offset, self._n, run, seed, count))
@@ -439,7 +468,7 @@ class LocalBackend:
 
     def next_done(self) -> tuple[ConfigRun, int, np.ndarray]:
         _index, offset, _, run, seed, count = heapq.heappop(self._heap)
-        return run, offset, play_block(run.config, seed, offset, count)
+        return run, offset, play_range(run.config, seed, offset, count, self.on_games)
 
     def close(self) -> None:
         self._heap.clear()
@@ -500,6 +529,9 @@ class Sweep:
             raise SweepError(f"{self.out} exists; use --resume to continue that sweep or --force to replace it")
         if resume and self.out.exists():
             self._load()
+        if force:  # replace: a table or CSV of the old sweep must not outlive a killed new one
+            self.out.unlink(missing_ok=True)
+            self.out.with_suffix(".csv").unlink(missing_ok=True)
         for stale in self.out.parent.glob(f".{self.out.name}.*.tmp"):  # left by a killed write
             stale.unlink(missing_ok=True)
         for stale in self.out.parent.glob(f".{self.out.with_suffix('.csv').name}.*.tmp"):

@@ -54,12 +54,15 @@ def test_simulate_text_summary(capsys):
     assert "win rate" in out and "95% CI" in out and "outcomes" in out and "games/s" in out
 
 
-def test_simulate_writes_its_table(capsys, tmp_path):
+def test_simulate_writes_its_table_in_the_sweep_schema(capsys, tmp_path):
+    from reports.sweep import COLUMNS
+
     for name in ("t.csv", "t.parquet"):
         path = tmp_path / name
         assert run(capsys, "simulate", "-n", "200", "--out", str(path))[0] == 0
         df = pd.read_csv(path) if name.endswith(".csv") else pd.read_parquet(path)
-        assert df.loc[0, "games"] == 200 and "ci_low" in df and "outcomes_death" in df
+        assert list(df.columns) == list(COLUMNS)
+        assert df.loc[0, "games"] == 200 and df.loc[0, "out_death"] + df.loc[0, "wins"] <= 200
 
 
 def test_trace_reads_like_a_game(capsys):

@@ -12,7 +12,7 @@ import pytest
 
 from cli.main import main
 from reports import compare as C
-from reports.seatings import distinct_seatings
+from reports.seatings import seatings_from
 from reports.stats import holm, paired_test
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.usefixtures("engine")
 LINEUP = "kyuzo,heihachi,daisuke,gorobei"
 STEMS = ("winrate_by_level", "samurai_effect", "neighbour_effect", "loss_causes", "score_grades")
 JSON_KEYS = {"rank", "seating", "games", "wins", "win_rate", "ci95", "ci_method", "diff_from_best", "diff_ci",
-             "p_value", "p_holm", "significant", "discordant", "difficulty", "strategy", "params", "seed"}  # fmt: skip
+             "p_value", "p_holm", "significant", "discordant", "difficulty", "strategy", "params", "seed",
+             "as_typed"}  # fmt: skip
 
 
 def run(capsys, *argv):
@@ -43,7 +44,7 @@ def compared():
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         assert main(["compare", "--lineup", LINEUP, "-d", "easy", "-n", "4000", "--seed", "2", "--json"]) == 0
-    wins = {",".join(s): run_games(GameConfig(s, "easy"), 4000, 2)[:, 0] == 0 for s in distinct_seatings(LINEUP)}
+    wins = {",".join(s): run_games(GameConfig(s, "easy"), 4000, 2)[:, 0] == 0 for s in seatings_from(LINEUP)}
     return json.loads(buf.getvalue()), wins
 
 

@@ -241,13 +241,13 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
     0.0134 at N = 4,000 and 0.0095 at N = 8,000, so H = 0.01 stops at 8,000."""
     played = []
 
-    def quarter(config, seed, offset, count):
+    def quarter(config, seed, offset, count, on_games=None):
         played.append((offset, count))
         rows = np.ones((count, L.N_OUT), dtype=np.int32)
         rows[(np.arange(offset, offset + count) % 4) == 0, L.O_OUTCOME] = 0
         return rows
 
-    monkeypatch.setattr(S, "play_block", quarter)
+    monkeypatch.setattr(S, "play_range", quarter)
     from simcore.api import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),

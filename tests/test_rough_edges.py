@@ -1,0 +1,414 @@
+"""What a new user hits first: output paths, sizes, progress, the seating typed, first-run silence.
+
+Each test names the item of the rough-edges issue it pins (#1 to #19)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cli.main import main
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+ROOT = Path(__file__).resolve().parent.parent
+UNWRITABLE = Path("/proc/kiai-no-such-dir")  # no one, root included, can create files there
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code, out, err, *words):
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "", (code, out, err)
+    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fails the test if any game is played (every command plays through play_block)."""
+    from reports import sweep as S
+
+    def refuse(*a, **k):
+        raise AssertionError("a game was played before the output path was checked")
+
+    monkeypatch.setattr(S, "play_block", refuse)
+
+
+# ------------------------------------------------------------------ #1-3, #17: output paths
+
+
+@pytest.mark.parametrize("name", ["x.csv", "x.parquet"])
+def test_simulate_unwritable_out_fails_before_playing(capsys, no_games, name):  # 1
+    one_line_error(*run(capsys, "simulate", "-n", 5000, "--out", UNWRITABLE / name), "--out", "cannot write")
+
+
+def test_simulate_out_naming_a_folder_fails_before_playing(capsys, no_games, tmp_path):  # 1
+    folder = tmp_path / "t.csv"
+    folder.mkdir()
+    one_line_error(*run(capsys, "simulate", "-n", 5000, "--out", folder), "is a folder")
+
+
+def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 1
+    from cli import simulate as cli_simulate
+
+    def disk_full(*a):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli_simulate, "write_summary_table", disk_full)
+    code, out, err = run(capsys, "simulate", "-n", 300, "--out", tmp_path / "t.csv")
+    assert code == 1 and "win rate" in out and "No space left" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("where", ["proc", "folder"])
+def test_sweep_bad_out_fails_before_the_first_configuration(capsys, no_games, tmp_path, where):  # 2
+    if where == "proc":
+        out = UNWRITABLE / "x.parquet"
+        words = ("cannot write",)
+    else:
+        out = tmp_path / "x.parquet"
+        out.mkdir()
+        words = ("is a folder",)
+    one_line_error(*run(capsys, "sweep", "--out", out, "--force", "-n", 1000, "--lineup", "kyuzo,heihachi"), *words)
+
+
+def test_sweep_unwritable_csv_companion_fails_first(capsys, no_games, tmp_path):  # 2
+    (tmp_path / "x.csv").mkdir()
+    one_line_error(*run(capsys, "sweep", "--out", tmp_path / "x.parquet", "--csv", "-n", 1000,
+                        "--lineup", "kyuzo,heihachi"), "--csv", "is a folder")  # fmt: skip
+
+
+def test_tune_unwritable_out_fails_before_the_search(capsys, no_games):  # 3
+    one_line_error(*run(capsys, "tune", "reference", "-n", 1000, "-k", 2, "-o", UNWRITABLE / "t.json"),
+                   "cannot write")  # fmt: skip
+
+
+def test_tune_prints_the_best_parameters_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 3
+    from reports import sweep as S
+
+    def disk_full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(S, "atomic_write", disk_full)
+    code, out, err = run(capsys, "tune", "reference", "-s", "kyuzo,heihachi,daisuke", "-d", "easy", "-n", 300,
+                         "-k", 2, "-o", tmp_path / "t.json")  # fmt: skip
+    assert code == 1 and "best parameters" in out and "No space left" in err
+
+
+@pytest.mark.parametrize("argv", [["simulate", "-n", 100], ["tune", "reference", "-n", 100, "-k", 2]])
+def test_existing_output_needs_force(capsys, no_games, tmp_path, argv):  # 17
+    path = tmp_path / ("t.json" if argv[0] == "tune" else "t.csv")
+    path.write_text("keep me")
+    one_line_error(*run(capsys, *argv, "--out", path), "exists", "--force")
+    assert path.read_text() == "keep me"
+
+
+def test_force_replaces_an_existing_output(capsys, tmp_path):  # 17
+    path = tmp_path / "t.csv"
+    path.write_text("old")
+    assert run(capsys, "simulate", "-n", 100, "--out", path, "--force")[0] == 0
+    assert pd.read_csv(path).loc[0, "games"] == 100
+
+
+# ------------------------------------------------------------------------- #4-6: sizes and lists
+
+
+def test_trace_game_index_is_bounded_like_the_seed(capsys):  # 4
+    one_line_error(*run(capsys, "trace", "--game-index", 2**63), "--game-index", "2**63-1")
+    code, out, _ = run(capsys, "trace", "--game-index", 2**63 - 1)
+    assert code == 0 and out.strip().splitlines()[-1].startswith("The samurai")
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "bench"])
+def test_absurd_game_counts_are_refused(capsys, no_games, command):  # 5
+    one_line_error(*run(capsys, command, "-n", "99999999999999999999999"), "--games", "at most 100,000,000")
+
+
+def test_max_games_zero_is_refused_not_ignored(capsys, no_games, tmp_path):  # 6
+    one_line_error(*run(capsys, "sweep", "--out", tmp_path / "s.parquet", "--precision", 0.01, "--max-games", 0,
+                        "--lineup", "kyuzo,heihachi"), "--max-games")  # fmt: skip
+
+
+def test_too_many_threads_are_named(capsys):  # 6
+    import numba
+
+    code, _, err = run(capsys, "simulate", "-n", 100, "--threads", 1000)
+    assert code == 0
+    assert f"--threads 1000: this machine runs at most {numba.config.NUMBA_NUM_THREADS}" in err
+
+
+def test_a_sample_larger_than_the_line_ups_is_named(capsys, tmp_path):  # 6
+    code, _, err = run(capsys, "sweep", "--out", tmp_path / "s.parquet", "--players", 6, "--lineups",
+                       "sample:10000", "-n", 100)  # fmt: skip
+    assert code == 0 and "only 7 line-ups of 6 samurai; playing all of them" in err
+    assert len(pd.read_parquet(tmp_path / "s.parquet")) == 7
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-s", "kyuzo,,heihachi"],
+    ["simulate", "-s", "kyuzo,heihachi,"],
+    ["compare", "--lineup", "kyuzo,,heihachi,daisuke"],
+    ["tune", "reference", "-s", "kyuzo,,heihachi"],
+])  # fmt: skip
+def test_an_empty_samurai_name_is_refused(capsys, no_games, argv):  # 6
+    one_line_error(*run(capsys, *argv), "empty name")
+
+
+def test_sweep_lineup_with_an_empty_name_is_refused(capsys, no_games, tmp_path):  # 6
+    one_line_error(*run(capsys, "sweep", "--out", tmp_path / "s.parquet", "--lineup", "kyuzo,,heihachi"),
+                   "empty name")  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["simulate", "trace", "bench"])
+def test_a_parameter_given_twice_is_refused(capsys, no_games, command):  # 6
+    one_line_error(*run(capsys, command, "--param", "T=3", "--param", "T=4"), "--param T", "twice")
+
+
+# ------------------------------------------------------------------------------ #7: report input
+
+
+def _table(capsys, tmp_path) -> Path:
+    path = tmp_path / "sim.parquet"
+    assert run(capsys, "simulate", "-n", 300, "-d", "easy", "-s", "kyuzo,heihachi,daisuke", "--out", path)[0] == 0
+    return path
+
+
+def test_report_on_text_counts_is_one_line_and_leaves_no_folder(capsys, tmp_path):  # 7
+    df = pd.read_parquet(_table(capsys, tmp_path))
+    bad = tmp_path / "bad.csv"
+    df.assign(wins="many").to_csv(bad, index=False)
+    out = tmp_path / "rep"
+    one_line_error(*run(capsys, "report", bad, "--out", out), "wins", "whole numbers")
+    assert not out.exists()
+
+
+def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
+    folder = tmp_path / "kiai-report"
+    folder.mkdir()
+    _table(capsys, tmp_path).rename(folder / "results.parquet")
+    code, out, _ = run(capsys, "report", folder, "--out", tmp_path / "rep")
+    assert code == 0 and (tmp_path / "rep" / "report.html").is_file()
+    one_line_error(*run(capsys, "report", tmp_path / "rep"), "is a folder without a results.parquet")
+
+
+# ---------------------------------------------------------------- #8: stale companions of a sweep
+
+
+def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
+    from reports import sweep as S
+    from simcore.api import GameConfig
+
+    out = tmp_path / "s.parquet"
+    out.write_text("old table")
+    out.with_suffix(".csv").write_text("old,csv\n")
+    S.Sweep([GameConfig(("kyuzo", "heihachi"))], 0, S.Request(games=10), out, csv=True, force=True)
+    assert not out.exists() and not out.with_suffix(".csv").exists()
+
+
+# --------------------------------------------------------------------------- #9-11: progress
+
+
+def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
+    from reports import sweep as S
+    from simcore.api import GameConfig
+
+    config = GameConfig(("kyuzo", "heihachi"))
+    real = S.play_block
+    parts = []
+
+    def slow(config, seed, offset, count):  # 200 games/s, like a planner
+        time.sleep(count / 200)
+        parts.append(count)
+        return real(config, seed, offset, count)
+
+    monkeypatch.setattr(S, "play_block", slow)
+    seen = []
+    rows = S.play_range(config, 3, 0, 300, seen.append)
+    assert seen == parts and sum(parts) == 300 and parts[0] == S.FIRST_CHUNK
+    assert max(parts) <= 4 * S.FIRST_CHUNK * S.CHUNK_SECONDS * 200  # about half a second each
+    assert np.array_equal(rows, real(config, 3, 0, 300))  # the parts change no game
+
+
+def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
+    from reports import sweep as S
+
+    parts = []
+    monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
+    S.play_range(None, 0, 0, 4 * S.BLOCK, None)
+    assert parts[0] == S.FIRST_CHUNK and parts[-2] == S.BLOCK and sum(parts) == 4 * S.BLOCK
+
+
+def test_the_rate_shown_is_the_recent_speed():  # 9
+    from rich.progress import Progress
+
+    from cli.common import RateColumn
+
+    clock = [0.0]
+    bar = Progress(RateColumn(), get_time=lambda: clock[0], speed_estimate_period=10, disable=True)
+    task = bar.add_task("games", total=None, rate="")
+    for _ in range(5):  # a fast arm: 10,000 games a second ...
+        clock[0] += 1
+        bar.advance(task, 10_000)
+    for _ in range(20):  # ... then a slow one: 100 games a second
+        clock[0] += 1
+        bar.advance(task, 100)
+    assert str(RateColumn().render(bar.tasks[0])) == "100 games/s"
+
+
+class RecordingBar:
+    """Stands in for cli.common.progress: records the tasks and how far they moved."""
+
+    def __init__(self):
+        self.tasks, self.moves = [], []
+
+    def __call__(self, *a, **k):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def add_task(self, description, total=None, **fields):
+        self.tasks.append({"description": description, "total": total, "completed": 0})
+        return len(self.tasks) - 1
+
+    def advance(self, task, k):
+        self.tasks[task]["completed"] += k
+        self.moves.append((task, k))
+
+    def update(self, task, completed=None, **fields):
+        if completed is not None:
+            self.tasks[task]["completed"] = completed
+
+
+def test_a_one_configuration_sweep_counts_its_games(capsys, monkeypatch, tmp_path):  # 10
+    from cli import sweep as cli_sweep
+
+    bar = RecordingBar()
+    monkeypatch.setattr(cli_sweep, "progress", bar)
+    assert run(capsys, "sweep", "--out", tmp_path / "s.parquet", "--lineup", "kyuzo,heihachi", "-n", 3000)[0] == 0
+    games = next(i for i, t in enumerate(bar.tasks) if t["description"] == "games")
+    assert bar.tasks[games]["total"] == 3000 and bar.tasks[games]["completed"] == 3000
+    assert sum(1 for t, _ in bar.moves if t == games) > 1  # it moved before the end
+
+
+def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
+    from cli import simulate as cli_simulate
+
+    bar = RecordingBar()
+    monkeypatch.setattr(cli_simulate, "progress", bar)
+    assert run(capsys, "simulate", "-n", 2000)[0] == 0
+    assert bar.moves[0] == (0, 16) and sum(k for _, k in bar.moves) == 2000
+
+
+def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
+    from cli import common
+    from reports import sweep as S
+
+    monkeypatch.setattr(common, "COMPILE_NOTE_AFTER", 0.05)
+    monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
+    common.warm_engine(None)
+    err = capsys.readouterr().err
+    assert "compiling the engine" in err and "engine compiled in" in err
+
+
+def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
+    import simcore.api as api
+
+    real, calls = api.run_games, []
+
+    def first_call_compiles(*a, **k):
+        if not calls:
+            time.sleep(1.5)
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(api, "run_games", first_call_compiles)
+    code, out, _ = run(capsys, "simulate", "-n", 1000, "--json")
+    assert code == 0 and json.loads(out)["seconds"] < 1.0
+
+
+def test_bench_says_what_it_is_timing(capsys, monkeypatch):  # 11
+    from cli import bench
+
+    monkeypatch.setattr(bench, "_probe", lambda cache, strategy: 0.5)
+    code, _, err = run(capsys, "bench", "-n", 1000)
+    assert code == 0 and "timing a cold compile" in err and "playing 1,000 games" in err
+
+
+def test_make_report_prints_its_stages_and_times():  # 12
+    # -n prints the recipes without running them (none calls $(MAKE), which -n would run);
+    # -W pretends pyproject.toml changed, so the set-up stage is shown too
+    done = subprocess.run(["make", "-n", "-W", "pyproject.toml", "report"], cwd=ROOT, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    lines = done.stdout
+    for stage in ("set-up", "sweep", "report"):
+        assert f'echo "== {stage}' in lines and f'echo "== {stage} done in $((' in lines
+    assert "make report: sweep and report in" in lines
+
+
+# ---------------------------------------------------------------- #13-15: what the output says
+
+
+def test_compare_shows_the_seating_as_typed_with_simulates_figures(capsys):  # 13
+    typed = "kyuzo,kikuchiyo,heihachi,daisuke"
+    code, out, _ = run(capsys, "compare", "--lineup", typed, "-d", "easy", "-n", 3000, "--seed", 4, "--json")
+    items = {e["seating"]: e for e in json.loads(out)}
+    assert code == 0 and len(items) == 6 and all(s.startswith("kyuzo,") for s in items)
+    assert [s for s, e in items.items() if e["as_typed"]] == [typed]
+    code, out, _ = run(capsys, "simulate", "-s", typed, "-d", "easy", "-n", 3000, "--seed", 4, "--json")
+    assert items[typed]["wins"] == json.loads(out)["wins"]
+
+
+def test_every_table_kiai_writes_can_be_reported(capsys, tmp_path):  # 14
+    code, out, err = run(capsys, "report", _table(capsys, tmp_path), "--out", tmp_path / "rep")
+    assert code == 0, err
+    assert (tmp_path / "rep" / "report.html").is_file()
+
+
+def test_absent_tokens_a_strategy_ignores_are_named(capsys):  # 15
+    _, out, _ = run(capsys, "simulate", "-n", 100, "-s", "kyuzo,heihachi,daisuke", "--absent-tokens", "on")
+    assert "absent tokens on (this strategy never uses them: no effect)" in out.splitlines()[0]
+    _, out, _ = run(capsys, "simulate", "-n", 100, "-s", "kyuzo,heihachi,daisuke", "--absent-tokens", "on",
+                    "--strategy", "counter")  # fmt: skip
+    assert out.splitlines()[0].endswith("absent tokens on")
+    _, out, _ = run(capsys, "simulate", "-n", 100, "-s", "kyuzo,heihachi,daisuke", "--absent-tokens", "on", "--json")
+    assert json.loads(out)["absent_tokens_unused"] is True
+
+
+def test_strategies_marks_the_default(capsys):  # 18
+    from strategies.registry import DEFAULT
+
+    code, out, _ = run(capsys, "strategies", "--json")
+    assert code == 0 and [s["name"] for s in json.loads(out) if s["default"]] == [DEFAULT]
+    _, out, _ = run(capsys, "strategies")
+    assert f"{DEFAULT}  (default)" in out.splitlines()
+
+
+def test_the_package_declares_license_and_data_the_current_way():  # 19
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert isinstance(meta["project"]["license"], str)  # an SPDX expression, not a table
+    setup = meta["tool"]["setuptools"]
+    for package, patterns in setup["package-data"].items():
+        assert package in setup["packages"] and all("/" not in p for p in patterns)
+    for folder in ROOT.glob("*/*/"):  # every folder inside a package is a listed package
+        if folder.parent.name in setup["packages"] and not folder.name.startswith(("_", ".")):
+            assert f"{folder.parent.name}.{folder.name}" in setup["packages"], folder
