@@ -407,6 +407,7 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert isinstance(meta["project"]["license"], str)  # an SPDX expression, not a table
     setup = meta["tool"]["setuptools"]
+    assert setup["package-dir"] == {"": "."}  # editable installs as a plain path entry, no import-hook warning
     for package, patterns in setup["package-data"].items():
         assert package in setup["packages"] and all("/" not in p for p in patterns)
     for folder in ROOT.glob("*/*/"):  # every folder inside a package is a listed package
