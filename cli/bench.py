@@ -31,7 +31,7 @@ WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal",
 _PROBE = """
 import time, json
 t0 = time.perf_counter()
-from simcore.api import GameConfig, run_games
+from strategies.run import GameConfig, run_games
 run_games(GameConfig(tuple({samurai!r}.split(',')), {difficulty!r}, {strategy!r}), 10, 0)
 print(json.dumps({{"seconds": time.perf_counter() - t0}}))
 """
@@ -60,7 +60,8 @@ def bench(
 ):
     import numba
 
-    from simcore.api import ConfigError, GameConfig, run_games, set_threads
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig, run_games, set_threads
     from strategies import registry
 
     check_games(games)

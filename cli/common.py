@@ -138,7 +138,8 @@ def make_config(samurai: str, difficulty: str, strategy: str | None, params: lis
                 absent_tokens: str, components: str | None, first_seat: int | None = None,
                 params_file: str | Path | None = None):
     """Build a GameConfig from command-line text; every problem becomes a UserError."""
-    from simcore.api import ConfigError, GameConfig
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig
     from simcore.components import ComponentsError, load_components
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)

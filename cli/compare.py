@@ -66,7 +66,8 @@ def compare(
 ):
     from reports import compare as C
     from reports.seatings import _names
-    from simcore.api import ConfigError, set_threads
+    from simcore.config import ConfigError
+    from strategies.run import set_threads
     from simcore.components import ComponentsError, load_components
 
     check_games(games)

@@ -66,7 +66,7 @@ def simulate(
     force: bool = ForceOpt,
 ):
     from reports.summary import format_summary, summarize
-    from simcore.api import set_threads
+    from strategies.run import set_threads
 
     check_games(games)
     check_seed(seed)

@@ -168,7 +168,7 @@ def sweep(
 ):
     from reports import presets
     from reports import sweep as S
-    from simcore.api import set_threads
+    from strategies.run import set_threads
     from simcore.components import ComponentsError, load_components
 
     # ---- checks that need no engine

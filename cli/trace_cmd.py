@@ -37,8 +37,8 @@ def trace(
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
 ):
-    from simcore import layout as L
-    from simcore.api import grade, run_one
+
+    from strategies.run import grade, run_one
     from simcore.codes import OUTCOMES
     from reports.summary import absent_label, absent_tokens_unused
     from simcore.trace import describe
@@ -61,5 +61,5 @@ def trace(
         print(f"The samurai win. Score {grade(run.result('score'), config.level_pluses)}.")
     else:
         print(f"The samurai lose ({outcome}) in round {run.result('end_round')}.")
-    if run.K[L.K_ERR]:
-        print(f"warning: an invariant failed during this game (code {int(run.K[L.K_ERR])})")
+    if run.book.err:
+        print(f"warning: an invariant failed during this game (code {int(run.book.err)})")

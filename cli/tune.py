@@ -71,8 +71,9 @@ def tune(
     from reports import tune as T
     from reports.sweep import atomic_write, play_range
     from reports.summary import kiai_version
-    from simcore import layout as L
-    from simcore.api import ConfigError, GameConfig, set_threads
+    from simcore import results as L
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig, set_threads
     from simcore.components import ComponentsError, load_components
 
     # ---- what to search

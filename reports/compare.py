@@ -21,7 +21,7 @@ from reports.seatings import seatings_from
 from reports.stats import holm, paired_test
 from reports.summary import summarize
 from reports.sweep import play_range
-from simcore import layout as L
+from simcore import results as L
 
 ALPHA = 0.05
 
@@ -29,7 +29,7 @@ ALPHA = 0.05
 @dataclass(frozen=True)
 class Arm:
     label: str
-    config: object  # simcore.api.GameConfig
+    config: object  # strategies.run.GameConfig
 
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
@@ -37,7 +37,7 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
     games `kiai simulate` plays for it."""
-    from simcore.api import GameConfig
+    from strategies.run import GameConfig
 
     arms = []
     for seating in seatings_from(lineup):
@@ -51,7 +51,8 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
                   absent_tokens: str = "auto", components=None) -> list[Arm]:
     """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
     the label is the strategy's name, so a strategy may appear once."""
-    from simcore.api import ConfigError, GameConfig
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig
 
     names = [name for name, _ in strategies]
     twice = sorted({name for name in names if names.count(name) > 1})

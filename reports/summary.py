@@ -1,4 +1,4 @@
-"""From per-game result rows (simcore.layout.OUT_NAMES) to the figures kiai reports."""
+"""From per-game result rows (simcore.results.OUT_NAMES) to the figures kiai reports."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from importlib import metadata
 import numpy as np
 
 from reports.stats import proportion_ci
-from simcore import layout as L
-from simcore.api import GameConfig, grade
+from simcore import results as L
+from strategies.run import GameConfig, grade
 from simcore.codes import OUTCOMES
 
 MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token

@@ -35,7 +35,7 @@ import pandas as pd
 from reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
 from reports.stats import proportion_ci
 from reports.summary import MAX_SCORE, kiai_version, summarize
-from simcore import layout as L
+from simcore import results as L
 from simcore.codes import OUTCOMES
 
 BLOCK = 50_000  # game indices per kernel call / Dask task
@@ -187,7 +187,8 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
                absent_tokens: str = "auto", components=None) -> list:
     """The configurations of a grid, level by level, seating by seating, strategy by strategy;
     a configuration listed twice is played once."""
-    from simcore.api import ConfigError, GameConfig
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig
 
     plan, seen = [], set()
     for level in levels:
@@ -212,7 +213,7 @@ def with_base_params(plan: Sequence, strategy: str, base: dict) -> list:
     configurations are unchanged."""
     import dataclasses
 
-    from simcore.api import ConfigError
+    from simcore.config import ConfigError
 
     out = []
     for config in plan:
@@ -370,8 +371,8 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
 
 
 def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
-    """Games offset .. offset + count - 1 of `seed`: one row of simcore.layout.OUT_NAMES each."""
-    from simcore.api import run_games
+    """Games offset .. offset + count - 1 of `seed`: one row of simcore.results.OUT_NAMES each."""
+    from strategies.run import run_games
 
     return run_games(config, count, seed, game_offset=offset)
 
@@ -399,7 +400,7 @@ def play_range(config, seed: int, offset: int, count: int,
 
 def warm(config) -> None:
     """Compile the engine, or load it from numba's on-disk cache: play one game."""
-    from simcore.api import run_games
+    from strategies.run import run_games
 
     run_games(config, 1, 0)
 

@@ -1,38 +1,44 @@
 """Counter-based random numbers keyed by (seed, game index).
 
-Each game owns two SplitMix64 streams seeded from a hash of (seed, game index): K[K_RNG] drives
-the game's random events (shuffles, first player R-3, farmstead and family picks R-12/R-13,
-bonus A R-14, the boss's discard pick), P[SRNG] is the strategy's own stream. States are kept
-as int64 bits in the state arrays. Game i with seed s is therefore
-the same game whatever the thread count, batch size or machine.
+Each game owns two SplitMix64 streams: hid.rng drives the game's random events (shuffles, the
+first player R-3, farmstead and family picks R-12/R-13, bonus A R-14, the boss's discard pick),
+and mem.stream is the strategy's own. Both are derived from (seed, game index) alone, so game i
+of seed s is the same game whatever the thread count, batch size or machine.
 
-Forced outcomes (R-16a): while the game's forced queue (in H) has values left, rand_below
+The two are derived independently: the strategy's stream is public to the strategy, and were it
+a function of the game's stream (SplitMix64's mixer can be inverted), it would give away every
+future shuffle. Many (seed, game) pairs share a strategy stream and each has its own game stream,
+so the strategy's stream says nothing about the game's (tests/test_engine.py builds such pairs).
+
+Forced outcomes (R-16a): while the test script (cfg.forced_random) has values left, rand_below
 returns them instead of drawing, so tests can script every random event.
 """
 
 import numpy as np
 from numba import njit
 
-from simcore.layout import ERR_FORCED, H_FR, K_ERR, K_FR_N, K_FR_POS, K_RNG, SRNG
+from simcore.invariants import ERR_FORCED
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_STREAM1 = np.uint64(0xD1B54A32D192ED03)
+_STREAM1 = np.uint64(0xD1B54A32D192ED03)  # the game's stream
+_STRATEGY_SEED = np.uint64(0x8BB84B93962EACC9)  # the strategy's stream, keyed apart
+_STRATEGY_GAME = np.uint64(0x4B33A62ED433D4A3)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix64(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_u64(R, i):
     """Advance the stream whose state is R[i] (int64 bits of a uint64)."""
     s = np.uint64(R[i]) + GOLDEN
@@ -40,37 +46,47 @@ def next_u64(R, i):
     return mix64(s)
 
 
-@njit(cache=True)
-def seed_streams(P, K, seed, game):
-    k = mix64(np.uint64(seed) ^ mix64(np.uint64(game) * GOLDEN + _STREAM1))
-    K[K_RNG] = np.int64(k)
-    P[SRNG] = np.int64(mix64(k ^ _STREAM1))
+@njit(cache=True, inline="always")
+def game_stream(seed, game):
+    return np.int64(mix64(np.uint64(seed) ^ mix64(np.uint64(game) * GOLDEN + _STREAM1)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def strategy_stream(seed, game):
+    return np.int64(mix64(mix64(np.uint64(seed) ^ _STRATEGY_SEED) + mix64(np.uint64(game) * GOLDEN + _STRATEGY_GAME)))
+
+
+@njit(cache=True, inline="always")
+def seed_streams(hid, mem, seed, game):
+    hid.rng[0] = game_stream(seed, game)
+    mem.stream[0] = strategy_stream(seed, game)
+
+
+@njit(cache=True, inline="always")
 def stream_below(R, i, n):
-    """Uniform integer in [0, n) from stream i (multiply-shift; bias below 2**-32)."""
+    """Uniform integer in [0, n) from stream R[i] (multiply-shift; bias below 2**-32)."""
     x = next_u64(R, i) >> _S32
     return np.int64((x * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_below(g, n):
     """The game's random event: uniform in [0, n), or the next forced outcome."""
-    K = g[2]
-    pos = K[K_FR_POS]
-    if pos < K[K_FR_N]:
-        K[K_FR_POS] = pos + 1
-        v = g[1][H_FR + pos]
+    book = g[2]
+    cfg = g[3]
+    pos = book.fr_pos
+    if pos < cfg.fr_n:
+        book.fr_pos = pos + 1
+        v = cfg.forced_random[pos]
         if v < 0 or v >= n:
-            if K[K_ERR] == 0:
-                K[K_ERR] = ERR_FORCED
+            if book.err == 0:
+                book.err = ERR_FORCED
             return 0
         return v
-    return stream_below(K, K_RNG, n)
+    return stream_below(g[1].rng, 0, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_range(g, A, lo, hi):
     """Fisher-Yates shuffle of A[lo:hi] with the game's stream."""
     for i in range(hi - 1, lo, -1):

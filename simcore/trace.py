@@ -1,8 +1,8 @@
-"""Turn a game's event log (simcore.layout EV_* rows) into plain words."""
+"""Turn a game's event log (simcore.events EV_* rows) into plain words."""
 
 from __future__ import annotations
 
-from simcore import layout as L
+from simcore import events as L
 from simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, OUTCOMES, PENALTIES, SYMBOLS, WOUND_STATES
 from simcore.components import Components
 

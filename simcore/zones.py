@@ -1,183 +1,134 @@
-"""Moving cards between zones, keeping the public view (P) in step with the hidden one (H).
+"""Moving cards between zones, keeping the public table (pub) in step with the hidden one (hid).
 
-Zones: raider stack and intruder stack (H, order hidden), discard pile, combat lines and defence
-sides (P), and out of play (P flags). Every move goes through here, so the public unseen set and
-known top cards (R-19, R-19a) are maintained in one place.
+Zones: raider stack and intruder stack (hid, order hidden), discard pile, combat lines and defence
+sides (pub), and out of play (pub flags). Every move goes through here, so the public unseen set
+and the known top cards (R-19, R-19a) are kept in one place.
 """
 
-from numba import njit, types
+from numba import njit
 
-from simcore.codes import CARD_CAP
-from simcore.layout import (
-    C_VALUE,
-    DISCARD,
-    DISCARD_N,
-    G_TYPE,
-    INTRUDER,
-    INTRUDER_N,
-    H_TR,
-    K_TR_CAP,
-    K_TR_N,
-    TR_COLS,
-    K_TRACE,
-    KNOWN,
-    KNOWN_N,
-    LINES,
-    RAIDER,
-    RAIDER_N,
-    ROUND,
-    S_DEF,
-    S_LINE_N,
-    S_TOTAL,
-)
-from simcore.obs import sb
 from simcore.unseen import mark_seen, mark_unseen
 
 
-@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
-def log(g, code, a, b, c, d):
-    K = g[2]
-    if K[K_TRACE] == 0:
-        return
-    i = K[K_TR_N]
-    if i < K[K_TR_CAP]:
-        H = g[1]
-        row = H_TR + i * TR_COLS
-        H[row] = code
-        H[row + 1] = g[0][ROUND]
-        H[row + 2] = a
-        H[row + 3] = b
-        H[row + 4] = c
-        H[row + 5] = d
-    K[K_TR_N] = i + 1
-
-
-@njit(cache=True)
-def _forget_top(P):
+@njit(cache=True, inline="always")
+def _forget_top(pub):
     """The top card left the raider stack: the next known card (if any) becomes the top."""
-    k = P[KNOWN_N]
+    k = pub.known_n
     if k > 0:
         for i in range(k - 1):
-            P[KNOWN + i] = P[KNOWN + i + 1]
-        P[KNOWN + k - 1] = -1
-        P[KNOWN_N] = k - 1
+            pub.known[i] = pub.known[i + 1]
+        pub.known[k - 1] = -1
+        pub.known_n = k - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop_raider(g):
     """Take the top raider card (the caller checked the stack is not empty)."""
-    P = g[0]
-    n = P[RAIDER_N] - 1
-    c = g[1][RAIDER + n]
-    P[RAIDER_N] = n
-    _forget_top(P)
+    pub = g[0]
+    n = pub.raider_n - 1
+    c = g[1].raider[n]
+    pub.raider_n = n
+    _forget_top(pub)
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_top(g):
     """Reveal the top raider card: it is no longer unseen."""
     c = _pop_raider(g)
-    mark_seen(g[0], c)
+    mark_seen(g, c)
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_under(g, c):
     """Katsushiro's redraw: the card goes under the raider stack (R-7)."""
-    P = g[0]
-    H = g[1]
-    n = P[RAIDER_N]
+    pub = g[0]
+    raider = g[1].raider
+    n = pub.raider_n
     for i in range(n, 0, -1):
-        H[RAIDER + i] = H[RAIDER + i - 1]
-    H[RAIDER] = c
-    P[RAIDER_N] = n + 1
-    mark_unseen(P, c)
+        raider[i] = raider[i - 1]
+    raider[0] = c
+    pub.raider_n = n + 1
+    mark_unseen(g, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_to_intruder(g):
     """Move the top raider card, unseen, onto the intruder stack; returns it (for the trace)."""
-    P = g[0]
+    pub = g[0]
     c = _pop_raider(g)
-    g[1][INTRUDER + P[INTRUDER_N]] = c
-    P[INTRUDER_N] += 1
+    g[1].intruder[pub.intruder_n] = c
+    pub.intruder_n += 1
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def intruder_pop(g):
-    P = g[0]
-    H = g[1]
-    n = P[INTRUDER_N] - 1
-    c = H[INTRUDER + n]
-    P[INTRUDER_N] = n
-    mark_seen(P, c)
+    pub = g[0]
+    n = pub.intruder_n - 1
+    c = g[1].intruder[n]
+    pub.intruder_n = n
+    mark_seen(g, c)
     return c
 
 
-@njit(cache=True)
-def discard_push(P, c):
-    P[DISCARD + P[DISCARD_N]] = c
-    P[DISCARD_N] += 1
+@njit(cache=True, inline="always")
+def discard_push(pub, c):
+    pub.discard[pub.discard_n] = c
+    pub.discard_n += 1
 
 
-@njit(cache=True)
-def discard_take(P, i):
+@njit(cache=True, inline="always")
+def discard_take(pub, i):
     """Remove and return the i-th card of the discard pile (0 = bottom)."""
-    n = P[DISCARD_N]
-    c = P[DISCARD + i]
+    n = pub.discard_n
+    c = pub.discard[i]
     for j in range(i, n - 1):
-        P[DISCARD + j] = P[DISCARD + j + 1]
-    P[DISCARD_N] = n - 1
+        pub.discard[j] = pub.discard[j + 1]
+    pub.discard_n = n - 1
     return c
 
 
-@njit(cache=True)
-def line_append(P, s, c):
-    b = sb(s)
-    n = P[b + S_LINE_N]
-    P[LINES + s * CARD_CAP + n] = c
-    P[b + S_LINE_N] = n + 1
-    P[b + S_TOTAL] += P[C_VALUE + c]
+@njit(cache=True, inline="always")
+def line_append(pub, s, c):
+    n = pub.line_n[s]
+    pub.line[s, n] = c
+    pub.line_n[s] = n + 1
+    pub.total[s] += pub.value[c]
 
 
-@njit(cache=True)
-def line_pop_last(P, s):
-    b = sb(s)
-    n = P[b + S_LINE_N] - 1
-    c = P[LINES + s * CARD_CAP + n]
-    P[b + S_LINE_N] = n
-    P[b + S_TOTAL] -= P[C_VALUE + c]
+@njit(cache=True, inline="always")
+def line_pop_last(pub, s):
+    n = pub.line_n[s] - 1
+    c = pub.line[s, n]
+    pub.line_n[s] = n
+    pub.total[s] -= pub.value[c]
     return c
 
 
-@njit(cache=True)
-def line_pop_first(P, s):
-    b = sb(s)
-    n = P[b + S_LINE_N]
-    base = LINES + s * CARD_CAP
-    c = P[base]
+@njit(cache=True, inline="always")
+def line_pop_first(pub, s):
+    n = pub.line_n[s]
+    c = pub.line[s, 0]
     for i in range(n - 1):
-        P[base + i] = P[base + i + 1]
-    P[b + S_LINE_N] = n - 1
-    P[b + S_TOTAL] -= P[C_VALUE + c]
+        pub.line[s, i] = pub.line[s, i + 1]
+    pub.line_n[s] = n - 1
+    pub.total[s] -= pub.value[c]
     return c
 
 
-@njit(cache=True)
-def defence_take(P, s, slot):
-    b = sb(s) + S_DEF + slot
-    c = P[b]
-    P[b] = -1
+@njit(cache=True, inline="always")
+def defence_take(pub, s, slot):
+    c = pub.defence[s, slot]
+    pub.defence[s, slot] = -1
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh_known(g):
-    """Copy the known top cards (public since Katsushiro showed them) into P."""
-    P = g[0]
-    H = g[1]
-    top = P[RAIDER_N] - 1
-    for i in range(P[KNOWN_N]):
-        P[KNOWN + i] = H[RAIDER + top - i]
+    """Copy the known top cards (public since Katsushiro showed them) into pub."""
+    pub = g[0]
+    top = pub.raider_n - 1
+    for i in range(pub.known_n):
+        pub.known[i] = g[1].raider[top - i]

@@ -9,32 +9,47 @@ of the last card's repeating penalty). Cards in hand and Kiai effects: strategie
 
 from numba import njit
 
-from simcore.layout import Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from simcore.obs import active_count
+from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from strategies import playbook
-from strategies.sense import active_count, fight_within, missing
+from strategies.base import Param, Strategy
+from strategies.sense import fight_within, missing
 
+STRATEGY = Strategy(
+    "counter",
+    "Card counter: fights while the counted chance that the next card overcomes it stays below a threshold.",
+    (
+        Param("risk", 0.25, 0.0, 1.0, False, "base threshold: highest chance of being overcome by the next card it accepts"),
+        Param("need", 0.15, 0.0, 1.0, False, "added to the threshold while it lacks a defence symbol"),
+        Param("late", 0.15, 0.0, 1.0, False, "added when at most two cards per samurai in the round are left"),
+        Param("last", 0.5, 0.0, 1.0, False, "added when it is the last samurai in the round"),
+        Param("stay", 1.0, 0.0, 5.0, False, "weight of the last card's penalty, paid again every turn it stays in"),
+    ),
+    counts=True,
+)
+params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def wants_fight(prm, P, seat):
-    if P[RAIDER_N] == 0:
+def wants_fight(p, pub, seat):
+    if pub.raider_n == 0:
         return False
-    risk, need, late, last, stay = prm[0], prm[1], prm[2], prm[3], prm[4]
-    a = active_count(P)
-    theta = risk
-    if missing(P, seat) > 0:
-        theta += need
-    if P[RAIDER_N] <= 2 * a:
-        theta += late
+    a = active_count(pub)
+    theta = p.risk
+    if missing(pub, seat) > 0:
+        theta += p.need
+    if pub.raider_n <= 2 * a:
+        theta += p.late
     if a == 1:
-        theta += last
+        theta += p.last
     # fighting means paying a last card's penalty at the next turn; passing pays nothing more
-    return fight_within(P, seat, theta, 0.1 * stay, False)
+    return fight_within(pub, seat, theta, 0.1 * p.stay, False)
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, wants_fight(prm, P, seat))
-    return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[4], 1.0)
+        return playbook.fight_answer(q, wants_fight(p, pub, seat))
+    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)

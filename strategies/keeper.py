@@ -11,29 +11,28 @@ dearer card), capacity (what a point of margin is worth).
 
 from numba import njit
 
-from simcore.layout import (
-    C_SYM,
-    C_VALUE,
-    CARD_CONFRONT,
-    CARD_DEFEND,
-    INTRUDER_N,
-    Q_ACTION,
-    Q_CARD,
-    Q_FIGHT_AGAIN,
-    Q_PLACE,
-    RAIDER_N,
-    U_BIN,
-    U_PEN,
-)
-from simcore.obs import ignores, margin, talent_mask
+from simcore.obs import active_count, ignores, last_card, margin, talent_mask
+from simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
 from strategies import playbook, risk
-from strategies.sense import active_count, kept_cost, last_card, packed_cost, state_costs, symbol_cost
+from strategies.base import Param, Strategy
+from strategies.sense import kept_cost, packed_cost, state_costs, symbol_cost
 
+STRATEGY = Strategy(
+    "keeper",
+    "Slot keeper: fights like the risk manager, but keeps its defence slots for cards with dear penalties and confronts harmless ones that cover its last card.",
+    (
+        *risk.fighting_params(risk=0.8),
+        Param("keep", 1.0, 0.0, 5.0, False, "weight of a defence slot kept open for a card with a dearer penalty"),
+        Param("capacity", 0.15, 0.0, 2.0, False, "what a point of margin under the Kiai is worth (in barricades)"),
+    ),
+    counts=True,
+)
+params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def _symbol_outlook(P, sym, tm, cb, cw, cnd):
+def _symbol_outlook(pub, sym, tm, cb, cw, cnd):
     """Of the unseen cards with symbol sym: how many, and what their penalties would cost on
     average as a last card of a samurai with talents tm and state costs (cb, cw, cnd), counted
     by bin (section 12; the bins' packed penalty counts add up without carries, so the cost is
@@ -43,63 +42,63 @@ def _symbol_outlook(P, sym, tm, cb, cw, cnd):
     w1 = 0
     for v in range(1, 7):
         b = v * 4 + sym
-        n += P[U_BIN + b]
+        n += pub.bin_n[b]
         if not ignores(tm, v):
-            w0 += P[U_PEN + 2 * b]
-            w1 += P[U_PEN + 2 * b + 1]
+            w0 += pub.bin_pens[b, 0]
+            w1 += pub.bin_pens[b, 1]
     if n == 0:
         return 0, 0.0
     return n, packed_cost(w0, w1, cb, cw, cnd) / n
 
 
 @njit(cache=True)
-def confront_instead(prm, P, s, c):
+def confront_instead(p, pub, s, c):
     """True when s should confront card c although he could defend it: the slot stays open
     for a dearer card of its symbol, and c covers his last card."""
-    keep, capacity = prm[4], prm[5]
-    v = P[C_VALUE + c]
-    m = margin(P, s)
+    v = pub.value[c]
+    m = margin(pub, s)
     if v > m:
         return False
-    if P[RAIDER_N] == 0:
+    if pub.raider_n == 0:
         return False
-    a = max(active_count(P), 1)
-    tm = talent_mask(P, s)
-    cb, cw, cnd = state_costs(P, s)
+    a = max(active_count(pub), 1)
+    tm = talent_mask(pub, s)
+    cb, cw, cnd = state_costs(pub, s)
     # the penalty he pays at his next turn, if the round lasts that long
-    p_next = 1.0 if P[RAIDER_N] >= a else 0.0
-    pay = p_next * (kept_cost(P, last_card(P, s), tm, cb, cw, cnd) - kept_cost(P, c, tm, cb, cw, cnd))
+    p_next = 1.0 if pub.raider_n >= a else 0.0
+    pay = p_next * (kept_cost(pub, last_card(pub, s), tm, cb, cw, cnd) - kept_cost(pub, c, tm, cb, cw, cnd))
     # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
-    gain = KIAI_BONUS if v == m else -capacity * v
-    return pay + gain + keep * slot_wait(P, s, P[C_SYM + c], a, tm, cb, cw, cnd) > 0.0
+    gain = KIAI_BONUS if v == m else -p.capacity * v
+    return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd) > 0.0
 
 
 @njit(cache=True)
-def slot_wait(P, s, sym, a, tm, cb, cw, cnd):
+def slot_wait(pub, s, sym, a, tm, cb, cw, cnd):
     """What leaving s's slot for symbol sym open is worth against filling it now, with a
     samurai still in the round (s has talents tm and state costs cb, cw, cnd): the dear
     penalty a later card of that symbol would not cost (it is defended instead of
     confronted), less the symbol's cost at the end of the round if none comes."""
-    u = P[RAIDER_N] + P[INTRUDER_N]
-    if u == 0 or P[RAIDER_N] == 0:
-        return -symbol_cost(P, s, sym - 1)
-    n, dear = _symbol_outlook(P, sym, tm, cb, cw, cnd)
-    draws = min(P[RAIDER_N] / a, 8.0)
+    u = pub.raider_n + pub.intruder_n
+    if u == 0 or pub.raider_n == 0:
+        return -symbol_cost(pub, s, sym - 1)
+    n, dear = _symbol_outlook(pub, sym, tm, cb, cw, cnd)
+    draws = min(pub.raider_n / a, 8.0)
     q = 1.0 - (1.0 - n / u) ** draws  # he meets another card of the symbol
-    return q * dear - (1.0 - q) * symbol_cost(P, s, sym - 1)
+    return q * dear - (1.0 - q) * symbol_cost(pub, s, sym - 1)
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, risk.wants_fight(prm, P, seat))
+        return playbook.fight_answer(q, risk.wants_fight(p, pub, seat))
     if q == Q_CARD:
-        ch = playbook.card_choice(P, seat, a, legal, KIAI_BONUS, prm[3], 1.0)
+        ch = playbook.card_choice(pub, seat, a, legal, KIAI_BONUS, p.stay, 1.0)
         if ch != CARD_DEFEND:
             return ch
-        if (legal >> CARD_CONFRONT) & 1 and confront_instead(prm, P, seat, a):
+        if (legal >> CARD_CONFRONT) & 1 and confront_instead(p, pub, seat, a):
             return CARD_CONFRONT
         return ch
-    if q == Q_PLACE and (legal >> CARD_DEFEND) & 1 and confront_instead(prm, P, seat, a):
+    if q == Q_PLACE and (legal >> CARD_DEFEND) & 1 and confront_instead(p, pub, seat, a):
         return CARD_CONFRONT
-    return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[3], 1.0)
+    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)

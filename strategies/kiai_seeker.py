@@ -11,21 +11,35 @@ stay (weight of a card's repeating penalty).
 
 from numba import njit
 
-from simcore.layout import Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from strategies import playbook
+from strategies.base import Param, Strategy
 from strategies.sense import fight_odds, missing
 
+STRATEGY = Strategy(
+    "kiai",
+    "Kiai seeker: values each fight by the odds of landing exactly on the Kiai, defending or fitting, against being overcome.",
+    (
+        Param("bonus", 3.0, 0.0, 10.0, False, "what landing exactly on the Kiai is worth (in barricades)"),
+        Param("over", 3.0, 0.0, 10.0, False, "what being overcome costs (in barricades)"),
+        Param("edge", 0.0, -3.0, 3.0, False, "fights while the fight's value is at least this"),
+        Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+    ),
+    counts=True,
+)
+params = STRATEGY.reader()
+
 
 @njit(cache=True)
-def fight_value(prm, P, seat):
-    bonus, over, stay = prm[0], prm[1], prm[3]
-    pd, px, pk, pf, pg, po, cost = fight_odds(P, seat)
-    defend = 1.0 + 0.5 * missing(P, seat)
-    return pk * bonus + pd * defend + px * 1.0 + pf * 0.5 + pg * 0.3 - po * over - stay * cost
+def fight_value(p, pub, seat):
+    pd, px, pk, pf, pg, po, cost = fight_odds(pub, seat)
+    defend = 1.0 + 0.5 * missing(pub, seat)
+    return pk * p.bonus + pd * defend + px * 1.0 + pf * 0.5 + pg * 0.3 - po * p.over - p.stay * cost
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, P[RAIDER_N] > 0 and fight_value(prm, P, seat) >= prm[2])
-    return playbook.answer(P, q, seat, a, legal, prm[0], prm[3], 1.0)
+        return playbook.fight_answer(q, pub.raider_n > 0 and fight_value(p, pub, seat) >= p.edge)
+    return playbook.answer(pub, q, seat, a, legal, p.bonus, p.stay, 1.0)

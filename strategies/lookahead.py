@@ -1,118 +1,136 @@
-"""`lookahead`: before each turn, sample hidden card orders consistent with the public
-observation, play every candidate action (Fight, Pass, Support to each samurai) forward with a
-base heuristic on each sample, and take the action whose rollouts end best.
+"""`lookahead`: before each turn, sample hidden card orders consistent with the public table,
+play every candidate action (Fight, Pass, Support to each samurai) forward with a base
+heuristic on each sample, and take the action whose rollouts end best.
 
-It runs inside numba, between turns (simcore.kernel.play_planned), on copies of the state: it
-never plays inside the engine's call stack. Honesty (R-19): before a rollout every hidden part
-of the copy is replaced by a sample drawn from public information only: the unseen cards not
-made known by Katsushiro are dealt at random over the unknown part of the raider stack and the
-intruder stack, the backs of the standing farmsteads are shuffled among them, and the game's
-future random events come from a stream derived from the strategy's own public stream. The
-cheating `foresight` reuses this planner without the sampling, and the cheating `peek` with
-samples that keep the true next raider card on top (keep_next_card).
+The engine calls plan() between turns (simcore.gateway, cfg.plan); it plays its rollouts on
+copies of the state, never inside the engine's call stack. Honesty (R-19): before a rollout
+every hidden part of the copy is replaced by a sample drawn from public information only: the
+unseen cards not made known by Katsushiro are dealt at random over the unknown part of the
+raider stack and the intruder stack, the public multiset of the standing farmsteads' backs is
+dealt over the standing tokens, and the game's future random events come from a stream derived
+from the strategy's own. The same plan() plays the cheating yardsticks (cfg.plan_variant):
+`foresight` without the sampling, `peek` with samples that keep the true next raider card on
+top (keep_next_card).
 
-Parameters (pprm): samples, base (0 counter, 1 kiai, 2 team, 3 risk), horizon (0: to the end
+Parameters: samples, base (the heuristic that plays the rest, BASES), horizon (0: to the end
 of the round, then a value of the village; 1: to the end of the game), support (consider
-Support actions), the village value's weights (farm, family, wound, scarce), and value (0 those
-weights, 1 the fitted chance to win from the village, WIN_FIT), and margin (how sure the honest
-planner must be before it overrides its base).
+Support actions), the village value's weights (farm, family, wound, scarce), value (0 those
+weights, 1 the fitted chance to win from the village, WIN_FIT), and margin (how sure the
+honest planner must be before it overrides its base).
 """
 
 import numpy as np
 from numba import njit
 
-from simcore.layout import (
-    ACT_FIGHT,
-    ACT_PASS,
-    ACT_SUPPORT,
-    ACTING,
-    BARR,
-    FAMS,
-    FARM_ALIVE,
-    FARM_BACK,
-    FARMS,
-    GAME_OVER,
-    H_FR,
-    INTRUDER,
-    INTRUDER_N,
-    K_CHECK,
-    K_FD_N,
-    K_FR_N,
-    K_FROM_STATE,
-    K_RNG,
-    K_SCRAMBLE,
-    K_STOP_ROUND_END,
-    K_STOP_TURNS,
-    K_TRACE,
-    KNOWN,
-    KNOWN_N,
-    N,
-    N_CARDS,
-    OUTCOME,
-    RAIDER,
-    RAIDER_N,
-    ROUND,
-    S_HOLDER,
-    S_KIAI,
-    S_PASSED,
-    S_PLAN,
-    S_PLAN_AT,
-    S_TOTAL,
-    S_WOUND,
-    SCRATCH,
-    SRNG,
-    UNSEEN,
-)
 from simcore.codes import OUT_WIN
-from simcore.obs import sb, turn_key
+from simcore.obs import turn_key
+from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT
 from simcore.rng import mix64, stream_below
 from simcore.rounds import play_game
+from simcore.state import (
+    BOOK,
+    BOOK_SIZE,
+    CFG,
+    CFG_SIZE,
+    HIDDEN,
+    HIDDEN_SIZE,
+    MEM,
+    MEM_SIZE,
+    TABLE,
+    TABLE_DYNAMIC,
+    TABLE_SIZE,
+    copy_record,
+    data_pointer,
+    keep_alive,
+)
+from strategies.base import Param, Strategy
 
+HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
+BASES = ("counter", "kiai", "team", "risk", "keeper")  # the `base` parameter's values
 MAX_CANDIDATES = 9
 
 
+def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
+    """The planners' parameters after `samples`; `base`, `value` and `margin` defaults differ:
+    the honest lookahead plays best (of what was measured) over `keeper`, with the fitted
+    chance to win, overriding `keeper` only when two standard errors sure; foresight over
+    `counter` with the weights."""
+    return (
+        Param("base", base, 0, len(BASES) - 1, True, "base heuristic: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
+        Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
+        Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
+        Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
+        Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
+        Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
+        Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
+        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
+        Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
+    )
+
+
+# the lookahead's parameters and defaults, shared by `peek` so that the two differ only by the
+# card peek sees
+LOOKAHEAD_PARAMS = (
+    Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"),
+    *planning_params(base=4, value=1, margin=2.0),
+)
+
+STRATEGY = Strategy(
+    "lookahead",
+    "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
+    LOOKAHEAD_PARAMS,
+    planner=True,
+    bases=BASES,
+)
+params = STRATEGY.reader()
+VARIANT = HONEST
+
+
 @njit(cache=True)
-def plan_key(P):
+def plan_key(pub):
     """Names the next turn: the plan is used only in the turn it was made for."""
-    return turn_key(P) + 1  # planned between turns, before play_turn counts the next one
+    return turn_key(pub) + 1  # planned between turns, before play_turn counts the next one
 
 
 @njit(cache=True)
-def resample(P, H, R):
-    """Replace every hidden part of H by a random arrangement consistent with P (R-19)."""
-    known = P[KNOWN_N]
+def resample(pub, hid, R):
+    """Replace every hidden part of hid by a random arrangement consistent with pub (R-19)."""
+    known = pub.known_n
+    scratch = hid.scratch
     m = 0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c]:
+    for c in range(pub.n_cards):
+        if pub.unseen[c]:
             is_known = False
             for i in range(known):
-                if P[KNOWN + i] == c:
+                if pub.known[i] == c:
                     is_known = True
             if not is_known:
-                H[SCRATCH + m] = c
+                scratch[m] = c
                 m += 1
     for i in range(m - 1, 0, -1):
         j = stream_below(R, 0, i + 1)
-        H[SCRATCH + i], H[SCRATCH + j] = H[SCRATCH + j], H[SCRATCH + i]
-    unknown = P[RAIDER_N] - known
+        scratch[i], scratch[j] = scratch[j], scratch[i]
+    unknown = pub.raider_n - known
     for i in range(unknown):  # bottom part of the raider stack
-        H[RAIDER + i] = H[SCRATCH + i]
+        hid.raider[i] = scratch[i]
     for i in range(known):  # the known top cards, top last
-        H[RAIDER + P[RAIDER_N] - 1 - i] = P[KNOWN + i]
-    for i in range(P[INTRUDER_N]):
-        H[INTRUDER + i] = H[SCRATCH + unknown + i]
+        hid.raider[pub.raider_n - 1 - i] = pub.known[i]
+    for i in range(pub.intruder_n):
+        hid.intruder[i] = scratch[unknown + i]
     # the backs of the standing farmsteads: their multiset is public (fallen ones were
-    # revealed), so sort it, then deal it at random over the standing tokens
-    f = P[FARMS]
+    # revealed, R-12), sorted, then dealt at random over the standing tokens
+    f = pub.farmsteads
     backs = np.empty(f, dtype=np.int64)
-    for i in range(f):
-        backs[i] = H[FARM_BACK + H[FARM_ALIVE + i]]
-    backs.sort()
+    i = 0
+    for kind in range(4):
+        for _ in range(pub.backs_left[kind]):
+            backs[i] = kind
+            i += 1
     for i in range(f - 1, 0, -1):
         j = stream_below(R, 0, i + 1)
         backs[i], backs[j] = backs[j], backs[i]
     for i in range(f):
-        H[FARM_BACK + H[FARM_ALIVE + i]] = backs[i]
+        hid.farm_back[hid.farm_alive[i]] = backs[i]
 
 
 @njit(cache=True)
@@ -127,36 +145,34 @@ def _wound_value(w):
 
 
 @njit(cache=True)
-def village_value(P, pprm):
-    """How well the samurai stand: what the rollouts compare. Weights (pprm[4:]): a farmstead,
-    a family, the wound table's scale, and `scarce`, a barrier that grows as the last
-    farmstead, family or wound before death comes near (the game is lost at the first of them)."""
-    if P[GAME_OVER]:
-        if P[OUTCOME] == OUT_WIN:
-            return 1000.0 + 10.0 * (P[FARMS] + P[FAMS])
-        return -60.0 + 20.0 * P[ROUND]
-    farm, family, wound, scarce = pprm[4], pprm[5], pprm[6], pprm[7]
-    v = 1.0 * P[BARR] + farm * P[FARMS] + family * P[FAMS] + 40.0 * P[ROUND]
-    v -= scarce * (1.0 / P[FARMS] + 1.0 / P[FAMS])
-    for s in range(P[N]):
-        w = P[sb(s) + S_WOUND]
-        v -= wound * _wound_value(w) + scarce / (4 - w)
+def village_value(pub, p):
+    """How well the samurai stand: what the rollouts compare. Weights: a farmstead, a family,
+    the wound table's scale, and `scarce`, a barrier that grows as the last farmstead, family
+    or wound before death comes near (the game is lost at the first of them)."""
+    if pub.game_over:
+        if pub.outcome == OUT_WIN:
+            return 1000.0 + 10.0 * (pub.farmsteads + pub.families)
+        return -60.0 + 20.0 * pub.round_no
+    v = 1.0 * pub.barricades + p.farm * pub.farmsteads + p.family * pub.families + 40.0 * pub.round_no
+    v -= p.scarce * (1.0 / pub.farmsteads + 1.0 / pub.families)
+    for s in range(pub.n):
+        w = pub.wound[s]
+        v -= p.wound * _wound_value(w) + p.scarce / (4 - w)
     return v
 
 
 @njit(cache=True)
-def candidates(P, s, support, out):
+def candidates(pub, s, support, out):
     """The actions the acting samurai may choose at this turn, as far as is known before its
     battle penalty (section 3): Fight, Pass, and Support to each samurai still in."""
-    b = sb(s)
-    if P[RAIDER_N] == 0 or P[b + S_TOTAL] > P[b + S_KIAI] or P[b + S_PASSED]:
+    if pub.raider_n == 0 or pub.total[s] > pub.kiai[s] or pub.passed[s]:
         return 0
     out[0] = ACT_FIGHT
     out[1] = ACT_PASS
     k = 2
-    if support and P[b + S_HOLDER] == s:
-        for t in range(P[N]):
-            if t != s and P[sb(t) + S_PASSED] == 0:
+    if support and pub.holder[s] == s:
+        for t in range(pub.n):
+            if t != s and pub.passed[t] == 0:
                 out[k] = ACT_SUPPORT + t
                 k += 1
     return k
@@ -173,73 +189,84 @@ WIN_FIT = (
 
 
 @njit(cache=True)
-def win_chance(P):
-    """The fitted chance to win from P at the end of a round (WIN_FIT); exact once the game
+def win_chance(pub):
+    """The fitted chance to win from pub at the end of a round (WIN_FIT); exact once the game
     is over or the last round is done."""
-    if P[GAME_OVER]:
-        return 1.0 if P[OUTCOME] == OUT_WIN else 0.0
-    r = P[ROUND]
+    if pub.game_over:
+        return 1.0 if pub.outcome == OUT_WIN else 0.0
+    r = pub.round_no
     if r >= 3:
         return 1.0
     cf = WIN_FIT[r - 1]
-    eta = cf[0] + cf[1] * P[BARR] + cf[2] * P[FARMS] + cf[3] * P[FAMS]
-    for s in range(P[N]):
-        w = P[sb(s) + S_WOUND]
+    eta = cf[0] + cf[1] * pub.barricades + cf[2] * pub.farmsteads + cf[3] * pub.families
+    for s in range(pub.n):
+        w = pub.wound[s]
         if w >= 1:
             eta += cf[3 + w]
     return 1.0 / (1.0 + np.exp(-eta))
 
 
 @njit(cache=True)
-def keep_next_card(P, H, Hs):
-    """CHEATING (`peek`): put the true next raider card H holds on top of the sample Hs,
+def keep_next_card(pub, hid, sample):
+    """CHEATING (`peek`): put the true next raider card hid holds on top of the sample,
     swapping it with the card there, so the sample is uniform among the orders with that card
     next. A card Katsushiro made known (R-19) is on top already."""
-    if P[RAIDER_N] == 0 or P[KNOWN_N] > 0:
+    if pub.raider_n == 0 or pub.known_n > 0:
         return
-    top = RAIDER + P[RAIDER_N] - 1
-    c = H[top]
-    for i in range(P[RAIDER_N]):
-        if Hs[RAIDER + i] == c:
-            Hs[RAIDER + i], Hs[top] = Hs[top], Hs[RAIDER + i]
+    top = pub.raider_n - 1
+    c = hid.raider[top]
+    for i in range(pub.raider_n):
+        if sample.raider[i] == c:
+            sample.raider[i], sample.raider[top] = sample.raider[top], sample.raider[i]
             return
-    for i in range(P[INTRUDER_N]):
-        if Hs[INTRUDER + i] == c:
-            Hs[INTRUDER + i], Hs[top] = Hs[top], Hs[INTRUDER + i]
+    for i in range(pub.intruder_n):
+        if sample.intruder[i] == c:
+            sample.intruder[i], sample.raider[top] = sample.raider[top], sample.intruder[i]
             return
 
 
 @njit(cache=True)
-def _rollout(g, Pr, Hr, Kr, action, key, pprm, sampled, peek, sample_seed):
-    P = g[0]
-    H = g[1]
-    K = g[2]
-    Pr[:] = P
-    Hr[:H_FR] = H[:H_FR]
-    Kr[:] = K
+def rollout_config(cfg, rcfgs, p):
+    """The configuration rollouts are played under: the game's, with no planner, no scripts,
+    no checks or trace, from a given state, stopping at the end of the round (horizon 0)."""
+    rcfg = rcfgs[0]
+    copy_record(rcfg, cfg, CFG_SIZE)
+    rcfg.plan = 0
+    rcfg.tracing = 0
+    rcfg.check = 0
+    rcfg.scramble = 0
+    rcfg.fd_n = 0
+    rcfg.fr_n = 0
+    rcfg.from_state = 1
+    rcfg.stop_turns = -1
+    rcfg.stop_round_end = 1 if int(p.horizon) == 0 else 0
+    return rcfg
+
+
+@njit(cache=True)
+def _rollout(g, r, action, key, p, sampled, peek, sample_seed):
+    """Play one rollout on the copies r = (pub, hid, book, cfg, mem) of the state g."""
+    pub, hid, book, cfg, mem = g
+    rpub, rhid, rbook, rcfg, rmem = r
+    copy_record(rpub, pub, TABLE_DYNAMIC)
+    copy_record(rhid, hid, HIDDEN_SIZE)
+    copy_record(rbook, book, BOOK_SIZE)
+    copy_record(rmem, mem, MEM_SIZE)
     if sampled:
         R = np.empty(1, dtype=np.int64)
         R[0] = sample_seed
-        resample(Pr, Hr, R)
+        resample(rpub, rhid, R)
         if peek:
-            keep_next_card(P, H, Hr)
-        Kr[K_RNG] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
-    Kr[K_TRACE] = 0
-    Kr[K_CHECK] = 0
-    Kr[K_SCRAMBLE] = 0
-    Kr[K_FD_N] = 0
-    Kr[K_FR_N] = 0
-    Kr[K_FROM_STATE] = 1
-    Kr[K_STOP_TURNS] = -1
-    Kr[K_STOP_ROUND_END] = 1 if int(pprm[2]) == 0 else 0
-    Pr[SRNG + S_PLAN] = action
-    Pr[SRNG + S_PLAN_AT] = key if action >= 0 else 0  # -1: no plan, the base decides
-    play_game((Pr, Hr, Kr, g[3]))
-    return win_chance(Pr) if int(pprm[8]) == 1 else village_value(Pr, pprm)
+            keep_next_card(pub, hid, rhid)
+        rhid.rng[0] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
+    rmem.plan = action
+    rmem.plan_at = key if action >= 0 else 0  # -1: no plan, the base decides
+    play_game(r)
+    return win_chance(rpub) if int(p.value) == 1 else village_value(rpub, p)
 
 
 @njit(cache=True)
-def plan_turn(pprm, g, Pr, Hr, Kr, sampled, peek):
+def plan_turn(g, p, sampled, peek):
     """Choose the next turn's action by rollouts and write it into the strategy memory.
     `sampled`: the rollouts play on samples of the hidden state (the honest lookahead; with
     `peek` the samples keep the true next card, which cheats); otherwise on the true state
@@ -247,17 +274,25 @@ def plan_turn(pprm, g, Pr, Hr, Kr, sampled, peek):
     (the base heuristic's own choice) and overrides the base only when the best action beats
     it by `margin` standard errors of the paired difference: a few noisy samples should not
     overrule a sound base."""
-    P = g[0]
-    s = P[ACTING]
-    key = plan_key(P)
-    P[SRNG + S_PLAN_AT] = 0
-    samples = int(pprm[0]) if sampled else 1
-    margin = pprm[9] if sampled else 0.0
+    pub, hid, book, cfg, mem = g
+    s = pub.acting
+    key = plan_key(pub)
+    mem.plan_at = 0
+    samples = int(p.samples) if sampled else 1
+    margin = p.margin if sampled else 0.0
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    k = candidates(P, s, int(pprm[3]), cand)
+    k = candidates(pub, s, int(p.support), cand)
     if k < 2:
         return
-    base = np.uint64(P[SRNG]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
+    # the rollouts' state, reused: the card tables are copied once, the rest per rollout
+    pubs = np.zeros(1, dtype=TABLE)
+    hids = np.zeros(1, dtype=HIDDEN)
+    books = np.zeros(1, dtype=BOOK)
+    mems = np.zeros(1, dtype=MEM)
+    rcfgs = np.zeros(1, dtype=CFG)
+    copy_record(pubs[0], pub, TABLE_SIZE)
+    r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, p), mems[0])
+    base = np.uint64(mem.stream[0]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
     vals = np.empty((k + 1, samples))
     rows = k + 1 if margin > 0.0 else k  # row k: no plan, the base decides
     best = 0
@@ -267,16 +302,27 @@ def plan_turn(pprm, g, Pr, Hr, Kr, sampled, peek):
         tot = 0.0
         for j in range(samples):
             seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
-            vals[i, j] = _rollout(g, Pr, Hr, Kr, action, key, pprm, sampled, peek, seed)
+            vals[i, j] = _rollout(g, r, action, key, p, sampled, peek, seed)
             tot += vals[i, j]
         if i < k and tot > bv:
             bv = tot
             best = i
+    keep_alive(pubs, hids, books, mems)
+    keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
     if margin > 0.0:
         d = vals[best] - vals[k]
         gain = d.mean()
         se = d.std() / np.sqrt(max(samples - 1, 1))
         if gain <= 0.0 or gain <= margin * se:
             return  # the base heuristic decides
-    P[SRNG + S_PLAN] = cand[best]
-    P[SRNG + S_PLAN_AT] = key
+    mem.plan = cand[best]
+    mem.plan_at = key
+
+
+@njit(cache=True)
+def plan(pub, hid, book, cfg, mem):
+    """The engine's hook before every turn (simcore.gateway.PLAN_ARGS)."""
+    p = params(data_pointer(cfg.pprm))
+    v = cfg.plan_variant
+    plan_turn((pub, hid, book, cfg, mem), p, v != FORESIGHT, v == PEEK)
+    return 0

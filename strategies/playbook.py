@@ -1,6 +1,6 @@
-"""Considered answers, from the public observation only (R-19), to the decision points of
-RULES.md section 13 that the heuristic strategies share: penalties, absent tokens, where a card
-in hand goes, and every Kiai effect's targets.
+"""Considered answers, from the public table only (R-19), to the decision points of RULES.md
+section 13 that the heuristic strategies share: penalties, absent tokens, where a card in hand
+goes, and every Kiai effect's targets.
 
 Each heuristic strategy decides Fight, Support or Pass (and Kikuchiyo's second fight) its own
 way and hands the rest here, with weights that carry its character: `kiai_bonus` (what landing
@@ -10,31 +10,31 @@ exactly on the Kiai is worth), `stay` (how much a card's repeating penalty count
 
 from numba import njit
 
-from simcore.codes import (
-    DAISUKE,
-    GOROBEI,
-    HEIHACHI,
-    KANBEI,
-    KATSUSHIRO,
-    KIKUCHIYO,
-    KYUZO,
+from simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
+from simcore.kiai import PERMS
+from simcore.obs import (
+    active_count,
+    can_defend,
+    defend_mask,
+    ignores,
+    in_round,
+    last_card,
+    left_of,
+    line_has_value,
+    margin,
+    popcount,
+    right_of,
+    talent_mask,
 )
-from simcore.layout import (
+from simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
-    ACTING,
-    C_SYM,
-    C_VALUE,
     CARD_CONFRONT,
     CARD_DEFEND,
     CARD_GIVE_LEFT,
     CARD_KYUZO,
     CARD_REDRAW,
-    INTRUDER_N,
     KIAI_EFFECT,
-    KNOWN,
-    N,
-    N_CARDS,
     Q_ABSENT,
     Q_ACTION,
     Q_BOSS_ORDER,
@@ -48,28 +48,12 @@ from simcore.layout import (
     Q_KYUZO,
     Q_LOSE_DEF,
     Q_PLACE,
-    RAIDER_N,
-    ROUND,
-    S_KIAI,
-    S_LINE_N,
-    S_SAM,
-    S_TOTAL,
-    S_WOUND,
-    TURN_NO,
-    U_BIN,
-    U_PEN,
-    UNSEEN,
 )
-from simcore.obs import can_defend, ignores, left_of, line_has_value, margin, popcount, right_of, sb, talent_mask
 from simcore.unseen import card_bin
 from strategies.sense import (
-    active_count,
     confront_value,
-    defend_mask,
     next_known,
     packed_cost,
-    in_round,
-    last_card,
     penalty_cost,
     place_value,
     seat_danger,
@@ -84,94 +68,94 @@ ABSENT_ORDER = (KYUZO, KATSUSHIRO, GOROBEI, KANBEI, HEIHACHI, DAISUKE, KIKUCHIYO
 
 
 @njit(cache=True)
-def _takes(P, t, c, kiai_bonus, stay):
+def _takes(pub, t, c, kiai_bonus, stay):
     """What card c is worth to t if he receives it (a give): his talents included."""
-    if can_defend(P, t, c):
-        return 2.0 + symbol_cost(P, t, P[C_SYM + c] - 1)
-    v = confront_value(P, t, c, kiai_bonus, stay)
-    if v < 1.5 and (talent_mask(P, t) >> KYUZO) & 1 and line_has_value(P, t, P[C_VALUE + c]):
+    if can_defend(pub, t, c):
+        return 2.0 + symbol_cost(pub, t, pub.symbol[c] - 1)
+    v = confront_value(pub, t, c, kiai_bonus, stay)
+    if v < 1.5 and (talent_mask(pub, t) >> KYUZO) & 1 and line_has_value(pub, t, pub.value[c]):
         v = 1.5  # Kyuzo discards a card matching his line
     return v
 
 
 @njit(cache=True)
-def _kiai_or_discard(P, s, b, kiai_bonus, stay):
+def _kiai_or_discard(pub, s, b, kiai_bonus, stay):
     """The unseen cards of bin b (value v = b // 4, landing on Kyuzo's Kiai, v in his line)
     added up as _takes values them: the better of the Kiai, less the card's own penalty, and
     Kyuzo's discard. The better of two does not add up by bin, so the (rare) bin is counted
     card by card."""
     tot = 0.0
-    for c in range(P[N_CARDS]):
-        if P[UNSEEN + c] and card_bin(P, c) == b:
-            tot += max(kiai_bonus - stay * penalty_cost(P, s, c), 1.5)
+    for c in range(pub.n_cards):
+        if pub.unseen[c] and card_bin(pub, c) == b:
+            tot += max(kiai_bonus - stay * penalty_cost(pub, s, c), 1.5)
     return tot
 
 
 @njit(cache=True)
-def _redraw_value(P, s, kiai_bonus, stay):
+def _redraw_value(pub, s, kiai_bonus, stay):
     """Expected value of a fresh card for s (the card in hand goes under the stack): _takes
     averaged over the unseen cards, counted by bin (value, symbol) from the engine's counts
     (section 12) rather than card by card."""
-    k = next_known(P)
+    k = next_known(pub)
     if k >= 0:
-        return _takes(P, s, k, kiai_bonus, stay)
-    need = defend_mask(P, s)
-    m = margin(P, s)
-    tm = talent_mask(P, s)
-    cb, cw, cnd = state_costs(P, s)
+        return _takes(pub, s, k, kiai_bonus, stay)
+    need = defend_mask(pub, s)
+    m = margin(pub, s)
+    tm = talent_mask(pub, s)
+    cb, cw, cnd = state_costs(pub, s)
     tot = 0.0
     for v in range(1, 7):
         # Kyuzo discards a card matching his line, worth 1.5, more than any confront but a Kiai
-        kyu = (tm >> KYUZO) & 1 == 1 and line_has_value(P, s, v)
+        kyu = (tm >> KYUZO) & 1 == 1 and line_has_value(pub, s, v)
         ign = ignores(tm, v)
         for sym in range(4):
             b = v * 4 + sym
-            cnt = P[U_BIN + b]
+            cnt = pub.bin_n[b]
             if cnt == 0:
                 continue
             if sym > 0 and (need >> (sym - 1)) & 1:
-                tot += cnt * (2.0 + symbol_cost(P, s, sym - 1))
+                tot += cnt * (2.0 + symbol_cost(pub, s, sym - 1))
             elif v == m and kyu:
-                tot += _kiai_or_discard(P, s, b, kiai_bonus, stay)
+                tot += _kiai_or_discard(pub, s, b, kiai_bonus, stay)
             elif v == m:
                 tot += cnt * kiai_bonus
                 if not ign:
-                    tot -= stay * packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
+                    tot -= stay * packed_cost(pub.bin_pens[b, 0], pub.bin_pens[b, 1], cb, cw, cnd)
             elif kyu:
                 tot += cnt * 1.5
             elif v < m:
                 tot += cnt * (1.0 - 0.15 * v)
                 if not ign:
-                    tot -= stay * packed_cost(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], cb, cw, cnd)
+                    tot -= stay * packed_cost(pub.bin_pens[b, 0], pub.bin_pens[b, 1], cb, cw, cnd)
             else:
                 tot += cnt * (-1.0 - cb - 0.5 * v)
-    u = P[RAIDER_N] + P[INTRUDER_N]  # the unseen cards
+    u = pub.raider_n + pub.intruder_n  # the unseen cards
     return tot / u if u > 0 else -10.0
 
 
 @njit(cache=True)
-def card_choice(P, s, c, legal, kiai_bonus, stay, team):
+def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
     """Where card c in s's hand goes (section 13 point 4-5): each legal option is valued and
     the best taken. A give counts the receiver's value, scaled by `team`."""
     best = CARD_CONFRONT
     bv = -1e9
-    if (legal >> CARD_DEFEND) & 1 and P[C_VALUE + c] != margin(P, s):
+    if (legal >> CARD_DEFEND) & 1 and pub.value[c] != margin(pub, s):
         # defending is worth 2 or more, confronting short of the Kiai less than 1: skip it
         legal &= ~(1 << CARD_CONFRONT)
     for opt in range(6):
         if (legal >> opt) & 1 == 0:
             continue
         if opt == CARD_DEFEND:
-            v = 2.0 + symbol_cost(P, s, P[C_SYM + c] - 1)
+            v = 2.0 + symbol_cost(pub, s, pub.symbol[c] - 1)
         elif opt == CARD_KYUZO:
             v = 1.5
         elif opt == CARD_CONFRONT:
-            v = confront_value(P, s, c, kiai_bonus, stay)
+            v = confront_value(pub, s, c, kiai_bonus, stay)
         elif opt == CARD_REDRAW:
-            v = _redraw_value(P, s, kiai_bonus, stay) - 0.2
+            v = _redraw_value(pub, s, kiai_bonus, stay) - 0.2
         else:
-            t = left_of(P, s) if opt == CARD_GIVE_LEFT else right_of(P, s)
-            v = team * _takes(P, t, c, kiai_bonus, stay) - 0.1
+            t = left_of(pub, s) if opt == CARD_GIVE_LEFT else right_of(pub, s)
+            v = team * _takes(pub, t, c, kiai_bonus, stay) - 0.1
         if v > bv:
             bv = v
             best = opt
@@ -179,14 +163,14 @@ def card_choice(P, s, c, legal, kiai_bonus, stay, team):
 
 
 @njit(cache=True)
-def lose_defence(P, s, legal):
+def lose_defence(pub, s, legal):
     """Boss: give up the defence card whose symbol costs least, counting how likely it is to
     come again this round."""
     best = 0
     bv = 1e9
     for slot in range(3):
         if (legal >> slot) & 1:
-            v = symbol_cost(P, s, slot) / (1.0 + 0.2 * symbol_left(P, slot + 1))
+            v = symbol_cost(pub, s, slot) / (1.0 + 0.2 * symbol_left(pub, slot + 1))
             if v < bv:
                 bv = v
                 best = slot
@@ -194,13 +178,13 @@ def lose_defence(P, s, legal):
 
 
 @njit(cache=True)
-def absent_tokens(P, s, avail):
+def absent_tokens(pub, s, avail):
     """Spread the once-per-game tokens over the rounds: at his first turn of a round a samurai
     takes his share, most useful talents first (section 11)."""
-    if P[TURN_NO] > P[N]:
+    if pub.turn_no > pub.n:
         return 0
     left = popcount(avail)
-    share = (left + 2 * (4 - P[ROUND]) - 1) // (2 * (4 - P[ROUND]))
+    share = (left + 2 * (4 - pub.round_no) - 1) // (2 * (4 - pub.round_no))
     m = 0
     for k in range(7):
         t = ABSENT_ORDER[k]
@@ -211,25 +195,24 @@ def absent_tokens(P, s, avail):
 
 
 @njit(cache=True)
-def heal_target(P, legal):
+def heal_target(pub, legal):
     """Heihachi's animal Kiai: the token holder nearest death."""
     best = 0
     bw = -1
-    for t in range(P[N]):
-        if (legal >> (1 + t)) & 1 and P[sb(t) + S_WOUND] > bw:
-            bw = P[sb(t) + S_WOUND]
+    for t in range(pub.n):
+        if (legal >> (1 + t)) & 1 and pub.wound[t] > bw:
+            bw = pub.wound[t]
             best = 1 + t
     return best
 
 
 @njit(cache=True)
-def _relief(P, t, c, kiai_bonus, stay):
+def _relief(pub, t, c, kiai_bonus, stay):
     """What taking card c (t's last card) out of t's line is worth to t."""
-    b = sb(t)
-    after = P[b + S_TOTAL] - P[C_VALUE + c]
-    kiai = P[b + S_KIAI]
-    v = 0.15 * P[C_VALUE + c] + stay * penalty_cost(P, t, c)
-    if P[b + S_TOTAL] > kiai and after <= kiai:
+    after = pub.total[t] - pub.value[c]
+    kiai = pub.kiai[t]
+    v = 0.15 * pub.value[c] + stay * penalty_cost(pub, t, c)
+    if pub.total[t] > kiai and after <= kiai:
         v += 2.0  # back under the Kiai: he may act again
     if after == kiai:
         v += kiai_bonus  # the line drops onto the Kiai: it triggers
@@ -237,21 +220,21 @@ def _relief(P, t, c, kiai_bonus, stay):
 
 
 @njit(cache=True)
-def daisuke_target(P, legal, kiai_bonus, stay, team):
+def daisuke_target(pub, legal, kiai_bonus, stay, team):
     """Daisuke's Kiai: move the last card of a line to a samurai who places it; taken only
     if the move helps (R-10b)."""
     best = 0
     bv = 0.3
-    for src in range(P[N]):
-        if not in_round(P, src) or P[sb(src) + S_LINE_N] == 0:
+    for src in range(pub.n):
+        if not in_round(pub, src) or pub.line_n[src] == 0:
             continue
-        c = last_card(P, src)
-        gain = _relief(P, src, c, kiai_bonus, stay)
-        for dst in range(P[N]):
+        c = last_card(pub, src)
+        gain = _relief(pub, src, c, kiai_bonus, stay)
+        for dst in range(pub.n):
             ch = src * 8 + dst
             if (legal >> ch) & 1 == 0:
                 continue
-            v = gain + team * _takes(P, dst, c, kiai_bonus, stay) - 1.0
+            v = gain + team * _takes(pub, dst, c, kiai_bonus, stay) - 1.0
             if v > bv:
                 bv = v
                 best = ch
@@ -259,13 +242,13 @@ def daisuke_target(P, legal, kiai_bonus, stay, team):
 
 
 @njit(cache=True)
-def kikuchiyo_target(P, legal, kiai_bonus, stay):
+def kikuchiyo_target(pub, legal, kiai_bonus, stay):
     """Kikuchiyo's Kiai: discard the last card whose removal helps most."""
     best = 0
     bv = 0.0
-    for t in range(P[N]):
+    for t in range(pub.n):
         if (legal >> (1 + t)) & 1:
-            v = _relief(P, t, last_card(P, t), kiai_bonus, stay) + 0.1 * seat_danger(P, t)
+            v = _relief(pub, t, last_card(pub, t), kiai_bonus, stay) + 0.1 * seat_danger(pub, t)
             if v > bv:
                 bv = v
                 best = 1 + t
@@ -273,18 +256,18 @@ def kikuchiyo_target(P, legal, kiai_bonus, stay):
 
 
 @njit(cache=True)
-def _token_value(P, giver, rec):
+def _token_value(pub, giver, rec):
     """What the giver's talent is worth to the receiver in his next turn."""
-    sam = P[sb(giver) + S_SAM]
-    if (talent_mask(P, rec) >> sam) & 1:
+    sam = pub.samurai[giver]
+    if (talent_mask(pub, rec) >> sam) & 1:
         return 0.0
-    m = margin(P, rec)
+    m = margin(pub, rec)
     if sam == KATSUSHIRO or sam == KYUZO:
         return 1.0 + (0.5 if m < 4 else 0.0)
     if sam == GOROBEI or sam == KANBEI:
-        c = last_card(P, rec)
-        if c >= 0 and (P[C_VALUE + c] % 2 == 0) == (sam == GOROBEI):
-            return penalty_cost(P, rec, c)
+        c = last_card(pub, rec)
+        if c >= 0 and (pub.value[c] % 2 == 0) == (sam == GOROBEI):
+            return penalty_cost(pub, rec, c)
         return 0.1
     if sam == HEIHACHI or sam == DAISUKE:
         return 0.5 if m < 4 else 0.2
@@ -294,7 +277,7 @@ def _token_value(P, giver, rec):
 
 
 @njit(cache=True)
-def kyuzo_target(P, legal, team):
+def kyuzo_target(pub, legal, team):
     """Kyuzo's Kiai: a support token to whoever can use that talent best (R-20)."""
     best = 0
     bv = 0.25
@@ -303,47 +286,44 @@ def kyuzo_target(P, legal, team):
             continue
         giver = ch // 8
         rec = ch % 8
-        v = team * _token_value(P, giver, rec) * (1.0 + 0.1 * seat_danger(P, rec))
+        v = team * _token_value(pub, giver, rec) * (1.0 + 0.1 * seat_danger(pub, rec))
         if v > bv:
             bv = v
             best = ch
     return best
 
 
-_PERMS3 = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
-
-
 @njit(cache=True)
-def _draw_order_value(P, cards, k, kiai_bonus, stay):
+def _draw_order_value(pub, cards, k, kiai_bonus, stay):
     """Value of handing the known top cards, in this order, to the next samurai to draw: the
     acting one, then the others still in, clockwise."""
-    n = P[N]
+    n = pub.n
     v = 0.0
-    s = P[ACTING]
+    s = pub.acting
     for i in range(k):
-        while not in_round(P, s):
+        while not in_round(pub, s):
             s = (s + 1) % n
-            if s == P[ACTING]:
+            if s == pub.acting:
                 return v
-        v += place_value(P, s, cards[i], kiai_bonus, stay) * (1.0 - 0.2 * i)
+        v += place_value(pub, s, cards[i], kiai_bonus, stay) * (1.0 - 0.2 * i)
         s = (s + 1) % n
     return v
 
 
 @njit(cache=True)
-def katsushiro_order(P, k, kiai_bonus, stay):
+def katsushiro_order(pub, k, kiai_bonus, stay):
     """Katsushiro's Kiai: the order of the k known top cards (R-10c) that suits the samurai
     about to draw them. Answers a permutation index, as the engine numbers them."""
-    if active_count(P) == 0:
+    if active_count(pub) == 0:
         return 0
-    old = (P[KNOWN], P[KNOWN + 1], P[KNOWN + 2] if k > 2 else -1)
+    old = (pub.known[0], pub.known[1], pub.known[2] if k > 2 else -1)
     best = 0
     bv = -1e9
     nperm = 6 if k == 3 else 2
     for ch in range(nperm):
-        perm = _PERMS3[ch] if k == 3 else _PERMS3[2 * ch]
+        perm = PERMS[ch] if k == 3 else PERMS[2 * ch]
         cards = (old[perm[0]], old[perm[1]], old[perm[2]] if k > 2 else -1)
-        v = _draw_order_value(P, cards, k, kiai_bonus, stay)
+        v = _draw_order_value(pub, cards, k, kiai_bonus, stay)
         if v > bv:
             bv = v
             best = ch
@@ -359,11 +339,11 @@ def fight_answer(q, fight):
 
 
 @njit(cache=True)
-def answer(P, q, seat, a, legal, kiai_bonus, stay, team):
+def answer(pub, q, seat, a, legal, kiai_bonus, stay, team):
     """The shared answer to every decision point but the action and Kikuchiyo's second
     fight (section 13)."""
     if q == Q_CARD:
-        return card_choice(P, seat, a, legal, kiai_bonus, stay, team)
+        return card_choice(pub, seat, a, legal, kiai_bonus, stay, team)
     if q == Q_IGNORE:
         return 1  # R-4: no penalty helps
     if q == Q_PLACE:
@@ -371,19 +351,19 @@ def answer(P, q, seat, a, legal, kiai_bonus, stay, team):
     if q == Q_KIAI:
         return KIAI_EFFECT  # every effect helps or has a "none" target (R-10)
     if q == Q_LOSE_DEF:
-        return lose_defence(P, seat, legal)
+        return lose_defence(pub, seat, legal)
     if q == Q_ABSENT:
-        return absent_tokens(P, seat, legal)
+        return absent_tokens(pub, seat, legal)
     if q == Q_HEAL:
-        return heal_target(P, legal)
+        return heal_target(pub, legal)
     if q == Q_DAISUKE:
-        return daisuke_target(P, legal, kiai_bonus, stay, team)
+        return daisuke_target(pub, legal, kiai_bonus, stay, team)
     if q == Q_KIKU:
-        return kikuchiyo_target(P, legal, kiai_bonus, stay)
+        return kikuchiyo_target(pub, legal, kiai_bonus, stay)
     if q == Q_KYUZO:
-        return kyuzo_target(P, legal, team)
+        return kyuzo_target(pub, legal, team)
     if q == Q_KATSU:
-        return katsushiro_order(P, a, kiai_bonus, stay)
+        return katsushiro_order(pub, a, kiai_bonus, stay)
     if q == Q_BOSS_ORDER:
         return 0  # both orders apply the same two penalties; only R-9 can cut the second
     return 0

@@ -2,18 +2,21 @@
 
 from numba import njit
 
-from simcore.layout import Q_ABSENT
 from simcore.obs import nth_bit, popcount
+from simcore.questions import Q_ABSENT
 from simcore.rng import stream_below
+from strategies.base import Strategy
+
+STRATEGY = Strategy("random", "Uniformly random among the legal choices at every decision point (for fuzzing).")
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
     if q == Q_ABSENT:
         # the answer is a subset of the available tokens: uniform over subsets
         m = 0
         for i in range(7):
-            if (legal >> i) & 1 and stream_below(S, 0, 2) == 1:
+            if (legal >> i) & 1 and stream_below(mem.stream, 0, 2) == 1:
                 m |= 1 << i
         return m
-    return nth_bit(legal, stream_below(S, 0, popcount(legal)))
+    return nth_bit(legal, stream_below(mem.stream, 0, popcount(legal)))

@@ -7,10 +7,10 @@ rates on it. Step numbers below are the specification's.
 from numba import njit
 
 from simcore.codes import GOROBEI, HEIHACHI, KANBEI, KIKUCHIYO
-from simcore.layout import (
+from simcore.obs import can_defend, left_of, margin, right_of
+from simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
-    C_VALUE,
     CARD_CONFRONT,
     CARD_DEFEND,
     CARD_GIVE_LEFT,
@@ -19,31 +19,36 @@ from simcore.layout import (
     CARD_REDRAW,
     KIAI_EFFECT,
     KIAI_PLAIN,
-    N,
     Q_ACTION,
     Q_CARD,
     Q_FIGHT_AGAIN,
     Q_HEAL,
+    Q_IGNORE,
     Q_KIAI,
     Q_KIKU,
     Q_LOSE_DEF,
-    Q_IGNORE,
     Q_PLACE,
-    RAIDER_N,
-    S_SAM,
 )
-from simcore.obs import can_defend, left_of, margin, right_of, sb
+from strategies.base import Param, Strategy
+
+STRATEGY = Strategy(
+    "reference",
+    "The fully specified baseline of REFERENCE_STRATEGY.md: fight while the margin to the Kiai is at least T.",
+    (Param("T", 3, 0, 20, True, "fight only while Kiai minus combat total is at least T"),),
+    absent_tokens=False,  # REFERENCE_STRATEGY.md step 1: absent tokens are never used
+)
+params = STRATEGY.reader()
 
 
 @njit(cache=True)
-def _welcomes(P, t, c):
+def _welcomes(pub, t, c):
     """Step 4.3: a neighbour receives a give only if he can defend it or it fits his margin."""
-    return can_defend(P, t, c) or P[C_VALUE + c] <= margin(P, t)
+    return can_defend(pub, t, c) or pub.value[c] <= margin(pub, t)
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
-    T = int(prm[0])
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    T = int(params(prm).T)
     if q == Q_IGNORE:
         return 1  # step 2: ignore every penalty it may
     if q == Q_LOSE_DEF:
@@ -52,7 +57,7 @@ def decide(prm, P, S, q, seat, a, b, legal):
                 return slot
     if q == Q_ACTION:
         # step 3 (the engine has already forced Pass above the Kiai or under "must pass")
-        if margin(P, seat) >= T and P[RAIDER_N] > 0 and (legal >> ACT_FIGHT) & 1:
+        if margin(pub, seat) >= T and pub.raider_n > 0 and (legal >> ACT_FIGHT) & 1:
             return ACT_FIGHT
         return ACT_PASS
     if q == Q_CARD:
@@ -61,25 +66,25 @@ def decide(prm, P, S, q, seat, a, b, legal):
             return CARD_DEFEND
         if (legal >> CARD_KYUZO) & 1:  # 4.2: talent available and a value match
             return CARD_KYUZO
-        if P[C_VALUE + c] > margin(P, seat):  # 4.3
+        if pub.value[c] > margin(pub, seat):  # 4.3
             if (legal >> CARD_REDRAW) & 1:
                 return CARD_REDRAW
             # give-legal means: talent available, neighbour not passed, not yet in the chain
-            if (legal >> CARD_GIVE_LEFT) & 1 and _welcomes(P, left_of(P, seat), c):
+            if (legal >> CARD_GIVE_LEFT) & 1 and _welcomes(pub, left_of(pub, seat), c):
                 return CARD_GIVE_LEFT
-            if (legal >> CARD_GIVE_RIGHT) & 1 and _welcomes(P, right_of(P, seat), c):
+            if (legal >> CARD_GIVE_RIGHT) & 1 and _welcomes(pub, right_of(pub, seat), c):
                 return CARD_GIVE_RIGHT
         return CARD_CONFRONT  # 4.4
     if q == Q_FIGHT_AGAIN:
-        return 1 if margin(P, seat) >= T else 0  # step 5
+        return 1 if margin(pub, seat) >= T else 0  # step 5
     if q == Q_KIAI:
         # step 6: always activate; Daisuke, Kyuzo and Katsushiro use no effect
-        sam = P[sb(seat) + S_SAM]
+        sam = pub.samurai[seat]
         if sam == HEIHACHI or sam == GOROBEI or sam == KANBEI or sam == KIKUCHIYO:
             return KIAI_EFFECT
         return KIAI_PLAIN
     if q == Q_HEAL:
-        n = P[N]
+        n = pub.n
         for k in range(n):  # first token holder in seat order from Heihachi himself
             t = (seat + k) % n
             if (legal >> (1 + t)) & 1:

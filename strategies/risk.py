@@ -12,38 +12,46 @@ losses), late (added for the last cards of a round), stay.
 from numba import njit
 
 from simcore.codes import GOROBEI, KANBEI, PEN_WOUND
-from simcore.layout import (
-    BARR,
-    BARR_MAX,
-    FAMS,
-    FARMS,
-    INTRUDER_N,
-    Q_ACTION,
-    Q_FIGHT_AGAIN,
-    RAIDER_N,
-    S_DEF,
-    S_WOUND,
-    U_PEN,
-)
-from simcore.obs import sb, talent_mask
+from simcore.obs import active_count, defend_mask, talent_mask
+from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from simcore.unseen import pen_count
 from strategies import playbook
-from strategies.sense import LOST, active_count, defend_mask, fight_within, missing, symbol_cost
+from strategies.base import Param, Strategy
+from strategies.sense import LOST, fight_within, missing, symbol_cost
 
+
+def fighting_params(risk: float) -> tuple[Param, ...]:
+    """The parameters wants_fight reads, first in the declaration of every strategy that fights
+    by it (`risk`, `keeper`); only the default threshold differs."""
+    return (
+        Param("risk", risk, 0.0, 1.0, False, "threshold on the chance of being overcome with the village intact"),
+        Param("caution", 0.5, 0.0, 5.0, False, "how fast the threshold shrinks with the village's losses"),
+        Param("late", 0.2, 0.0, 1.0, False, "added for the last cards of a round, or when it is the last one in"),
+        Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+    )
+
+
+STRATEGY = Strategy(
+    "risk",
+    "Risk manager: its risk threshold shrinks as barricades, farmsteads and families fall; no risk when a wound or an overcome could end the game.",
+    fighting_params(risk=0.45),
+    counts=True,
+)
+params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def _deadly_odds(P, s):
+def _deadly_odds(pub, s):
     """Chance the next card, kept in s's line, wounds s at his next turn, when that kills.
     Counted by bin (value, symbol) from the engine's unseen counts (section 12); a card with
     two wound penalties counts twice, which only matters as more than zero."""
-    if P[sb(s) + S_WOUND] < 3:
+    if pub.wound[s] < 3:
         return 0.0
-    tm = talent_mask(P, s)
+    tm = talent_mask(pub, s)
     ign_even = (tm >> GOROBEI) & 1 == 1
     ign_odd = (tm >> KANBEI) & 1 == 1
-    need = defend_mask(P, s)
+    need = defend_mask(pub, s)
     k = 0
     for v in range(1, 7):
         if ign_odd if v % 2 else ign_even:
@@ -51,34 +59,35 @@ def _deadly_odds(P, s):
         for sym in range(4):
             b = v * 4 + sym
             if sym == 0 or (need >> (sym - 1)) & 1 == 0:
-                k += pen_count(P[U_PEN + 2 * b], P[U_PEN + 2 * b + 1], PEN_WOUND)
-    u = P[RAIDER_N] + P[INTRUDER_N]  # the unseen cards
+                k += pen_count(pub.bin_pens[b, 0], pub.bin_pens[b, 1], PEN_WOUND)
+    u = pub.raider_n + pub.intruder_n  # the unseen cards
     return k / u if u > 0 else 0.0
 
 
 @njit(cache=True)
-def wants_fight(prm, P, seat):
-    if P[RAIDER_N] == 0:
+def wants_fight(p, pub, seat):
+    """Fight now? (p: a parameter record with the fields of fighting_params)"""
+    if pub.raider_n == 0:
         return False
-    risk, caution, late, stay = prm[0], prm[1], prm[2], prm[3]
     for slot in range(3):
-        if P[sb(seat) + S_DEF + slot] < 0 and symbol_cost(P, seat, slot) >= LOST:
+        if pub.defence[seat, slot] < 0 and symbol_cost(pub, seat, slot) >= LOST:
             return True  # without that symbol the end of the round loses the game (section 9)
-    if P[sb(seat) + S_WOUND] >= 3 and _deadly_odds(P, seat) > 0.0:
+    if pub.wound[seat] >= 3 and _deadly_odds(pub, seat) > 0.0:
         return False
-    lost = (P[BARR_MAX] - P[BARR]) / max(P[BARR_MAX], 1) + (6 - P[FARMS]) / 6.0 + (3 - P[FAMS]) / 3.0
-    theta = risk / (1.0 + caution * lost)
-    a = active_count(P)
-    if P[RAIDER_N] <= 2 * a or a == 1:
-        theta += late
-    if missing(P, seat) > 0:
+    lost = (pub.barricades_max - pub.barricades) / max(pub.barricades_max, 1) + (6 - pub.farmsteads) / 6.0 + (3 - pub.families) / 3.0
+    theta = p.risk / (1.0 + p.caution * lost)
+    a = active_count(pub)
+    if pub.raider_n <= 2 * a or a == 1:
+        theta += p.late
+    if missing(pub, seat) > 0:
         theta += 0.15
     # no chance of an overcome at all when it would destroy the last farmstead
-    return fight_within(P, seat, theta, 0.1 * stay, P[BARR] == 0 and P[FARMS] <= 1)
+    return fight_within(pub, seat, theta, 0.1 * p.stay, pub.barricades == 0 and pub.farmsteads <= 1)
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, wants_fight(prm, P, seat))
-    return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[3], 1.0)
+        return playbook.fight_answer(q, wants_fight(p, pub, seat))
+    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)

@@ -1,19 +1,20 @@
-"""What a player can work out from the public observation P (RULES.md section 12, R-19).
+"""What a player can work out from the public table (RULES.md section 12, R-19).
 
 Shared by the heuristic strategies: card counting over the unseen cards, what a samurai would
 do with a given card, how bad a card's penalty is as the last card of a line. Everything here
-reads P only; nothing reads H.
+reads pub only.
 
 Counting (section 12): the unseen cards (raider stack and intruder stack together) are a public
 multiset. Their split between the two stacks is hidden, so every unseen card is equally likely
-to be the next raider card, unless Katsushiro made the top card known.
+to be the next raider card, unless Katsushiro made the top card known. The counts come from the
+engine's bins (pub.bin_n, pub.bin_pens, simcore.unseen): a strategy that reads them declares
+`counts=True`.
 """
 
 import numpy as np
 from numba import njit
 
 from simcore.codes import (
-    CARD_CAP,
     DAISUKE,
     GOROBEI,
     HEIHACHI,
@@ -31,42 +32,7 @@ from simcore.codes import (
     PEN_RIGHT_DRAWS,
     PEN_WOUND,
 )
-from simcore.layout import (
-    ACTING,
-    BARR,
-    C_PEN1,
-    C_PEN2,
-    C_SYM,
-    C_VALUE,
-    FAMS,
-    FARMS,
-    INTRUDER_N,
-    KNOWN,
-    KNOWN_N,
-    LINES,
-    N,
-    NO_DEFEND,
-    RAIDER_N,
-    REDRAWN,
-    ROUND,
-    S_DEF,
-    S_KIAI,
-    S_LINE_N,
-    S_PASSED,
-    S_TOTAL,
-    S_WOUND,
-    U_BIN,
-    U_PEN,
-)
-from simcore.obs import (
-    can_defend,
-    ignores,
-    left_of,
-    margin,
-    right_of,
-    sb,
-    talent_mask,
-)
+from simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, left_of, margin, right_of, talent_mask
 from simcore.unseen import pen_count
 
 # what a samurai does with his next card, best first (fight_odds)
@@ -95,49 +61,26 @@ LOST = 40.0  # what a loss that ends the game costs (the last farmstead, family 
 
 
 @njit(cache=True)
-def in_round(P, s):
-    return P[sb(s) + S_PASSED] == 0
-
-
-@njit(cache=True)
-def active_count(P):
-    k = 0
-    for s in range(P[N]):
-        if P[sb(s) + S_PASSED] == 0:
-            k += 1
-    return k
-
-
-@njit(cache=True)
-def missing(P, s):
+def missing(pub, s):
     """Defence symbols s still lacks (0..3): each costs at the end of the round (section 9)."""
-    b = sb(s) + S_DEF
-    return (P[b] < 0) + (P[b + 1] < 0) + (P[b + 2] < 0)
+    d = pub.defence
+    return (d[s, 0] < 0) + (d[s, 1] < 0) + (d[s, 2] < 0)
 
 
 @njit(cache=True)
-def next_known(P):
+def next_known(pub):
     """The next raider card if Katsushiro made it public (R-19), else -1."""
-    if P[KNOWN_N] > 0 and P[RAIDER_N] > 0:
-        return P[KNOWN]
+    if pub.known_n > 0 and pub.raider_n > 0:
+        return pub.known[0]
     return -1
 
 
 @njit(cache=True)
-def defend_mask(P, s):
-    """Bit k set: s may defend a card of symbol k + 1 (slot empty, no "no defend" on him)."""
-    if s == P[ACTING] and P[NO_DEFEND] != 0:
-        return 0
-    b = sb(s) + S_DEF
-    return (P[b] < 0) | ((P[b + 1] < 0) << 1) | ((P[b + 2] < 0) << 2)
-
-
-@njit(cache=True)
-def _line_values(P, s):
+def _line_values(pub, s):
     """Bit v set: a card of value v is in s's combat line (Kyuzo's talent)."""
     m = 0
-    for i in range(P[sb(s) + S_LINE_N]):
-        m |= 1 << P[C_VALUE + P[LINES + s * CARD_CAP + i]]
+    for i in range(pub.line_n[s]):
+        m |= 1 << pub.value[pub.line[s, i]]
     return m
 
 
@@ -176,9 +119,9 @@ def _by_margin(v, m, kept):
 
 
 @njit(cache=True)
-def card_pens(P, c, cb, cw, cnd):
+def card_pens(pub, c, cb, cw, cnd):
     """What card c's two penalties cost, given the state's costs (state_costs)."""
-    return _pen_cost(P[C_PEN1 + c], cb, cw, cnd) + _pen_cost(P[C_PEN2 + c], cb, cw, cnd)
+    return _pen_cost(pub.pen1[c], cb, cw, cnd) + _pen_cost(pub.pen2[c], cb, cw, cnd)
 
 
 @njit(cache=True)
@@ -208,18 +151,17 @@ def packed_cost(w0, w1, cb, cw, cnd):
 
 
 @njit(cache=True)
-def fight_odds(P, s):
+def fight_odds(pub, s):
     """The counted odds of s's next draw (section 12) and what it costs him next turn:
     (defend, discard, kiai, fit, give, over, penalty). Every unseen card is equally likely to
     come next, unless Katsushiro made the top card known. With Katsushiro's talent an
     overcoming card is redrawn once, and the fresh card has the same odds again. The penalty
     is the expected cost of the card left last in his line (the drawn one if he keeps it).
     The unseen cards are counted by bin (value, symbol), as the engine keeps them."""
-    b = sb(s)
-    m = P[b + S_KIAI] - P[b + S_TOTAL]
-    tm = talent_mask(P, s)
-    need = defend_mask(P, s)
-    kv = _line_values(P, s) if (tm >> KYUZO) & 1 else 0
+    m = pub.kiai[s] - pub.total[s]
+    tm = talent_mask(pub, s)
+    need = defend_mask(pub, s)
+    kv = _line_values(pub, s) if (tm >> KYUZO) & 1 else 0
     give_even = (tm >> HEIHACHI) & 1 == 1
     give_odd = (tm >> DAISUKE) & 1 == 1
     ign_even = (tm >> GOROBEI) & 1 == 1
@@ -230,20 +172,20 @@ def fight_odds(P, s):
     lt_m = 0
     rt_m = 0
     if give_even or give_odd:
-        lt = left_of(P, s)
-        rt = right_of(P, s)
-        lt_m = margin(P, lt)
-        rt_m = margin(P, rt)
-        if in_round(P, lt):
-            lt_gm = (15, defend_mask(P, lt) << 1)
-        if in_round(P, rt):
-            rt_gm = (15, defend_mask(P, rt) << 1)
+        lt = left_of(pub, s)
+        rt = right_of(pub, s)
+        lt_m = margin(pub, lt)
+        rt_m = margin(pub, rt)
+        if in_round(pub, lt):
+            lt_gm = (15, defend_mask(pub, lt) << 1)
+        if in_round(pub, rt):
+            rt_gm = (15, defend_mask(pub, rt) << 1)
     # worked out once, in scalars (a list would be allocated at every fight decision)
-    cb, cw, cnd = state_costs(P, s)
-    last = last_card(P, s)
+    cb, cw, cnd = state_costs(pub, s)
+    last = last_card(pub, s)
     cur = 0.0
-    if last >= 0 and not (ign_odd if P[C_VALUE + last] % 2 else ign_even):
-        cur = card_pens(P, last, cb, cw, cnd)
+    if last >= 0 and not (ign_odd if pub.value[last] % 2 else ign_even):
+        cur = card_pens(pub, last, cb, cw, cnd)
     n_def = 0
     n_dis = 0
     n_kiai = 0
@@ -257,23 +199,25 @@ def fight_odds(P, s):
     w1 = 0
     ncur = 0
     dmask = need << 1  # symbol masks: bit k for symbol k (0 none .. 3 doll)
-    k = next_known(P)
+    k = next_known(pub)
     if k >= 0:  # only the known card can come next
         u = 1
-        v = P[C_VALUE + k]
-        sym = P[C_SYM + k]
+        v = pub.value[k]
+        sym = pub.symbol[k]
         odd = v % 2 == 1
         d, x, g, kept, free = _fates(v, int(sym == 0), int(sym == 1), int(sym == 2), int(sym == 3), dmask, kv, m,
                                      give_odd if odd else give_even, lt_gm, lt_m, rt_gm, rt_m)  # fmt: skip
         n_def, n_dis, n_give, ncur = d, x, g, 1 - kept
         n_kiai, n_fit, n_over = _by_margin(v, m, kept)
         if kept and not (ign_odd if odd else ign_even):
-            known_cost = card_pens(P, k, cb, cw, cnd)
+            known_cost = card_pens(pub, k, cb, cw, cnd)
     else:  # the unseen cards by value, from the engine's bins
-        u = P[RAIDER_N] + P[INTRUDER_N]
+        u = pub.raider_n + pub.intruder_n
+        bins = pub.bin_n
+        pens = pub.bin_pens
         for v in range(1, 7):
-            bb = U_BIN + v * 4
-            c0, c1, c2, c3 = P[bb], P[bb + 1], P[bb + 2], P[bb + 3]
+            bb = v * 4
+            c0, c1, c2, c3 = bins[bb], bins[bb + 1], bins[bb + 2], bins[bb + 3]
             tot = c0 + c1 + c2 + c3
             if tot == 0:
                 continue
@@ -289,13 +233,12 @@ def fight_odds(P, s):
             n_over += o
             ncur += tot - kept
             if kept and not (ign_odd if odd else ign_even):
-                pb = U_PEN + 8 * v  # the value's four bins, two words each
                 f0 = free & 1
                 f1 = free >> 1 & 1
                 f2 = free >> 2 & 1
                 f3 = free >> 3 & 1
-                w0 += P[pb] * f0 + P[pb + 2] * f1 + P[pb + 4] * f2 + P[pb + 6] * f3
-                w1 += P[pb + 1] * f0 + P[pb + 3] * f1 + P[pb + 5] * f2 + P[pb + 7] * f3
+                w0 += pens[bb, 0] * f0 + pens[bb + 1, 0] * f1 + pens[bb + 2, 0] * f2 + pens[bb + 3, 0] * f3
+                w1 += pens[bb, 1] * f0 + pens[bb + 1, 1] * f1 + pens[bb + 2, 1] * f2 + pens[bb + 3, 1] * f3
     cost = known_cost + packed_cost(w0, w1, cb, cw, cnd) + ncur * cur
     if u == 0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, cur
@@ -306,7 +249,7 @@ def fight_odds(P, s):
     f_give = n_give / u
     f_over = n_over / u
     cost /= u
-    if k < 0 and (tm >> KATSUSHIRO) & 1 and (P[REDRAWN] >> s) & 1 == 0 and P[RAIDER_N] > 1:
+    if k < 0 and (tm >> KATSUSHIRO) & 1 and (pub.redrawn >> s) & 1 == 0 and pub.raider_n > 1:
         # an overcoming card is redrawn once; the fresh card has the same odds again
         po = f_over
         f_def += po * f_def
@@ -319,55 +262,56 @@ def fight_odds(P, s):
 
 
 @njit(cache=True)
-def never_over(P, s):
+def never_over(pub, s):
     """No card that can come next overcomes s: the known top card, or else every unseen card
     (section 12), is within his margin. fight_odds' chance of being overcome is then 0."""
-    m = margin(P, s)
-    k = next_known(P)
+    m = margin(pub, s)
+    k = next_known(pub)
     if k >= 0:
-        return P[C_VALUE + k] <= m
+        return pub.value[k] <= m
+    bins = pub.bin_n
     for v in range(max(m + 1, 1), 7):
-        bb = U_BIN + v * 4
-        if P[bb] + P[bb + 1] + P[bb + 2] + P[bb + 3] > 0:
+        bb = v * 4
+        if bins[bb] + bins[bb + 1] + bins[bb + 2] + bins[bb + 3] > 0:
             return False
     return True
 
 
 @njit(cache=True)
-def fight_within(P, s, theta, weight, strict):
+def fight_within(pub, s, theta, weight, strict):
     """The fighting rule of the counting heuristics: s's counted chance of being overcome
     (fight_odds) is at most theta less `weight` times the penalty of the card he would keep
     last; with `strict`, any chance at all refuses. When no card can overcome him and even
     a card with two of the dearest penalties leaves the threshold non-negative, the answer is
     yes without the count: the same answer, in a fraction of the time (most fights early in
     a round)."""
-    if weight >= 0.0 and never_over(P, s):
-        cb, cw, cnd = state_costs(P, s)
+    if weight >= 0.0 and never_over(pub, s):
+        cb, cw, cnd = state_costs(pub, s)
         # no card costs more than two of the dearest penalty (section 7)
         dearest = 2.0 * max(max(cb, cw), max(cnd, _PEN_FIXED[PEN_LOSE_DEFENCE]))
         if theta - weight * dearest * 1.001 >= 0.0:  # 1.001: room for the count's rounding
             return True
-    odds = fight_odds(P, s)
+    odds = fight_odds(pub, s)
     if strict and odds[F_OVER] > 0.0:
         return False
     return odds[F_OVER] <= theta - weight * odds[6]
 
 
 @njit(cache=True)
-def symbol_left(P, sym):
+def symbol_left(pub, sym):
     """Unseen cards showing symbol sym (1 hat, 2 farm, 3 doll)."""
     k = 0
     for v in range(7):
-        k += P[U_BIN + v * 4 + sym]
+        k += pub.bin_n[v * 4 + sym]
     return k
 
 
 @njit(cache=True)
-def wound_cost(P, s):
+def wound_cost(pub, s):
     """A wound in barricade units: at animal+token the next one kills and loses the game
     (section 6); the second turns the samurai animal, which raises his Kiai, so it is nearly
     free."""
-    w = P[sb(s) + S_WOUND]
+    w = pub.wound[s]
     if w >= 3:
         return LOST
     if w == 2:
@@ -378,35 +322,35 @@ def wound_cost(P, s):
 
 
 @njit(cache=True)
-def farm_cost(P):
+def farm_cost(pub):
     """A barricade or farmstead lost: farmsteads are the game (R-15)."""
-    if P[BARR] > 0:
+    if pub.barricades > 0:
         return 1.0
-    return LOST if P[FARMS] <= 1 else 1.5
+    return LOST if pub.farmsteads <= 1 else 1.5
 
 
 @njit(cache=True)
-def family_cost(P):
-    if P[FAMS] <= 1:
+def family_cost(pub):
+    if pub.families <= 1:
         return LOST
-    return 0.1 if P[ROUND] == 3 else 3.0  # R-15: after the last round only the last one counts
+    return 0.1 if pub.round_no == 3 else 3.0  # R-15: after the last round only the last one counts
 
 
 @njit(cache=True)
-def symbol_cost(P, s, slot):
+def symbol_cost(pub, s, slot):
     """What lacking defence slot (0 hat, 1 farm, 2 doll) costs at the end of the round."""
     if slot == 0:
-        return wound_cost(P, s)
+        return wound_cost(pub, s)
     if slot == 1:
-        return LOST if P[FARMS] <= 1 else 1.2
-    return family_cost(P)
+        return LOST if pub.farmsteads <= 1 else 1.2
+    return family_cost(pub)
 
 
 @njit(cache=True)
-def state_costs(P, s):
+def state_costs(pub, s):
     """The penalty costs that depend on the state: a barricade (or farmstead) lost, a wound to
     s, and "no defend" for s (worth something only while he lacks a symbol)."""
-    return farm_cost(P), wound_cost(P, s), NO_DEFEND_COST if missing(P, s) > 0 else 0.0
+    return farm_cost(pub), wound_cost(pub, s), NO_DEFEND_COST if missing(pub, s) > 0 else 0.0
 
 
 @njit(cache=True)
@@ -422,63 +366,57 @@ def _pen_cost(pen, cb, cw, cnd):
 
 
 @njit(cache=True)
-def penalty_cost(P, s, c):
+def penalty_cost(pub, s, c):
     """What card c costs s at the start of each of his turns while it is his last card."""
     if c < 0:
         return 0.0
-    cb, cw, cnd = state_costs(P, s)
-    return kept_cost(P, c, talent_mask(P, s), cb, cw, cnd)
+    cb, cw, cnd = state_costs(pub, s)
+    return kept_cost(pub, c, talent_mask(pub, s), cb, cw, cnd)
 
 
 @njit(cache=True)
-def kept_cost(P, c, tm, cb, cw, cnd):
+def kept_cost(pub, c, tm, cb, cw, cnd):
     """penalty_cost for a samurai with talents tm and state costs (cb, cw, cnd), for callers
     that work them out once per decision: nothing for no card or a card whose penalties his
     talents ignore (R-4)."""
-    if c < 0 or ignores(tm, P[C_VALUE + c]):
+    if c < 0 or ignores(tm, pub.value[c]):
         return 0.0
-    return card_pens(P, c, cb, cw, cnd)
+    return card_pens(pub, c, cb, cw, cnd)
 
 
 @njit(cache=True)
-def last_card(P, s):
-    n = P[sb(s) + S_LINE_N]
-    return P[LINES + s * CARD_CAP + n - 1] if n > 0 else -1
-
-
-@njit(cache=True)
-def seat_danger(P, s):
+def seat_danger(pub, s):
     """How much s needs help: lacking symbols, a thin margin, wounds."""
-    if not in_round(P, s):
+    if not in_round(pub, s):
         return -1.0
-    m = margin(P, s)
+    m = margin(pub, s)
     d = 0.0
     for slot in range(3):
-        if P[sb(s) + S_DEF + slot] < 0:
-            d += symbol_cost(P, s, slot) * 0.5
+        if pub.defence[s, slot] < 0:
+            d += symbol_cost(pub, s, slot) * 0.5
     if m < 4:
         d += 4 - m
-    return d + 0.2 * P[sb(s) + S_WOUND]
+    return d + 0.2 * pub.wound[s]
 
 
 @njit(cache=True)
-def confront_value(P, s, c, kiai_bonus, stay):
+def confront_value(pub, s, c, kiai_bonus, stay):
     """Value for s of confronting card c: a Kiai sheds a card, fitting uses margin (and `stay`
     weighs the card's penalty, which s pays every later turn while it is his last card),
     overcoming costs a barricade and ends his round."""
-    v = P[C_VALUE + c]
-    m = margin(P, s)
+    v = pub.value[c]
+    m = margin(pub, s)
     if v == m:
         # the Kiai sheds the oldest card; c stays last and its penalty is paid all the same
-        return kiai_bonus - stay * penalty_cost(P, s, c)
+        return kiai_bonus - stay * penalty_cost(pub, s, c)
     if v < m:
-        return 1.0 - 0.15 * v - stay * penalty_cost(P, s, c)
-    return -1.0 - farm_cost(P) - 0.5 * v
+        return 1.0 - 0.15 * v - stay * penalty_cost(pub, s, c)
+    return -1.0 - farm_cost(pub) - 0.5 * v
 
 
 @njit(cache=True)
-def place_value(P, s, c, kiai_bonus, stay):
+def place_value(pub, s, c, kiai_bonus, stay):
     """Value for s of taking card c himself, best placement without talents."""
-    if can_defend(P, s, c):
-        return 2.0 + symbol_cost(P, s, P[C_SYM + c] - 1)
-    return confront_value(P, s, c, kiai_bonus, stay)
+    if can_defend(pub, s, c):
+        return 2.0 + symbol_cost(pub, s, pub.symbol[c] - 1)
+    return confront_value(pub, s, c, kiai_bonus, stay)

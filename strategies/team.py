@@ -11,35 +11,50 @@ passing), team (weight of a teammate's gain against its own), stay.
 
 from numba import njit
 
-from simcore.layout import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, N, Q_ACTION, Q_FIGHT_AGAIN, RAIDER_N
+from simcore.obs import active_count
+from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
 from strategies import playbook
-from strategies.sense import active_count, fight_within, missing, seat_danger
+from strategies.base import Param, Strategy
+from strategies.sense import fight_within, missing, seat_danger
 
+STRATEGY = Strategy(
+    "team",
+    "Team player: fights like the counter, but lends its talent (Support) and aims gives and Kiai effects at the samurai in most danger.",
+    (
+        Param("risk", 0.3, 0.0, 1.0, False, "highest counted chance of being overcome by the next card it accepts"),
+        Param("need", 0.2, 0.0, 1.0, False, "added to that threshold while it lacks a defence symbol"),
+        Param("help", 1.0, 0.0, 5.0, False, "how useful a loan of its talent must be to Support instead of passing"),
+        Param("team", 1.2, 0.0, 3.0, False, "weight of a teammate's gain against its own"),
+        Param("stay", 1.0, 0.0, 5.0, False, "weight of the penalty paid next turn for the card it keeps"),
+    ),
+    counts=True,
+)
+params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def wants_fight(prm, P, seat):
-    if P[RAIDER_N] == 0:
+def wants_fight(p, pub, seat):
+    if pub.raider_n == 0:
         return False
-    a = active_count(P)
-    theta = prm[0] + (prm[1] if missing(P, seat) > 0 else 0.0)
+    a = active_count(pub)
+    theta = p.risk + (p.need if missing(pub, seat) > 0 else 0.0)
     if a == 1:
         theta += 0.5
-    return fight_within(P, seat, theta, 0.1 * prm[4], False)
+    return fight_within(pub, seat, theta, 0.1 * p.stay, False)
 
 
 @njit(cache=True)
-def support_target(prm, P, seat, legal):
+def support_target(p, pub, seat, legal):
     """The samurai to lend the talent to, or -1: only with cards enough left for the loan to
     matter (a Support sends one to the intruder stack)."""
-    if P[RAIDER_N] <= 2 * active_count(P):
+    if pub.raider_n <= 2 * active_count(pub):
         return -1
     best = -1
-    bv = prm[2]
-    for t in range(P[N]):
+    bv = p.help
+    for t in range(pub.n):
         if (legal >> (ACT_SUPPORT + t)) & 1:
-            v = prm[3] * playbook._token_value(P, seat, t) * (1.0 + 0.2 * seat_danger(P, t))
+            v = p.team * playbook._token_value(pub, seat, t) * (1.0 + 0.2 * seat_danger(pub, t))
             if v > bv:
                 bv = v
                 best = t
@@ -47,12 +62,13 @@ def support_target(prm, P, seat, legal):
 
 
 @njit(cache=True)
-def decide(prm, P, S, q, seat, a, b, legal):
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    p = params(prm)
     if q == Q_ACTION:
-        if (legal >> ACT_FIGHT) & 1 and wants_fight(prm, P, seat):
+        if (legal >> ACT_FIGHT) & 1 and wants_fight(p, pub, seat):
             return ACT_FIGHT
-        t = support_target(prm, P, seat, legal)
+        t = support_target(p, pub, seat, legal)
         return ACT_SUPPORT + t if t >= 0 else ACT_PASS
     if q == Q_FIGHT_AGAIN:
-        return 1 if wants_fight(prm, P, seat) else 0
-    return playbook.answer(P, q, seat, a, legal, KIAI_BONUS, prm[4], prm[3])
+        return 1 if wants_fight(p, pub, seat) else 0
+    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, p.team)

@@ -17,8 +17,10 @@ import argparse
 
 import numpy as np
 
-from simcore import layout as L
-from simcore.api import ConfigError, GameConfig, run_one
+from simcore import events as L
+from simcore import results as R
+from simcore.config import ConfigError
+from strategies.run import GameConfig, run_one
 
 LINEUPS = (
     ("kyuzo", "kikuchiyo", "heihachi", "daisuke"),
@@ -64,7 +66,7 @@ def collect(games: int, strategy: str, difficulty: str = "normal", seed: int = 7
     for g in range(games):
         cfg = GameConfig(LINEUPS[g % len(LINEUPS)], difficulty, strategy)
         run = run_one(cfg, seed, g, trace=True, check=False, trace_rows=20_000)
-        won = float(run.row[L.O_OUTCOME] == 0)
+        won = float(run.row[R.O_OUTCOME] == 0)
         for r, barr, farms, fams, wounds in round_ends(run):
             rows.append([r, *features(barr, farms, fams, wounds), won])
     return np.asarray(rows, dtype=np.float64)

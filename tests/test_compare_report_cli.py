@@ -39,7 +39,7 @@ def compared():
     import contextlib
     import io
 
-    from simcore.api import GameConfig, run_games
+    from strategies.run import GameConfig, run_games
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

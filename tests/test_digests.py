@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore.api import GameConfig, run_games, run_one
-from strategies.registry import REGISTRY
+from strategies.registry import REGISTRY, names
+from strategies.run import GameConfig, run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -34,6 +34,11 @@ def _games_case(key: str):
     s = next(x for x in REGISTRY if x.name == strategy)
     params = {"samples": 2} if s.planner and "samples" in [p.name for p in s.params] and s.name != "foresight" else {}
     return GameConfig(tuple(lineup.split(",")), level, strategy, params=params, absent_tokens=absent), int(games)
+
+
+def test_every_registered_strategy_has_stored_games():
+    """A new strategy stores its digests (tests/data/make_digests.py NAME); a removed one drops them."""
+    assert {k.split("|")[0] for k in STORED["games"]} == set(names())
 
 
 @pytest.mark.parametrize("key", sorted(STORED["games"]))

@@ -5,9 +5,10 @@ samurai one wound from death still fights for the hat he lacks (section 9, step 
 
 import pytest
 from conftest import Cards, events, make_config, ok, story
+from scenario import Position
 
-from simcore import layout as L
-from simcore.scenario import Position
+from simcore.events import EV_CONFRONT, EV_DEFEND, EV_FIGHT
+from simcore.questions import ACT_FIGHT
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -16,9 +17,9 @@ SEATS = ("heihachi", "kyuzo", "kikuchiyo")  # seat 0 gives even cards only: the 
 
 def _placement(run, card):
     """'confront' or 'defend': what seat 0 did with `card`."""
-    if any(e[:2] == (0, card) for e in events(run, L.EV_CONFRONT)):
+    if any(e[:2] == (0, card) for e in events(run, EV_CONFRONT)):
         return "confront"
-    if any(e[:2] == (0, card) for e in events(run, L.EV_DEFEND)):
+    if any(e[:2] == (0, card) for e in events(run, EV_DEFEND)):
         return "defend"
     raise AssertionError(story(run))
 
@@ -86,7 +87,7 @@ def test_one_wound_from_death_he_still_fights_for_a_missing_hat(strategy):
     stack = [cards(value=3, symbol="none", penalties=["wound"]), cards(value=1, symbol="hat", penalties=["intruder"])]
     run = pos.raider(stack + [cards(value=2, symbol="none", penalties=["barricade"])]).turn(0).play(turns=1)
     ok(run)
-    assert events(run, L.EV_FIGHT) and events(run, L.EV_FIGHT)[0][0] == 0, story(run)
+    assert events(run, EV_FIGHT) and events(run, EV_FIGHT)[0][0] == 0, story(run)
 
 
 def test_a_kiai_does_not_hide_a_deadly_penalty():
@@ -102,6 +103,6 @@ def test_a_kiai_does_not_hide_a_deadly_penalty():
     for s in (1, 2):
         pos.defence(s, cards.guard())
     pos.raider([card, cards(value=1, symbol="none", penalties=["barricade"])]).turn(0)
-    run = pos.play(turns=1, decisions=[L.ACT_FIGHT])
+    run = pos.play(turns=1, decisions=[ACT_FIGHT])
     ok(run)
     assert _placement(run, card) == "defend"

@@ -12,8 +12,7 @@ from strategies.registry import Param, Strategy
 
 REFERENCE = registry.get("reference")
 # a made-up strategy with a continuous and an integer parameter (never played, only sampled)
-MIXED = Strategy("mixed", 99, "test only", True,
-                 (Param("x", 0.5, 0.0, 1.0, False, ""), Param("n", 2, 1, 4, True, "")))  # fmt: skip
+MIXED = Strategy("mixed", "test only", (Param("x", 0.5, 0.0, 1.0, False, ""), Param("n", 2, 1, 4, True, "")))
 
 
 # ------------------------------------------------------------------------------ schedules

@@ -212,7 +212,7 @@ def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
 
 def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
     from reports import sweep as S
-    from simcore.api import GameConfig
+    from strategies.run import GameConfig
 
     out = tmp_path / "s.parquet"
     out.write_text("old table")
@@ -226,7 +226,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
     from reports import sweep as S
-    from simcore.api import GameConfig
+    from strategies.run import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
     real = S.play_block
@@ -331,7 +331,7 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
 
 
 def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
-    import simcore.api as api
+    import strategies.run as api
 
     real, calls = api.run_games, []
 

@@ -4,15 +4,41 @@ replayed on a hand-built position.
 
 import pytest
 from conftest import Cards, events, guarded, make_config, ok
+from scenario import Position, intruder_top_first, seat_view, village_view
 
-from simcore import layout as L
 from simcore.codes import PEN_BARRICADE
-from simcore.scenario import Position, intruder_top_first, seat_view, village_view
+from simcore.events import (
+    EV_BARR_LOST,
+    EV_CONFRONT,
+    EV_DEFEND,
+    EV_FARM_LOST,
+    EV_FIGHT,
+    EV_FIGHT_AGAIN,
+    EV_FLAME,
+    EV_GIVE,
+    EV_KIAI,
+    EV_KIAI_SHED,
+    EV_KYUZO_DISCARD,
+    EV_PASS,
+    EV_PENALTY,
+    EV_SUPPORT,
+    EV_TOKEN_RETURN,
+)
+from simcore.invariants import ERR_FORCED
+from simcore.questions import (
+    ACT_FIGHT,
+    ACT_PASS,
+    ACT_SUPPORT,
+    CARD_CONFRONT,
+    CARD_DEFEND,
+    CARD_GIVE_LEFT,
+    KIAI_PLAIN,
+)
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-FIGHT = L.ACT_FIGHT
-PASS = L.ACT_PASS
+FIGHT = ACT_FIGHT
+PASS = ACT_PASS
 
 
 
@@ -36,8 +62,8 @@ def test_example_kyuzo_reaches_his_kiai_of_9_and_removes_his_first_card():
     run = pos.play(turns=1)
     ok(run)
     assert seat_view(run, 0)["kiai"] == 9
-    assert events(run, L.EV_CONFRONT)[0][:4] == (0, three, 9, 9)
-    assert events(run, L.EV_KIAI_SHED) == [(0, four, 5, 0, 0, 0)]
+    assert events(run, EV_CONFRONT)[0][:4] == (0, three, 9, 9)
+    assert events(run, EV_KIAI_SHED) == [(0, four, 5, 0, 0, 0)]
     assert seat_view(run, 0)["line"] == [two, three]
     assert seat_view(run, 0)["total"] == 5
     assert village_view(run)["discard"] == [four]
@@ -54,8 +80,8 @@ def test_example_kikuchiyo_defends_a_3_farm_then_fights_again_and_confronts_a_2(
         pos.defence(s, cards.guard())
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_DEFEND) == [(0, farm3, 0, 0, 0, 0)]
-    assert events(run, L.EV_FIGHT_AGAIN) == [(0, 0, 0, 0, 0, 0)]
+    assert events(run, EV_DEFEND) == [(0, farm3, 0, 0, 0, 0)]
+    assert events(run, EV_FIGHT_AGAIN) == [(0, 0, 0, 0, 0, 0)]
     assert seat_view(run, 0)["defence"][1] == farm3
     assert seat_view(run, 0)["line"] == [two]
     assert seat_view(run, 0)["total"] == 2
@@ -79,13 +105,13 @@ def test_example_end_of_round_intruder_stack_one_barricade_three_cards():
         round_end=True, decisions=[FIGHT], randoms=[0, 3]
     )  # bonus A: seat 0; farmstead pick
     ok(run)
-    assert [(e[0], e[1]) for e in events(run, L.EV_FLAME)] == [(c1, 0), (c2, 1), (c3, 1)]
+    assert [(e[0], e[1]) for e in events(run, EV_FLAME)] == [(c1, 0), (c2, 1), (c3, 1)]
     assert village_view(run)["barricades"] == 0
     assert village_view(run)["farmsteads"] == 5
     seq = [
-        int(r[0]) for r in run.events if int(r[0]) in (L.EV_FLAME, L.EV_BARR_LOST, L.EV_FARM_LOST)
+        int(r[0]) for r in run.events if int(r[0]) in (EV_FLAME, EV_BARR_LOST, EV_FARM_LOST)
     ]
-    assert seq == [L.EV_FLAME, L.EV_FLAME, L.EV_BARR_LOST, L.EV_FLAME, L.EV_FARM_LOST]
+    assert seq == [EV_FLAME, EV_FLAME, EV_BARR_LOST, EV_FLAME, EV_FARM_LOST]
 
 
 def _heihachi_support(drawn_value, support=True):
@@ -111,31 +137,31 @@ def test_example_heihachi_support_drawn_3_cannot_be_given_token_still_returned()
     """'...draws a Raider with a value of 3. Unfortunately, he cannot pass this on to either of
     his neighbours. Nevertheless, he must return the support token to Philippe.'"""
     pos, pen, drawn, moved = _heihachi_support(3)
-    run = pos.play(turns=2, decisions=[L.ACT_SUPPORT + 1, FIGHT, L.CARD_GIVE_LEFT])
+    run = pos.play(turns=2, decisions=[ACT_SUPPORT + 1, FIGHT, CARD_GIVE_LEFT])
     ok(run)
     assert intruder_top_first(run) == [moved]
-    assert events(run, L.EV_PENALTY) == [(1, pen, PEN_BARRICADE, 0, 0, 0)]
+    assert events(run, EV_PENALTY) == [(1, pen, PEN_BARRICADE, 0, 0, 0)]
     assert village_view(run)["barricades"] == 4  # Claude applied his penalty first
-    assert events(run, L.EV_GIVE) == []
-    assert run.K[L.K_FD_POS] == 2  # the card offered no give: the forced give was never asked
+    assert events(run, EV_GIVE) == []
+    assert run.book.fd_pos == 2  # the card offered no give: the forced give was never asked
     assert seat_view(run, 1)["line"][-1] == drawn
-    assert events(run, L.EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
+    assert events(run, EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
     assert seat_view(run, 0)["holder"] == 0
 
 
 def test_example_heihachi_support_even_card_given_to_a_neighbour_with_the_token():
     pos, _pen, drawn, moved = _heihachi_support(4)
-    run = pos.play(turns=2, decisions=[L.ACT_SUPPORT + 1, FIGHT, L.CARD_GIVE_LEFT])
+    run = pos.play(turns=2, decisions=[ACT_SUPPORT + 1, FIGHT, CARD_GIVE_LEFT])
     ok(run)
     assert intruder_top_first(run) == [moved]
-    assert events(run, L.EV_GIVE) == [(1, 2, drawn, 0, 0, 0)]
+    assert events(run, EV_GIVE) == [(1, 2, drawn, 0, 0, 0)]
     assert seat_view(run, 2)["line"] == [drawn]
-    assert events(run, L.EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
+    assert events(run, EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
     # without the token Claude could not give it
     pos, pen, drawn, _moved = _heihachi_support(4, support=False)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT])
     ok(run)
-    assert events(run, L.EV_GIVE) == [] and run.K[L.K_FD_POS] == 1
+    assert events(run, EV_GIVE) == [] and run.book.fd_pos == 1
     assert seat_view(run, 1)["line"] == [pen, drawn]
 
 
@@ -152,13 +178,13 @@ def test_example_kyuzo_discards_a_2_given_by_heihachi():
     ]
     two = cards(value=2, symbol="none")
     pos = guarded(cfg, cards).line(1, line).raider([two, cards(value=1, symbol="none")]).turn(0)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT])  # Kyuzo: reference discards
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT])  # Kyuzo: reference discards
     ok(run)
-    assert events(run, L.EV_GIVE) == [(0, 1, two, 0, 0, 0)]
-    assert events(run, L.EV_KYUZO_DISCARD) == [(1, two, 0, 0, 0, 0)]
+    assert events(run, EV_GIVE) == [(0, 1, two, 0, 0, 0)]
+    assert events(run, EV_KYUZO_DISCARD) == [(1, two, 0, 0, 0, 0)]
     assert village_view(run)["discard"] == [two]
     assert seat_view(run, 1)["line"] == line
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT, L.CARD_CONFRONT])  # or confront it
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT, CARD_CONFRONT])  # or confront it
     ok(run)
     assert seat_view(run, 1)["line"] == line + [two]
 
@@ -182,9 +208,9 @@ def test_faq_turning_animal_over_the_kiai_does_not_force_pass():
     ok(run)
     v = seat_view(run, 0)
     assert (v["wound"], v["kiai"]) == (2, 12)
-    assert events(run, L.EV_PASS) == []
-    assert events(run, L.EV_FIGHT) == [(0, 0, 0, 0, 0, 0)]
-    assert run.K[L.K_FD_POS] == 1  # the action was asked: Fight was a legal choice
+    assert events(run, EV_PASS) == []
+    assert events(run, EV_FIGHT) == [(0, 0, 0, 0, 0, 0)]
+    assert run.book.fd_pos == 1  # the action was asked: Fight was a legal choice
     assert not v["passed"]
 
 
@@ -192,11 +218,11 @@ def test_faq_turning_animal_at_the_animal_kiai_triggers_it():
     """FAQ: 'turning your board to the animal side will activate your Kiai if you happen to be
     at your Kiai value for the animal side!'"""
     pos, line = _faq_animal([4, 4, 3])  # total 12: the animal Kiai
-    run = pos.play(turns=1, decisions=[L.KIAI_PLAIN, FIGHT])
+    run = pos.play(turns=1, decisions=[KIAI_PLAIN, FIGHT])
     ok(run)
-    assert events(run, L.EV_KIAI) == [(0, L.KIAI_PLAIN, 0, 0, 0, 0)]
-    assert events(run, L.EV_KIAI_SHED)[0][:3] == (0, line[0], 8)
-    assert events(run, L.EV_FIGHT) == [(0, 0, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI) == [(0, KIAI_PLAIN, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI_SHED)[0][:3] == (0, line[0], 8)
+    assert events(run, EV_FIGHT) == [(0, 0, 0, 0, 0, 0)]
 
 
 def test_faq_still_above_the_kiai_after_the_penalty_must_pass():
@@ -215,8 +241,8 @@ def test_faq_still_above_the_kiai_after_the_penalty_must_pass():
     run = pos.raider([cards(value=2, symbol="hat")]).turn(0).play(turns=1, decisions=[FIGHT])
     ok(run)
     assert village_view(run)["barricades"] == 4
-    assert events(run, L.EV_PASS) == [(0, 1, 0, 0, 0, 0)]
-    assert run.K[L.K_FD_POS] == 0
+    assert events(run, EV_PASS) == [(0, 1, 0, 0, 0, 0)]
+    assert run.book.fd_pos == 0
 
 
 def test_faq_support_needs_another_samurai_still_in_the_round():
@@ -231,9 +257,9 @@ def test_faq_support_needs_another_samurai_still_in_the_round():
         .passed(0, 2)
     )
     for target in (0, 2):
-        run = pos.play(turns=1, decisions=[L.ACT_SUPPORT + target])
-        assert run.K[L.K_ERR] == L.ERR_FORCED
-        assert events(run, L.EV_SUPPORT) == []
+        run = pos.play(turns=1, decisions=[ACT_SUPPORT + target])
+        assert run.book.err == ERR_FORCED
+        assert events(run, EV_SUPPORT) == []
         assert seat_view(run, 1)["holder"] == 1
     # with Gorobei still in, Support is legal
     pos = (
@@ -242,7 +268,7 @@ def test_faq_support_needs_another_samurai_still_in_the_round():
         .turn(1)
         .passed(0)
     )
-    run = pos.play(turns=1, decisions=[L.ACT_SUPPORT + 2])
+    run = pos.play(turns=1, decisions=[ACT_SUPPORT + 2])
     ok(run)
     assert seat_view(run, 1)["holder"] == 2
 
@@ -259,13 +285,13 @@ def test_example_defend_only_a_symbol_not_yet_held():
         pos = (
             Position(cfg).defence(0, [farm]).raider([drawn, cards(value=1, symbol="none")]).turn(0)
         )
-        run = pos.play(turns=1, decisions=[FIGHT, L.CARD_DEFEND])
+        run = pos.play(turns=1, decisions=[FIGHT, CARD_DEFEND])
         if defended:
             ok(run)
             assert seat_view(run, 0)["defence"][0] == drawn
             assert seat_view(run, 0)["total"] == 0
         else:
-            assert run.K[L.K_FD_POS] == 1  # confront was the only option: never asked
+            assert run.book.fd_pos == 1  # confront was the only option: never asked
             assert seat_view(run, 0)["line"] == [drawn] and seat_view(run, 0)["total"] == 3
 
 

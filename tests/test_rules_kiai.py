@@ -4,11 +4,8 @@ RULES.md section 5 and decisions R-10, R-11; docs/rules.md R-10a, R-10b, R-10c.
 """
 
 import pytest
-from conftest import Cards, events, make_config, ok
-
-from simcore import layout as L
-from simcore.codes import FB_RANDOM_WOUND
-from simcore.scenario import (
+from conftest import Cards, events, guarded, make_config, ok
+from scenario import (
     Position,
     intruder_top_first,
     raider_top_first,
@@ -16,25 +13,51 @@ from simcore.scenario import (
     village_view,
 )
 
+from simcore.codes import FB_RANDOM_WOUND
+from simcore.events import (
+    EV_BARR_ADDED,
+    EV_BARR_LOST,
+    EV_DAISUKE,
+    EV_HEAL,
+    EV_INTRUDER_TO_DISCARD,
+    EV_KATSU,
+    EV_KIAI,
+    EV_KIKU,
+    EV_KYUZO_TOKEN,
+    EV_OVERCOME,
+    EV_PASS,
+    EV_PEN_DRAW,
+    EV_PEN_UNABLE,
+    EV_ROUND_END,
+    EV_TOKEN_RETURN,
+    EV_TOP_TO_DISCARD,
+    EV_TRIGGER_SKIPPED,
+    EV_WOUND,
+)
+from simcore.invariants import ERR_FORCED
+from simcore.questions import (
+    ACT_FIGHT,
+    ACT_PASS,
+    CARD_CONFRONT,
+    CARD_DEFEND,
+    CARD_GIVE_LEFT,
+    KIAI_DECLINE,
+    KIAI_EFFECT,
+    KIAI_PLAIN,
+)
+
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-FIGHT = L.ACT_FIGHT
-PASS = L.ACT_PASS
-EFFECT = L.KIAI_EFFECT
-PLAIN = L.KIAI_PLAIN
+FIGHT = ACT_FIGHT
+PASS = ACT_PASS
+EFFECT = KIAI_EFFECT
+PLAIN = KIAI_PLAIN
 
 
 
 def free(cards, value, symbol=None):
     """A penalty-free card (safe as the last card of the acting samurai's line)."""
     return cards(value=value, symbol=symbol, penalties=[])
-
-
-def guarded(cfg, cards):
-    pos = Position(cfg)
-    for s in range(cfg.n):
-        pos.defence(s, cards.guard())
-    return pos
 
 
 # --------------------------------------------------------------------------- R-10 activation
@@ -44,15 +67,15 @@ def test_r10_activation_is_optional():
     line = [free(cards, 3, "doll"), free(cards, 2, "hat")]
     four = cards(value=4, symbol="none")
     pos = guarded(cfg, cards).line(0, line).raider([four, cards(value=1, symbol="none")]).turn(0)
-    declined = pos.play(turns=1, decisions=[FIGHT, L.KIAI_DECLINE])
+    declined = pos.play(turns=1, decisions=[FIGHT, KIAI_DECLINE])
     ok(declined)
-    assert events(declined, L.EV_TRIGGER_SKIPPED) == [(0, 0, 0, 0, 0, 0)]
-    assert events(declined, L.EV_KIAI) == []
+    assert events(declined, EV_TRIGGER_SKIPPED) == [(0, 0, 0, 0, 0, 0)]
+    assert events(declined, EV_KIAI) == []
     assert seat_view(declined, 0)["line"] == line + [four]
     assert village_view(declined)["discard"] == []
     taken = pos.play(turns=1)  # the reference always activates
     ok(taken)
-    assert events(taken, L.EV_KIAI) == [(0, PLAIN, 0, 0, 0, 0)]
+    assert events(taken, EV_KIAI) == [(0, PLAIN, 0, 0, 0, 0)]
     assert seat_view(taken, 0)["line"] == line[1:] + [four]
     assert seat_view(taken, 0)["total"] == 6
     assert village_view(taken)["discard"] == [line[0]]
@@ -94,9 +117,9 @@ def test_r10_triggers_outside_turn_after_a_give():
     four = cards(value=4, symbol="none")
     pos = guarded(cfg, cards).line(1, line1).raider([four, cards(value=1, symbol="none")]).turn(0)
     # Katsushiro may redraw the given card: his card question is asked (confront)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT, L.CARD_CONFRONT])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT, CARD_CONFRONT])
     ok(run)
-    assert events(run, L.EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
     assert seat_view(run, 1)["line"] == [line1[1], four]
 
 
@@ -115,10 +138,10 @@ def test_r10_triggers_outside_turn_after_a_penalty_draw():
     )
     run = pos.play(turns=1, decisions=[PLAIN, PASS])
     ok(run)
-    assert [e[:2] for e in events(run, L.EV_PEN_DRAW)] == [(1, drawn)]
-    assert events(run, L.EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
+    assert [e[:2] for e in events(run, EV_PEN_DRAW)] == [(1, drawn)]
+    assert events(run, EV_KIAI) == [(1, PLAIN, 0, 0, 0, 0)]
     assert seat_view(run, 1)["line"] == [line1[1], drawn]
-    assert events(run, L.EV_PASS) == [(0, 0, 0, 0, 0, 0)]
+    assert events(run, EV_PASS) == [(0, 0, 0, 0, 0, 0)]
 
 
 def test_r10_triggers_when_another_kiai_takes_a_card_from_his_line():
@@ -143,8 +166,8 @@ def test_r10_triggers_when_another_kiai_takes_a_card_from_his_line():
     )
     run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, PLAIN, 0])
     ok(run)
-    assert events(run, L.EV_KIKU) == [(1, line1[-1], 0, 0, 0, 0)]
-    assert [e[0] for e in events(run, L.EV_KIAI)] == [0, 1]
+    assert events(run, EV_KIKU) == [(1, line1[-1], 0, 0, 0, 0)]
+    assert [e[0] for e in events(run, EV_KIAI)] == [0, 1]
     assert seat_view(run, 1)["line"] == line1[1:3]
     assert seat_view(run, 1)["total"] == 5
 
@@ -170,10 +193,10 @@ def test_r10_simultaneous_triggers_resolve_in_seat_order_from_the_acting_samurai
     three = cards(value=3, symbol="doll", penalties=["no_defend"])
     pos = guarded(cfg, cards).line(0, kyuzo_line).line(1, dai_line).line(2, katsu_line)
     pos.raider([three, cards(value=2, symbol="none")]).turn(1)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 0 * 8 + 2])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 0 * 8 + 2])
     ok(run)
-    assert events(run, L.EV_DAISUKE) == [(0, 2, kyuzo_line[-1], 0, 0, 0)]
-    assert [e[0] for e in events(run, L.EV_KIAI)] == [1, 2, 0]
+    assert events(run, EV_DAISUKE) == [(0, 2, kyuzo_line[-1], 0, 0, 0)]
+    assert [e[0] for e in events(run, EV_KIAI)] == [1, 2, 0]
     assert seat_view(run, 0)["line"] == kyuzo_line[1:3]
     assert seat_view(run, 2)["line"] == katsu_line[1:] + [kyuzo_line[-1]]
 
@@ -203,12 +226,12 @@ def test_r10_passed_samurai_never_triggers():
     run = pos.play(turns=1, decisions=[PASS], randoms=[0, 2])
     ok(run)
     assert seat_view(run, 2)["wound"] == 2 and seat_view(run, 2)["kiai"] == 12
-    assert events(run, L.EV_KIAI) == [] and events(run, L.EV_TRIGGER_SKIPPED) == []
+    assert events(run, EV_KIAI) == [] and events(run, EV_TRIGGER_SKIPPED) == []
     assert seat_view(run, 2)["line"] == twelve
     pos, twelve = build(passed=False)
     run = pos.play(turns=1, decisions=[PLAIN, PASS], randoms=[0, 2])
     ok(run)
-    assert events(run, L.EV_KIAI) == [(2, PLAIN, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI) == [(2, PLAIN, 0, 0, 0, 0)]
     assert seat_view(run, 2)["line"] == twelve[1:]
 
 
@@ -229,9 +252,9 @@ def test_r10_nothing_triggers_during_end_of_round():
     pos.raider([cards(value=1, symbol="none")]).passed(0, 1, 2).turn(0)
     run = pos.play(round_end=True)
     ok(run)
-    assert events(run, L.EV_WOUND) == [(0, 2, 0, 0, 0, 0)]
+    assert events(run, EV_WOUND) == [(0, 2, 0, 0, 0, 0)]
     assert seat_view(run, 0)["kiai"] == 12 == seat_view(run, 0)["total"]
-    assert events(run, L.EV_KIAI) == [] and events(run, L.EV_TRIGGER_SKIPPED) == []
+    assert events(run, EV_KIAI) == [] and events(run, EV_TRIGGER_SKIPPED) == []
     assert seat_view(run, 0)["line"] == twelve
 
 
@@ -249,9 +272,9 @@ def test_kiai_heihachi_human_adds_a_barricade():
     )
     run = pos.village(barricades=2).play(turns=1)
     ok(run)
-    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
     assert village_view(run)["barricades"] == 3
-    assert events(run, L.EV_BARR_ADDED) == [(3, 0, 0, 0, 0, 0)]
+    assert events(run, EV_BARR_ADDED) == [(3, 0, 0, 0, 0, 0)]
 
 
 def test_r11_heihachi_never_above_setup_barricades():
@@ -266,9 +289,9 @@ def test_r11_heihachi_never_above_setup_barricades():
     )
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
-    assert village_view(run)["barricades"] == 5 == run.P[L.BARR_MAX]
-    assert events(run, L.EV_BARR_ADDED) == []
+    assert events(run, EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert village_view(run)["barricades"] == 5 == run.pub.barricades_max
+    assert events(run, EV_BARR_ADDED) == []
     assert seat_view(run, 0)["wound"] == 0  # R-11: doing less is no penalty
 
 
@@ -293,7 +316,7 @@ def test_kiai_heihachi_animal_adds_barricade_and_heals_first_token_from_himself(
     run = _heihachi_animal((2, 1, 3)).play(turns=1)
     ok(run)
     assert village_view(run)["barricades"] == 4
-    assert events(run, L.EV_HEAL) == [(1, 0, 0, 0, 0, 0)]
+    assert events(run, EV_HEAL) == [(1, 0, 0, 0, 0, 0)]
     assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 0, 3]
     run = _heihachi_animal((3, 1, 3)).play(turns=1)  # his own token comes first
     ok(run)
@@ -312,7 +335,7 @@ def test_kiai_heihachi_animal_heal_target_is_chosen():
 def test_r11_heihachi_animal_heal_without_any_token_does_nothing():
     run = _heihachi_animal((2, 0, 2)).play(turns=1)
     ok(run)
-    assert events(run, L.EV_HEAL) == []
+    assert events(run, EV_HEAL) == []
     assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 0, 2]
     assert village_view(run)["barricades"] == 4
 
@@ -348,9 +371,9 @@ def test_kiai_daisuke_takes_last_card_and_gives_it():
     """Section 5, Daisuke human: the last card of a line goes to another samurai, who places
     it."""
     pos, line, three, line1, line2 = _daisuke()
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2])
     ok(run)
-    assert events(run, L.EV_DAISUKE) == [(1, 2, line1[-1], 0, 0, 0)]
+    assert events(run, EV_DAISUKE) == [(1, 2, line1[-1], 0, 0, 0)]
     assert seat_view(run, 1)["line"] == line1[:1]
     assert seat_view(run, 2)["line"] == line2 + [line1[-1]]  # no symbol: confronted
     assert seat_view(run, 0)["line"] == [line[1], three]
@@ -361,15 +384,15 @@ def test_kiai_daisuke_give_to_himself_and_receiver_may_defend():
     left or right under the usual rules (R-10b)."""
     pos, line, three, _line1, line2 = _daisuke()
     # take Kanbei's last card (a 2 doll) and give it to Daisuke himself (he is overcome by it)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 2 * 8 + 0])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 2 * 8 + 0])
     ok(run)
     assert seat_view(run, 0)["line"] == [line[1], three, line2[0]]
-    assert events(run, L.EV_OVERCOME) == [(0, 10, 8, 0, 0, 0)]
+    assert events(run, EV_OVERCOME) == [(0, 10, 8, 0, 0, 0)]
     assert seat_view(run, 2)["line"] == []
     # the receiver may defend it if he can: a hat for Kanbei (who lacks one), defended
     pos2, line, three, _line1, line2 = _daisuke()
     pos2.line(1, [8])  # card 8, a 1 hat, now ends Kyuzo's line (not used by _daisuke)
-    run = pos2.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2, L.CARD_DEFEND])
+    run = pos2.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2, CARD_DEFEND])
     ok(run)
     assert seat_view(run, 2)["defence"][0] == 8
     assert seat_view(run, 2)["line"] == line2
@@ -378,22 +401,22 @@ def test_kiai_daisuke_give_to_himself_and_receiver_may_defend():
 def test_r11_daisuke_may_not_give_to_a_passed_samurai_nor_take_from_one():
     pos, *_ = _daisuke()
     pos.passed(2)
-    bad = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2])
-    assert bad.K[L.K_ERR] == L.ERR_FORCED
-    assert events(bad, L.EV_DAISUKE) == []
-    bad = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 2 * 8 + 1])
-    assert bad.K[L.K_ERR] == L.ERR_FORCED
-    good = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 0])
+    bad = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2])
+    assert bad.book.err == ERR_FORCED
+    assert events(bad, EV_DAISUKE) == []
+    bad = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 2 * 8 + 1])
+    assert bad.book.err == ERR_FORCED
+    good = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 0])
     ok(good)
-    assert len(events(good, L.EV_DAISUKE)) == 1
+    assert len(events(good, EV_DAISUKE)) == 1
 
 
 def test_kiai_daisuke_animal_twice():
     """Section 5, Daisuke animal: two full uses, targets chosen anew (R-10a)."""
     pos, line, three, line1, line2 = _daisuke(animal=True)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1 * 8 + 2, 1 * 8 + 0])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2, 1 * 8 + 0])
     ok(run)
-    assert events(run, L.EV_DAISUKE) == [(1, 2, line1[1], 0, 0, 0), (1, 0, line1[0], 0, 0, 0)]
+    assert events(run, EV_DAISUKE) == [(1, 2, line1[1], 0, 0, 0), (1, 0, line1[0], 0, 0, 0)]
     assert seat_view(run, 1)["line"] == []
     assert seat_view(run, 2)["line"] == line2 + [line1[1]]
     assert seat_view(run, 0)["line"] == [line[1], three, line1[0]]
@@ -434,7 +457,7 @@ def test_kiai_gorobei_top_raider_cards_to_discard(animal, k):
     pos, line, _four = _reach("gorobei", animal, after, cards)
     run = pos.play(turns=1)
     ok(run)
-    assert [e[0] for e in events(run, L.EV_TOP_TO_DISCARD)] == after[:k]
+    assert [e[0] for e in events(run, EV_TOP_TO_DISCARD)] == after[:k]
     assert village_view(run)["discard"] == after[:k] + [line[0]]
     assert raider_top_first(run) == after[k:]
 
@@ -445,9 +468,9 @@ def test_r11_gorobei_with_one_card_left_discards_it_and_the_round_ends():
     pos, _line, _four = _reach("gorobei", False, [only], cards)
     run = pos.play(round_end=True)
     ok(run)
-    assert [e[0] for e in events(run, L.EV_TOP_TO_DISCARD)] == [only]
-    assert events(run, L.EV_ROUND_END)[0][:2] == (0, 0)
-    assert events(run, L.EV_PEN_UNABLE) == [] and seat_view(run, 0)["wound"] == 0
+    assert [e[0] for e in events(run, EV_TOP_TO_DISCARD)] == [only]
+    assert events(run, EV_ROUND_END)[0][:2] == (0, 0)
+    assert events(run, EV_PEN_UNABLE) == [] and seat_view(run, 0)["wound"] == 0
 
 
 @pytest.mark.parametrize("animal, k", [(False, 2), (True, 3)])
@@ -465,7 +488,7 @@ def test_kiai_kanbei_top_intruder_cards_to_discard(animal, k):
     )
     run = pos.play(turns=1)
     ok(run)
-    assert [e[0] for e in events(run, L.EV_INTRUDER_TO_DISCARD)] == intr[:k]
+    assert [e[0] for e in events(run, EV_INTRUDER_TO_DISCARD)] == intr[:k]
     assert village_view(run)["discard"] == intr[:k] + [line[0]]
     assert intruder_top_first(run) == intr[k:]
 
@@ -480,8 +503,8 @@ def test_kiai_kanbei_discarded_intruder_flames_are_never_read():
     )
     run = pos.play(turns=1)
     ok(run)
-    assert [e[0] for e in events(run, L.EV_INTRUDER_TO_DISCARD)] == intr
-    assert village_view(run)["barricades"] == 5 and events(run, L.EV_BARR_LOST) == []
+    assert [e[0] for e in events(run, EV_INTRUDER_TO_DISCARD)] == intr
+    assert village_view(run)["barricades"] == 5 and events(run, EV_BARR_LOST) == []
 
 
 def test_r11_kanbei_with_empty_intruder_stack_does_nothing():
@@ -489,8 +512,8 @@ def test_r11_kanbei_with_empty_intruder_stack_does_nothing():
     pos, line, _four = _reach("kanbei", False, [cards(value=1, symbol="hat")], cards)
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
-    assert events(run, L.EV_INTRUDER_TO_DISCARD) == []
+    assert events(run, EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert events(run, EV_INTRUDER_TO_DISCARD) == []
     assert village_view(run)["discard"] == [line[0]]
     assert seat_view(run, 0)["wound"] == 0
 
@@ -512,12 +535,12 @@ def test_kiai_kikuchiyo_human_discards_last_card_of_a_line():
     )
     run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 0, 0])  # his own line, no fight again
     ok(run)
-    assert events(run, L.EV_KIKU) == [(0, four, 0, 0, 0, 0)]
+    assert events(run, EV_KIKU) == [(0, four, 0, 0, 0, 0)]
     assert seat_view(run, 0)["line"] == [line[1]]
     assert village_view(run)["discard"] == [four, line[0]]
     run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, 0])  # Kyuzo's last card instead
     ok(run)
-    assert events(run, L.EV_KIKU) == [(1, other[1], 0, 0, 0, 0)]
+    assert events(run, EV_KIKU) == [(1, other[1], 0, 0, 0, 0)]
     assert seat_view(run, 1)["line"] == other[:1]
     assert seat_view(run, 0)["line"] == [line[1], four]
 
@@ -537,7 +560,7 @@ def test_kiai_kikuchiyo_animal_twice():
     )
     run = pos.play(turns=1)  # reference: his own last card, twice (then he fights again)
     ok(run)
-    assert [e[:2] for e in events(run, L.EV_KIKU)] == [(0, four), (0, line[2])]
+    assert [e[:2] for e in events(run, EV_KIKU)] == [(0, four), (0, line[2])]
     assert seat_view(run, 0)["line"] == [line[1], nxt]
 
 
@@ -554,8 +577,8 @@ def test_r10b_kikuchiyo_may_not_discard_from_a_passed_line():
         ]
     ).turn(0).passed(1)
     run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1])
-    assert run.K[L.K_ERR] == L.ERR_FORCED
-    assert events(run, L.EV_KIKU) == []
+    assert run.book.err == ERR_FORCED
+    assert events(run, EV_KIKU) == []
     assert len(seat_view(run, 1)["line"]) == 1
 
 
@@ -585,7 +608,7 @@ def test_kiai_kyuzo_human_hands_a_token_over():
     """Section 5, Kyuzo human: one samurai hands his support token to another."""
     run = _kyuzo().play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 2])
     ok(run)
-    assert events(run, L.EV_KYUZO_TOKEN) == [(1, 2, 0, 0, 0, 0)]
+    assert events(run, EV_KYUZO_TOKEN) == [(1, 2, 0, 0, 0, 0)]
     assert seat_view(run, 1)["holder"] == 2
     assert village_view(run)["barricades"] == 2
 
@@ -594,22 +617,22 @@ def test_kiai_kyuzo_animal_also_adds_a_barricade():
     """Section 5, Kyuzo animal: the hand-over and one barricade."""
     run = _kyuzo(animal=True).play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 1])
     ok(run)
-    assert events(run, L.EV_KYUZO_TOKEN) == [(2, 1, 0, 0, 0, 0)]
+    assert events(run, EV_KYUZO_TOKEN) == [(2, 1, 0, 0, 0, 0)]
     assert seat_view(run, 2)["holder"] == 1
     assert village_view(run)["barricades"] == 3
 
 
 def test_r10b_kyuzo_handover_needs_players_in_the_round_and_the_giver_own_token():
     pos = _kyuzo().passed(2)
-    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 1]).K[L.K_ERR] == L.ERR_FORCED
-    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 2]).K[L.K_ERR] == L.ERR_FORCED
+    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 1]).book.err == ERR_FORCED
+    assert pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 2]).book.err == ERR_FORCED
     pos = _kyuzo().token(1, 2)  # Kanbei's token is with Gorobei: Kanbei cannot hand it over
     bad = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 * 8 + 0])
-    assert bad.K[L.K_ERR] == L.ERR_FORCED
+    assert bad.book.err == ERR_FORCED
     good = pos.play(turns=1, decisions=[FIGHT, EFFECT, 2 * 8 + 0])
     ok(good)
-    assert events(good, L.EV_KYUZO_TOKEN) == [(2, 0, 0, 0, 0, 0)]
-    assert events(good, L.EV_TOKEN_RETURN) == [
+    assert events(good, EV_KYUZO_TOKEN) == [(2, 0, 0, 0, 0, 0)]
+    assert events(good, EV_TOKEN_RETURN) == [
         (2, 0, 0, 0, 0, 0)
     ]  # received in his own turn (R-20)
     assert seat_view(good, 1)["holder"] == 2
@@ -639,14 +662,14 @@ def test_kiai_katsushiro_reorders_top_cards_which_become_known(animal, perm, exp
     pos = guarded(cfg, cards).line(0, line).raider([four] + after).turn(0)
     if animal:
         pos.wound(0, 2)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, perm])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, perm])
     ok(run)
     k = len(expect)
     new = [after[i] for i in expect]
     assert raider_top_first(run) == new + after[k:]
-    assert run.P[L.KNOWN_N] == k
-    assert [int(x) for x in run.P[L.KNOWN : L.KNOWN + k]] == new
-    ev = events(run, L.EV_KATSU)
+    assert run.pub.known_n == k
+    assert [int(x) for x in run.pub.known[:k]] == new
+    ev = events(run, EV_KATSU)
     assert len(ev) == 1 and ev[0][0] == k and list(ev[0][1 : 1 + k]) == new
 
 
@@ -656,10 +679,10 @@ def test_r10c_katsushiro_looks_at_fewer_when_the_stack_is_short():
     line = [free(cards, 4, "hat"), free(cards, 2, "hat")]
     four, only = cards(value=4, symbol="none"), cards(value=1, symbol="none")
     pos = guarded(cfg, cards).line(0, line).raider([four, only]).turn(0)
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT])
     ok(run)
-    assert run.P[L.KNOWN_N] == 1 and run.P[L.KNOWN] == only
-    assert events(run, L.EV_KATSU)[0][:2] == (1, only)
+    assert run.pub.known_n == 1 and run.pub.known[0] == only
+    assert events(run, EV_KATSU)[0][:2] == (1, only)
 
 
 def test_r19_known_cards_stay_known_until_drawn():
@@ -675,8 +698,8 @@ def test_r19_known_cards_stay_known_until_drawn():
         cards(value=3, symbol="none"),
     )
     pos = guarded(cfg, cards).line(0, line).raider([four, a, b, c]).turn(0)
-    run = pos.play(turns=2, decisions=[FIGHT, L.CARD_CONFRONT, EFFECT, 1, FIGHT])
+    run = pos.play(turns=2, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1, FIGHT])
     ok(run)
     assert seat_view(run, 1)["line"] == [b]
-    assert run.P[L.KNOWN_N] == 1 and run.P[L.KNOWN] == a
+    assert run.pub.known_n == 1 and run.pub.known[0] == a
     assert raider_top_first(run) == [a, c]

@@ -6,9 +6,14 @@ RULES.md sections 2, 9, 10, 11, 12 and decisions R-16, R-16a, R-17, R-18, R-19a.
 import numpy as np
 import pytest
 from conftest import Cards, events, make_config, ok, story
+from scenario import (
+    Position,
+    intruder_top_first,
+    raider_top_first,
+    seat_view,
+    village_view,
+)
 
-from simcore import layout as L
-from simcore.api import run_one
 from simcore.codes import (
     BOSS,
     FAM_ADD_BARRICADE,
@@ -18,28 +23,36 @@ from simcore.codes import (
     SYM_DOLL,
 )
 from simcore.components import default_components_path, load_components
-from simcore.scenario import (
-    Position,
-    intruder_top_first,
-    raider_top_first,
-    seat_view,
-    village_view,
+from simcore.events import (
+    EV_BARR_ADDED,
+    EV_BARR_LOST,
+    EV_BONUS,
+    EV_EOR_STEP,
+    EV_FAMILY_LOST,
+    EV_FARM_LOST,
+    EV_FLAME,
+    EV_HEAL,
+    EV_ROUND_END,
+    EV_ROUND_START,
+    EV_WOUND,
 )
+from simcore.questions import ACT_FIGHT, ACT_PASS
+from strategies.run import run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-PASS = L.ACT_PASS
-FIGHT = L.ACT_FIGHT
+PASS = ACT_PASS
+FIGHT = ACT_FIGHT
 
 _EOR_CODES = (
-    L.EV_EOR_STEP,
-    L.EV_WOUND,
-    L.EV_FARM_LOST,
-    L.EV_FAMILY_LOST,
-    L.EV_BONUS,
-    L.EV_FLAME,
-    L.EV_BARR_LOST,
-    L.EV_HEAL,
+    EV_EOR_STEP,
+    EV_WOUND,
+    EV_FARM_LOST,
+    EV_FAMILY_LOST,
+    EV_BONUS,
+    EV_FLAME,
+    EV_BARR_LOST,
+    EV_HEAL,
 )
 
 
@@ -68,19 +81,19 @@ def test_end_of_round_steps_in_exact_order():
     )  # farmstead pick, family B lost, bonus A -> seat 2
     ok(run)
     assert eor(run) == [
-        (L.EV_EOR_STEP, 1, 0),
-        (L.EV_WOUND, 0, 1),
-        (L.EV_WOUND, 1, 1),
-        (L.EV_EOR_STEP, 2, 0),
-        (L.EV_FARM_LOST, -1, 5),
-        (L.EV_EOR_STEP, 3, 0),
-        (L.EV_FAMILY_LOST, 1, 2),
-        (L.EV_BONUS, 0, FAM_HEAL_RANDOM),
-        (L.EV_BONUS, 2, FAM_INTRUDER_TO_DISCARD),
-        (L.EV_EOR_STEP, 4, 0),
-        (L.EV_FLAME, x, 0),
-        (L.EV_FLAME, y, 1),
-        (L.EV_BARR_LOST, 2, 0),
+        (EV_EOR_STEP, 1, 0),
+        (EV_WOUND, 0, 1),
+        (EV_WOUND, 1, 1),
+        (EV_EOR_STEP, 2, 0),
+        (EV_FARM_LOST, -1, 5),
+        (EV_EOR_STEP, 3, 0),
+        (EV_FAMILY_LOST, 1, 2),
+        (EV_BONUS, 0, FAM_HEAL_RANDOM),
+        (EV_BONUS, 2, FAM_INTRUDER_TO_DISCARD),
+        (EV_EOR_STEP, 4, 0),
+        (EV_FLAME, x, 0),
+        (EV_FLAME, y, 1),
+        (EV_BARR_LOST, 2, 0),
     ], story(run)
     assert village_view(run)["discard"] == [r, x, y]
     assert village_view(run)["intruder_n"] == 0
@@ -97,13 +110,13 @@ def test_family_bonuses_all_three_in_file_order():
     pos.intruder([top, under]).raider([cards(value=3, symbol="none")]).turn(0).village(barricades=2)
     run = pos.play(round_end=True, decisions=[FIGHT], randoms=[0])
     ok(run)
-    assert [e[:2] for e in events(run, L.EV_BONUS)] == [
+    assert [e[:2] for e in events(run, EV_BONUS)] == [
         (0, FAM_HEAL_RANDOM),
         (1, FAM_ADD_BARRICADE),
         (2, FAM_INTRUDER_TO_DISCARD),
     ]
-    assert events(run, L.EV_BARR_ADDED) == [(3, 0, 0, 0, 0, 0)]
-    assert [e[0] for e in events(run, L.EV_FLAME)] == [under]  # C took the top card first
+    assert events(run, EV_BARR_ADDED) == [(3, 0, 0, 0, 0, 0)]
+    assert [e[0] for e in events(run, EV_FLAME)] == [under]  # C took the top card first
     assert village_view(run)["discard"][:2] == [top, under]
 
 
@@ -121,11 +134,11 @@ def test_family_bonuses_skipped_at_heroic():
     ).wound(1, 1)
     run = pos.play(round_end=True, decisions=[FIGHT], randoms=[0])
     ok(run)
-    assert events(run, L.EV_FAMILY_LOST) == [(0, 2, 0, 0, 0, 0)]
-    assert events(run, L.EV_BONUS) == []
+    assert events(run, EV_FAMILY_LOST) == [(0, 2, 0, 0, 0, 0)]
+    assert events(run, EV_BONUS) == []
     assert village_view(run)["barricades"] == 2
     assert seat_view(run, 1)["wound"] == 1
-    assert [e[0] for e in events(run, L.EV_FLAME)] == [top, under]
+    assert [e[0] for e in events(run, EV_FLAME)] == [top, under]
 
 
 def test_r11_family_bonus_b_never_above_setup_barricades():
@@ -137,9 +150,9 @@ def test_r11_family_bonus_b_never_above_setup_barricades():
     pos.raider([cards(value=1, symbol="none")]).passed(0, 1, 2).turn(0)
     run = pos.play(round_end=True, randoms=[0])
     ok(run)
-    assert (1, FAM_ADD_BARRICADE) in [e[:2] for e in events(run, L.EV_BONUS)]
-    assert events(run, L.EV_BARR_ADDED) == []
-    assert village_view(run)["barricades"] == 5 == run.P[L.BARR_MAX]
+    assert (1, FAM_ADD_BARRICADE) in [e[:2] for e in events(run, EV_BONUS)]
+    assert events(run, EV_BARR_ADDED) == []
+    assert village_view(run)["barricades"] == 5 == run.pub.barricades_max
 
 
 def test_all_passed_moves_raider_stack_onto_intruder_stack_top_on_top():
@@ -159,8 +172,8 @@ def test_all_passed_moves_raider_stack_onto_intruder_stack_top_on_top():
     pos.raider([a, b, c]).intruder([d, e]).passed(0, 2).turn(1).village(families=2)  # no bonus C
     run = pos.play(round_end=True, decisions=[PASS], randoms=[0])
     ok(run)
-    assert events(run, L.EV_ROUND_END)[0][:2] == (1, 1)  # all passed; the last to pass: seat 1
-    assert [ev[0] for ev in events(run, L.EV_FLAME)] == [a, b, c, d, e]
+    assert events(run, EV_ROUND_END)[0][:2] == (1, 1)  # all passed; the last to pass: seat 1
+    assert [ev[0] for ev in events(run, EV_FLAME)] == [a, b, c, d, e]
 
 
 # --------------------------------------------------------------------------- R-16 next round
@@ -181,8 +194,8 @@ def _round_two(round_=1, difficulty="normal"):
     pos.discard([cards(value=1, symbol="doll")]).intruder([cards(value=2, symbol="doll")])
     pos.raider([last]).turn(0, round_=round_)
     pos.wound(1, 2).passed(2).token(0, 1).village(barricades=3, farmsteads=5, families=3)
-    nc = int(pos.P[L.N_CARDS])
-    in_play = {c for c in range(nc) if pos.P[L.OUTP + c] == 0}
+    nc = int(pos.p.n_cards)
+    in_play = {c for c in range(nc) if pos.p.out_of_play[c] == 0}
     assert len(in_play) == 15
     return pos, in_play
 
@@ -200,7 +213,7 @@ def test_r16_next_round_gathers_every_card_and_adds_by_level(round_, difficulty,
     pos, in_play = _round_two(round_, difficulty)
     run = pos.play(turns=1)
     ok(run)
-    assert run.P[L.ROUND] == round_ + 1
+    assert run.pub.round_no == round_ + 1
     stack = raider_top_first(run)
     comp = run.config.components
     assert len(stack) == len(in_play) + added
@@ -224,7 +237,7 @@ def test_r16_next_round_gathers_every_card_and_adds_by_level(round_, difficulty,
         village_view(run)["farmsteads"],
         village_view(run)["families"],
     ) == (4, 5, 3)
-    assert run.P[L.ACTING] == 1  # left of the last active samurai (seat 0)
+    assert run.pub.acting == 1  # left of the last active samurai (seat 0)
 
 
 def test_r16_lieutenants_are_drawn_at_random():
@@ -245,8 +258,8 @@ def test_r16_next_round_opens_left_of_the_last_to_pass():
     pos.raider([cards(value=1, symbol="none"), cards(value=2, symbol="none")]).passed(0, 1).turn(2)
     run = pos.play(turns=1, decisions=[PASS])
     ok(run)
-    assert events(run, L.EV_ROUND_END)[0][:2] == (1, 2)
-    assert run.P[L.ROUND] == 2 and run.P[L.ACTING] == 0
+    assert events(run, EV_ROUND_END)[0][:2] == (1, 2)
+    assert run.pub.round_no == 2 and run.pub.acting == 0
 
 
 def test_r16a_scripted_raider_stack():
@@ -255,7 +268,7 @@ def test_r16a_scripted_raider_stack():
     deck2 = [55, 13, 26]
     run = run_one(cfg, seed=1, deck={1: deck1}, stop_after_turns=0)
     assert raider_top_first(run) == deck1
-    assert int(run.P[L.OUTP : L.OUTP + 66].sum()) == 66 - len(deck1)
+    assert int(run.pub.out_of_play[:66].sum()) == 66 - len(deck1)
     # both rounds scripted: each samurai defends a hat, a farm and a doll in round 1 (nothing is
     # lost), then round 2 holds exactly its script
     comp = cfg.components
@@ -263,9 +276,9 @@ def test_r16a_scripted_raider_stack():
     deck1 = by_sym[1] + by_sym[2] + by_sym[3]
     run = run_one(cfg, seed=1, deck={1: deck1, 2: deck2}, stop_after_turns=9)
     ok(run)
-    assert run.P[L.ROUND] == 2
+    assert run.pub.round_no == 2
     assert raider_top_first(run) == deck2
-    assert [e[1] for e in events(run, L.EV_ROUND_START)] == [9, 3]
+    assert [e[1] for e in events(run, EV_ROUND_START)] == [9, 3]
 
 
 # --------------------------------------------------------------------------- R-17 doll check
@@ -322,11 +335,11 @@ def test_r19a_public_unseen_set_is_the_raider_and_intruder_stacks(seed):
     for stop in (0, 5, 17, 40, 80):
         run = run_one(cfg, seed, stop_after_turns=stop)
         ok(run)
-        nc = int(run.P[L.N_CARDS])
-        unseen = {c for c in range(nc) if run.P[L.UNSEEN + c]}
+        nc = int(run.pub.n_cards)
+        unseen = {c for c in range(nc) if run.pub.unseen[c]}
         assert unseen == set(raider_top_first(run)) | set(intruder_top_first(run))
         assert len(unseen) == village_view(run)["raider_n"] + village_view(run)["intruder_n"]
-        out = {c for c in range(nc) if run.P[L.OUTP + c]}
+        out = {c for c in range(nc) if run.pub.out_of_play[c]}
         assert not (out & unseen)
 
 
@@ -344,7 +357,7 @@ def test_setup_by_level_and_samurai_count(difficulty, extra, per, n):
     )
     ok(run)
     v = village_view(run)
-    assert (v["barricades"], run.P[L.BARR_MAX]) == (n + extra, n + extra)
+    assert (v["barricades"], run.pub.barricades_max) == (n + extra, n + extra)
     assert (v["farmsteads"], v["families"]) == (6, 3)
     assert (v["raider_n"], v["intruder_n"], v["discard"]) == (per * n, 0, [])
     comp = run.config.components

@@ -5,10 +5,15 @@ docs/rules.md is the project's statement of the same rules.
 """
 
 import pytest
-from conftest import Cards, events, make_config, ok, seat_block, story
+from conftest import Cards, events, make_config, ok, story
+from scenario import (
+    Position,
+    intruder_top_first,
+    raider_top_first,
+    seat_view,
+    village_view,
+)
 
-from simcore import layout as L
-from simcore.api import ConfigError, run_games, run_one
 from simcore.codes import (
     GOROBEI,
     KATSUSHIRO,
@@ -20,22 +25,51 @@ from simcore.codes import (
     PEN_WOUND,
     SAMURAI,
 )
-from simcore.scenario import (
-    Position,
-    intruder_top_first,
-    raider_top_first,
-    seat_view,
-    village_view,
+from simcore.config import ConfigError
+from simcore.events import (
+    EV_ABSENT,
+    EV_DISCARD_TO_RAIDER,
+    EV_FIGHT,
+    EV_FIGHT_AGAIN,
+    EV_GIVE,
+    EV_KYUZO_DISCARD,
+    EV_KYUZO_TOKEN,
+    EV_LOSE_DEFENCE,
+    EV_PASS,
+    EV_PENALTY,
+    EV_PEN_DRAW,
+    EV_PEN_IGNORED,
+    EV_PEN_UNABLE,
+    EV_REDRAW,
+    EV_REVEAL,
+    EV_ROUND_END,
+    EV_ROUND_START,
+    EV_SUPPORT,
+    EV_TOKEN_RETURN,
+    EV_TURN,
 )
+from simcore.invariants import ERR_FORCED
+from simcore.questions import (
+    ACT_FIGHT,
+    ACT_PASS,
+    ACT_SUPPORT,
+    CARD_CONFRONT,
+    CARD_GIVE_LEFT,
+    CARD_GIVE_RIGHT,
+    CARD_REDRAW,
+    KIAI_EFFECT,
+)
+from simcore.results import O_FIRST_SEAT
+from strategies.run import run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-FIGHT = L.ACT_FIGHT
-PASS = L.ACT_PASS
+FIGHT = ACT_FIGHT
+PASS = ACT_PASS
 
 
 def support(seat):
-    return L.ACT_SUPPORT + seat
+    return ACT_SUPPORT + seat
 
 
 
@@ -71,7 +105,7 @@ def test_r2_left_neighbour_is_next_seat_right_is_previous(n, acting, kind, drawe
     pos = Position(cfg).line(acting, [pen]).raider([drawn, spare]).turn(acting)
     run = pos.play(turns=1, decisions=[PASS])
     ok(run)
-    assert [e[:2] for e in events(run, L.EV_PEN_DRAW)] == [(drawer, drawn)]
+    assert [e[:2] for e in events(run, EV_PEN_DRAW)] == [(drawer, drawn)]
     assert seat_view(run, drawer)["line"] == [drawn]
     assert seat_view(run, drawer)["total"] == 1
     for s in range(n):
@@ -88,13 +122,13 @@ def test_r2a_two_samurai_give_is_one_option():
     pos = Position(cfg).raider([even, cards(value=1, symbol="none")]).turn(0)
     for s in range(2):
         pos.defence(s, cards.guard())
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT])
     ok(run)
-    assert events(run, L.EV_GIVE) == [(0, 1, even, 0, 0, 0)]
+    assert events(run, EV_GIVE) == [(0, 1, even, 0, 0, 0)]
     assert seat_view(run, 1)["line"] == [even]
-    bad = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_RIGHT])
-    assert bad.K[L.K_ERR] == L.ERR_FORCED
-    assert events(bad, L.EV_GIVE) == []
+    bad = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_RIGHT])
+    assert bad.book.err == ERR_FORCED
+    assert events(bad, EV_GIVE) == []
     assert seat_view(bad, 0)["line"] == [even]  # the engine fell back to the lowest option
 
 
@@ -102,7 +136,7 @@ def test_r2a_two_samurai_give_is_one_option():
 def test_r3_first_player_is_random_by_default():
     cfg = make_config("kyuzo", "heihachi", "gorobei")
     out = run_games(cfg, 600, seed=11)
-    firsts = out[:, L.O_FIRST_SEAT]
+    firsts = out[:, O_FIRST_SEAT]
     counts = [int((firsts == s).sum()) for s in range(3)]
     assert sum(counts) == 600
     assert all(140 <= c <= 260 for c in counts), counts
@@ -111,10 +145,10 @@ def test_r3_first_player_is_random_by_default():
 def test_r3_first_player_fixed_on_request():
     cfg = make_config("kyuzo", "heihachi", "gorobei", first_seat=2)
     out = run_games(cfg, 50, seed=11)
-    assert set(out[:, L.O_FIRST_SEAT].tolist()) == {2}
+    assert set(out[:, O_FIRST_SEAT].tolist()) == {2}
     run = run_one(cfg, seed=5, stop_after_turns=1)
-    assert events(run, L.EV_ROUND_START)[0][0] == 2
-    assert events(run, L.EV_TURN)[0][0] == 2
+    assert events(run, EV_ROUND_START)[0][0] == 2
+    assert events(run, EV_TURN)[0][0] == 2
 
 
 # --------------------------------------------------------------------------- R-4 ignoring
@@ -131,11 +165,11 @@ def test_r4_gorobei_ignores_even_card_penalty_by_choice():
     pos = _penalty_position(("gorobei", "kyuzo", "heihachi"), 0, even, cards)
     run = pos.play(turns=1, decisions=[1, PASS])  # ignore
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == [(0, even, 1, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(0, even, 1, 0, 0, 0)]
     assert village_view(run)["barricades"] == 5
     run = pos.play(turns=1, decisions=[0, PASS])  # R-4: forced decision 0 applies it
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == []
+    assert events(run, EV_PEN_IGNORED) == []
     assert village_view(run)["barricades"] == 4
     ref = pos.play(turns=1)  # the reference always ignores
     assert village_view(ref)["barricades"] == 5
@@ -146,7 +180,7 @@ def test_r4_gorobei_cannot_ignore_odd_card_penalty():
     odd = cards(value=1, symbol="none", penalties=["barricade"])
     run = _penalty_position(("gorobei", "kyuzo", "heihachi"), 0, odd, cards).play(turns=1)
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == []
+    assert events(run, EV_PEN_IGNORED) == []
     assert village_view(run)["barricades"] == 4
 
 
@@ -157,7 +191,7 @@ def test_r4_kanbei_ignores_odd_not_even():
     pos = _penalty_position(names, 1, odd, cards)
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == [(1, odd, 1, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(1, odd, 1, 0, 0, 0)]
     assert village_view(run)["barricades"] == 5
     run = pos.play(turns=1, decisions=[0, PASS])
     ok(run)
@@ -166,7 +200,7 @@ def test_r4_kanbei_ignores_odd_not_even():
     even = cards(value=2, symbol="none", penalties=["barricade"])
     run = _penalty_position(names, 1, even, cards).play(turns=1, decisions=[PASS])
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == []
+    assert events(run, EV_PEN_IGNORED) == []
     assert village_view(run)["barricades"] == 4
 
 
@@ -178,7 +212,7 @@ def test_r4_support_token_of_gorobei_lets_holder_ignore():
     pos = _penalty_position(("gorobei", "kyuzo", "heihachi"), 1, even, cards).token(0, 1)
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == [(1, even, PEN_WOUND, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(1, even, PEN_WOUND, 0, 0, 0)]
     assert seat_view(run, 1)["wound"] == 0
     run = _penalty_position(("gorobei", "kyuzo", "heihachi"), 1, even, Cards()).play(turns=1)
     ok(run)
@@ -192,8 +226,8 @@ def test_r5_left_draw_with_passed_neighbour_wounds_instead():
     pos = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, pen, cards).passed(1)
     run = pos.play(turns=1, decisions=[PASS])
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == [(0, PEN_LEFT_DRAWS, 0, 0, 0, 0)]
-    assert events(run, L.EV_PEN_DRAW) == []
+    assert events(run, EV_PEN_UNABLE) == [(0, PEN_LEFT_DRAWS, 0, 0, 0, 0)]
+    assert events(run, EV_PEN_DRAW) == []
     assert seat_view(run, 0)["wound"] == 1
     assert seat_view(run, 1)["line"] == [] and seat_view(run, 2)["line"] == []
     assert village_view(run)["raider_n"] == 2
@@ -206,7 +240,7 @@ def test_r5_discard_to_raider_with_empty_discard_wounds_instead():
         turns=1, decisions=[0, PASS]
     )
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == [(0, PEN_DISCARD_TO_RAIDER, 0, 0, 0, 0)]
+    assert events(run, EV_PEN_UNABLE) == [(0, PEN_DISCARD_TO_RAIDER, 0, 0, 0, 0)]
     assert seat_view(run, 0)["wound"] == 1
     assert village_view(run)["raider_n"] == 2
 
@@ -221,10 +255,10 @@ def test_discard_to_raider_hides_cards_katsushiro_had_shown():
         .discard([back])
         .known(2)
     )
-    assert pos.P[L.KNOWN_N] == 2
+    assert pos.p.known_n == 2
     run = pos.play(turns=1, decisions=[0, PASS])
     ok(run)
-    assert run.P[L.KNOWN_N] == 0
+    assert run.pub.known_n == 0
     # control: a penalty that does not shuffle keeps them known
     cards = Cards()
     nodef = cards(value=1, symbol="hat", penalties=["no_defend"])
@@ -234,7 +268,7 @@ def test_discard_to_raider_hides_cards_katsushiro_had_shown():
         .play(turns=1, decisions=[PASS])
     )
     ok(run)
-    assert run.P[L.KNOWN_N] == 2
+    assert run.pub.known_n == 2
 
 
 def test_r5_discard_to_raider_with_a_discard_shuffles_it_in_without_wound():
@@ -244,8 +278,8 @@ def test_r5_discard_to_raider_with_a_discard_shuffles_it_in_without_wound():
     pos = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, boss, cards).discard([back])
     run = pos.play(turns=1, decisions=[0, PASS])
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == []
-    assert events(run, L.EV_DISCARD_TO_RAIDER) == [(back, 0, 0, 0, 0, 0)]
+    assert events(run, EV_PEN_UNABLE) == []
+    assert events(run, EV_DISCARD_TO_RAIDER) == [(back, 0, 0, 0, 0, 0)]
     assert seat_view(run, 0)["wound"] == 0
     assert village_view(run)["discard"] == []
     assert back in raider_top_first(run) and village_view(run)["raider_n"] == 3
@@ -258,7 +292,7 @@ def test_r5_lose_defence_with_empty_defence_wounds_instead():
         turns=1, decisions=[PASS]
     )
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == [(0, PEN_LOSE_DEFENCE, 0, 0, 0, 0)]
+    assert events(run, EV_PEN_UNABLE) == [(0, PEN_LOSE_DEFENCE, 0, 0, 0, 0)]
     assert seat_view(run, 0)["wound"] == 1
 
 
@@ -270,7 +304,7 @@ def test_r5_flag_penalties_are_always_applicable(kind):
         turns=1, decisions=[PASS]
     )
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == []
+    assert events(run, EV_PEN_UNABLE) == []
     assert seat_view(run, 0)["wound"] == 0
 
 
@@ -279,14 +313,14 @@ def test_r5_must_pass_and_no_talent_never_wound():
     must = cards(rank="boss", penalties=["must_pass"])
     run = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, must, cards).play(turns=1)
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == [] and seat_view(run, 0)["wound"] == 0
+    assert events(run, EV_PEN_UNABLE) == [] and seat_view(run, 0)["wound"] == 0
     cards = Cards()
     nt = cards(rank="boss", penalties=["wound", "no_talent"])
     run = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, nt, cards).play(
         turns=1, decisions=[0, PASS]
     )
     ok(run)
-    assert events(run, L.EV_PEN_UNABLE) == []
+    assert events(run, EV_PEN_UNABLE) == []
     assert seat_view(run, 0)["wound"] == 1  # the printed wound only, nothing for no_talent
 
 
@@ -302,10 +336,10 @@ def test_r5_intruder_on_empty_stack_cannot_arise_at_a_turn_start():
         pos.defence(s, cards.guard())
     run = pos.play(round_end=True)
     ok(run)
-    assert events(run, L.EV_TURN) == []
-    assert events(run, L.EV_PEN_UNABLE) == []
+    assert events(run, EV_TURN) == []
+    assert events(run, EV_PEN_UNABLE) == []
     assert seat_view(run, 0)["wound"] == 0
-    assert events(run, L.EV_ROUND_END)[0][0] == 0
+    assert events(run, EV_ROUND_END)[0][0] == 0
 
 
 # --------------------------------------------------------------------------- R-6 boss order
@@ -315,11 +349,11 @@ def test_r6_two_boss_penalties_in_chosen_order():
     pos = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, boss, cards)
     run = pos.play(turns=1, decisions=[0, PASS])
     ok(run)
-    assert [e[2] for e in events(run, L.EV_PENALTY)] == [PEN_NO_SUPPORT, PEN_WOUND]
+    assert [e[2] for e in events(run, EV_PENALTY)] == [PEN_NO_SUPPORT, PEN_WOUND]
     assert seat_view(run, 0)["wound"] == 1
     run = pos.play(turns=1, decisions=[1, PASS])
     ok(run)
-    assert [e[2] for e in events(run, L.EV_PENALTY)] == [PEN_WOUND, PEN_NO_SUPPORT]
+    assert [e[2] for e in events(run, EV_PENALTY)] == [PEN_WOUND, PEN_NO_SUPPORT]
     assert seat_view(run, 0)["wound"] == 1
 
 
@@ -331,13 +365,13 @@ def test_r6_order_matters_wound_then_no_talent_for_gorobei():
     pos = _penalty_position(("gorobei", "katsushiro", "kanbei"), 0, boss, cards)
     run = pos.play(turns=1, decisions=[0, 1, PASS])
     ok(run)
-    assert [e[2] for e in events(run, L.EV_PENALTY)] == [PEN_WOUND, PEN_NO_TALENT]
-    assert events(run, L.EV_PEN_IGNORED) == [(0, boss, PEN_WOUND, 0, 0, 0)]
+    assert [e[2] for e in events(run, EV_PENALTY)] == [PEN_WOUND, PEN_NO_TALENT]
+    assert events(run, EV_PEN_IGNORED) == [(0, boss, PEN_WOUND, 0, 0, 0)]
     assert seat_view(run, 0)["wound"] == 0
     run = pos.play(turns=1, decisions=[1, PASS])
     ok(run)
-    assert [e[2] for e in events(run, L.EV_PENALTY)] == [PEN_NO_TALENT, PEN_WOUND]
-    assert events(run, L.EV_PEN_IGNORED) == []
+    assert [e[2] for e in events(run, EV_PENALTY)] == [PEN_NO_TALENT, PEN_WOUND]
+    assert events(run, EV_PEN_IGNORED) == []
     assert seat_view(run, 0)["wound"] == 1
 
 
@@ -362,7 +396,7 @@ def test_lose_defence_reference_discards_doll_else_farm_else_hat(held, lost):
     )
     run = pos.play(turns=1)  # the reference answers the choice (and then fights a filler)
     ok(run)
-    assert events(run, L.EV_LOSE_DEFENCE) == [(0, def_cards[lost], 0, 0, 0, 0)]
+    assert events(run, EV_LOSE_DEFENCE) == [(0, def_cards[lost], 0, 0, 0, 0)]
     assert village_view(run)["discard"] == [def_cards[lost]]
     slots = {"hat": 0, "farm": 1, "doll": 2}
     d = seat_view(run, 0)["defence"]
@@ -403,10 +437,10 @@ def test_forced_pass_above_kiai_asks_nothing():
     run = pos.play(turns=1, decisions=[FIGHT])
     ok(run)
     assert seat_view(run, 0)["total"] == 10 > seat_view(run, 0)["kiai"] == 9
-    assert events(run, L.EV_PASS) == [(0, 1, 0, 0, 0, 0)]
+    assert events(run, EV_PASS) == [(0, 1, 0, 0, 0, 0)]
     assert seat_view(run, 0)["passed"]
-    assert run.K[L.K_FD_POS] == 0
-    assert events(run, L.EV_FIGHT) == []
+    assert run.book.fd_pos == 0
+    assert events(run, EV_FIGHT) == []
 
 
 def test_must_pass_boss_forces_pass():
@@ -416,9 +450,9 @@ def test_must_pass_boss_forces_pass():
     pos = _penalty_position(("kyuzo", "katsushiro", "kanbei"), 0, boss, cards)
     run = pos.play(turns=1, decisions=[FIGHT])
     ok(run)
-    assert events(run, L.EV_PASS) == [(0, 2, 0, 0, 0, 0)]
+    assert events(run, EV_PASS) == [(0, 2, 0, 0, 0, 0)]
     assert seat_view(run, 0)["passed"]
-    assert run.K[L.K_FD_POS] == 0
+    assert run.book.fd_pos == 0
     assert village_view(run)["raider_n"] == 2
 
 
@@ -429,8 +463,8 @@ def test_pass_leaves_the_round_and_skips_later_turns():
     pos = Position(cfg).raider([cards(penalties=[]) for _ in range(5)]).turn(0)
     run = pos.play(turns=5, decisions=[PASS])
     ok(run)
-    assert [e[0] for e in events(run, L.EV_TURN)] == [0, 1, 2, 1, 2]
-    assert run.P[L.ROUND] == 1
+    assert [e[0] for e in events(run, EV_TURN)] == [0, 1, 2, 1, 2]
+    assert run.pub.round_no == 1
     assert seat_view(run, 0)["passed"] and seat_view(run, 0)["line"] == []
 
 
@@ -442,7 +476,7 @@ def test_support_hands_token_and_moves_top_card_to_intruder():
     pos = Position(make_config("gorobei", "kyuzo", "heihachi")).raider([top, second]).turn(0)
     run = pos.play(turns=1, decisions=[support(2)])
     ok(run)
-    assert events(run, L.EV_SUPPORT) == [(0, 2, top, 0, 0, 0)]
+    assert events(run, EV_SUPPORT) == [(0, 2, top, 0, 0, 0)]
     assert seat_view(run, 0)["holder"] == 2
     assert intruder_top_first(run) == [top]
     assert raider_top_first(run) == [second]
@@ -460,13 +494,13 @@ def test_support_receiver_uses_talent_in_next_turn_penalty_step_then_returns_it(
     ).turn(0)
     run = pos.play(turns=2, decisions=[support(1), 1, PASS])
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == [(1, even, 1, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(1, even, 1, 0, 0, 0)]
     assert village_view(run)["barricades"] == 5
-    assert events(run, L.EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
+    assert events(run, EV_TOKEN_RETURN) == [(0, 1, 0, 0, 0, 0)]
     assert seat_view(run, 0)["holder"] == 0
     # after one turn only (Gorobei's own) the token is still with Kyuzo
     mid = pos.play(turns=1, decisions=[support(1)])
-    assert seat_view(mid, 0)["holder"] == 1 and events(mid, L.EV_TOKEN_RETURN) == []
+    assert seat_view(mid, 0)["holder"] == 1 and events(mid, EV_TOKEN_RETURN) == []
 
 
 def test_support_illegal_under_no_support():
@@ -475,8 +509,8 @@ def test_support_illegal_under_no_support():
     nosup = cards(value=1, symbol="farm", penalties=["no_support"])
     pos = _penalty_position(("gorobei", "kyuzo", "heihachi"), 0, nosup, cards)
     run = pos.play(turns=1, decisions=[support(1)])
-    assert run.K[L.K_ERR] == L.ERR_FORCED
-    assert events(run, L.EV_SUPPORT) == []
+    assert run.book.err == ERR_FORCED
+    assert events(run, EV_SUPPORT) == []
     assert seat_view(run, 0)["holder"] == 0
 
 
@@ -490,8 +524,8 @@ def test_support_illegal_without_own_token():
     )
     pos.token(0, 2)  # Gorobei's token is with Heihachi
     run = pos.play(turns=1, decisions=[support(1)])
-    assert run.K[L.K_ERR] == L.ERR_FORCED
-    assert events(run, L.EV_SUPPORT) == []
+    assert run.book.err == ERR_FORCED
+    assert events(run, EV_SUPPORT) == []
 
 
 def test_support_only_to_samurai_still_in():
@@ -502,12 +536,12 @@ def test_support_only_to_samurai_still_in():
     )
     pos.turn(0).passed(1)
     bad = pos.play(turns=1, decisions=[support(1)])
-    assert bad.K[L.K_ERR] == L.ERR_FORCED and events(bad, L.EV_SUPPORT) == []
+    assert bad.book.err == ERR_FORCED and events(bad, EV_SUPPORT) == []
     good = pos.play(turns=1, decisions=[support(2)])
     ok(good)
     assert seat_view(good, 0)["holder"] == 2
     self_support = pos.play(turns=1, decisions=[support(0)])
-    assert self_support.K[L.K_ERR] == L.ERR_FORCED
+    assert self_support.book.err == ERR_FORCED
 
 
 # --------------------------------------------------------------------------- no_talent
@@ -534,8 +568,8 @@ def test_no_talent_stops_kikuchiyo_second_fight():
             pos.defence(s, cards.guard())
         run = pos.play(turns=1)
         ok(run)
-        assert len(events(run, L.EV_REVEAL)) == fights, story(run)
-        assert len(events(run, L.EV_FIGHT_AGAIN)) == fights - 1
+        assert len(events(run, EV_REVEAL)) == fights, story(run)
+        assert len(events(run, EV_FIGHT_AGAIN)) == fights - 1
         assert seat_view(run, 0)["wound"] == 1
 
 
@@ -548,11 +582,11 @@ def test_no_talent_suspends_support_token_talent():
     first_wound = pos.play(turns=1, decisions=[0, 1, PASS])
     ok(first_wound)
     assert seat_view(first_wound, 1)["wound"] == 0
-    assert events(first_wound, L.EV_PEN_IGNORED) == [(1, boss, PEN_WOUND, 0, 0, 0)]
+    assert events(first_wound, EV_PEN_IGNORED) == [(1, boss, PEN_WOUND, 0, 0, 0)]
     talent_off = pos.play(turns=1, decisions=[1, PASS])
     ok(talent_off)
     assert seat_view(talent_off, 1)["wound"] == 1
-    assert events(talent_off, L.EV_PEN_IGNORED) == []
+    assert events(talent_off, EV_PEN_IGNORED) == []
 
 
 def test_no_talent_suspends_own_talent_on_revealed_card():
@@ -565,10 +599,10 @@ def test_no_talent_suspends_own_talent_on_revealed_card():
     pos = Position(cfg).line(0, [boss]).raider([c1, c2]).turn(0)
     for s in range(3):
         pos.defence(s, cards.guard())
-    run = pos.play(turns=1, decisions=[0, FIGHT, L.CARD_REDRAW])
+    run = pos.play(turns=1, decisions=[0, FIGHT, CARD_REDRAW])
     ok(run)
-    assert events(run, L.EV_REDRAW) == []
-    assert run.K[L.K_FD_POS] == 2  # the card question had one option: never asked
+    assert events(run, EV_REDRAW) == []
+    assert run.book.fd_pos == 2  # the card question had one option: never asked
     assert seat_view(run, 0)["line"] == [boss, c1]
     # control: with a boss without 'no talent' the redraw is taken
     cards = Cards()
@@ -577,9 +611,9 @@ def test_no_talent_suspends_own_talent_on_revealed_card():
     pos = Position(cfg).line(0, [boss]).raider([c1, c2]).turn(0)
     for s in range(3):
         pos.defence(s, cards.guard())
-    run = pos.play(turns=1, decisions=[0, FIGHT, L.CARD_REDRAW])
+    run = pos.play(turns=1, decisions=[0, FIGHT, CARD_REDRAW])
     ok(run)
-    assert events(run, L.EV_REDRAW) == [(0, c1, 0, 0, 0, 0)]
+    assert events(run, EV_REDRAW) == [(0, c1, 0, 0, 0, 0)]
     assert seat_view(run, 0)["line"] == [boss, c2]
 
 
@@ -596,13 +630,13 @@ def test_r18_absent_tokens_default_and_option():
         make_config(*SAMURAI, absent_tokens="on")
     present = (1 << SAMURAI.index("kyuzo")) | (1 << SAMURAI.index("heihachi"))
     run = run_one(two, seed=3, stop_after_turns=0)
-    assert run.P[L.ABSENT_ON] == 1 and run.P[L.ABSENT_AVAIL] == 127 & ~present
+    assert run.pub.absent_on == 1 and run.pub.absent_avail == 127 & ~present
     run = run_one(three, seed=3, stop_after_turns=0)
-    assert run.P[L.ABSENT_ON] == 0 and run.P[L.ABSENT_AVAIL] == 0
+    assert run.pub.absent_on == 0 and run.pub.absent_avail == 0
     run = run_one(
         make_config("kyuzo", "heihachi", "gorobei", absent_tokens="on"), seed=3, stop_after_turns=0
     )
-    assert run.P[L.ABSENT_AVAIL] == 127 & ~(present | 1 << GOROBEI)
+    assert run.pub.absent_avail == 127 & ~(present | 1 << GOROBEI)
 
 
 def test_r18_absent_token_lends_talent_for_the_round_once_per_game():
@@ -616,10 +650,10 @@ def test_r18_absent_token_lends_talent_for_the_round_once_per_game():
         pos.defence(s, cards.guard())
     run = pos.play(turns=1, decisions=[1 << GOROBEI, 1, PASS])
     ok(run)
-    assert events(run, L.EV_ABSENT) == [(0, 1 << GOROBEI, 0, 0, 0, 0)]
-    assert events(run, L.EV_PEN_IGNORED) == [(0, even, 1, 0, 0, 0)]
-    assert run.P[seat_block(0) + L.S_ABSENT] == 1 << GOROBEI
-    assert not run.P[L.ABSENT_AVAIL] & (1 << GOROBEI)
+    assert events(run, EV_ABSENT) == [(0, 1 << GOROBEI, 0, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(0, even, 1, 0, 0, 0)]
+    assert run.pub.lent[0] == 1 << GOROBEI
+    assert not run.pub.absent_avail & (1 << GOROBEI)
     # without the token the penalty bites
     run = pos.play(turns=1, decisions=[0, PASS])
     ok(run)
@@ -628,14 +662,14 @@ def test_r18_absent_token_lends_talent_for_the_round_once_per_game():
     # the one raider card is fought: the round ends, round 2 is set up
     later = pos.play(turns=1, decisions=[1 << GOROBEI, 1, FIGHT])
     ok(later)
-    assert later.P[L.ROUND] == 2, story(later)
-    assert later.P[seat_block(0) + L.S_ABSENT] == 0
-    assert not later.P[L.ABSENT_AVAIL] & (1 << GOROBEI)
+    assert later.pub.round_no == 2, story(later)
+    assert later.pub.lent[0] == 0
+    assert not later.pub.absent_avail & (1 << GOROBEI)
     # once per game: Heihachi, opening round 2, may not use Gorobei's token again
     again = pos.play(turns=2, decisions=[1 << GOROBEI, 1, FIGHT, 1 << GOROBEI])
-    assert again.P[L.ROUND] == 2
-    assert again.K[L.K_ERR] == L.ERR_FORCED
-    assert events(again, L.EV_ABSENT) == [(0, 1 << GOROBEI, 0, 0, 0, 0)]
+    assert again.pub.round_no == 2
+    assert again.book.err == ERR_FORCED
+    assert events(again, EV_ABSENT) == [(0, 1 << GOROBEI, 0, 0, 0, 0)]
 
 
 def test_r20a_no_talent_also_suspends_a_used_absent_token():
@@ -656,7 +690,7 @@ def test_r20a_no_talent_also_suspends_a_used_absent_token():
     run = pos.play(turns=1, decisions=[1 << GOROBEI, 1, PASS])  # no_talent first
     ok(run)
     assert seat_view(run, 0)["wound"] == 1
-    assert events(run, L.EV_PEN_IGNORED) == []
+    assert events(run, EV_PEN_IGNORED) == []
 
 
 def test_r20a_absent_token_works_outside_own_turn():
@@ -671,19 +705,19 @@ def test_r20a_absent_token_works_outside_own_turn():
     pos = Position(cfg).raider([a, b, c, d]).turn(1)
     for s in range(2):
         pos.defence(s, cards.guard())
-    dec = [1 << KATSUSHIRO, FIGHT, L.CARD_CONFRONT, 0, FIGHT, L.CARD_GIVE_LEFT, L.CARD_REDRAW]
+    dec = [1 << KATSUSHIRO, FIGHT, CARD_CONFRONT, 0, FIGHT, CARD_GIVE_LEFT, CARD_REDRAW]
     run = pos.play(turns=2, decisions=dec)
     ok(run)
-    assert events(run, L.EV_GIVE) == [(0, 1, b, 0, 0, 0)]
-    assert events(run, L.EV_REDRAW) == [(1, b, 0, 0, 0, 0)]
+    assert events(run, EV_GIVE) == [(0, 1, b, 0, 0, 0)]
+    assert events(run, EV_REDRAW) == [(1, b, 0, 0, 0, 0)]
     assert seat_view(run, 1)["line"] == [a, c]
     assert raider_top_first(run) == [d, b]
     # without the absent token, the redraw is not a legal option
-    dec = [0, FIGHT, 0, FIGHT, L.CARD_GIVE_LEFT, L.CARD_REDRAW]
+    dec = [0, FIGHT, 0, FIGHT, CARD_GIVE_LEFT, CARD_REDRAW]
     run = pos.play(turns=2, decisions=dec)
     ok(run)
-    assert events(run, L.EV_REDRAW) == []
-    assert run.K[L.K_FD_POS] == 5  # Kyuzo's card question had one option: never asked
+    assert events(run, EV_REDRAW) == []
+    assert run.book.fd_pos == 5  # Kyuzo's card question had one option: never asked
     assert seat_view(run, 1)["line"] == [a, b]
 
 
@@ -703,9 +737,9 @@ def test_r20_several_tokens_lend_all_their_talents_and_all_return():
     pos.turn(1).token(0, 1).token(2, 1)
     run = pos.play(turns=1, decisions=[1, PASS])
     ok(run)
-    assert events(run, L.EV_PEN_IGNORED) == [(1, odd, PEN_WOUND, 0, 0, 0)]
+    assert events(run, EV_PEN_IGNORED) == [(1, odd, PEN_WOUND, 0, 0, 0)]
     assert seat_view(run, 1)["wound"] == 0
-    assert sorted(events(run, L.EV_TOKEN_RETURN)) == [(0, 1, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0)]
+    assert sorted(events(run, EV_TOKEN_RETURN)) == [(0, 1, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0)]
     assert seat_view(run, 0)["holder"] == 0 and seat_view(run, 2)["holder"] == 2
     # with Gorobei's token only, the odd card's wound cannot be ignored
     pos = (
@@ -734,9 +768,9 @@ def test_r20a_support_token_talent_only_in_receivers_own_turn():
     )
     for s in range(3):
         pos.defence(s, cards.guard())
-    run = pos.play(turns=1, decisions=[FIGHT, L.CARD_GIVE_LEFT])
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_GIVE_LEFT])
     ok(run)
-    assert events(run, L.EV_KYUZO_DISCARD) == []
+    assert events(run, EV_KYUZO_DISCARD) == []
     assert seat_view(run, 1)["line"] == [four, given]
     # in Kikuchiyo's own turn the same token lets him discard the matching card
     cards = Cards()
@@ -748,7 +782,7 @@ def test_r20a_support_token_talent_only_in_receivers_own_turn():
         pos.defence(s, cards.guard())
     run = pos.play(turns=1)
     ok(run)
-    assert events(run, L.EV_KYUZO_DISCARD) == [(1, drawn, 0, 0, 0, 0)], story(run)
+    assert events(run, EV_KYUZO_DISCARD) == [(1, drawn, 0, 0, 0, 0)], story(run)
     assert village_view(run)["discard"] == [drawn]
     assert seat_view(run, 2)["holder"] == 2  # returned at the end of his turn
 
@@ -765,12 +799,12 @@ def test_r20_token_taken_with_kyuzo_kiai_in_own_turn_works_then_returns():
     pos = Position(cfg).line(0, [five]).raider([four, again, cards(value=2, symbol="none")]).turn(0)
     for s in range(3):
         pos.defence(s, cards.guard())
-    run = pos.play(turns=1, decisions=[FIGHT, L.KIAI_EFFECT, 1 * 8 + 0])
+    run = pos.play(turns=1, decisions=[FIGHT, KIAI_EFFECT, 1 * 8 + 0])
     ok(run)
-    assert events(run, L.EV_KYUZO_TOKEN) == [(1, 0, 0, 0, 0, 0)]
-    assert events(run, L.EV_FIGHT_AGAIN) == [(0, 0, 0, 0, 0, 0)], story(run)
+    assert events(run, EV_KYUZO_TOKEN) == [(1, 0, 0, 0, 0, 0)]
+    assert events(run, EV_FIGHT_AGAIN) == [(0, 0, 0, 0, 0, 0)], story(run)
     assert seat_view(run, 0)["line"] == [four, again]
-    assert events(run, L.EV_TOKEN_RETURN) == [(1, 0, 0, 0, 0, 0)]
+    assert events(run, EV_TOKEN_RETURN) == [(1, 0, 0, 0, 0, 0)]
     assert seat_view(run, 1)["holder"] == 1
 
 
@@ -790,16 +824,16 @@ def test_r20_kyuzo_kiai_out_of_turn_token_kept_until_his_own_turn():
     )
     for s in range(3):
         pos.defence(s, cards.guard())
-    dec = [FIGHT, L.CARD_GIVE_LEFT, L.KIAI_EFFECT, 2 * 8 + 1]
+    dec = [FIGHT, CARD_GIVE_LEFT, KIAI_EFFECT, 2 * 8 + 1]
     one = pos.play(turns=1, decisions=dec)
     ok(one)
-    assert events(one, L.EV_KYUZO_TOKEN) == [(2, 1, 0, 0, 0, 0)]
+    assert events(one, EV_KYUZO_TOKEN) == [(2, 1, 0, 0, 0, 0)]
     assert seat_view(one, 1)["line"] == [given]  # the 5 was shed
     assert seat_view(one, 2)["holder"] == 1
-    assert events(one, L.EV_TOKEN_RETURN) == []
+    assert events(one, EV_TOKEN_RETURN) == []
     two = pos.play(turns=2, decisions=dec + [1, PASS])
     ok(two)
-    assert events(two, L.EV_PEN_IGNORED) == [(1, given, PEN_WOUND, 0, 0, 0)], story(two)
+    assert events(two, EV_PEN_IGNORED) == [(1, given, PEN_WOUND, 0, 0, 0)], story(two)
     assert seat_view(two, 1)["wound"] == 0
-    assert events(two, L.EV_TOKEN_RETURN) == [(2, 1, 0, 0, 0, 0)]
+    assert events(two, EV_TOKEN_RETURN) == [(2, 1, 0, 0, 0, 0)]
     assert seat_view(two, 2)["holder"] == 2

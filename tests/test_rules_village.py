@@ -5,9 +5,8 @@ RULES.md sections 6, 8, 9 (score) and decisions R-12, R-13, R-14, R-15.
 
 import pytest
 from conftest import Cards, events, guarded, make_config, ok
+from scenario import Position, seat_view, village_view
 
-from simcore import layout as L
-from simcore.api import grade
 from simcore.codes import (
     FAM_HEAL_RANDOM,
     FB_LOSE_BARRICADE,
@@ -19,12 +18,25 @@ from simcore.codes import (
     OUT_FARMSTEADS,
     OUT_WIN,
 )
-from simcore.scenario import Position, seat_view, village_view
+from simcore.events import (
+    EV_BARR_LOST,
+    EV_BONUS,
+    EV_FAMILY_LOST,
+    EV_FARM_LOST,
+    EV_FIGHT,
+    EV_FLAME,
+    EV_GAME_END,
+    EV_KIAI,
+    EV_PASS,
+    EV_WOUND,
+)
+from simcore.questions import ACT_FIGHT, ACT_PASS, KIAI_PLAIN
+from strategies.run import grade
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
-PASS = L.ACT_PASS
-FIGHT = L.ACT_FIGHT
+PASS = ACT_PASS
+FIGHT = ACT_FIGHT
 
 
 
@@ -44,7 +56,7 @@ def test_wound_steps_human_token_animal_token_death(start):
     )
     run = pos.turn(0).wound(0, start).play(turns=1, decisions=[PASS])
     ok(run)
-    assert events(run, L.EV_WOUND) == [(0, start + 1, 0, 0, 0, 0)]
+    assert events(run, EV_WOUND) == [(0, start + 1, 0, 0, 0, 0)]
     v = seat_view(run, 0)
     assert v["wound"] == start + 1
     if start + 1 < 4:
@@ -54,8 +66,8 @@ def test_wound_steps_human_token_animal_token_death(start):
     else:  # the fourth wound kills him: the game is lost at once
         assert village_view(run)["game_over"]
         assert run.result("outcome") == OUT_DEATH
-        assert events(run, L.EV_PASS) == []
-        assert events(run, L.EV_GAME_END)[0][0] == OUT_DEATH
+        assert events(run, EV_PASS) == []
+        assert events(run, EV_GAME_END)[0][0] == OUT_DEATH
 
 
 def test_turning_animal_keeps_cards_and_sets_animal_kiai():
@@ -73,7 +85,7 @@ def test_turning_animal_keeps_cards_and_sets_animal_kiai():
     assert (v["wound"], v["kiai"], v["total"]) == (2, 12, 7)
     assert v["line"] == line + [wound_card]
     assert v["defence"] == [-1, defence[0], -1]
-    assert events(run, L.EV_KIAI) == []
+    assert events(run, EV_KIAI) == []
 
 
 def test_turning_animal_on_the_animal_kiai_triggers_it():
@@ -89,9 +101,9 @@ def test_turning_animal_on_the_animal_kiai_triggers_it():
     wound_card = cards(value=1, symbol="doll", penalties=["wound"])
     pos = Position(cfg).line(0, line + [wound_card]).wound(0, 1)
     pos.raider([cards(value=1, symbol="none"), cards(value=2, symbol="doll")]).turn(0)
-    run = pos.play(turns=1, decisions=[L.KIAI_PLAIN, PASS])
+    run = pos.play(turns=1, decisions=[KIAI_PLAIN, PASS])
     ok(run)
-    assert events(run, L.EV_KIAI) == [(0, L.KIAI_PLAIN, 0, 0, 0, 0)]
+    assert events(run, EV_KIAI) == [(0, KIAI_PLAIN, 0, 0, 0, 0)]
     assert seat_view(run, 0)["line"] == line[1:] + [wound_card]
     assert seat_view(run, 0)["total"] == 8
 
@@ -118,7 +130,7 @@ def test_r12_no_farmstead_penalty_below_hard(difficulty):
     run = pos.play(turns=1, decisions=[PASS], randoms=[0])
     ok(run)
     assert village_view(run)["farmsteads"] == 5
-    assert events(run, L.EV_FARM_LOST) == [(-1, 5, 0, 0, 0, 0)]
+    assert events(run, EV_FARM_LOST) == [(-1, 5, 0, 0, 0, 0)]
 
 
 def test_r12_a_loses_a_random_family():
@@ -127,8 +139,8 @@ def test_r12_a_loses_a_random_family():
     ok(run)
     assert village_view(run)["farmsteads"] == 5
     assert village_view(run)["families"] == 2
-    assert events(run, L.EV_FAMILY_LOST) == [(1, 2, 0, 0, 0, 0)]
-    assert run.P[L.FAM_MASK] == 0b101
+    assert events(run, EV_FAMILY_LOST) == [(1, 2, 0, 0, 0, 0)]
+    assert run.pub.family_mask == 0b101
 
 
 def test_r12_b_chain_of_farmsteads():
@@ -144,7 +156,7 @@ def test_r12_b_chain_of_farmsteads():
     # picks: token 0 (B), then index 1 = token 1 (B), then index 2 = token 2 (A), family 0
     run = pos.play(turns=1, decisions=[PASS], randoms=[0, 1, 2, 0])
     ok(run)
-    assert [e[0] for e in events(run, L.EV_FARM_LOST)] == [
+    assert [e[0] for e in events(run, EV_FARM_LOST)] == [
         FB_LOSE_FARMSTEAD,
         FB_LOSE_FARMSTEAD,
         FB_LOSE_FAMILY,
@@ -166,7 +178,7 @@ def test_r12_c_without_barricade_destroys_another_farmstead():
     # token 0 (C, no barricade) -> another farmstead: index 0 is now token 5 (D) -> seat 2 wounded
     run = pos.play(turns=1, decisions=[PASS], randoms=[0, 0, 2])
     ok(run)
-    assert [e[0] for e in events(run, L.EV_FARM_LOST)] == [FB_LOSE_BARRICADE, FB_RANDOM_WOUND]
+    assert [e[0] for e in events(run, EV_FARM_LOST)] == [FB_LOSE_BARRICADE, FB_RANDOM_WOUND]
     assert village_view(run)["farmsteads"] == 4
     assert seat_view(run, 2)["wound"] == 1
 
@@ -182,11 +194,11 @@ def test_r12_c_with_a_barricade_destroys_it():
     pos.farm_backs([FB_LOSE_BARRICADE] * 6)
     run = pos.play(round_end=True, randoms=[3, 0])
     ok(run)
-    assert events(run, L.EV_FARM_LOST) == [(FB_LOSE_BARRICADE, 5, 0, 0, 0, 0)]
+    assert events(run, EV_FARM_LOST) == [(FB_LOSE_BARRICADE, 5, 0, 0, 0, 0)]
     codes = [int(r[0]) for r in run.events]
-    i = codes.index(L.EV_FARM_LOST)
-    assert codes[i + 1] == L.EV_BARR_LOST
-    assert events(run, L.EV_BARR_LOST)[0][0] == 1
+    i = codes.index(EV_FARM_LOST)
+    assert codes[i + 1] == EV_BARR_LOST
+    assert events(run, EV_BARR_LOST)[0][0] == 1
 
 
 def test_r12_d_wounds_any_samurai_even_a_passed_one():
@@ -201,7 +213,7 @@ def test_r12_farmstead_penalties_apply_at_heroic():
     pos = _farm_position("heroic", [FB_LOSE_FAMILY] * 6)
     run = pos.play(turns=1, decisions=[PASS], randoms=[0, 2])
     ok(run)
-    assert village_view(run)["families"] == 2 and run.P[L.FAM_MASK] == 0b011
+    assert village_view(run)["families"] == 2 and run.pub.family_mask == 0b011
 
 
 def test_r12_destroyed_farmstead_is_drawn_at_random():
@@ -218,7 +230,7 @@ def test_r12_destroyed_farmstead_is_drawn_at_random():
     for seed in range(40):
         run = _farm_position("hard", backs, barricades=0).play(turns=1, decisions=[PASS], seed=seed)
         ok(run)
-        seen.add(events(run, L.EV_FARM_LOST)[0][0])
+        seen.add(events(run, EV_FARM_LOST)[0][0])
     assert seen == {FB_LOSE_FAMILY, FB_LOSE_FARMSTEAD, FB_LOSE_BARRICADE, FB_RANDOM_WOUND}
 
 
@@ -247,9 +259,9 @@ def test_r13_lost_families_drawn_among_those_left():
     run = pos.play(round_end=True, randoms=[1, 1, 0])
     ok(run)
     # mask 111: index 1 -> family 1 (B); mask 101: index 1 -> family 2 (C)
-    assert events(run, L.EV_FAMILY_LOST) == [(1, 2, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0)]
-    assert run.P[L.FAM_MASK] == 0b001
-    assert [e[:2] for e in events(run, L.EV_BONUS)] == [(0, FAM_HEAL_RANDOM)]
+    assert events(run, EV_FAMILY_LOST) == [(1, 2, 0, 0, 0, 0), (2, 1, 0, 0, 0, 0)]
+    assert run.pub.family_mask == 0b001
+    assert [e[:2] for e in events(run, EV_BONUS)] == [(0, FAM_HEAL_RANDOM)]
 
 
 @pytest.mark.parametrize(
@@ -261,7 +273,7 @@ def test_r14_bonus_a_heals_a_random_samurai_if_he_has_a_token(pick, wounds, afte
     pos = _round_end_position(cards, wounds=wounds)
     run = pos.play(round_end=True, randoms=[pick])
     ok(run)
-    assert events(run, L.EV_BONUS)[0][:3] == (0, FAM_HEAL_RANDOM, pick)
+    assert events(run, EV_BONUS)[0][:3] == (0, FAM_HEAL_RANDOM, pick)
     assert [seat_view(run, s)["wound"] for s in range(3)] == after
 
 
@@ -270,7 +282,7 @@ def test_r14_bonus_a_target_is_random_over_all_samurai():
     for seed in range(30):
         run = _round_end_position(Cards()).play(round_end=True, seed=seed)
         ok(run)
-        seen.add(events(run, L.EV_BONUS)[0][2])
+        seen.add(events(run, EV_BONUS)[0][2])
     assert seen == {0, 1, 2}
 
 
@@ -288,7 +300,7 @@ def test_r15_last_farmstead_ends_the_game_at_once():
     assert village_view(run)["game_over"]
     assert run.result("outcome") == OUT_FARMSTEADS
     assert run.result("farmsteads") == 0 and run.result("end_round") == 1
-    assert events(run, L.EV_FIGHT) == [] and events(run, L.EV_PASS) == []
+    assert events(run, EV_FIGHT) == [] and events(run, EV_PASS) == []
     assert run.result("score") == -1
 
 
@@ -303,7 +315,7 @@ def test_r15_first_cause_families_before_farmsteads():
     run = pos.play(turns=1, decisions=[PASS], randoms=[0, 0])
     assert run.result("outcome") == OUT_FARMSTEADS
     assert (run.result("farmsteads"), run.result("families")) == (0, 1)
-    assert events(run, L.EV_FAMILY_LOST) == []
+    assert events(run, EV_FAMILY_LOST) == []
 
 
 def test_r15_death_in_step_one_ends_game_before_later_steps():
@@ -326,7 +338,7 @@ def test_r15_death_in_step_one_ends_game_before_later_steps():
     assert run.result("barricades") == 3
     assert run.result("end_round") == 1
     assert run.result("wound_steps") == 4
-    assert events(run, L.EV_FARM_LOST) == [] and events(run, L.EV_FLAME) == []
+    assert events(run, EV_FARM_LOST) == [] and events(run, EV_FLAME) == []
 
 
 # --------------------------------------------------------------------------- score

@@ -15,7 +15,7 @@ from reports import sweep as S
 from reports.report import load_results
 from reports.seatings import canonical_seating, lineup_key, seating_key
 from reports.stats import proportion_ci
-from simcore import layout as L
+from simcore import results as L
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -248,7 +248,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         return rows
 
     monkeypatch.setattr(S, "play_range", quarter)
-    from simcore.api import GameConfig
+    from strategies.run import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
                       S.LocalBackend(), block=3000)  # fmt: skip
@@ -259,7 +259,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
 
 
 def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
-    from simcore.api import GameConfig, run_games
+    from strategies.run import GameConfig, run_games
 
     seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
     def half_width(k, n):

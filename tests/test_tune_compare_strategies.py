@@ -14,8 +14,8 @@ import pytest
 from cli.main import main
 from reports import tune as T
 from reports.stats import holm, paired_test
-from simcore import layout as L
-from simcore.api import GameConfig, run_games
+from simcore import results as L
+from strategies.run import GameConfig, run_games
 
 pytestmark = pytest.mark.usefixtures("engine")
 

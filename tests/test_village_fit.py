@@ -4,12 +4,11 @@ round's end is the village the engine holds there, and the fit recovers a known 
 import numpy as np
 import pytest
 from conftest import make_config
+from scenario import Position
 
-from simcore import layout as L
-from simcore.api import GameConfig, run_one
-from simcore.scenario import Position
 from strategies import village_fit as VF
 from strategies.lookahead import WIN_FIT, win_chance
+from strategies.run import GameConfig, run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -25,9 +24,9 @@ def test_round_ends_read_the_village_the_engine_holds():
         if not ends:
             continue
         stop = run_one(cfg, 7, g, trace=False, check=False, stop_after_round_end=True)
-        P = stop.P
-        wounds = tuple(int(P[L.SEAT0 + s * L.SEAT_STRIDE + L.S_WOUND]) for s in range(4))
-        assert ends[0] == (1, int(P[L.BARR]), int(P[L.FARMS]), int(P[L.FAMS]), wounds), g
+        pub = stop.pub
+        wounds = tuple(int(pub.wound[s]) for s in range(4))
+        assert ends[0] == (1, int(pub.barricades), int(pub.farmsteads), int(pub.families), wounds), g
         checked += 1
     assert checked >= 20
 
@@ -69,14 +68,14 @@ def test_win_chance_is_the_fitted_model_and_exact_at_the_end():
         pos = Position(cfg).village(barricades=2, farmsteads=5, families=3).wound(0, 1).wound(2, 2).turn(0, round_=r)
         c = WIN_FIT[r - 1]
         eta = c[0] + 2 * c[1] + 5 * c[2] + 3 * c[3] + c[4] + c[5]
-        assert win_chance(pos.P) == pytest.approx(1 / (1 + np.exp(-eta)))
-    assert win_chance(Position(cfg).turn(0, round_=3).P) == 1.0
-    P = Position(cfg).turn(0, round_=1).P.copy()
-    P[L.GAME_OVER] = 1
-    P[L.OUTCOME] = 1  # a death
-    assert win_chance(P) == 0.0
-    P[L.OUTCOME] = 0
-    assert win_chance(P) == 1.0
+        assert win_chance(pos.p) == pytest.approx(1 / (1 + np.exp(-eta)))
+    assert win_chance(Position(cfg).turn(0, round_=3).p) == 1.0
+    pub = Position(cfg).turn(0, round_=1).p
+    pub.game_over = 1
+    pub.outcome = 1  # a death
+    assert win_chance(pub) == 0.0
+    pub.outcome = 0
+    assert win_chance(pub) == 1.0
 
 
 @pytest.mark.parametrize(

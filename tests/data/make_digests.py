@@ -1,18 +1,37 @@
-"""Generate tests/data/digests.json on the current engine."""
+"""Generate tests/data/digests.json on the current engine.
+
+    python tests/data/make_digests.py              every registered strategy
+    python tests/data/make_digests.py random ...   the named strategies only
+
+Entries of the strategies not regenerated (named or not registered) are kept as they are.
+"""
 import hashlib, json, sys
+from pathlib import Path
 import numpy as np
 sys.path.insert(0, "tests")
-from simcore.api import GameConfig, run_games, run_one
+from strategies.run import GameConfig, run_games, run_one
 from strategies.registry import REGISTRY
 
+PATH = Path(__file__).parent / "digests.json"
 CONFIGS = [
     (("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "auto", 3000),
     (("heihachi", "daisuke"), "hard", "auto", 2000),
     (("gorobei", "kanbei", "katsushiro"), "easy", "on", 2000),
     (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "auto", 1000),
 ]
-out = {"games": {}, "traces": {}}
+TRACED = ("reference", "random", "keeper")  # strategies whose event logs are stored too
+
+chosen = sys.argv[1:] or [s.name for s in REGISTRY]
+unknown = set(chosen) - {s.name for s in REGISTRY}
+if unknown:
+    sys.exit(f"not registered: {', '.join(sorted(unknown))}")
+out = json.loads(PATH.read_text()) if PATH.exists() else {"games": {}, "traces": {}}
+for part in out.values():  # a regenerated strategy's old entries go (its configurations may change)
+    for key in [k for k in part if k.split("|")[0] in chosen]:
+        del part[key]
 for s in REGISTRY:
+    if s.name not in chosen:
+        continue
     for lineup, level, absent, games in CONFIGS:
         params = {}
         if s.planner:
@@ -24,11 +43,13 @@ for s in REGISTRY:
         key = f"{s.name}|{','.join(lineup)}|{level}|{absent}|{games}"
         out["games"][key] = hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest()
         print(key, out["games"][key][:12], flush=True)
-for strat in ("reference", "random", "keeper"):
+for strat in TRACED:
+    if strat not in chosen:
+        continue
     for lineup, level, absent, _ in CONFIGS:
         for gi in (0, 1):
             run = run_one(GameConfig(lineup, level, strat, absent_tokens=absent), 5, gi, trace=True, check=True)
             ev = np.ascontiguousarray(run.events[:, :6])
             key = f"{strat}|{','.join(lineup)}|{level}|{absent}|{gi}"
             out["traces"][key] = hashlib.sha256(ev.astype(np.int64).tobytes()).hexdigest()
-json.dump(out, open("tests/data/digests.json", "w"), indent=1, sort_keys=True)
+PATH.write_text(json.dumps(out, indent=1, sort_keys=True))

@@ -4,49 +4,57 @@ A Position starts from a freshly set-up game (the kernel plays zero turns) and l
 place cards anywhere; every card not placed is out of play, so all cards stay accounted for.
 `play` then continues the game from that position with the kernel, optionally with forced
 decisions and forced random outcomes, and returns the resulting GameRun.
+
+The positions are records of the engine's state (simcore.state); the run layer plays them.
 """
 
 from __future__ import annotations
 
-from simcore import layout as L
-from simcore.api import GameConfig, GameRun, run_one
-from simcore.codes import CARD_CAP, SYMBOLS
+import numpy as np
+
+from simcore.codes import SYMBOLS
 
 
 class Position:
-    def __init__(self, config: GameConfig, seed: int = 0):
+    def __init__(self, config, seed: int = 0):
+        from strategies.run import run_one
+
         self.config = config
         base = run_one(config, seed, 0, trace=False, check=False, stop_after_turns=0)
-        self.P = base.P.copy()
-        self.H = base.H.copy()
+        self.pub = np.array([base.pub]).view(np.recarray)
+        self.hid = np.array([base.hid]).view(np.recarray)
         self._clear()
 
     # ---------------------------------------------------------------- internals
-    def _clear(self):
-        P = self.P
-        nc = int(P[L.N_CARDS])
-        for s in range(self.n):
-            b = self._b(s)
-            P[b + L.S_LINE_N] = 0
-            P[b + L.S_TOTAL] = 0
-            P[b + L.S_DEF : b + L.S_DEF + 3] = -1
-        P[L.RAIDER_N] = P[L.INTRUDER_N] = P[L.DISCARD_N] = P[L.KNOWN_N] = 0
-        P[L.UNSEEN : L.UNSEEN + nc] = 0
-        P[L.OUTP : L.OUTP + nc] = 1
+    @property
+    def p(self):
+        return self.pub[0]
 
-    def _b(self, s):
-        return L.SEAT0 + s * L.SEAT_STRIDE
+    @property
+    def h(self):
+        return self.hid[0]
+
+    def _clear(self):
+        p = self.p
+        nc = int(p.n_cards)
+        for s in range(self.n):
+            p.line_n[s] = 0
+            p.total[s] = 0
+            p.defence[s] = -1
+        p.raider_n = p.intruder_n = p.discard_n = p.known_n = 0
+        p.unseen[:nc] = 0
+        p.out_of_play[:nc] = 1
 
     def _take(self, c):
-        if not 0 <= c < int(self.P[L.N_CARDS]):
+        if not 0 <= c < int(self.p.n_cards):
             raise ValueError(f"no card #{c}")
-        if self.P[L.OUTP + c] != 1:
+        if self.p.out_of_play[c] != 1:
             raise ValueError(f"card #{c} is placed twice")
-        self.P[L.OUTP + c] = 0
+        self.p.out_of_play[c] = 0
 
     @property
     def n(self) -> int:
-        return int(self.P[L.N])
+        return int(self.p.n)
 
     # ---------------------------------------------------------------- zones
     def raider(self, cards_top_first):
@@ -54,147 +62,157 @@ class Position:
         cards = list(cards_top_first)
         for i, c in enumerate(reversed(cards)):
             self._take(c)
-            self.H[L.RAIDER + i] = c
-            self.P[L.UNSEEN + c] = 1
-        self.P[L.RAIDER_N] = len(cards)
+            self.h.raider[i] = c
+            self.p.unseen[c] = 1
+        self.p.raider_n = len(cards)
         return self
 
     def intruder(self, cards_top_first):
         cards = list(cards_top_first)
         for i, c in enumerate(reversed(cards)):
             self._take(c)
-            self.H[L.INTRUDER + i] = c
-            self.P[L.UNSEEN + c] = 1
-        self.P[L.INTRUDER_N] = len(cards)
+            self.h.intruder[i] = c
+            self.p.unseen[c] = 1
+        self.p.intruder_n = len(cards)
         return self
 
     def discard(self, cards_bottom_first):
         for c in cards_bottom_first:
             self._take(c)
-            self.P[L.DISCARD + self.P[L.DISCARD_N]] = c
-            self.P[L.DISCARD_N] += 1
+            self.p.discard[self.p.discard_n] = c
+            self.p.discard_n += 1
         return self
 
     def line(self, seat, cards_oldest_first):
-        b = self._b(seat)
+        p = self.p
         for c in cards_oldest_first:
             self._take(c)
-            self.P[L.LINES + seat * CARD_CAP + self.P[b + L.S_LINE_N]] = c
-            self.P[b + L.S_LINE_N] += 1
-            self.P[b + L.S_TOTAL] += self.P[L.C_VALUE + c]
+            p.line[seat, p.line_n[seat]] = c
+            p.line_n[seat] += 1
+            p.total[seat] += p.value[c]
         return self
 
     def defence(self, seat, cards):
-        b = self._b(seat)
+        p = self.p
         for c in cards:
-            sym = int(self.P[L.C_SYM + c])
+            sym = int(p.symbol[c])
             if sym == 0:
                 raise ValueError(f"card #{c} has no symbol and cannot defend")
-            if self.P[b + L.S_DEF + sym - 1] >= 0:
+            if p.defence[seat, sym - 1] >= 0:
                 raise ValueError(f"seat {seat} already defends a {SYMBOLS[sym]}")
             self._take(c)
-            self.P[b + L.S_DEF + sym - 1] = c
+            p.defence[seat, sym - 1] = c
         return self
 
     # ---------------------------------------------------------------- boards and village
     def wound(self, seat, state):
         """0 human, 1 human+token, 2 animal, 3 animal+token."""
-        b = self._b(seat)
-        self.P[b + L.S_WOUND] = state
-        sam = int(self.P[b + L.S_SAM])
-        self.P[b + L.S_KIAI] = self.P[L.KIAI_TAB + 2 * sam + (1 if state >= 2 else 0)]
+        p = self.p
+        p.wound[seat] = state
+        p.kiai[seat] = p.kiai_value[p.samurai[seat], 1 if state >= 2 else 0]
         return self
 
     def passed(self, *seats):
         for s in seats:
-            self.P[self._b(s) + L.S_PASSED] = 1
+            self.p.passed[s] = 1
         return self
 
     def token(self, owner, holder):
-        self.P[self._b(owner) + L.S_HOLDER] = holder
+        self.p.holder[owner] = holder
         return self
 
     def village(self, barricades=None, farmsteads=None, families=None):
-        P = self.P
+        p = self.p
         if barricades is not None:
-            P[L.BARR] = barricades
+            p.barricades = barricades
         if farmsteads is not None:
-            P[L.FARMS] = farmsteads
+            p.farmsteads = farmsteads
+            self._count_backs()
         if families is not None:
-            P[L.FAMS] = families
-            P[L.FAM_MASK] = (1 << families) - 1
+            p.families = families
+            p.family_mask = (1 << families) - 1
         return self
 
     def farm_backs(self, backs_of_standing):
         """Backs (codes.FB_*) of the standing farmsteads, in token order."""
         for i, back in enumerate(backs_of_standing):
-            self.H[L.FARM_ALIVE + i] = i
-            self.H[L.FARM_BACK + i] = back
+            self.h.farm_alive[i] = i
+            self.h.farm_back[i] = back
+        self._count_backs()
         return self
+
+    def _count_backs(self):
+        """The public multiset of the standing farmsteads' backs (R-12), from the tokens."""
+        p, h = self.p, self.h
+        p.backs_left[:] = 0
+        for i in range(int(p.farmsteads)):
+            p.backs_left[h.farm_back[h.farm_alive[i]]] += 1
 
     def turn(self, seat, round_=1):
         """Whose turn comes next, and which round it is."""
-        self.P[L.ACTING] = seat
-        self.P[L.ROUND] = round_
+        self.p.acting = seat
+        self.p.round_no = round_
         return self
 
     def known(self, k):
         """The top k raider cards are public (as after Katsushiro's Kiai)."""
-        self.P[L.KNOWN_N] = k
-        top = int(self.P[L.RAIDER_N]) - 1
+        p = self.p
+        p.known_n = k
+        top = int(p.raider_n) - 1
         for i in range(k):
-            self.P[L.KNOWN + i] = self.H[L.RAIDER + top - i]
+            p.known[i] = self.h.raider[top - i]
         return self
 
     # ---------------------------------------------------------------- play
     def play(self, *, turns=None, round_end=False, decisions=(), randoms=(), seed=0,
-             trace=True, scramble=False, config: GameConfig | None = None) -> GameRun:
+             trace=True, scramble=False, config=None):
+        from strategies.run import run_one
+
         return run_one(
             config or self.config, seed, 0, trace=trace, check=True, scramble=scramble,
-            forced_random=randoms, forced_decisions=decisions, state=(self.P, self.H),
+            forced_random=randoms, forced_decisions=decisions, state_=(self.pub, self.hid),
             stop_after_turns=turns, stop_after_round_end=round_end,
         )  # fmt: skip
 
 
-def seat_view(run: GameRun, seat: int) -> dict:
+def seat_view(run, seat: int) -> dict:
     """A seat's public state after a run, for assertions."""
-    P = run.P
-    b = L.SEAT0 + seat * L.SEAT_STRIDE
-    n = int(P[b + L.S_LINE_N])
+    p = run.pub
+    n = int(p.line_n[seat])
     return {
-        "line": [int(x) for x in P[L.LINES + seat * CARD_CAP : L.LINES + seat * CARD_CAP + n]],
-        "total": int(P[b + L.S_TOTAL]),
-        "kiai": int(P[b + L.S_KIAI]),
-        "wound": int(P[b + L.S_WOUND]),
-        "passed": bool(P[b + L.S_PASSED]),
-        "defence": [int(x) for x in P[b + L.S_DEF : b + L.S_DEF + 3]],
-        "holder": int(P[b + L.S_HOLDER]),
+        "line": [int(x) for x in p.line[seat, :n]],
+        "total": int(p.total[seat]),
+        "kiai": int(p.kiai[seat]),
+        "wound": int(p.wound[seat]),
+        "passed": bool(p.passed[seat]),
+        "defence": [int(x) for x in p.defence[seat]],
+        "holder": int(p.holder[seat]),
     }
 
 
-def village_view(run: GameRun) -> dict:
-    P = run.P
+def village_view(run) -> dict:
+    p = run.pub
     return {
-        "barricades": int(P[L.BARR]),
-        "farmsteads": int(P[L.FARMS]),
-        "families": int(P[L.FAMS]),
-        "raider_n": int(P[L.RAIDER_N]),
-        "intruder_n": int(P[L.INTRUDER_N]),
-        "discard": [int(x) for x in P[L.DISCARD : L.DISCARD + int(P[L.DISCARD_N])]],
-        "round": int(P[L.ROUND]),
-        "game_over": bool(P[L.GAME_OVER]),
-        "outcome": int(P[L.OUTCOME]),
+        "barricades": int(p.barricades),
+        "farmsteads": int(p.farmsteads),
+        "families": int(p.families),
+        "raider_n": int(p.raider_n),
+        "intruder_n": int(p.intruder_n),
+        "discard": [int(x) for x in p.discard[: int(p.discard_n)]],
+        "round": int(p.round_no),
+        "game_over": bool(p.game_over),
+        "outcome": int(p.outcome),
     }
 
 
-def raider_top_first(run: GameRun) -> list[int]:
-    n = int(run.P[L.RAIDER_N])
-    return [int(run.H[L.RAIDER + i]) for i in range(n - 1, -1, -1)]
+def raider_top_first(run) -> list[int]:
+    n = int(run.pub.raider_n)
+    return [int(run.hid.raider[i]) for i in range(n - 1, -1, -1)]
 
 
-def intruder_top_first(run: GameRun) -> list[int]:
-    n = int(run.P[L.INTRUDER_N])
-    return [int(run.H[L.INTRUDER + i]) for i in range(n - 1, -1, -1)]
+def intruder_top_first(run) -> list[int]:
+    n = int(run.pub.intruder_n)
+    return [int(run.hid.intruder[i]) for i in range(n - 1, -1, -1)]
 
 
 def find_card(comp, *, value=None, symbol=None, penalties=None, flames=None, rank=None, exclude=()):

@@ -1,0 +1,92 @@
+"""What a strategy module declares: one `STRATEGY = Strategy(...)` with its name, description
+and parameters; the registry (strategies.registry) collects the modules.
+
+A heuristic module also defines `decide(prm, pub, mem, q, seat, a, b, legal)`, an njit function
+that answers every decision point of RULES.md section 13 (see simcore.questions and
+simcore.gateway); a planner module defines `plan(pub, hid, book, cfg, mem)` instead and names
+the heuristic that plays the rest (its `base` parameter). The run layer (strategies.run)
+compiles each on demand and hands the engine its address.
+
+Parameters are read by name: `params = STRATEGY.reader()` at module level gives an intrinsic
+that turns the `prm` address into a record whose fields are the declared parameters, so the
+code reads `p = params(prm); p.risk` rather than a position in a vector.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numba
+import numpy as np
+
+from simcore.state import N_PARAMS, record_view
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    low: float
+    high: float
+    integer: bool
+    help: str
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    params: tuple[Param, ...] = ()
+    honest: bool = True  # decides from the public table only (R-19)
+    counts: bool = False  # reads the unseen-card bins (R-19a): the engine keeps them only then
+    absent_tokens: bool = True  # answers decision point 1 (section 13); False: never uses one
+    planner: bool = False  # a planner: plan() before every turn, its `base` heuristic decides the rest
+    bases: tuple[str, ...] = ()  # a planner's base heuristics, by the value of its `base` parameter
+
+    def __post_init__(self):
+        if len(self.params) > N_PARAMS:
+            raise ValueError(f"strategy '{self.name}' declares more than {N_PARAMS} parameters")
+
+    @cached_property
+    def dtype(self) -> np.dtype:
+        """The record the parameters are read as: one float64 field per parameter, in order."""
+        return np.dtype([(p.name, np.float64) for p in self.params])
+
+    def reader(self):
+        """An intrinsic reading the `prm` address as this strategy's parameter record."""
+        return record_view(numba.from_dtype(self.dtype))
+
+    def index(self, name: str) -> int:
+        return [p.name for p in self.params].index(name)
+
+    def param_vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
+        """Defaults with overrides applied, validated; raises ValueError with one line."""
+        overrides = dict(overrides or {})
+        vec = np.zeros(N_PARAMS, dtype=np.float64)
+        known = {p.name: p for p in self.params}
+        for key in overrides:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"strategy '{self.name}' has no parameter '{key}' (parameters: {names})")
+        for i, p in enumerate(self.params):
+            v = overrides.get(p.name, p.default)
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+                raise ValueError(f"parameter {p.name} of '{self.name}' must be a number, got {v!r}")
+            if p.integer and float(v) != int(v):
+                raise ValueError(f"parameter {p.name} of '{self.name}' must be an integer, got {v}")
+            if not p.low <= v <= p.high:
+                raise ValueError(f"parameter {p.name} of '{self.name}' must be in [{p.low:g}, {p.high:g}], got {v:g}")
+            vec[i] = v
+        return vec
+
+    def param_dict(self, overrides: dict[str, float] | None = None) -> dict[str, float]:
+        vec = self.param_vector(overrides)
+        return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
+
+    def base(self, overrides: dict[str, float] | None = None) -> str:
+        """The heuristic a planner plays with between its planned actions (itself otherwise)."""
+        if not self.planner:
+            return self.name
+        return self.bases[int(self.param_vector(overrides)[self.index("base")])]

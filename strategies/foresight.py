@@ -1,0 +1,16 @@
+"""`foresight`: CHEATING upper bound. The lookahead without sampling: its rollouts see the true
+stacks and the game's future shuffles, so the gap between it and the best honest strategy is
+what luck of the deal is worth (strategies.lookahead plays it)."""
+
+from strategies.base import Param, Strategy
+from strategies.lookahead import BASES, FORESIGHT, planning_params, plan  # noqa: F401  (plan: the registry's entry)
+
+STRATEGY = Strategy(
+    "foresight",
+    "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
+    (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *planning_params(base=0, value=0, margin=0.0)),
+    honest=False,
+    planner=True,
+    bases=BASES,
+)
+VARIANT = FORESIGHT

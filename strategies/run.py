@@ -1,0 +1,224 @@
+"""The run layer: registered strategies played on the engine.
+
+This is the one module that joins simcore (the rules) and strategies (the players). It compiles
+what a run needs and nothing more: the engine's kernel (once, whatever the strategy), the
+decide() of the strategy played (of a planner's base heuristic, plus the planner), each on its
+own, and hands the engine their addresses in the configuration record (simcore.gateway).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+
+import numba
+import numpy as np
+
+from simcore import state
+from simcore.components import Components
+from simcore.config import ConfigError, check_table, configure, script
+from simcore.events import TR_COLS
+from simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
+from simcore.results import N_OUT, OUT_NAMES
+from strategies import registry
+
+MAX_TRACE_ROWS = 200_000
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One configuration: who sits where, the level, the strategy and its parameters."""
+
+    samurai: tuple[str, ...]
+    difficulty: str = "normal"
+    strategy: str = registry.DEFAULT
+    params: dict = field(default_factory=dict)
+    absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
+    components: Components | None = None
+    first_seat: int | None = None  # None: drawn at random (R-3)
+
+    def __post_init__(self):
+        check_table(self)
+        try:
+            self.strategy_info.param_vector(self.params)
+        except KeyError as e:
+            raise ConfigError(e.args[0]) from None
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+
+    @property
+    def n(self) -> int:
+        return len(self.samurai)
+
+    @property
+    def strategy_info(self) -> registry.Strategy:
+        try:
+            return registry.get(self.strategy)
+        except KeyError as e:
+            raise ConfigError(e.args[0]) from None
+
+    @property
+    def absent_on(self) -> bool:
+        return self.absent_tokens == "on" or (self.absent_tokens == "auto" and self.n == 2)
+
+    @property
+    def level_pluses(self) -> int:
+        from simcore.codes import LEVEL_PLUSES
+
+        return LEVEL_PLUSES.get(self.difficulty, 0)
+
+    def param_dict(self) -> dict:
+        return self.strategy_info.param_dict(self.params)
+
+    def describe(self) -> dict:
+        """What a result needs to say about how it was made."""
+        info = self.strategy_info
+        return {
+            "samurai": list(self.samurai),
+            "difficulty": self.difficulty,
+            "strategy": info.name,
+            "honest": info.honest,
+            "params": self.param_dict(),
+            "absent_tokens": self.absent_on,
+            "components": self.components.path,
+            "components_sha256": self.components.sha256,
+        }
+
+
+@cache
+def decide_address(name: str) -> int:
+    """The compiled decide() of heuristic `name` (compiled or loaded from the cache once)."""
+    return address(registry.module(name).decide, DECIDE_ARGS)
+
+
+@cache
+def plan_address(name: str) -> int:
+    return address(registry.module(name).plan, HOOK_ARGS)
+
+
+def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=False, stop_turns=-1,
+                  stop_round_end=False, from_state=False) -> np.recarray:
+    """The kernel's configuration record for `config`, the strategy named by address."""
+    cfgs = configure(config)
+    cfg = cfgs[0]
+    info = config.strategy_info
+    base = registry.get(info.base(config.params))
+    cfg.decide = decide_address(base.name)
+    cfg.prm[:] = base.param_vector(None if info.planner else config.params)
+    cfg.counting = int(base.counts)
+    if info.planner:
+        cfg.plan = plan_address(info.name)
+        cfg.plan_variant = registry.module(info.name).VARIANT
+        cfg.pprm[:] = info.param_vector(config.params)
+    cfg.check = checker_address() if check else 0
+    cfg.tracing = int(trace)
+    cfg.scramble = int(scramble)
+    cfg.stop_turns = stop_turns
+    cfg.stop_round_end = int(stop_round_end)
+    cfg.from_state = int(from_state)
+    return cfgs
+
+
+_THREADS = [None]  # set_threads; None: every core numba may use
+
+
+def set_threads(threads: int | None) -> int:
+    """Play on `threads` threads (None: all the cores); returns the number in use."""
+    if threads is not None:
+        if threads < 1:
+            raise ConfigError(f"--threads must be at least 1, got {threads}")
+        _THREADS[0] = min(threads, numba.config.NUMBA_NUM_THREADS)
+    return _THREADS[0] or numba.config.NUMBA_NUM_THREADS
+
+
+def _records():
+    """Fresh state records for one thread of play (plain arrays: numba reads element 0)."""
+    return tuple(np.zeros(1, dtype=d) for d in (state.TABLE, state.HIDDEN, state.BOOK, state.MEM))
+
+
+def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None):
+    """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads;
+    returns the last chunk's records (a one-game batch: that game's final state)."""
+    from simcore.kernel import play_games
+
+    cfg = cfgs.view(np.ndarray)[0]
+    if start is None:
+        start = _records()[:2]
+    start_pub, start_hid = (a.view(np.ndarray)[0] for a in start)
+    n = out.shape[0]
+    workers = min(set_threads(None), n)
+    parts = 1 if workers == 1 else min(n, 4 * workers)
+    cuts = [n * k // parts for k in range(parts + 1)]
+
+    def chunk(k):
+        recs = _records()
+        lo, hi = cuts[k], cuts[k + 1]
+        play_games(cfg, np.int64(seed), np.int64(game0 + lo), out[lo:hi], *(r[0] for r in recs), start_pub, start_hid)
+        return recs
+
+    if workers == 1:
+        for k in range(parts):
+            last = chunk(k)
+        return last
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(chunk, range(parts)))[-1]
+
+
+def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *, check=False,
+              scramble=False) -> np.ndarray:
+    """Play games game_offset .. game_offset + games - 1; one row of simcore.results each."""
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    out = np.zeros((games, N_OUT), dtype=np.int32)
+    _play(kernel_config(config, check=check, scramble=scramble), seed, game_offset, out)
+    return out
+
+
+@dataclass
+class GameRun:
+    """One game played to its end (or a requested stop), with its final state and event log."""
+
+    config: GameConfig
+    seed: int
+    game_index: int
+    row: np.ndarray
+    pub: np.record  # the final state's records (simcore.state): run.pub.total[2], ...
+    hid: np.record
+    book: np.record
+    mem: np.record
+    events: np.ndarray  # rows of simcore.events
+
+    def result(self, name: str) -> int:
+        return int(self.row[OUT_NAMES.index(name)])
+
+
+def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=True, check=True,
+            scramble=False, deck: dict[int, list[int]] | None = None, forced_random=(),
+            forced_decisions=(), state_: tuple[np.ndarray, np.ndarray] | None = None,
+            stop_after_turns: int | None = None, stop_after_round_end=False,
+            trace_rows: int = MAX_TRACE_ROWS) -> GameRun:
+    """Play one game, optionally scripted (R-16a): `deck` maps a round (1-3) to its raider
+    stack, top card first; `forced_random` and `forced_decisions` are consumed in order;
+    `state_` = (pub, hid) starts from a prepared position (a stopped game's state, edited);
+    `trace_rows` bounds the event log."""
+    cfgs = kernel_config(
+        config, check=check, trace=trace, scramble=scramble,
+        stop_turns=-1 if stop_after_turns is None else stop_after_turns,
+        stop_round_end=stop_after_round_end, from_state=state_ is not None,
+    )  # fmt: skip
+    script(cfgs[0], deck, forced_random, forced_decisions)
+    events = np.zeros((trace_rows if trace else 0, TR_COLS), dtype=np.int64)
+    cfgs[0].trace_addr = events.ctypes.data
+    cfgs[0].trace_cap = events.shape[0]
+    start = None
+    if state_ is not None:
+        start = (np.array(state_[0], dtype=state.TABLE).reshape(1), np.array(state_[1], dtype=state.HIDDEN).reshape(1))
+    out = np.zeros((1, N_OUT), dtype=np.int32)
+    pub, hid, book, mem = (a.view(np.recarray)[0] for a in _play(cfgs, seed, game_index, out, start))
+    n_ev = min(int(book.trace_n), events.shape[0])
+    return GameRun(config, seed, game_index, out[0], pub, hid, book, mem, events[:n_ev].copy())
+
+
+def grade(score: int, pluses: int) -> str:
+    return f"{score}{'+' * pluses}"
