@@ -15,8 +15,8 @@ from rich.progress import ProgressColumn
 
 DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
 # The most games one command plays per configuration: 100 million is about 15 minutes at the
-# engine's full speed, and the per-game rows of a configuration (64 bytes a game) are held in
-# memory until it is summarised, so more would not fit the 24 GB machines kiai is built on.
+# engine's full speed. (It is not a memory bound: games are summarised block by block as they
+# are played, so memory does not grow with their number.)
 MAX_GAMES = 100_000_000
 MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
 

@@ -141,17 +141,18 @@ def _strategy_params(strategies: str, param: list[str] | None,
 
 
 def _play(C, arms, games: int, seed: int, what: str):
-    """Every arm on games 0..games-1 of seed, with a progress bar that names the arm in play
-    and shows its recent speed; (played, seconds of play, compilation excluded)."""
+    """Every arm on games 0..games-1 of seed (block by block, each arm in turn), with a progress
+    bar that names the arm in play and shows the recent speed; (played, seconds of play,
+    compilation excluded)."""
     for arm in arms:  # every planner and heuristic the arms need, compiled before any timing
         warm_engine(arm.config)
     start = time.perf_counter()
     with progress() as bar:
         task = bar.add_task(f"{len(arms)} {what}", total=games * len(arms), rate="")
-        count = iter(range(1, len(arms) + 1))
+        place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
 
         def on_arm(arm):
-            bar.update(task, description=f"{what[:-1]} {next(count)}/{len(arms)}: {arm.label}")
+            bar.update(task, description=f"{what[:-1]} {place[arm.label]}/{len(arms)}: {arm.label}")
 
         played = C.play_arms(arms, games, seed, on_block=lambda k: bar.advance(task, k), on_arm=on_arm)
     return played, max(time.perf_counter() - start, 1e-9)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import typer
 
 from cli.common import (
@@ -31,18 +31,22 @@ from cli.common import (
 )
 from cli.main import app
 
+if TYPE_CHECKING:
+    from reports.summary import Tally
 
-def play(config, games: int, seed: int, label: str = "games") -> tuple[np.ndarray, float]:
+
+def play(config, games: int, seed: int, label: str = "games") -> tuple[Tally, float]:
     """Games 0..games-1 of a configuration with a progress bar that moves every second or so;
-    returns per-game rows and the seconds spent playing (compilation excluded)."""
+    returns their Tally (summarised as they are played) and the seconds spent playing
+    (compilation excluded)."""
     from reports.sweep import play_range
 
     warm_engine(config)
     start = time.perf_counter()
     with progress() as bar:
         task = bar.add_task(label, total=games, rate="")
-        rows = play_range(config, seed, 0, games, lambda k: bar.advance(task, k))
-    return rows, time.perf_counter() - start
+        tally = play_range(config, seed, 0, games, lambda k: bar.advance(task, k))
+    return tally, time.perf_counter() - start
 
 
 @app.command(help="Play N games of one configuration and print a summary: win rate with a 95% "
@@ -75,8 +79,8 @@ def simulate(
         check_output(out, force=force, suffixes=(".csv", ".parquet"))
     config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
     used = set_threads(threads)
-    rows, seconds = play(config, games, seed)
-    summary = summarize(rows, config, seed, seconds, used)
+    tally, seconds = play(config, games, seed)
+    summary = summarize(tally, config, seed, seconds, used)
     print(json.dumps(summary) if as_json else format_summary(summary))
     if out is not None:
         try:

@@ -67,9 +67,11 @@ def tune(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
+    import numpy as np
+
     from cli.sweep import parse_levels
     from reports import tune as T
-    from reports.sweep import atomic_write, play_range
+    from reports.sweep import atomic_write, play_chunks
     from reports.summary import kiai_version
     from simcore import results as L
     from simcore.config import ConfigError
@@ -123,8 +125,9 @@ def tune(
             done[0] += k
             bar.advance(task, k)
 
-        def play(c, j, offset, count):
-            return play_range(configs[c][j], seed, offset, count, advance)[:, L.O_OUTCOME] == 0
+        def play(c, j, offset, count):  # reports.tune asks for at most T.BLOCK games at a time
+            return np.concatenate([rows[:, L.O_OUTCOME] == 0
+                                   for rows in play_chunks(configs[c][j], seed, offset, count, advance)])  # fmt: skip
 
         def on_rung(r, rung):
             bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {rung.candidates} candidates")

@@ -4,9 +4,10 @@ One task per (configuration, block of game indices). The driver compiles the eng
 it from numba's on-disk cache) before fanning out, then every worker plays one tiny game so it
 loads the cached code once, up front. Each worker process gets cores // (worker processes on its
 host) numba threads, at least 1, so workers sharing a machine do not oversubscribe it, and a
-process plays one block at a time (a lock), whatever its Dask thread count. Blocks come back as
-per-game rows and are merged in game-index order, so the table is identical to a single-process
-run of the same seed.
+process plays one block at a time (a lock), whatever its Dask thread count. Blocks come back
+summarised (a reports.summary.Tally: counts and integer sums, a few hundred bytes) rather than
+as per-game rows, and are added up in whatever order they finish, so the table is identical to
+a single-process run of the same seed.
 
 Workers must run the same kiai (same engine source); this is checked when connecting.
 """
@@ -19,8 +20,7 @@ import socket
 import threading
 from collections.abc import Sequence
 
-import numpy as np
-
+from reports.summary import Tally
 from reports.sweep import ConfigRun, SweepError, play_block, warm
 
 _LOCK = threading.Lock()  # one engine call at a time per process
@@ -54,14 +54,15 @@ def _configure(procs_by_host: dict[str, int], threads: int | None, warm_config) 
     return _THREADS
 
 
-def play_task(config, seed: int, offset: int, count: int) -> np.ndarray:
-    """The Dask task: one block of games, on this process's share of the cores."""
+def play_task(config, seed: int, offset: int, count: int) -> Tally:
+    """The Dask task: one block of games, on this process's share of the cores, summarised."""
     import numba
 
     with _LOCK:
         if _THREADS is not None:
             numba.set_num_threads(_THREADS)  # thread-local in numba: set in the task's thread
-        return play_block(config, seed, offset, count)
+        rows = play_block(config, seed, offset, count)
+    return Tally.of(rows)
 
 
 class DaskBackend:
@@ -146,10 +147,10 @@ class DaskBackend:
         return len(self._runs)
 
     def next_done(self):
-        fut, rows = next(self._done)
+        fut, tally = next(self._done)
         run, offset = self._runs.pop(fut.key)
         fut.release()
-        return run, offset, rows
+        return run, offset, tally
 
     def close(self) -> None:
         for fut in list(self._done.futures):

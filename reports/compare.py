@@ -2,8 +2,13 @@
 
 An arm is a label and a GameConfig. Every arm plays game indices 0..N-1 of one seed, so game i
 has the same deal in every arm (common random numbers) and arms can be compared game by game:
-each is tested against the best with McNemar's test on the per-game win vectors
-(reports.stats.paired_test), and the p-values are Holm-adjusted over the comparisons.
+each is tested against the best with McNemar's test on the games they won and lost
+(reports.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
+
+The arms play block by block (every arm plays a block of game indices before any arm plays the
+next), and each block is counted in and dropped: every arm's Tally, and for every pair of arms
+the games both won. From those and each arm's wins come the 2x2 counts of every pair, so memory
+does not grow with the number of games, and the figures are those of playing each arm whole.
 
 `kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
 against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms)
@@ -12,18 +17,21 @@ and tests every pair of arms (pairwise).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from reports import sweep
 from reports.seatings import seatings_from
-from reports.stats import holm, paired_test
-from reports.summary import summarize
-from reports.sweep import play_range
+from reports.stats import holm, paired_test_counts
+from reports.summary import Tally, summarize
 from simcore import results as L
 
 ALPHA = 0.05
+# a block's win matrix (arms x games, float64 for the pair counts) holds at most this many cells
+PAIR_CELLS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -63,19 +71,57 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
             for name, params in strategies]  # fmt: skip
 
 
+def both_won(won) -> np.ndarray:
+    """For a win matrix (arms x games, True = won), the (arms x arms) counts of games both arms
+    won; the diagonal is each arm's wins. Exact: a float64 product of 0/1 entries sums whole
+    numbers far below 2**53."""
+    w = np.asarray(won, dtype=np.float64)
+    return np.rint(w @ w.T).astype(np.int64)
+
+
 def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
               on_block: Callable[[int], None] | None = None,
               on_arm: Callable[[Arm], None] | None = None) -> list[dict]:
-    """Play every arm on games 0..games-1 of seed: [{arm, summary, wins (bool per game)}].
-    on_arm(arm) is called as each arm starts, on_block(k) after each part of its games."""
-    played = []
-    for arm in arms:
-        if on_arm is not None:
-            on_arm(arm)
-        rows = play_range(arm.config, seed, 0, games, on_block)
-        played.append({"arm": arm, "summary": summarize(rows, arm.config, seed),
-                       "wins": rows[:, L.O_OUTCOME] == 0})  # fmt: skip
-    return played
+    """Play every arm on games 0..games-1 of seed: [{arm, summary, index, both}], where index
+    is the arm's place in `arms` and both[j] the games it and arm j both won.
+
+    The games are played in blocks of indices, every arm playing a block before any arm plays
+    the next; the first block has sweep.FIRST_CHUNK games and each next one is sized so the
+    slowest arm plays it in about sweep.CHUNK_SECONDS (at most sweep.BLOCK, and at most
+    PAIR_CELLS cells of arms x games). on_arm(arm) is called as an arm starts its part of a
+    block, on_block(k) after it played those k games."""
+    k = len(arms)
+    tallies = [Tally() for _ in arms]
+    both = np.zeros((k, k), np.int64)
+    cap = max(1, min(sweep.BLOCK, PAIR_CELLS // max(k, 1)))
+    done, size = 0, sweep.FIRST_CHUNK
+    while done < games:
+        n = min(size, cap, games - done)
+        won = np.empty((k, n), dtype=bool)
+        slowest = 0.0
+        for i, arm in enumerate(arms):
+            if on_arm is not None:
+                on_arm(arm)
+            t0 = time.perf_counter()
+            rows = sweep.play_block(arm.config, seed, done, n)
+            slowest = max(slowest, time.perf_counter() - t0)
+            tallies[i].add(rows)
+            won[i] = rows[:, L.O_OUTCOME] == 0
+            if on_block is not None:
+                on_block(n)
+        both += both_won(won)
+        done += n
+        size = sweep.next_chunk(n, slowest)
+    return [{"arm": arm, "summary": summarize(tallies[i], arm.config, seed), "index": i, "both": both[i]}
+            for i, arm in enumerate(arms)]  # fmt: skip
+
+
+def paired(p: dict, q: dict) -> dict:
+    """McNemar's test of played arm p against q on their common games (reports.stats
+    .paired_test_counts, a = p, b = q), from their wins and the games both won."""
+    n = p["summary"]["games"]
+    both = int(p["both"][q["index"]])
+    return paired_test_counts(n, both, p["summary"]["wins"] - both, q["summary"]["wins"] - both)
 
 
 def arm_entry(p: dict) -> dict:
@@ -98,7 +144,7 @@ def rank(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
     other arms; significant is p_holm < alpha. The best has None for the tests."""
     ordered = by_win_rate(played)
     best = ordered[0]
-    tests = [paired_test(p["wins"], best["wins"]) for p in ordered[1:]]
+    tests = [paired(p, best) for p in ordered[1:]]
     adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
     out = []
     for r, p in enumerate(ordered):
@@ -122,7 +168,7 @@ def pairwise(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
     discordant [games only a won, games only b won]; p_value McNemar's raw p-value, p_holm
     Holm-adjusted over all the pairs; significant is p_holm < alpha."""
     pairs = [(a, b) for i, a in enumerate(played) for b in played[i + 1 :]]
-    tests = [paired_test(a["wins"], b["wins"]) for a, b in pairs]
+    tests = [paired(a, b) for a, b in pairs]
     adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
     return [
         {

@@ -79,17 +79,9 @@ def proportion_ci_arrays(wins, n, level: float = 0.95) -> tuple[np.ndarray, np.n
 def paired_test(a, b, level: float = 0.95) -> dict:
     """McNemar test of two configurations played on the same seeds.
 
-    a[i] and b[i] are the results (True = win) of game i, which shares its deal in both.
-    The test is exact (binomial) when fewer than 25 games are discordant, else the chi-square
-    version with continuity correction.
-
-    diff_ci is the Wald z-interval for the mean of the per-game differences a[i] - b[i]
-    (statsmodels DescrStatsW.zconfint_mean). This is the Wald interval for the difference of
-    paired proportions, except that the variance uses n - 1 rather than n, widening it by
-    sqrt(n / (n - 1)). It is clipped to [-1, 1]; it is (0, 0) when no game is discordant and
-    (nan, nan) for a single game.
-    """
-    _check_level(level)
+    a[i] and b[i] are the results (True = win) of game i, which shares its deal in both. The
+    games are counted (paired_counts) and tested by paired_test_counts, which says what comes
+    back."""
     a = np.asarray(a)
     b = np.asarray(b)
     if a.ndim != 1 or b.ndim != 1:
@@ -98,12 +90,38 @@ def paired_test(a, b, level: float = 0.95) -> dict:
         raise ValueError(f"a and b must have equal lengths, got {a.size} and {b.size}")
     if a.size == 0:
         raise ValueError("a and b are empty")
-    a = a.astype(bool)
-    b = b.astype(bool)
-    n = int(a.size)
-    both = int(np.sum(a & b))
-    a_only = int(np.sum(a & ~b))
-    b_only = int(np.sum(~a & b))
+    return paired_test_counts(*paired_counts(a, b), level=level)
+
+
+def paired_counts(a, b) -> tuple[int, int, int, int]:
+    """(n, both, a_only, b_only) of two equally long win vectors: games, games both won, games
+    only a won, games only b won. Counts of consecutive blocks of games add up."""
+    a = np.asarray(a, dtype=bool)
+    b = np.asarray(b, dtype=bool)
+    return int(a.size), int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(~a & b))
+
+
+def paired_test_counts(n, both, a_only, b_only, level: float = 0.95) -> dict:
+    """McNemar test of two configurations played on the same n games, from their counts: games
+    both won, games only a won, games only b won (the others neither won).
+
+    The test is exact (binomial) when fewer than 25 games are discordant, else the chi-square
+    version with continuity correction.
+
+    diff is (a_only - b_only) / n, the difference of the win rates. diff_ci is the Wald
+    z-interval for the mean of the per-game differences a[i] - b[i] (statsmodels
+    DescrStatsW.zconfint_mean, here on the values -1, 0, 1 weighted by how many games give
+    each). This is the Wald interval for the difference of paired proportions, except that the
+    variance uses n - 1 rather than n, widening it by sqrt(n / (n - 1)). It is clipped to
+    [-1, 1]; it is (0, 0) when no game is discordant and (nan, nan) for a single game.
+    """
+    _check_level(level)
+    n, both = _as_count(n, "n"), _as_count(both, "both")
+    a_only, b_only = _as_count(a_only, "a_only"), _as_count(b_only, "b_only")
+    if n <= 0:
+        raise ValueError(f"n must be positive, got {n}")
+    if min(both, a_only, b_only) < 0 or both + a_only + b_only > n:
+        raise ValueError(f"both, a_only and b_only must be counts of the {n} games, got {both}, {a_only}, {b_only}")
     neither = n - both - a_only - b_only
     exact = a_only + b_only < MCNEMAR_EXACT_BELOW
     result = mcnemar([[both, a_only], [b_only, neither]], exact=exact, correction=True)
@@ -112,7 +130,8 @@ def paired_test(a, b, level: float = 0.95) -> dict:
     if n < 2:
         diff_ci = (float("nan"), float("nan"))
     else:
-        lo, hi = DescrStatsW(a.astype(float) - b.astype(float)).zconfint_mean(alpha=1.0 - level)
+        d = DescrStatsW(np.array([-1.0, 0.0, 1.0]), weights=[b_only, n - a_only - b_only, a_only])
+        lo, hi = d.zconfint_mean(alpha=1.0 - level)
         diff_ci = (float(max(lo, -1.0)), float(min(hi, 1.0)))
     return {
         "n": n,

@@ -1,4 +1,7 @@
-"""From per-game result rows (simcore.results.OUT_NAMES) to the figures kiai reports."""
+"""From per-game result rows (simcore.results.OUT_NAMES) to the figures kiai reports.
+
+Rows are summarised block by block into a Tally (counts and integer sums only), so memory does
+not grow with the number of games; summarize() turns a Tally into kiai's result format."""
 
 from __future__ import annotations
 
@@ -34,40 +37,128 @@ def absent_label(on: bool, unused: bool) -> str:
     return ", absent tokens on" + (" (this strategy never uses them: no effect)" if unused else "")
 
 
-def summarize(out: np.ndarray, config: GameConfig, seed: int, seconds: float | None = None,
+# the columns a Tally sums: (its name, the row column)
+SUMMED = (
+    ("barricades", L.O_BARR),
+    ("farmsteads", L.O_FARMS),
+    ("families", L.O_FAMS),
+    ("wound_steps", L.O_WOUND_SUM),
+    ("kiai", L.O_KIAI),
+    ("confronted", L.O_CONFRONTED),
+    ("defended", L.O_DEFENDED),
+    ("turns", L.O_TURNS),
+    ("stalled", L.O_STALLED),
+    ("illegal", L.O_ILLEGAL),
+)
+_SUM_COLS = [col for _, col in SUMMED]
+ROUNDS = (1, 2, 3)
+
+
+class Tally:
+    """What summarize() needs from a batch of games, in counts and integer sums only: games;
+    games by outcome (OUTCOMES order; wins are outcome 0); games ended in round 1, 2, 3, and
+    those of them lost; wins by score 0..MAX_SCORE; and the sums of the SUMMED columns. add()
+    takes a block of rows, merge() another Tally; both add counts, so the result does not
+    depend on how the games were cut into blocks or in which order they came."""
+
+    __slots__ = ("games", "outcomes", "ended", "lost", "scores", "sums")
+
+    def __init__(self):
+        self.games = 0
+        self.outcomes = np.zeros(len(OUTCOMES), np.int64)
+        self.ended = np.zeros(len(ROUNDS), np.int64)
+        self.lost = np.zeros(len(ROUNDS), np.int64)
+        self.scores = np.zeros(MAX_SCORE + 1, np.int64)
+        self.sums = np.zeros(len(SUMMED), np.int64)
+
+    @classmethod
+    def of(cls, rows: np.ndarray) -> Tally:
+        return cls().add(rows)
+
+    @property
+    def wins(self) -> int:
+        return int(self.outcomes[0])
+
+    def sum(self, name: str) -> int:
+        """The sum of a SUMMED column over the games (e.g. "kiai")."""
+        return int(self.sums[[n for n, _ in SUMMED].index(name)])
+
+    def add(self, rows: np.ndarray) -> Tally:
+        """Count a block of per-game rows in; returns self."""
+        rows = np.asarray(rows)
+        if rows.ndim != 2 or rows.shape[1] != L.N_OUT:
+            raise ValueError(f"expected rows of {L.N_OUT} columns, got shape {rows.shape}")
+        outcome = rows[:, L.O_OUTCOME]
+        end_round = rows[:, L.O_END_ROUND]
+        lost = outcome > 0
+        scores = rows[outcome == 0, L.O_SCORE]
+        if scores.size and (scores.min() < 0 or scores.max() > MAX_SCORE):
+            raise ValueError(f"a win scored outside 0..{MAX_SCORE}")
+        self.games += int(rows.shape[0])
+        self.outcomes += [int((outcome == i).sum()) for i in range(len(OUTCOMES))]
+        self.ended += [int((end_round == r).sum()) for r in ROUNDS]
+        self.lost += [int(((end_round == r) & lost).sum()) for r in ROUNDS]
+        self.scores += np.bincount(scores, minlength=MAX_SCORE + 1)
+        self.sums += rows[:, _SUM_COLS].sum(axis=0, dtype=np.int64)
+        return self
+
+    def merge(self, other: Tally) -> Tally:
+        """Add another Tally's games in; returns self."""
+        self.games += other.games
+        for name in self.__slots__[1:]:
+            getattr(self, name)[...] += getattr(other, name)
+        return self
+
+    def __getstate__(self):
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state):
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def __eq__(self, other):
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return self.games == other.games and all(
+            np.array_equal(getattr(self, n), getattr(other, n)) for n in self.__slots__[1:])
+
+    def __repr__(self):
+        return f"Tally(games={self.games}, wins={self.wins})"
+
+
+def summarize(out: Tally | np.ndarray, config: GameConfig, seed: int, seconds: float | None = None,
               threads: int | None = None) -> dict:
-    """The summary of a batch; the keys are kiai's stable result format (see README)."""
-    games = int(out.shape[0])
-    outcome = out[:, L.O_OUTCOME]
-    wins = int((outcome == 0).sum())
+    """The summary of a batch (a Tally, or per-game rows); the keys are kiai's stable result
+    format (see README). Means are integer sums over games: the same floats as numpy's mean of
+    the rows' integer columns, whose float64 sums are exact below 2**53."""
+    t = out if isinstance(out, Tally) else Tally.of(out)
+    games = t.games
+    wins = t.wins
     lo, hi, method = proportion_ci(wins, games)
     n = config.n
-    end_round = out[:, L.O_END_ROUND]
-    lost = outcome > 0
-    scores = out[outcome == 0, L.O_SCORE]
-    score_counts = np.bincount(scores, minlength=MAX_SCORE + 1) if wins else np.zeros(MAX_SCORE + 1, int)
     pluses = config.level_pluses
+    mean = lambda name: t.sum(name) / games  # noqa: E731
     summary = {
         "games": games,
         "wins": wins,
         "win_rate": wins / games,
         "ci95": [lo, hi],
         "ci_method": method,
-        "outcomes": {name: int((outcome == i).sum()) for i, name in enumerate(OUTCOMES)},
-        "ended_in_round": {str(r): int((end_round == r).sum()) for r in (1, 2, 3)},
-        "lost_in_round": {str(r): int(((end_round == r) & lost).sum()) for r in (1, 2, 3)},
-        "scores": {str(s): int(c) for s, c in enumerate(score_counts) if c},
-        "grades": {grade(s, pluses): int(c) for s, c in enumerate(score_counts) if c},
-        "mean_barricades_left": float(out[:, L.O_BARR].mean()),
-        "mean_farmsteads_left": float(out[:, L.O_FARMS].mean()),
-        "mean_families_left": float(out[:, L.O_FAMS].mean()),
-        "mean_wound_steps": float(out[:, L.O_WOUND_SUM].mean() / n),
-        "kiai_activations_per_game": float(out[:, L.O_KIAI].mean()),
-        "cards_confronted_per_game": float(out[:, L.O_CONFRONTED].mean()),
-        "cards_defended_per_game": float(out[:, L.O_DEFENDED].mean()),
-        "turns_per_game": float(out[:, L.O_TURNS].mean()),
-        "stalled_games": int(out[:, L.O_STALLED].sum()),
-        "illegal_choices": int(out[:, L.O_ILLEGAL].sum()),
+        "outcomes": {name: int(t.outcomes[i]) for i, name in enumerate(OUTCOMES)},
+        "ended_in_round": {str(r): int(t.ended[i]) for i, r in enumerate(ROUNDS)},
+        "lost_in_round": {str(r): int(t.lost[i]) for i, r in enumerate(ROUNDS)},
+        "scores": {str(s): int(c) for s, c in enumerate(t.scores) if c},
+        "grades": {grade(s, pluses): int(c) for s, c in enumerate(t.scores) if c},
+        "mean_barricades_left": mean("barricades"),
+        "mean_farmsteads_left": mean("farmsteads"),
+        "mean_families_left": mean("families"),
+        "mean_wound_steps": mean("wound_steps") / n,
+        "kiai_activations_per_game": mean("kiai"),
+        "cards_confronted_per_game": mean("confronted"),
+        "cards_defended_per_game": mean("defended"),
+        "turns_per_game": mean("turns"),
+        "stalled_games": t.sum("stalled"),
+        "illegal_choices": t.sum("illegal"),
         "seed": int(seed),
         **config.describe(),
         "absent_tokens_unused": absent_tokens_unused(config),

@@ -13,8 +13,10 @@ without replaying or losing finished configurations. Every write is atomic: a te
 in the same folder, then os.replace.
 
 The same driver (run_plan) runs locally or on a Dask cluster (reports.cluster): work is cut
-into blocks of game indices, and a configuration's row is built from its blocks in index order,
-so the table does not depend on where or in which order the blocks were played.
+into blocks of game indices, each block comes back summarised (a reports.summary.Tally: counts
+and integer sums), and a configuration's row is built from the sum of its blocks' tallies, so
+the table does not depend on where or in which order the blocks were played, and memory does
+not grow with the number of games.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import heapq
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,8 +36,7 @@ import pandas as pd
 
 from reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
 from reports.stats import proportion_ci
-from reports.summary import MAX_SCORE, kiai_version, summarize
-from simcore import results as L
+from reports.summary import MAX_SCORE, Tally, kiai_version, summarize
 from simcore.codes import OUTCOMES
 
 BLOCK = 50_000  # game indices per kernel call / Dask task
@@ -377,25 +378,42 @@ def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
     return run_games(config, count, seed, game_offset=offset)
 
 
-def play_range(config, seed: int, offset: int, count: int,
-               on_games: Callable[[int], None] | None = None) -> np.ndarray:
+def next_chunk(k: int, seconds: float) -> int:
+    """The size of the next kernel call after one of k games took `seconds`: about CHUNK_SECONDS
+    at that rate, at least FIRST_CHUNK, at most 4 k and BLOCK."""
+    rate = k / max(seconds, 1e-6)
+    return int(min(BLOCK, 4 * k, max(FIRST_CHUNK, rate * CHUNK_SECONDS)))
+
+
+def play_chunks(config, seed: int, offset: int, count: int,
+                on_games: Callable[[int], None] | None = None) -> Iterator[np.ndarray]:
     """Games offset .. offset + count - 1 of `seed`, in kernel calls sized by the measured rate
-    (FIRST_CHUNK, then about CHUNK_SECONDS each), calling on_games(k) after each. The rows do
-    not depend on the chunks: game i is keyed by (seed, i) alone."""
+    (FIRST_CHUNK, then about CHUNK_SECONDS each, at most BLOCK): yields each call's rows, in
+    index order, and calls on_games(k) after each. The rows do not depend on the chunks: game i
+    is keyed by (seed, i) alone."""
     import time
 
-    parts, done, chunk = [], 0, FIRST_CHUNK
+    done, chunk = 0, FIRST_CHUNK
     while done < count:
         k = min(chunk, count - done)
         t0 = time.perf_counter()
-        parts.append(play_block(config, seed, offset + done, k))
+        rows = play_block(config, seed, offset + done, k)
         seconds = time.perf_counter() - t0
         done += k
         if on_games is not None:
             on_games(k)
-        rate = k / max(seconds, 1e-6)
-        chunk = int(min(BLOCK, 4 * k, max(FIRST_CHUNK, rate * CHUNK_SECONDS)))
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        yield rows
+        chunk = next_chunk(k, seconds)
+
+
+def play_range(config, seed: int, offset: int, count: int,
+               on_games: Callable[[int], None] | None = None) -> Tally:
+    """Games offset .. offset + count - 1 of `seed` (play_chunks), summarised as they are played:
+    a Tally, so memory stays at one kernel call's rows however many games are played."""
+    tally = Tally()
+    for rows in play_chunks(config, seed, offset, count, on_games):
+        tally.add(rows)
+    return tally
 
 
 def warm(config) -> None:
@@ -407,13 +425,14 @@ def warm(config) -> None:
 
 @dataclass
 class ConfigRun:
-    """The games of one configuration: which blocks to play next, and when it is finished."""
+    """The games of one configuration: which blocks to play next, and when it is finished.
+    The played blocks are summed into one Tally as they come back, in any order."""
 
     index: int
     config: object
     request: Request
     block: int
-    blocks: dict[int, np.ndarray] = field(default_factory=dict)
+    tally: Tally = field(default_factory=Tally)
     scheduled: int = 0  # game indices 0..scheduled-1 have been handed out
     target: int = 0  # the total of the current batch
     done: bool = False
@@ -431,29 +450,26 @@ class ConfigRun:
             self.scheduled += k
         return out
 
-    def add(self, offset: int, rows: np.ndarray) -> bool:
-        """Store a played block; True when the configuration is finished."""
-        self.blocks[offset] = rows
-        if sum(len(r) for r in self.blocks.values()) < self.target:
+    def add(self, offset: int, tally: Tally) -> bool:
+        """Count a played block (the Tally of games offset ..); True when the configuration is
+        finished."""
+        self.tally.merge(tally)
+        if self.tally.games < self.target:
             return False
         if self.request.precision is None or self.target >= self.request.max_games:
             self.done = True
             return True
-        wins = sum(int((r[:, L.O_OUTCOME] == 0).sum()) for r in self.blocks.values())
-        if half_width(wins, self.target) <= self.request.precision:
+        if half_width(self.tally.wins, self.target) <= self.request.precision:
             self.done = True
             return True
         self.target = min(2 * self.target, self.request.max_games)
         return False
 
-    def rows(self) -> np.ndarray:
-        return np.concatenate([self.blocks[k] for k in sorted(self.blocks)])
-
 
 class LocalBackend:
-    """Plays blocks in this process, one at a time, earliest configuration first (so only one
-    configuration's games are held in memory at a time). on_games(k) is called as each part
-    of a block is played (play_range), for a progress bar that moves within a block."""
+    """Plays blocks in this process, one at a time, earliest configuration first, each
+    summarised as it is played (play_range). on_games(k) is called as each part of a block is
+    played, for a progress bar that moves within a block."""
 
     def __init__(self, on_games: Callable[[int], None] | None = None):
         self._heap: list = []
@@ -467,7 +483,7 @@ class LocalBackend:
     def pending(self) -> int:
         return len(self._heap)
 
-    def next_done(self) -> tuple[ConfigRun, int, np.ndarray]:
+    def next_done(self) -> tuple[ConfigRun, int, Tally]:
         _index, offset, _, run, seed, count = heapq.heappop(self._heap)
         return run, offset, play_range(run.config, seed, offset, count, self.on_games)
 
@@ -490,19 +506,17 @@ def run_plan(plan: Sequence, seed: int, request: Request, backend, *, block: int
         for offset, count in run.next_blocks():
             backend.submit(run, seed, offset, count)
     while backend.pending():
-        run, offset, rows = backend.next_done()
+        run, offset, tally = backend.next_done()
         if on_block is not None:
-            on_block(len(rows))
-        if not run.add(offset, rows):
+            on_block(tally.games)
+        if not run.add(offset, tally):
             for off, count in run.next_blocks():
                 backend.submit(run, seed, off, count)
             continue
-        out = run.rows()
-        run.blocks.clear()
-        row = row_from_summary(summarize(out, run.config, seed), run.config)
+        row = row_from_summary(summarize(run.tally, run.config, seed), run.config)
         results[run.index] = row
         if on_finished is not None:
-            on_finished(run.index, row, len(out))
+            on_finished(run.index, row, run.tally.games)
     return results
 
 

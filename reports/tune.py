@@ -3,7 +3,9 @@ search) on common random numbers, and a re-evaluation of the winner on fresh gam
 
 Nothing here touches the engine: the search and the re-evaluation call a `play(candidate,
 configuration, offset, count)` function that returns the per-game wins (a bool array) of games
-offset .. offset + count - 1. `kiai tune` passes one that runs the engine; the tests pass fakes.
+offset .. offset + count - 1, for at most BLOCK games at a time, and keep only counts, so memory
+does not grow with the number of games. `kiai tune` passes one that runs the engine; the tests
+pass fakes.
 
 - Candidates (sample_candidates): candidate 0 is the start point (the defaults, or a
   --params-file), and the others are drawn uniformly from each free parameter's [low, high]
@@ -20,7 +22,8 @@ offset .. offset + count - 1. `kiai tune` passes one that runs the engine; the t
   several noisy totals: the winner's curse), so the winner and the start point both play a
   fresh block of games (indices from EVAL_OFFSET on, which the search never reaches) and those
   are the figures reported: each win rate with its 95% interval, and McNemar's paired test of
-  the winner against the start point on the same games.
+  the winner against the start point on the same games (from the 2x2 counts of those games,
+  added up block by block).
 """
 
 from __future__ import annotations
@@ -31,9 +34,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reports.stats import paired_test, proportion_ci
+from reports.stats import paired_counts, paired_test_counts, proportion_ci
 
 EVAL_OFFSET = 10**9  # first game index of the re-evaluation; the search plays indices below it
+BLOCK = 50_000  # game indices per play() call, at most
 DEFAULT_ETA = 3
 METHODS = ("halving", "random")
 MAX_DRAWS_PER_CANDIDATE = 1000  # draws before giving up on finding a new distinct candidate
@@ -173,11 +177,26 @@ class SearchResult:
     games: np.ndarray  # (candidates,): game indices 0..games-1 played per configuration
 
 
+def blocks(offset: int, count: int, block: int = BLOCK) -> list[tuple[int, int]]:
+    """Games offset .. offset + count - 1 cut into (offset, count) blocks of at most `block`."""
+    if block < 1:
+        raise TuneError(f"a block must be at least 1 game, got {block}")
+    return [(o, min(block, offset + count - o)) for o in range(offset, offset + count, block)]
+
+
+def _wins(play: Play, c: int, j: int, offset: int, count: int) -> np.ndarray:
+    """play(c, j, offset, count) as a bool array, checked to hold one result per game."""
+    w = np.asarray(play(c, j, offset, count))
+    if w.shape != (count,):
+        raise TuneError(f"play returned {w.shape[0] if w.ndim else 0} results for {count} games")
+    return w.astype(bool)
+
+
 def search(n_candidates: int, n_configs: int, rungs: Sequence[Rung], play: Play,
-           on_rung: Callable[[int, Rung], None] | None = None) -> SearchResult:
+           on_rung: Callable[[int, Rung], None] | None = None, block: int = BLOCK) -> SearchResult:
     """Run the rungs: at each, the candidates still in play add the game indices they have not
-    played yet (the same ones for all), and the best `keep` by total wins over the
-    configurations go on (ties: lower candidate number first)."""
+    played yet (the same ones for all, in blocks of at most `block`), and the best `keep` by
+    total wins over the configurations go on (ties: lower candidate number first)."""
     if n_configs < 1:
         raise TuneError("need at least 1 configuration")
     if not rungs or rungs[0].candidates != n_candidates:
@@ -193,14 +212,11 @@ def search(n_candidates: int, n_configs: int, rungs: Sequence[Rung], play: Play,
             raise TuneError(f"rung {r + 1} expects {rung.candidates} candidates, {len(alive)} are left")
         if on_rung is not None:
             on_rung(r, rung)
-        count = rung.games - before
-        if count > 0:
+        if rung.games > before:
             for c in alive:
                 for j in range(n_configs):
-                    w = np.asarray(play(c, j, before, count))
-                    if w.shape != (count,):
-                        raise TuneError(f"play returned {w.shape[0] if w.ndim else 0} results for {count} games")
-                    wins[c, j] += int(w.sum())
+                    for offset, count in blocks(before, rung.games - before, block):
+                        wins[c, j] += int(_wins(play, c, j, offset, count).sum())
         played[alive] = rung.games
         before = rung.games
         totals = {c: int(wins[c].sum()) for c in alive}
@@ -219,25 +235,34 @@ def rate(wins: int, games: int) -> dict:
     return {"games": int(games), "wins": int(wins), "win_rate": wins / games, "ci95": [lo, hi], "ci_method": method}
 
 
-def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, offset: int = EVAL_OFFSET) -> dict:
+def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, offset: int = EVAL_OFFSET,
+             block: int = BLOCK) -> dict:
     """The winner and the baseline on fresh games offset .. offset + games - 1 of every
     configuration: pooled and per-configuration rates, and McNemar's paired test best - baseline
-    over all those games. When the winner is the baseline it is played once."""
+    over all those games. Both play each block of at most `block` games in turn, and only
+    counts are kept. When the winner is the baseline it is played once."""
     if games < 1:
         raise TuneError(f"need at least 1 game, got {games}")
+    won = {best: [0] * n_configs, baseline: [0] * n_configs}
+    pair = np.zeros(4, dtype=np.int64)  # games, both won, only best won, only baseline won
+    for j in range(n_configs):
+        for off, count in blocks(offset, games, block):
+            a = _wins(play, best, j, off, count)
+            b = a if baseline == best else _wins(play, baseline, j, off, count)
+            won[best][j] += int(a.sum())
+            if baseline != best:
+                won[baseline][j] += int(b.sum())
+            pair += paired_counts(a, b)
+    t = paired_test_counts(*(int(x) for x in pair))
 
-    def vectors(c):
-        return [np.asarray(play(c, j, offset, games), dtype=bool) for j in range(n_configs)]
+    def rates(c):
+        return {**rate(sum(won[c]), games * n_configs), "configurations": [rate(w, games) for w in won[c]]}
 
-    vb = vectors(best)
-    va = vb if baseline == best else vectors(baseline)
-    a, b = np.concatenate(vb), np.concatenate(va)
-    t = paired_test(a, b)
     return {
         "offset": offset,
         "games_per_configuration": games,
-        "best": {**rate(int(a.sum()), a.size), "configurations": [rate(int(v.sum()), v.size) for v in vb]},
-        "baseline": {**rate(int(b.sum()), b.size), "configurations": [rate(int(v.sum()), v.size) for v in va]},
+        "best": rates(best),
+        "baseline": rates(baseline),
         # a single game has no interval: None rather than NaN, which strict JSON lacks
         "test": {"diff": t["diff"], "diff_ci": [None if math.isnan(x) else x for x in t["diff_ci"]],
                  "discordant": [t["a_only"], t["b_only"]], "p_value": t["pvalue"], "exact": t["exact"]},  # fmt: skip

@@ -92,12 +92,15 @@ def test_rank_flags_a_clear_difference():
         def __init__(self, label):
             self.label = label
 
-    def played(label, k, n=1000):
-        w = np.arange(n) < k
-        return {"arm": Arm(label), "wins": w, "summary": {"games": n, "wins": k, "win_rate": k / n,
-                                                          "ci95": [0.0, 1.0], "ci_method": "wilson"}}  # fmt: skip
+    arms = [("C", 100), ("A", 300), ("B", 250)]
+    both = C.both_won([np.arange(1000) < k for _, k in arms])
 
-    ranked = C.rank([played("C", 100), played("A", 300), played("B", 250)])
+    def played(i, n=1000):
+        label, k = arms[i]
+        return {"arm": Arm(label), "index": i, "both": both[i],
+                "summary": {"games": n, "wins": k, "win_rate": k / n, "ci95": [0.0, 1.0], "ci_method": "wilson"}}
+
+    ranked = C.rank([played(0), played(1), played(2)])
     assert [e["label"] for e in ranked] == ["A", "B", "C"]
     assert ranked[1]["discordant"] == [0, 50] and ranked[2]["discordant"] == [0, 200]
     assert ranked[2]["significant"] and ranked[2]["p_holm"] < 1e-10

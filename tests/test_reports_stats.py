@@ -1,8 +1,20 @@
+import math
+
 import numpy as np
 import pytest
+from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.weightstats import DescrStatsW
 
-from reports.stats import holm, paired_test, proportion_ci, proportion_ci_arrays
+from reports.stats import (
+    MCNEMAR_EXACT_BELOW,
+    holm,
+    paired_counts,
+    paired_test,
+    paired_test_counts,
+    proportion_ci,
+    proportion_ci_arrays,
+)
 
 
 def test_wilson_12_of_100_matches_literature():
@@ -105,6 +117,76 @@ def test_paired_test_rejects_bad_input():
         paired_test([True, False], [True])
     with pytest.raises(ValueError):
         paired_test([], [])
+
+
+def _paired_test_on_vectors(a, b, level=0.95):
+    """paired_test as it was before it worked from counts: the interval from the per-game
+    differences themselves (kept here as the reference)."""
+    a = np.asarray(a).astype(bool)
+    b = np.asarray(b).astype(bool)
+    n = int(a.size)
+    both, a_only, b_only = int(np.sum(a & b)), int(np.sum(a & ~b)), int(np.sum(~a & b))
+    exact = a_only + b_only < MCNEMAR_EXACT_BELOW
+    result = mcnemar([[both, a_only], [b_only, n - both - a_only - b_only]], exact=exact, correction=True)
+    if n < 2:
+        diff_ci = (float("nan"), float("nan"))
+    else:
+        lo, hi = DescrStatsW(a.astype(float) - b.astype(float)).zconfint_mean(alpha=1.0 - level)
+        diff_ci = (float(max(lo, -1.0)), float(min(hi, 1.0)))
+    return {"n": n, "a_only": a_only, "b_only": b_only, "diff": float((a_only - b_only) / n), "diff_ci": diff_ci,
+            "statistic": float(result.statistic), "pvalue": float(result.pvalue), "exact": bool(exact)}
+
+
+def _random_pairs(count, seed=20240611):
+    rng = np.random.default_rng(seed)
+    for t in range(count):
+        n = int(rng.choice([1, 2, 3, 10, 40])) if t % 5 == 0 else int(rng.integers(2, 20_000))
+        pa, pb, rho = rng.uniform(0, 1, 3)
+        a = rng.random(n) < pa
+        b = np.where(rng.random(n) < rho, a, rng.random(n) < pb)  # correlated, as paired games are
+        yield a, b
+    yield np.ones(50, bool), np.ones(50, bool)  # no discordant game
+    yield np.ones(50, bool), np.zeros(50, bool)  # every game discordant, one way
+    yield np.array([True]), np.array([False])  # a single game: no interval
+
+
+def test_paired_test_from_counts_is_the_test_on_the_vectors():
+    """paired_test_counts(n, both, a_only, b_only) gives what the test on the per-game vectors
+    gave. Every figure is equal (==) but the interval's bounds: the vectors' version sums n
+    squared deviations one by one (in BLAS's order, so its last bits even depend on the order of
+    the games), the counts' version weights the three possible values by their counts; the two
+    round differently, by a few units in the last place of the bounds (which lie in [-1, 1]),
+    hence isclose with rel_tol=1e-12 (and abs_tol=1e-15 for a bound next to 0)."""
+    bits_equal = 0
+    for a, b in _random_pairs(600):
+        old = _paired_test_on_vectors(a, b)
+        new = paired_test_counts(*paired_counts(a, b))
+        assert repr(new) == repr(paired_test(a, b))  # the wrapper counts and calls it (repr: nan == nan)
+        for key in ("n", "a_only", "b_only", "diff", "statistic", "pvalue", "exact"):
+            assert new[key] == old[key] or (math.isnan(new[key]) and math.isnan(old[key])), key
+        for x, y in zip(new["diff_ci"], old["diff_ci"]):
+            assert math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-15) or (math.isnan(x) and math.isnan(y)), (x, y)
+        bits_equal += new["diff_ci"] == old["diff_ci"]
+    assert bits_equal > 0  # many agree to the bit (those with few games, or without discordant ones)
+
+
+def test_paired_counts_add_up_over_blocks():
+    rng = np.random.default_rng(3)
+    a, b = rng.random(10_000) < 0.3, rng.random(10_000) < 0.4
+    cuts = [0, 16, 80, 1000, 6000, 10_000]
+    parts = [paired_counts(a[i:j], b[i:j]) for i, j in zip(cuts, cuts[1:])]
+    assert tuple(map(sum, zip(*parts))) == paired_counts(a, b)
+    n, both, a_only, b_only = paired_counts(a, b)
+    assert both == int((a & b).sum()) and a_only + both == int(a.sum()) and b_only + both == int(b.sum())
+
+
+def test_paired_test_counts_rejects_bad_counts():
+    with pytest.raises(ValueError):
+        paired_test_counts(0, 0, 0, 0)
+    with pytest.raises(ValueError):
+        paired_test_counts(10, 5, 4, 3)  # more games than played
+    with pytest.raises(ValueError):
+        paired_test_counts(10, 5, -1, 3)
 
 
 def test_holm_hand_checked():

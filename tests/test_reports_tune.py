@@ -186,3 +186,25 @@ def test_evaluate_on_one_game_has_no_interval_rather_than_nan():
     fresh = T.evaluate(1, 0, 1, 1, FakePlay([0, 100]))
     assert fresh["test"]["diff_ci"] == [None, None] and fresh["test"]["discordant"] == [1, 0]
     assert fresh["best"]["wins"] == 1 and fresh["baseline"]["wins"] == 0
+
+
+def test_search_and_evaluate_in_small_blocks_give_the_same_figures():
+    """Played BLOCK games at a time at most, keeping counts only: the block size changes nothing."""
+    strength = [30, 10, 50, 45, 20]
+    rungs = T.halving_schedule(5, 700, 2)
+    whole = T.search(5, 2, rungs, FakePlay(strength))
+    play = FakePlay(strength)
+    cut = T.search(5, 2, rungs, play, block=64)
+    assert max(k for *_, k in play.calls) == 64
+    assert cut.best == whole.best and cut.rungs == whole.rungs
+    assert np.array_equal(cut.wins, whole.wins) and np.array_equal(cut.games, whole.games)
+    play = FakePlay(strength)
+    fresh = T.evaluate(2, 0, 2, 700, play, block=64)
+    assert max(k for *_, k in play.calls) == 64 and len(play.calls) == 2 * 2 * 11
+    assert fresh == T.evaluate(2, 0, 2, 700, FakePlay(strength))
+    i = np.arange(T.EVAL_OFFSET, T.EVAL_OFFSET + 700)
+    a = np.concatenate([(i * 7 + j) % 100 < 50 for j in (0, 1)])
+    b = np.concatenate([(i * 7 + j) % 100 < 30 for j in (0, 1)])
+    t = paired_test(a, b)
+    assert fresh["test"] == {"diff": t["diff"], "diff_ci": list(t["diff_ci"]), "discordant": [t["a_only"], t["b_only"]],
+                             "p_value": t["pvalue"], "exact": t["exact"]}  # fmt: skip

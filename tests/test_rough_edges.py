@@ -239,7 +239,7 @@ def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
 
     monkeypatch.setattr(S, "play_block", slow)
     seen = []
-    rows = S.play_range(config, 3, 0, 300, seen.append)
+    rows = np.concatenate(list(S.play_chunks(config, 3, 0, 300, seen.append)))
     assert seen == parts and sum(parts) == 300 and parts[0] == S.FIRST_CHUNK
     assert max(parts) <= 4 * S.FIRST_CHUNK * S.CHUNK_SECONDS * 200  # about half a second each
     assert np.array_equal(rows, real(config, 3, 0, 300))  # the parts change no game
@@ -250,7 +250,7 @@ def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
 
     parts = []
     monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
-    S.play_range(None, 0, 0, 4 * S.BLOCK, None)
+    list(S.play_chunks(None, 0, 0, 4 * S.BLOCK, None))
     assert parts[0] == S.FIRST_CHUNK and parts[-2] == S.BLOCK and sum(parts) == 4 * S.BLOCK
 
 

@@ -15,6 +15,7 @@ from reports import sweep as S
 from reports.report import load_results
 from reports.seatings import canonical_seating, lineup_key, seating_key
 from reports.stats import proportion_ci
+from reports.summary import Tally
 from simcore import results as L
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -245,7 +246,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         played.append((offset, count))
         rows = np.ones((count, L.N_OUT), dtype=np.int32)
         rows[(np.arange(offset, offset + count) % 4) == 0, L.O_OUTCOME] = 0
-        return rows
+        return Tally.of(rows)
 
     monkeypatch.setattr(S, "play_range", quarter)
     from strategies.run import GameConfig
