@@ -31,7 +31,7 @@ params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _symbol_outlook(pub, sym, tm, cb, cw, cnd):
     """Of the unseen cards with symbol sym: how many, and what their penalties would cost on
     average as a last card of a samurai with talents tm and state costs (cb, cw, cnd), counted
@@ -72,7 +72,7 @@ def confront_instead(p, pub, s, c):
     return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd) > 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot_wait(pub, s, sym, a, tm, cb, cw, cnd):
     """What leaving s's slot for symbol sym open is worth against filling it now, with a
     samurai still in the round (s has talents tm and state costs cb, cw, cnd): the dear

@@ -41,7 +41,7 @@ params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deadly_odds(pub, s):
     """Chance the next card, kept in s's line, wounds s at his next turn, when that kills.
     Counted by bin (value, symbol) from the engine's unseen counts (section 12); a card with
