@@ -45,13 +45,18 @@ def card_options(pub, holder, c):
 
 
 @njit(cache=True)
-def handle_card(g, holder, c):
-    """The holder (drawer or receiver of a give) deals with card c until it is placed or gone."""
+def place_card(g, holder, c, first):
+    """The holder (drawer or receiver of a give) deals with card c until it is placed or gone.
+    `first`, if not -1, answers the first question in place of asking: a planner's rollout
+    resumes a fight here (simcore.resume)."""
     pub = g[0]
-    pub.chain = 1 << holder
     while True:
         pub.hand = c
-        ch = ask(g, Q_CARD, holder, c, 0, card_options(pub, holder, c))
+        if first >= 0:
+            ch = first
+            first = -1
+        else:
+            ch = ask(g, Q_CARD, holder, c, 0, card_options(pub, holder, c))
         pub.hand = -1
         if ch == CARD_CONFRONT:
             confront(g, holder, c)
@@ -83,5 +88,6 @@ def fight(g, s):
     pub.redrawn = 0
     c = draw_top(g)
     log(g, EV_REVEAL, s, c, 0, 0)
-    handle_card(g, s, c)
+    pub.chain = 1 << s
+    place_card(g, s, c, -1)
     resolve(g)

@@ -33,7 +33,7 @@ from simcore.invariants import ERR_FORCED
 from simcore.obs import lowbit, turn_key
 from simcore.questions import Q_ABSENT, Q_ACTION
 from simcore.rng import mix64
-from simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer
+from simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer, int_to_voidptr
 
 DECIDE_ARGS = (types.voidptr, TABLE_T, MEM_T, types.int64, types.int64, types.int64, types.int64, types.int64)
 HOOK_ARGS = (TABLE_T, HIDDEN_T, BOOK_T, CFG_T, MEM_T)
@@ -103,9 +103,9 @@ def scramble(g, key, undo):
 
 
 @njit(cache=True)
-def plan(g):
-    """Before each turn: the planner (cfg.plan) writes its action for the turn into mem. Under
-    the R-19 test it plans on a scrambled hidden state, restored afterwards."""
+def _call_planner(g):
+    """Call the planner (cfg.plan). Under the R-19 test it plans on a scrambled hidden state,
+    restored afterwards."""
     cfg = g[3]
     key = np.uint64(0)
     if cfg.scramble:
@@ -114,6 +114,31 @@ def plan(g):
     call_hook(cfg.plan, g[0], g[1], g[2], cfg, g[4])
     if cfg.scramble:
         scramble(g, key, True)
+
+
+@njit(cache=True)
+def plan(g):
+    """Before each turn: a planner that plans turns (cfg.plan_turns) writes its action for the
+    turn into mem."""
+    if g[3].plan_turns:
+        g[4].q = 0
+        _call_planner(g)
+
+
+@njit(cache=True)
+def _planned_answer(g, q, seat, a, b, legal):
+    """A planner weighs the question as it is asked (cfg.plan_questions); -1: it leaves it to
+    the strategy."""
+    mem = g[4]
+    mem.q = q
+    mem.seat = seat
+    mem.a = a
+    mem.b = b
+    mem.legal = legal
+    mem.answer = -1
+    _call_planner(g)
+    c = mem.answer
+    return c if c >= 0 and (legal >> c) & 1 else -1
 
 
 @njit(cache=True)
@@ -154,7 +179,12 @@ def ask(g, q, seat, a, b, legal):
     # a planner's action for this very turn, when still legal
     if q == Q_ACTION and mem.plan_at == turn_key(pub) and (legal >> mem.plan) & 1:
         return mem.plan
-    c = call_decide(cfg.decide, data_pointer(cfg.prm), pub, mem, q, seat, a, b, legal)
+    if cfg.plan and (cfg.plan_questions >> q) & 1:
+        c = _planned_answer(g, q, seat, a, b, legal)
+        if c >= 0:
+            return c
+    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
+    c = call_decide(cfg.decide, prm, pub, mem, q, seat, a, b, legal)
     if q == Q_ABSENT:
         if c & ~legal:
             book.illegal += 1

@@ -152,7 +152,20 @@ MEM = np.dtype([_field(name, f) for name, *f in (
     ("stream", (1,)),  # the strategy's own random stream, independent of the game's (rng.py)
     ("plan",),  # the answer a planner chose for the next Q_ACTION ...
     ("plan_at",),  # ... and the turn it is for (obs.turn_key; 0: no plan)
+    # a question handed to a planner as it is asked (cfg.plan_questions, simcore.gateway) ...
+    ("q",),  # 0: the turn's start (no question)
+    ("seat",),
+    ("a",),
+    ("b",),
+    ("legal",),
+    ("answer",),  # ... and its answer (-1: let the strategy answer)
+    ("labels",),  # address of a buffer a planner writes its weighed questions into, or 0 ...
+    ("labels_cap",),  # ... its rows ...
+    ("labels_n",),  # ... and the rows written (strategies.lookahead)
+    ("work", np.float32, (384,)),  # scratch for the strategy's own computations (one per thread) ...
+    ("acc", np.float32, (64,)),  # ... and a second one (sums kept apart from their inputs vectorise)
 )])
+MEM_HEAD = MEM.fields["q"][1]  # bytes of MEM a rollout copies: the stream and the plan
 
 CFG = np.dtype([_field(name, f) for name, *f in (
     # ---- the table: who sits where, the level's numbers (RULES.md section 10)
@@ -182,7 +195,10 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("decide",),  # address of the strategy's decide (simcore.gateway)
     ("prm", np.float64, (N_PARAMS,)),
     ("counting",),  # keep the unseen-card bins in step (the strategy reads them, R-19a)
-    ("plan",),  # address of a planner called before every turn, or 0 ...
+    ("prm_at",),  # address of the parameters when they are more than prm holds (a model), or 0
+    ("plan",),  # address of a planner (strategies.lookahead), or 0 ...
+    ("plan_turns",),  # ... called before every turn ...
+    ("plan_questions",),  # ... and at the questions whose bit (1 << q) is set ...
     ("plan_variant",),  # ... which of its variants is played (a planner module's own numbering) ...
     ("pprm", np.float64, (N_PARAMS,)),  # ... and its parameters
     # ---- how to play: tests, fuzzing, tracing
@@ -255,14 +271,32 @@ def data_pointer(typingctx, arr):
 
 
 @intrinsic
-def int_to_pointer(typingctx, address):
-    """An int64 buffer's address (kept as an int64 in cfg) as a pointer, for numba.carray."""
-    ptr = types.CPointer(types.int64)
+def int_to_voidptr(typingctx, address):
+    """An address kept as an int64 (cfg.prm_at) as a pointer."""
 
     def codegen(context, builder, sig, args):
-        return builder.inttoptr(args[0], context.get_value_type(ptr))
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
 
-    return ptr(types.int64), codegen
+    return types.voidptr(types.int64), codegen
+
+
+def _typed_pointer(dtype):
+    ptr = types.CPointer(dtype)
+
+    @intrinsic
+    def to_pointer(typingctx, address):
+        def codegen(context, builder, sig, args):
+            return builder.inttoptr(args[0], context.get_value_type(ptr))
+
+        return ptr(types.int64), codegen
+
+    return to_pointer
+
+
+# a buffer's address kept as an int64 (cfg.trace_addr, mem.labels) as a typed pointer, for
+# numba.carray
+int_to_pointer = _typed_pointer(types.int64)
+int_to_float32_pointer = _typed_pointer(types.float32)
 
 
 def record_view(rec_type):

@@ -32,7 +32,7 @@ def _stopped(cfg, game, turns):
     changes nothing in its game. (run_one plays with the strategy's own counting flag.)"""
     cfgs = kernel_config(cfg, stop_turns=turns)
     cfgs[0].counting = 1
-    pub = _play(cfgs, 11, game, np.zeros((1, N_OUT), dtype=np.int32))[0]
+    pub = _play(cfgs, 11, game, np.zeros((1, N_OUT), dtype=np.int32))[0][0]
     return pub.view(np.recarray)[0]
 
 
