@@ -9,7 +9,9 @@ compiles each on demand and hands the engine its address.
 
 Parameters are read by name: `params = STRATEGY.reader()` at module level gives an intrinsic
 that turns the `prm` address into a record whose fields are the declared parameters, so the
-code reads `p = params(prm); p.risk` rather than a position in a vector.
+code reads `p = params(prm); p.risk` rather than a position in a vector. A strategy whose
+record also carries data (a model) declares its fields (`data`) and a function
+`data_record(config)` that fills them; the run layer hands the engine that record's address.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Strategy:
     absent_tokens: bool = True  # answers decision point 1 (section 13); False: never uses one
     planner: bool = False  # a planner: plan() before every turn, its `base` heuristic decides the rest
     bases: tuple[str, ...] = ()  # a planner's base heuristics, by the value of its `base` parameter
+    data: tuple = ()  # fields of data the strategy reads after its parameters (a model's weights)
 
     def __post_init__(self):
         if len(self.params) > N_PARAMS:
@@ -51,8 +54,9 @@ class Strategy:
 
     @cached_property
     def dtype(self) -> np.dtype:
-        """The record the parameters are read as: one float64 field per parameter, in order."""
-        return np.dtype([(p.name, np.float64) for p in self.params])
+        """The record the parameters are read as: one float64 field per parameter, in order, then
+        the strategy's data fields (strategies.learned: its model)."""
+        return np.dtype([(p.name, np.float64) for p in self.params] + list(self.data))
 
     def reader(self):
         """An intrinsic reading the `prm` address as this strategy's parameter record."""

@@ -55,12 +55,19 @@ def _symbol_outlook(pub, sym, tm, cb, cw, cnd):
 def confront_instead(p, pub, s, c):
     """True when s should confront card c although he could defend it: the slot stays open
     for a dearer card of its symbol, and c covers his last card."""
+    return confront_score(p, pub, s, c) > 0.0
+
+
+@njit(cache=True)
+def confront_score(p, pub, s, c):
+    """How much confronting c beats defending it, for s (confront_instead: above 0); -1e9 when
+    confronting it cannot be better (it overcomes him, or the round is over)."""
     v = pub.value[c]
     m = margin(pub, s)
     if v > m:
-        return False
+        return -1e9
     if pub.raider_n == 0:
-        return False
+        return -1e9
     a = max(active_count(pub), 1)
     tm = talent_mask(pub, s)
     cb, cw, cnd = state_costs(pub, s)
@@ -69,7 +76,7 @@ def confront_instead(p, pub, s, c):
     pay = p_next * (kept_cost(pub, last_card(pub, s), tm, cb, cw, cnd) - kept_cost(pub, c, tm, cb, cw, cnd))
     # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
     gain = KIAI_BONUS if v == m else -p.capacity * v
-    return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd) > 0.0
+    return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd)
 
 
 @njit(cache=True, inline="always")

@@ -20,12 +20,14 @@ honest planner must be before it overrides its base).
 """
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
 from simcore.codes import OUT_WIN
 from simcore.obs import turn_key
-from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT
+from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from simcore.resume import from_action, from_card, from_fight_again
 from simcore.rng import mix64, stream_below
+from simcore.gateway import call_decide
 from simcore.rounds import play_game
 from simcore.state import (
     BOOK,
@@ -35,18 +37,22 @@ from simcore.state import (
     HIDDEN,
     HIDDEN_SIZE,
     MEM,
-    MEM_SIZE,
+    MEM_HEAD,
     TABLE,
     TABLE_DYNAMIC,
     TABLE_SIZE,
     copy_record,
     data_pointer,
+    int_to_float32_pointer,
+    int_to_voidptr,
     keep_alive,
 )
+from strategies import keeper
 from strategies.base import Param, Strategy
+from strategies.features import N_ACTION, N_FEATURES, action_slot, fill
 
 HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
-BASES = ("counter", "kiai", "team", "risk", "keeper")  # the `base` parameter's values
+BASES = ("counter", "kiai", "team", "risk", "keeper", "learned")  # the `base` parameter's values
 MAX_CANDIDATES = 9
 
 
@@ -65,6 +71,7 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
         Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
         Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
         Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
+        Param("decisions", 0, 0, 1, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked"),
     )
 
 
@@ -244,14 +251,17 @@ def rollout_config(cfg, rcfgs, p):
 
 
 @njit(cache=True)
-def _rollout(g, r, action, key, p, sampled, peek, sample_seed):
-    """Play one rollout on the copies r = (pub, hid, book, cfg, mem) of the state g."""
+def _rollout(g, r, q, option, key, p, sampled, peek, sample_seed):
+    """One rollout on the copies r = (pub, hid, book, cfg, mem) of the state g, with what is
+    hidden resampled (when `sampled`). At the turn's start (q == 0) `option` is planned for
+    the turn's action (-1: no plan); at a question (mem.q) `option` answers it (-1: the base
+    does), and the turn goes on from there (simcore.resume)."""
     pub, hid, book, cfg, mem = g
     rpub, rhid, rbook, rcfg, rmem = r
     copy_record(rpub, pub, TABLE_DYNAMIC)
     copy_record(rhid, hid, HIDDEN_SIZE)
     copy_record(rbook, book, BOOK_SIZE)
-    copy_record(rmem, mem, MEM_SIZE)
+    copy_record(rmem, mem, MEM_HEAD)
     if sampled:
         R = np.empty(1, dtype=np.int64)
         R[0] = sample_seed
@@ -259,31 +269,30 @@ def _rollout(g, r, action, key, p, sampled, peek, sample_seed):
         if peek:
             keep_next_card(pub, hid, rhid)
         rhid.rng[0] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
-    rmem.plan = action
-    rmem.plan_at = key if action >= 0 else 0  # -1: no plan, the base decides
-    play_game(r)
+    if q == 0:
+        rmem.plan = option
+        rmem.plan_at = key if option >= 0 else 0
+    elif q == Q_ACTION:
+        from_action(r, mem.seat, option)
+    elif q == Q_CARD:
+        from_card(r, mem.seat, mem.a, option)
+    else:
+        from_fight_again(r, mem.seat, option)
+    if rpub.game_over == 0:
+        play_game(r)
     return win_chance(rpub) if int(p.value) == 1 else village_value(rpub, p)
 
 
 @njit(cache=True)
-def plan_turn(g, p, sampled, peek):
-    """Choose the next turn's action by rollouts and write it into the strategy memory.
-    `sampled`: the rollouts play on samples of the hidden state (the honest lookahead; with
-    `peek` the samples keep the true next card, which cheats); otherwise on the true state
-    (foresight, cheating). The sampling planner also plays each sample with no plan at all
-    (the base heuristic's own choice) and overrides the base only when the best action beats
+def weigh(g, p, sampled, peek, q, cand, k, key, seed0, vals):
+    """Play every candidate cand[:k] (row i of vals) and the base's own answer (row k) on the
+    same samples (vals has a column per sample); answer the best candidate's index, or -1 when
+    the base should decide. The sampling planner overrides its base only when the best beats
     it by `margin` standard errors of the paired difference: a few noisy samples should not
     overrule a sound base."""
     pub, hid, book, cfg, mem = g
-    s = pub.acting
-    key = plan_key(pub)
-    mem.plan_at = 0
-    samples = int(p.samples) if sampled else 1
+    samples = vals.shape[1]
     margin = p.margin if sampled else 0.0
-    cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    k = candidates(pub, s, int(p.support), cand)
-    if k < 2:
-        return
     # the rollouts' state, reused: the card tables are copied once, the rest per rollout
     pubs = np.zeros(1, dtype=TABLE)
     hids = np.zeros(1, dtype=HIDDEN)
@@ -292,17 +301,15 @@ def plan_turn(g, p, sampled, peek):
     rcfgs = np.zeros(1, dtype=CFG)
     copy_record(pubs[0], pub, TABLE_SIZE)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, p), mems[0])
-    base = np.uint64(mem.stream[0]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
-    vals = np.empty((k + 1, samples))
-    rows = k + 1 if margin > 0.0 else k  # row k: no plan, the base decides
+    rows = k + 1 if margin > 0.0 else k
     best = 0
     bv = -1e18
     for i in range(rows):
-        action = cand[i] if i < k else -1
+        option = cand[i] if i < k else -1
         tot = 0.0
         for j in range(samples):
-            seed = np.int64(mix64(base + np.uint64(j)))  # the same samples for every candidate
-            vals[i, j] = _rollout(g, r, action, key, p, sampled, peek, seed)
+            seed = np.int64(mix64(seed0 + np.uint64(j)))  # the same samples for every candidate
+            vals[i, j] = _rollout(g, r, q, option, key, p, sampled, peek, seed)
             tot += vals[i, j]
         if i < k and tot > bv:
             bv = tot
@@ -314,15 +321,104 @@ def plan_turn(g, p, sampled, peek):
         gain = d.mean()
         se = d.std() / np.sqrt(max(samples - 1, 1))
         if gain <= 0.0 or gain <= margin * se:
-            return  # the base heuristic decides
-    mem.plan = cand[best]
-    mem.plan_at = key
+            return -1  # the base heuristic decides
+    return best
+
+
+@njit(cache=True)
+def plan_turn(g, p, sampled, peek):
+    """Choose the next turn's action by rollouts and write it into the strategy memory.
+    `sampled`: the rollouts play on samples of the hidden state (the honest lookahead; with
+    `peek` the samples keep the true next card, which cheats); otherwise on the true state
+    (foresight, cheating)."""
+    pub, hid, book, cfg, mem = g
+    key = plan_key(pub)
+    mem.plan_at = 0
+    cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    k = candidates(pub, pub.acting, int(p.support), cand)
+    if k < 2:
+        return
+    vals = np.empty((k + 1, int(p.samples) if sampled else 1))
+    seed0 = np.uint64(mem.stream[0]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
+    best = weigh(g, p, sampled, peek, 0, cand, k, key, seed0, vals)
+    if best >= 0:
+        mem.plan = cand[best]
+        mem.plan_at = key
+
+
+LABEL_WIDTH = 2 + N_FEATURES + N_ACTION  # a weighed question: q, features, each slot's value, the choice
+
+
+@njit(cache=True)
+def _label(g, cand, k, vals):
+    """Write the question in mem, weighed, as a training row (strategies.training): the
+    question, its features as `learned` sees them, each option's mean rollout value in the
+    option's slot (NaN: not an option), and the slot of the answer the lookahead chose (the
+    base's own unless the rollouts beat it by the margin). The base must be keeper or learned,
+    whose parameter record starts with keeper's (the features hold keeper's own answer)."""
+    pub, hid, book, cfg, mem = g
+    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, LABEL_WIDTH))
+    row = rows[mem.labels_n]
+    mem.labels_n += 1
+    q, seat, a, legal = mem.q, mem.seat, mem.a, mem.legal
+    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
+    mine = keeper.decide(prm, pub, mem, q, seat, a, mem.b, legal)
+    row[0] = q
+    fill(keeper.params(prm), pub, q, seat, a, legal, mine if q != Q_ACTION else action_slot(pub, seat, mine), row[1:])
+    for j in range(N_ACTION):
+        row[1 + N_FEATURES + j] = np.nan
+    for i in range(k):
+        slot = cand[i] if q != Q_ACTION else action_slot(pub, seat, cand[i])
+        row[1 + N_FEATURES + slot] = vals[i].mean()
+    chosen = mem.answer if mem.answer >= 0 else cand[0]  # cand[0]: the base's own answer
+    row[1 + N_FEATURES + N_ACTION] = chosen if q != Q_ACTION else action_slot(pub, seat, chosen)
+
+
+@njit(cache=True)
+def plan_question(g, p, sampled, peek):
+    """Weigh the question in mem (the action, a card in hand or Kikuchiyo's second fight) by
+    rollouts from this moment; write the answer into mem (-1: the base answers)."""
+    pub, hid, book, cfg, mem = g
+    # the base's own answer first, so that it wins ties: options the rollouts cannot tell
+    # apart (often exactly, few samples ending in the same village) keep the sound default
+    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
+    own = call_decide(cfg.decide, prm, pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
+    cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    cand[0] = own
+    k = 1
+    for option in range(63):
+        if (mem.legal >> option) & 1 and option != own and k < MAX_CANDIDATES:
+            cand[k] = option
+            k += 1
+    if k < 2:
+        return
+    vals = np.empty((k + 1, int(p.samples) if sampled else 1))
+    seed0 = np.uint64(mem.stream[0]) ^ np.uint64(mix64(np.uint64(book.decisions) ^ np.uint64(0xA0761D6478BD642F)))
+    best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
+    mem.answer = cand[best] if best >= 0 else -1
+    if mem.labels != 0 and mem.labels_n < mem.labels_cap:
+        _label(g, cand, k, vals)
 
 
 @njit(cache=True)
 def plan(pub, hid, book, cfg, mem):
-    """The engine's hook before every turn (simcore.gateway.PLAN_ARGS)."""
+    """The engine's hook (simcore.gateway.HOOK_ARGS): at a turn's start (mem.q == 0), or at a
+    question."""
     p = params(data_pointer(cfg.pprm))
     v = cfg.plan_variant
-    plan_turn((pub, hid, book, cfg, mem), p, v != FORESIGHT, v == PEEK)
+    g = (pub, hid, book, cfg, mem)
+    if mem.q == 0:
+        plan_turn(g, p, v != FORESIGHT, v == PEEK)
+    else:
+        plan_question(g, p, v != FORESIGHT, v == PEEK)
     return 0
+
+
+def hooks(prm: dict) -> tuple[int, int]:
+    """(plan_turns, plan_questions) for the run layer: the lookahead plans each turn's action
+    at the turn's start; with `decisions` 1 it weighs instead the action, every card in hand
+    and Kikuchiyo's second fight as they are asked, after the battle penalty and with every
+    card revealed so far in view."""
+    if int(prm.get("decisions", 0)) == 0:
+        return 1, 0
+    return 0, (1 << Q_ACTION) | (1 << Q_CARD) | (1 << Q_FIGHT_AGAIN)

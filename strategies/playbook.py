@@ -134,9 +134,26 @@ def _redraw_value(pub, s, kiai_bonus, stay):
 
 
 @njit(cache=True)
+def option_value(pub, s, c, opt, kiai_bonus, stay, team):
+    """What handling card c in s's hand with option opt (CARD_*) is worth to him: a defence 2
+    and what the symbol saves, Kyuzo's discard 1.5, a confront its confront_value, a redraw the
+    fresh card's expected value, a give the receiver's value scaled by `team`."""
+    if opt == CARD_DEFEND:
+        return 2.0 + symbol_cost(pub, s, pub.symbol[c] - 1)
+    if opt == CARD_KYUZO:
+        return 1.5
+    if opt == CARD_CONFRONT:
+        return confront_value(pub, s, c, kiai_bonus, stay)
+    if opt == CARD_REDRAW:
+        return _redraw_value(pub, s, kiai_bonus, stay) - 0.2
+    t = left_of(pub, s) if opt == CARD_GIVE_LEFT else right_of(pub, s)
+    return team * _takes(pub, t, c, kiai_bonus, stay) - 0.1
+
+
+@njit(cache=True)
 def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
-    """Where card c in s's hand goes (section 13 point 4-5): each legal option is valued and
-    the best taken. A give counts the receiver's value, scaled by `team`."""
+    """Where card c in s's hand goes (section 13 point 4-5): each legal option is valued
+    (option_value) and the best taken."""
     best = CARD_CONFRONT
     bv = -1e9
     if (legal >> CARD_DEFEND) & 1 and pub.value[c] != margin(pub, s):
@@ -145,17 +162,7 @@ def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
     for opt in range(6):
         if (legal >> opt) & 1 == 0:
             continue
-        if opt == CARD_DEFEND:
-            v = 2.0 + symbol_cost(pub, s, pub.symbol[c] - 1)
-        elif opt == CARD_KYUZO:
-            v = 1.5
-        elif opt == CARD_CONFRONT:
-            v = confront_value(pub, s, c, kiai_bonus, stay)
-        elif opt == CARD_REDRAW:
-            v = _redraw_value(pub, s, kiai_bonus, stay) - 0.2
-        else:
-            t = left_of(pub, s) if opt == CARD_GIVE_LEFT else right_of(pub, s)
-            v = team * _takes(pub, t, c, kiai_bonus, stay) - 0.1
+        v = option_value(pub, s, c, opt, kiai_bonus, stay, team)
         if v > bv:
             bv = v
             best = opt

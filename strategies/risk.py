@@ -65,15 +65,15 @@ def _deadly_odds(pub, s):
 
 
 @njit(cache=True)
-def wants_fight(p, pub, seat):
-    """Fight now? (p: a parameter record with the fields of fighting_params)"""
-    if pub.raider_n == 0:
-        return False
+def fight_rule(p, pub, seat):
+    """The rule wants_fight applies: (forced, theta, strict). forced 1: fight whatever the
+    odds, -1: never, 0: fight while the counted chance of being overcome is at most theta
+    less the penalty of the card kept (sense.fight_within; with strict, no chance at all)."""
     for slot in range(3):
         if pub.defence[seat, slot] < 0 and symbol_cost(pub, seat, slot) >= LOST:
-            return True  # without that symbol the end of the round loses the game (section 9)
+            return 1, 0.0, False  # without that symbol the end of the round loses the game (section 9)
     if pub.wound[seat] >= 3 and _deadly_odds(pub, seat) > 0.0:
-        return False
+        return -1, 0.0, False
     lost = (pub.barricades_max - pub.barricades) / max(pub.barricades_max, 1) + (6 - pub.farmsteads) / 6.0 + (3 - pub.families) / 3.0
     theta = p.risk / (1.0 + p.caution * lost)
     a = active_count(pub)
@@ -82,7 +82,18 @@ def wants_fight(p, pub, seat):
     if missing(pub, seat) > 0:
         theta += 0.15
     # no chance of an overcome at all when it would destroy the last farmstead
-    return fight_within(pub, seat, theta, 0.1 * p.stay, pub.barricades == 0 and pub.farmsteads <= 1)
+    return 0, theta, pub.barricades == 0 and pub.farmsteads <= 1
+
+
+@njit(cache=True)
+def wants_fight(p, pub, seat):
+    """Fight now? (p: a parameter record with the fields of fighting_params)"""
+    if pub.raider_n == 0:
+        return False
+    forced, theta, strict = fight_rule(p, pub, seat)
+    if forced != 0:
+        return forced > 0
+    return fight_within(pub, seat, theta, 0.1 * p.stay, strict)
 
 
 @njit(cache=True)

@@ -80,7 +80,7 @@ def test_compare_strategies_json_rates(compared):
         assert lo <= rows[name]["win_rate"] <= hi and rows[name]["ci_method"] in ("wilson", "clopper-pearson")
     assert rows["reference"]["params"] == {"T": 2} and rows["foresight"]["params"] == {
         "samples": 1, "base": 0, "horizon": 0, "support": 1, "farm": 2.0, "family": 5.0, "wound": 1.0, "scarce": 0.0,
-        "value": 0, "margin": 0.0,
+        "value": 0, "margin": 0.0, "decisions": 0,
     }
     assert rows["random"]["params"] == {}
     assert rows["foresight"]["honest"] is False and rows["reference"]["honest"] is True
