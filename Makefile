@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@set -e; $(call STAGE,set-up (virtualenv and install; once),\
 	  test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
 	  $(BIN)/python -m pip install --quiet --upgrade pip; \
-	  $(BIN)/python -m pip install --quiet -e '.[test]'; \
+	  $(BIN)/python -m pip install --quiet -e '.[test,train]'; \
 	  touch $(STAMP))
 
 setup: $(STAMP)

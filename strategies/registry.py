@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from strategies import counter, foresight, keeper, kiai_seeker, lookahead, peek, random_play, reference, risk, team
+from strategies import counter, foresight, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
 from strategies.base import Param, Strategy
 
 MODULES: tuple[ModuleType, ...] = (
@@ -17,6 +17,7 @@ MODULES: tuple[ModuleType, ...] = (
     team,
     risk,
     keeper,
+    learned,
     lookahead,
     foresight,
     peek,

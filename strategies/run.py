@@ -37,6 +37,7 @@ class GameConfig:
     absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
     components: Components | None = None
     first_seat: int | None = None  # None: drawn at random (R-3)
+    model: str | None = None  # the model file of `learned` (played, or a planner's base); None: the shipped one
 
     def __post_init__(self):
         check_table(self)
@@ -46,6 +47,24 @@ class GameConfig:
             raise ConfigError(e.args[0]) from None
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        if self.uses_model:
+            from strategies.model import ModelError, load
+
+            try:
+                load(self.model, self.components.sha256)
+            except ModelError as e:
+                raise ConfigError(str(e)) from None
+        elif self.model is not None:
+            raise ConfigError(f"--model: strategy '{self.strategy}' plays no model")
+
+    @property
+    def base_name(self) -> str:
+        """The heuristic that answers the questions (a planner's base, else the strategy)."""
+        return self.strategy_info.base(self.params)
+
+    @property
+    def uses_model(self) -> bool:
+        return hasattr(registry.module(self.base_name), "data_record")
 
     @property
     def n(self) -> int:
@@ -74,7 +93,7 @@ class GameConfig:
     def describe(self) -> dict:
         """What a result needs to say about how it was made."""
         info = self.strategy_info
-        return {
+        out = {
             "samurai": list(self.samurai),
             "difficulty": self.difficulty,
             "strategy": info.name,
@@ -84,6 +103,13 @@ class GameConfig:
             "components": self.components.path,
             "components_sha256": self.components.sha256,
         }
+        if self.uses_model:
+            from strategies.model import load
+
+            m = load(self.model)
+            out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
+                            "date": m.header.get("date")}
+        return out
 
 
 @cache
@@ -97,6 +123,21 @@ def plan_address(name: str) -> int:
     return address(registry.module(name).plan, HOOK_ARGS)
 
 
+_RECORDS: dict = {}  # data records handed to the engine by address: kept alive here
+
+
+def _data_record(config: GameConfig, base) -> int:
+    """The address of the base strategy's parameter record with its data (a model), made once
+    per (strategy, parameters, model, components)."""
+    overrides = {} if config.strategy_info.planner else dict(config.params)
+    key = (base.name, tuple(sorted(overrides.items())), config.model, config.components.sha256)
+    if key not in _RECORDS:
+        view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
+                          model=config.model)
+        _RECORDS[key] = registry.module(base.name).data_record(view)
+    return _RECORDS[key].ctypes.data
+
+
 def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=False, stop_turns=-1,
                   stop_round_end=False, from_state=False) -> np.recarray:
     """The kernel's configuration record for `config`, the strategy named by address."""
@@ -105,11 +146,15 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     info = config.strategy_info
     base = registry.get(info.base(config.params))
     cfg.decide = decide_address(base.name)
-    cfg.prm[:] = base.param_vector(None if info.planner else config.params)
+    cfg.prm[: len(base.params)] = base.param_vector(None if info.planner else config.params)[: len(base.params)]
+    if config.uses_model:
+        cfg.prm_at = _data_record(config, base)
     cfg.counting = int(base.counts)
     if info.planner:
+        module = registry.module(info.name)
         cfg.plan = plan_address(info.name)
-        cfg.plan_variant = registry.module(info.name).VARIANT
+        cfg.plan_turns, cfg.plan_questions = module.hooks(info.param_dict(config.params))
+        cfg.plan_variant = module.VARIANT
         cfg.pprm[:] = info.param_vector(config.params)
     cfg.check = checker_address() if check else 0
     cfg.tracing = int(trace)
@@ -137,10 +182,13 @@ def _records():
     return tuple(np.zeros(1, dtype=d) for d in (state.TABLE, state.HIDDEN, state.BOOK, state.MEM))
 
 
-def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None):
-    """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads;
-    returns the last chunk's records (a one-game batch: that game's final state)."""
+def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0):
+    """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads.
+    Returns the last chunk's records (a one-game batch: that game's final state) and, with
+    `labels` rows of room per game, the questions a planner weighed (strategies.lookahead),
+    in game order."""
     from simcore.kernel import play_games
+    from strategies.lookahead import LABEL_WIDTH
 
     cfg = cfgs.view(np.ndarray)[0]
     if start is None:
@@ -154,15 +202,18 @@ def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None):
     def chunk(k):
         recs = _records()
         lo, hi = cuts[k], cuts[k + 1]
+        buf = np.zeros((labels * (hi - lo), LABEL_WIDTH), dtype=np.float32)
+        mem = recs[3][0]
+        mem["labels"], mem["labels_cap"] = (buf.ctypes.data, buf.shape[0]) if labels else (0, 0)
         play_games(cfg, np.int64(seed), np.int64(game0 + lo), out[lo:hi], *(r[0] for r in recs), start_pub, start_hid)
-        return recs
+        return recs, buf[: int(mem["labels_n"])]
 
     if workers == 1:
-        for k in range(parts):
-            last = chunk(k)
-        return last
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(chunk, range(parts)))[-1]
+        done = [chunk(k) for k in range(parts)]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            done = list(pool.map(chunk, range(parts)))
+    return done[-1][0], np.concatenate([rows for _, rows in done])
 
 
 def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *, check=False,
@@ -173,6 +224,21 @@ def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *
     out = np.zeros((games, N_OUT), dtype=np.int32)
     _play(kernel_config(config, check=check, scramble=scramble), seed, game_offset, out)
     return out
+
+
+def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
+                per_game: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Play games with a planner that weighs questions as they are asked (lookahead with
+    `decisions` 1, over keeper or learned); returns the per-game rows and every weighed
+    question as a training row (strategies.lookahead.LABEL_WIDTH floats), in game order. At
+    most `per_game` questions a game are kept on average."""
+    info = config.strategy_info
+    if not info.planner or int(config.param_dict().get("decisions", 0)) != 1 or config.base_name not in ("keeper", "learned"):
+        raise ConfigError("labels come from a planner that weighs questions over keeper or learned "
+                          "(lookahead with decisions=1 and base keeper or learned)")
+    out = np.zeros((games, N_OUT), dtype=np.int32)
+    _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game)
+    return out, rows
 
 
 @dataclass
@@ -215,7 +281,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
     if state_ is not None:
         start = (np.array(state_[0], dtype=state.TABLE).reshape(1), np.array(state_[1], dtype=state.HIDDEN).reshape(1))
     out = np.zeros((1, N_OUT), dtype=np.int32)
-    pub, hid, book, mem = (a.view(np.recarray)[0] for a in _play(cfgs, seed, game_index, out, start))
+    pub, hid, book, mem = (a.view(np.recarray)[0] for a in _play(cfgs, seed, game_index, out, start)[0])
     n_ev = min(int(book.trace_n), events.shape[0])
     return GameRun(config, seed, game_index, out[0], pub, hid, book, mem, events[:n_ev].copy())
 

@@ -1,0 +1,108 @@
+"""The learned strategy's model file: plain weight arrays and a JSON header, in one .npz file.
+
+A model is two small networks (two hidden layers, ReLU) over the features of strategies.features:
+`action` scores the answers to the turn's action and to Kikuchiyo's second fight (N_ACTION
+slots), `card` the answers about a card in hand (N_CARD slots). A score is what the answer is
+worth (in chance to win) above keeper's own answer. The input scaling is folded into the first
+layer, so playing needs only the arrays (strategies.learned reads them inside numba); no
+machine-learning library is involved.
+
+Arrays: {head}_w1 (hidden x features), {head}_b1, {head}_w2 (hidden x hidden), {head}_b2,
+{head}_w3 (slots x hidden), {head}_b3 for head in HEADS, float32. The header (JSON, the array `header`) says what the model is and how it
+was made: format, feature_schema, architecture, positions (labelled positions it was trained
+on), teacher, seeds, components_sha256, kiai_version, date, and the training's own record.
+
+A file that is not such a model, or one made for another feature schema or other component
+data, is refused with one line (ModelError).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from strategies.features import N_ACTION, N_CARD, N_FEATURES, SCHEMA
+
+FORMAT = "kiai-model"
+HEADS = {"action": N_ACTION, "card": N_CARD}
+MAX_FEATURES = 160
+MAX_HIDDEN = 64
+
+
+class ModelError(ValueError):
+    """A model file that cannot be played; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Model:
+    path: str
+    sha256: str
+    header: dict
+    arrays: dict
+
+    @property
+    def hidden(self) -> int:
+        return int(self.header["architecture"]["hidden"])
+
+
+def default_path() -> Path:
+    """The model shipped with kiai (package data)."""
+    return Path(str(resources.files("strategies").joinpath("data").joinpath("learned.npz")))
+
+
+def save(path: str | Path, arrays: dict, header: dict) -> None:
+    """Write a model file (atomically: a temporary file in the same folder, then a rename)."""
+    path = Path(path)
+    header = {"format": FORMAT, "feature_schema": SCHEMA, **header}
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, header=np.array(json.dumps(header, sort_keys=True)),
+                            **{k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()})
+    tmp.replace(path)
+
+
+def load(path: str | Path | None = None, components_sha256: str | None = None) -> Model:
+    """Read and check a model file (default: the shipped one). Refuses, with one line, a file
+    that is not a kiai model, one of another feature schema, one whose arrays do not fit its
+    architecture, and one made for other component data (when components_sha256 is given)."""
+    path = Path(path) if path is not None else default_path()
+    where = f"model {path}"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ModelError(f"{where}: no such file") from None
+    except OSError as e:
+        raise ModelError(f"{where}: cannot read it ({e.strerror or e})") from None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            header = json.loads(str(z["header"]))
+            arrays = {k: z[k] for k in z.files if k != "header"}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, EOFError):
+        raise ModelError(f"{where}: not a kiai model file (unreadable or damaged)") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ModelError(f"{where}: not a kiai model file")
+    if header.get("feature_schema") != SCHEMA:
+        raise ModelError(f"{where}: made for feature schema {header.get('feature_schema')}, this kiai reads "
+                         f"schema {SCHEMA}; retrain it with `kiai train`")
+    arch = header.get("architecture") or {}
+    hidden, inputs = arch.get("hidden"), arch.get("inputs")
+    if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == N_FEATURES):
+        raise ModelError(f"{where}: architecture {arch} does not fit (hidden 1..{MAX_HIDDEN}, {N_FEATURES} inputs)")
+    for head, slots in HEADS.items():
+        want = {f"{head}_w1": (hidden, N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
+                f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
+        for name, shape in want.items():
+            a = arrays.get(name)
+            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+                raise ModelError(f"{where}: array {name} is missing, misshapen or not finite")
+    made_for = header.get("components_sha256")
+    if components_sha256 is not None and made_for != components_sha256:
+        raise ModelError(f"{where}: trained for other component data (components {str(made_for)[:12]}, "
+                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`")
+    return Model(str(path), hashlib.sha256(raw).hexdigest(), header, arrays)
