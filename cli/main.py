@@ -30,6 +30,7 @@ from cli import simulate as _simulate  # noqa: E402,F401
 from cli import strategies_cmd as _strategies  # noqa: E402,F401
 from cli import sweep as _sweep  # noqa: E402,F401
 from cli import trace_cmd as _trace  # noqa: E402,F401
+from cli import train as _train  # noqa: E402,F401
 from cli import tune as _tune  # noqa: E402,F401
 
 

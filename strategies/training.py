@@ -74,7 +74,7 @@ def split(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarra
             "card": (x[card], v[card, :N_CARD], chosen[card])}
 
 
-def fit(rows: np.ndarray, hidden: int, epochs: int, seed: int, on_epoch: Callable[[int, float], None] | None = None,
+def fit(rows: np.ndarray, hidden: int, epochs: int, seed: int, on_epoch: Callable[[str, int, float], None] | None = None,
         threads: int = 1) -> tuple[dict, dict]:
     """Fit both heads to the label rows; returns the model's arrays (input scaling folded into
     the first layer) and the final training loss per head. Deterministic for a seed and a
@@ -96,7 +96,7 @@ def fit(rows: np.ndarray, hidden: int, epochs: int, seed: int, on_epoch: Callabl
         keeper = x[:, first : first + slots].argmax(axis=1)
         if len(x):
             losses[head] = _train(net, (x - mean) / scale, v, keeper, epochs, seed + 1000 * h,
-                                  (lambda e, loss: on_epoch(e, loss)) if on_epoch else None)
+                                  (lambda e, loss, head=head: on_epoch(head, e, loss)) if on_epoch else None)
         w1 = net[0].weight.detach().numpy().astype(np.float64)
         b1 = net[0].bias.detach().numpy().astype(np.float64)
         arrays[f"{head}_w1"] = (w1 / scale).astype(np.float32)  # folded: w1 @ ((x - mean) / scale)
@@ -148,17 +148,41 @@ def _train(net, x: np.ndarray, v: np.ndarray, keeper: np.ndarray, epochs: int, s
 class Settings:
     """What a training run does; recorded in its folder and in the model's header."""
 
-    iterations: int = 4
-    games: int = 3000  # teacher games per iteration, spread over the training tables
-    samples: int = 8  # the teacher's hidden orders sampled per option
+    iterations: int = 2
+    games: int = 30_000  # teacher games per iteration, spread evenly over the training tables
+    tables: int = 300  # training tables (line-up and level) drawn from the seed
+    samples: int = 16  # the teacher's hidden orders sampled per option
     hidden: int = 32
-    epochs: int = 12
-    eval_games: int = 2000  # deals per evaluation table
+    epochs: int = 10
+    eval_games: int = 4000  # deals per evaluation table for the models
+    teacher_games: int = 300  # deals per evaluation table for the teacher (about 100 times slower)
     seed: int = 0
     components_sha256: str = ""
-    tables: list = field(default_factory=list)  # [(lineup, level), ...] the teacher plays
-    eval_tables: list = field(default_factory=list)  # [(lineup, level), ...] the comparisons use
-    command: str = ""
+    eval_tables: list = field(default_factory=list)  # [[lineup, level], ...]
+
+    def check(self) -> None:
+        for name, lo in (("iterations", 1), ("games", 1), ("tables", 1), ("samples", 1), ("hidden", 1), ("epochs", 1),
+                         ("eval_games", 1), ("teacher_games", 0)):
+            if getattr(self, name) < lo:
+                raise TrainError(f"--{name.replace('_', '-')} must be at least {lo}, got {getattr(self, name)}")
+        if self.hidden > MAX_HIDDEN:
+            raise TrainError(f"--hidden must be at most {MAX_HIDDEN}, got {self.hidden}")
+        if self.samples > 64:
+            raise TrainError(f"--samples must be at most 64, got {self.samples}")
+        if self.tables > self.games:
+            raise TrainError(f"--tables ({self.tables}) must not exceed --games ({self.games}): each table plays a game")
+        if self.teacher_games > self.eval_games:
+            raise TrainError(f"--teacher-games ({self.teacher_games}) must not exceed --eval-games ({self.eval_games})")
+
+
+# the evaluation tables when none are given: the issue's three (a 4-, a 3- and a 5-samurai
+# table at Normal, Normal and Easy), never drawn for training, so they also measure line-ups
+# the model did not see
+EVAL_TABLES = (
+    (("gorobei", "kyuzo", "daisuke", "katsushiro"), "normal"),
+    (("kanbei", "heihachi", "kikuchiyo"), "normal"),
+    (("heihachi", "daisuke", "gorobei", "kanbei", "katsushiro"), "easy"),
+)
 
 
 def training_tables(rng: np.random.Generator, count: int, held_out: Sequence[tuple[str, ...]] = ()) -> list:
@@ -181,8 +205,10 @@ def training_tables(rng: np.random.Generator, count: int, held_out: Sequence[tup
 
 
 class Folder:
-    """A training run's folder: settings.json, one folder per iteration (labels.npz, model.npz,
-    eval.json), report files, and the final model.npz. A step is done when its file exists."""
+    """A training run's folder: settings.json, one folder per iteration (labels.npy,
+    curve.json, model.npz, eval.json), the report (training.csv, curve.csv, training.png) and
+    the best model, model.npz. A step is done when its file exists: a killed run resumes at
+    the first missing one."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -191,29 +217,221 @@ class Folder:
         return self.path / f"iteration-{k}"
 
     def model(self, k: int) -> Path:
-        """The model iteration k plays over (iteration 0: keeper's own answers)."""
-        return self.path / "iteration-0" / "start.npz" if k == 0 else self.iteration(k - 1) / "model.npz"
+        """The model iteration k's teacher plays over: the previous iteration's (for iteration
+        0, keeper's own answers: start.npz, the zero model)."""
+        return self.path / "start.npz" if k == 0 else self.iteration(k - 1) / "model.npz"
 
     def write_json(self, name: Path, data) -> None:
         tmp = name.with_name(f".{name.name}.tmp")
         tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
         tmp.replace(name)
 
+    def read_json(self, name: Path):
+        return json.loads(name.read_text())
 
-def header_for(settings: Settings, k: int, positions: int, losses: dict, history: list) -> dict:
+
+def header_for(settings: Settings, k: int, positions: int, losses: dict, command: str) -> dict:
     from reports.summary import kiai_version
 
     return {
         "architecture": architecture(settings.hidden),
         "positions": positions,
-        "teacher": f"lookahead, weighing every question as asked (decisions=1), {settings.samples} samples, "
-                   f"over the previous model (iteration 0: over keeper); {k + 1} iteration(s) of expert iteration",
+        "teacher": f"lookahead weighing every question as asked (decisions=1, samples={settings.samples}) over the "
+                   f"previous model (iteration 0: over keeper); iteration {k} of expert iteration",
         "seeds": [settings.seed],
         "components_sha256": settings.components_sha256,
         "kiai_version": kiai_version(),
         "date": datetime.date.today().isoformat(),
-        "training": {"settings": asdict(settings), "iteration": k, "loss": losses, "history": history},
+        "training": {"command": command, "settings": asdict(settings), "iteration": k, "loss": losses},
     }
+
+
+class Stages:
+    """What the run reports as it goes (the CLI draws progress bars): `stage` starts a step of
+    `total` units, `advance` moves it, `note` prints a line."""
+
+    def stage(self, description: str, total: int) -> None: ...
+
+    def advance(self, k: int = 1) -> None: ...
+
+    def note(self, line: str) -> None: ...
+
+
+def _tables(settings: Settings) -> list:
+    rng = np.random.default_rng([settings.seed, 0x7A1])
+    return training_tables(rng, settings.tables, held_out=[t[0] for t in settings.eval_tables])
+
+
+def _configs(lineup, level, components, strategy: str, model: Path | None, params: dict | None = None):
+    from strategies.run import GameConfig
+
+    return GameConfig(tuple(lineup), level, strategy, params=params or {}, components=components,
+                      model=str(model) if model is not None else None)
+
+
+def teacher(settings: Settings, lineup, level, components, model: Path, k: int):
+    """The lookahead weighing each question, over keeper (iteration 0) or the model `model`."""
+    from strategies.lookahead import BASES
+
+    base = "keeper" if k == 0 else "learned"
+    return _configs(lineup, level, components, "lookahead",
+                    model if base == "learned" else None,
+                    {"decisions": 1, "samples": settings.samples, "base": BASES.index(base)})
+
+
+def label(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> np.ndarray:
+    """Step 1: the teacher plays `games` games over the training tables; its weighed questions
+    are the labels (iteration-k/labels.npy)."""
+    from strategies.run import label_games
+
+    path = folder.iteration(k) / "labels.npy"
+    if path.exists():
+        return np.load(path, mmap_mode="r")
+    tables = _tables(settings)
+    per = [settings.games // len(tables) + (i < settings.games % len(tables)) for i in range(len(tables))]
+    stages.stage(f"iteration {k}: teacher games", settings.games)
+    parts, first = [], 0
+    for (lineup, level), n in zip(tables, per):
+        _, rows = label_games(teacher(settings, lineup, level, components, folder.model(k), k), n,
+                              seed=_seed(settings, k, 1), game_offset=first)
+        parts.append(rows)
+        first += n
+        stages.advance(n)
+    rows = np.concatenate(parts)
+    path.parent.mkdir(exist_ok=True)
+    tmp = path.with_name(".labels.npy.tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, rows)
+    tmp.replace(path)
+    return rows
+
+
+def _seed(settings: Settings, k: int, step: int) -> int:
+    return int(np.random.default_rng([settings.seed, k, step]).integers(0, 2**62))
+
+
+def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: str) -> dict:
+    """Step 2: fit the networks to the labels of every iteration so far (iteration-k/model.npz)."""
+    path = folder.iteration(k) / "model.npz"
+    curve_path = folder.iteration(k) / "curve.json"
+    if path.exists() and curve_path.exists():
+        return folder.read_json(curve_path)
+    rows = np.concatenate([np.load(folder.iteration(j) / "labels.npy") for j in range(k + 1)])
+    stages.stage(f"iteration {k}: fitting {len(rows):,} positions", 2 * settings.epochs)
+    curve = []
+
+    def on_epoch(head, epoch, loss):
+        curve.append({"iteration": k, "head": head, "epoch": epoch + 1, "loss": loss})
+        stages.advance(1)
+
+    arrays, losses = fit(rows, settings.hidden, settings.epochs, _seed(settings, k, 2), on_epoch=on_epoch, threads=_threads())
+    save(path, arrays, header_for(settings, k, len(rows), losses, command))
+    folder.write_json(curve_path, curve)
+    return curve
+
+
+def _threads() -> int:
+    from strategies.run import set_threads
+
+    return set_threads(None)
+
+
+def evaluate(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> dict:
+    """Step 3: the new model, the previous one and the teacher on the same deals of every
+    evaluation table (iteration-k/eval.json); the teacher on the first `teacher_games` only."""
+    from reports.stats import paired_test, proportion_ci
+    from simcore.results import O_OUTCOME
+    from strategies.run import run_games
+
+    path = folder.iteration(k) / "eval.json"
+    if path.exists():
+        return folder.read_json(path)
+    seed = _seed(settings, 0, 3)  # every iteration on the same deals
+    arms = {"new": ("learned", folder.iteration(k) / "model.npz"),
+            "previous": ("keeper", None) if k == 0 else ("learned", folder.model(k))}
+    n_tables = len(settings.eval_tables)
+    stages.stage(f"iteration {k}: evaluation", n_tables * (2 * settings.eval_games + settings.teacher_games))
+    won = {name: [] for name in (*arms, "teacher")}
+    tables = []
+    for lineup, level in settings.eval_tables:
+        row = {"lineup": ",".join(lineup), "level": level}
+        for name, (strategy, model) in arms.items():
+            w = run_games(_configs(lineup, level, components, strategy, model), settings.eval_games, seed)[:, O_OUTCOME] == 0
+            won[name].append(w)
+            row[name] = int(w.sum())
+            stages.advance(settings.eval_games)
+        if settings.teacher_games:
+            w = run_games(teacher(settings, lineup, level, components, folder.model(k), k), settings.teacher_games,
+                          seed)[:, O_OUTCOME] == 0
+            won["teacher"].append(w)
+            row["teacher"] = int(w.sum())
+            stages.advance(settings.teacher_games)
+        tables.append(row)
+    doc = {"iteration": k, "games": settings.eval_games, "teacher_games": settings.teacher_games, "tables": tables}
+    for name, parts in won.items():
+        if parts:
+            w = np.concatenate(parts)
+            lo, hi, method = proportion_ci(int(w.sum()), len(w))
+            doc[name] = {"wins": int(w.sum()), "games": len(w), "win_rate": float(w.mean()), "ci95": [lo, hi]}
+    new, prev = np.concatenate(won["new"]), np.concatenate(won["previous"])
+    doc["new_vs_previous"] = paired_test(new, prev)
+    if settings.teacher_games:
+        head = np.concatenate([w[: settings.teacher_games] for w in won["new"]])
+        doc["new_vs_teacher"] = paired_test(head, np.concatenate(won["teacher"]))
+    folder.write_json(path, doc)
+    return doc
+
+
+def train(folder: Folder, settings: Settings, components, stages: Stages, command: str = "") -> dict:
+    """The whole run, resumed from whatever the folder holds: each iteration labels, fits and
+    evaluates; it goes on while the new model wins more of the evaluation deals than the
+    previous one did (at most `iterations`). The best model is copied to folder/model.npz.
+    Returns {"best": k, "history": [eval docs]}."""
+    from strategies.model import save as save_model
+
+    folder.path.mkdir(parents=True, exist_ok=True)
+    settings_path = folder.path / "settings.json"
+    mine = asdict(settings)
+    mine["eval_tables"] = [[list(t[0]), t[1]] for t in settings.eval_tables]
+    if settings_path.exists():
+        theirs = folder.read_json(settings_path)
+        # --iterations is a limit, not part of what an iteration is: a run may be cut short
+        # or extended by running it again with another limit
+        changed = sorted(k for k in set(mine) | set(theirs) if k != "iterations" and mine.get(k) != theirs.get(k))
+        if changed:
+            raise TrainError(f"{folder.path} holds a run with other settings ({', '.join(changed)}); "
+                             "give the same settings to resume it, or another folder")
+    folder.write_json(settings_path, mine)
+    if not folder.model(0).exists():
+        arrays, header = keeper_model()
+        save_model(folder.model(0), arrays, {**header, "components_sha256": settings.components_sha256})
+    history, best = [], None
+    for k in range(settings.iterations):
+        label(folder, settings, k, components, stages)
+        learn(folder, settings, k, stages, command)
+        doc = evaluate(folder, settings, k, components, stages)
+        history.append(doc)
+        gained = doc["new"]["wins"] > doc["previous"]["wins"]
+        stages.note(f"iteration {k}: learned {doc['new']['win_rate']:.2%}, previous {doc['previous']['win_rate']:.2%}"
+                    + (f", teacher {doc['teacher']['win_rate']:.2%} (on {doc['teacher']['games']:,} deals)"
+                       if "teacher" in doc else "")
+                    + ("" if gained else "; no gain, stopping"))
+        if not gained:
+            break
+        best = k
+    final = folder.path / "model.npz"
+    if best is None:
+        copy_model(folder.model(0), final)
+    else:  # the best iteration's model, its header telling how it played on the evaluation deals
+        from strategies.model import load
+
+        m = load(folder.iteration(best) / "model.npz")
+        doc = history[best]
+        evaluation = {"tables": doc["tables"], "games": doc["games"], "teacher_games": doc["teacher_games"],
+                      **{k: doc[k] for k in ("new", "previous", "teacher", "new_vs_previous", "new_vs_teacher") if k in doc}}
+        header = {k: v for k, v in m.header.items() if k not in ("format", "feature_schema")}
+        save_model(final, m.arrays, {**header, "evaluation": evaluation})
+    return {"best": best, "history": history}
 
 
 def copy_model(src: Path, dst: Path) -> None:
@@ -222,5 +440,5 @@ def copy_model(src: Path, dst: Path) -> None:
     tmp.replace(dst)
 
 
-__all__ = ["Folder", "Settings", "TrainError", "copy_model", "fit", "header_for", "keeper_model", "save", "split",
-           "training_tables", "MAX_HIDDEN"]
+__all__ = ["EVAL_TABLES", "Folder", "Settings", "Stages", "TrainError", "copy_model", "evaluate", "fit", "header_for",
+           "keeper_model", "label", "learn", "split", "train", "training_tables"]

@@ -1,0 +1,107 @@
+"""`kiai train`: train the model of `learned` by expert iteration (strategies.training) and
+write the training report (reports.training)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_seed, check_threads, command_line, fail, progress, stderr
+from cli.main import app
+
+
+def parse_table(text: str) -> tuple[tuple[str, ...], str]:
+    """'kanbei,heihachi,kikuchiyo:normal' as (seating, level)."""
+    from cli.common import parse_samurai
+
+    seating, sep, level = text.rpartition(":")
+    if not sep or not seating or not level:
+        fail(f"--eval must be SEATING:LEVEL (e.g. kanbei,heihachi,kikuchiyo:normal), got '{text}'")
+    return parse_samurai(seating, "--eval"), level.strip().lower()
+
+
+@app.command(help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
+                  "lookahead, weighing every question by rollouts over the current model (at first over "
+                  "keeper), plays --games games on --tables training tables drawn from the seed and labels "
+                  "each question with what every answer was worth; two small networks are fitted (PyTorch, "
+                  "CPU: the optional extra kiai[train]) to all labels so far; the new model, the previous one "
+                  "and the teacher then play the same deals of the evaluation tables. It goes on while the new "
+                  "model wins more than the previous one. FOLDER gets each step as it finishes (a killed run "
+                  "resumes: run the same command again), the best model (model.npz, to play with --model or "
+                  "to ship as strategies/data/learned.npz) and the training report: training.csv (win rate "
+                  "per iteration), curve.csv (learning curve) and training.png.")
+def train(
+    folder: Path = typer.Argument(Path("kiai-train"), metavar="FOLDER", help="The run's folder (made if missing)."),
+    iterations: int = typer.Option(2, "--iterations", help="At most this many iterations (label, fit, evaluate)."),
+    games: int = typer.Option(30_000, "--games", "-n", help="Teacher games per iteration, over the training tables."),
+    tables: int = typer.Option(300, "--tables", help="Training tables (line-up with seat order, level) drawn from the "
+                                                     "seed; 2 to 7 samurai, every level, none of the --eval line-ups."),
+    samples: int = typer.Option(16, "--samples", help="The teacher's hidden card orders sampled per answer (1-64)."),
+    hidden: int = typer.Option(32, "--hidden", help="Units in each of the networks' two hidden layers (1-64); "
+                                                    "play time grows with it."),
+    epochs: int = typer.Option(10, "--epochs", help="Passes over the labels when fitting."),
+    eval_games: int = typer.Option(4000, "--eval-games", help="Deals per evaluation table for the models."),
+    teacher_games: int = typer.Option(300, "--teacher-games", help="Deals per evaluation table for the teacher "
+                                                                   "(0: skip it; it plays about 100 times slower)."),
+    eval_table: list[str] = typer.Option(None, "--eval", help="An evaluation table SEATING:LEVEL; repeatable "
+                                                              "(default: three tables of the README, kept out "
+                                                              "of training)."),
+    seed: int = SeedOpt,
+    components: str = ComponentsOpt,
+    threads: int = ThreadsOpt,
+):
+    from simcore.components import ComponentsError, load_components
+    from simcore.config import ConfigError
+    from strategies import training as T
+    from strategies.run import GameConfig, set_threads
+
+    check_seed(seed)
+    check_threads(threads)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        fail("kiai train needs PyTorch: install the training extra, pip install -e '.[train]'")
+    try:
+        comp = load_components(components)
+        evals = [parse_table(t) for t in eval_table] if eval_table else list(T.EVAL_TABLES)
+        for seating, level in evals:
+            GameConfig(seating, level, "keeper", components=comp)  # a bad table fails here, before any work
+        settings = T.Settings(iterations=iterations, games=games, tables=tables, samples=samples, hidden=hidden,
+                              epochs=epochs, eval_games=eval_games, teacher_games=teacher_games, seed=seed,
+                              components_sha256=comp.sha256, eval_tables=[[list(s), lv] for s, lv in evals])
+        settings.check()
+        used = set_threads(threads)
+    except (ConfigError, ComponentsError, T.TrainError) as e:
+        fail(str(e))
+    if folder.exists() and not folder.is_dir():
+        fail(f"FOLDER {folder} is a file; give a folder")
+    from reports import training as R
+
+    start = time.perf_counter()
+    with progress() as bar:
+        class Bars(T.Stages):
+            task = None
+
+            def stage(self, description, total):
+                if self.task is not None:
+                    bar.remove_task(self.task)
+                self.task = bar.add_task(description, total=total, rate="")
+
+            def advance(self, k=1):
+                bar.advance(self.task, k)
+
+            def note(self, line):
+                bar.console.print(line) if bar.console.is_terminal else stderr(line)
+
+        try:
+            done = T.train(T.Folder(folder), settings, comp, Bars(), command=command_line())
+        except (T.TrainError, ConfigError) as e:
+            fail(str(e))
+    paths = R.write(folder)
+    minutes = (time.perf_counter() - start) / 60
+    best = done["best"]
+    print(f"kiai train: {len(done['history'])} iteration(s) in {minutes:.1f} min on {used} thread(s); best: "
+          + (f"iteration {best}" if best is not None else "none gained over keeper (model.npz plays as keeper)"))
+    print(f"model: {folder / 'model.npz'}  report: {', '.join(str(p) for p in paths)}")

@@ -1,0 +1,217 @@
+"""`learned`, its model file and `kiai train` (issue 13): the network inside numba computes what
+the plain arrays say, the zero model plays exactly as keeper, bad model files are refused with
+one line, and a tiny training run goes end to end, resumes, and reproduces from its seed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from cli.main import main
+from simcore.components import load_components
+from strategies import learned, training
+from strategies.features import N_FEATURES, SCHEMA
+from strategies.model import HEADS, ModelError, default_path, load, save
+from strategies.run import GameConfig, run_games
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+SHA = load_components(None).sha256
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code, out, err, words):
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
+    assert words in lines[0], lines[0]
+
+
+def random_model(hidden=6, seed=0, scale=0.3):
+    rng = np.random.default_rng(seed)
+    arrays = {}
+    for head, slots in HEADS.items():
+        for k, shape in (("w1", (hidden, N_FEATURES)), ("b1", (hidden,)), ("w2", (hidden, hidden)),
+                         ("b2", (hidden,)), ("w3", (slots, hidden)), ("b3", (slots,))):
+            arrays[f"{head}_{k}"] = (rng.standard_normal(shape) * scale).astype(np.float32)
+    header = {"architecture": training.architecture(hidden), "positions": 0, "teacher": "none (test)", "seeds": [seed],
+              "components_sha256": SHA}
+    return arrays, header
+
+
+def test_the_network_in_numba_is_the_plain_arrays_forward_pass():
+    """learned._scores (float32, inside numba, transposed storage) against numpy's float64
+    forward pass of the same arrays on feature vectors with zeros, negatives and one-hots."""
+    arrays, _ = random_model(hidden=7, seed=3)
+    rng = np.random.default_rng(1)
+    for head, slots in HEADS.items():
+        w = {k: arrays[f"{head}_{k}"].astype(np.float64) for k in ("w1", "b1", "w2", "b2", "w3", "b3")}
+        for _ in range(20):
+            x = rng.standard_normal(N_FEATURES) * (rng.random(N_FEATURES) < 0.3)
+            want = w["w3"] @ np.maximum(w["w2"] @ np.maximum(w["w1"] @ x + w["b1"], 0) + w["b2"], 0) + w["b3"]
+            work = np.zeros(384, dtype=np.float32)
+            work[learned._X : learned._X + N_FEATURES] = x
+            learned._scores(np.ascontiguousarray(arrays[f"{head}_w1"].T), arrays[f"{head}_b1"],
+                            np.ascontiguousarray(arrays[f"{head}_w2"].T), arrays[f"{head}_b2"],
+                            np.ascontiguousarray(arrays[f"{head}_w3"].T), arrays[f"{head}_b3"],
+                            N_FEATURES, 7, slots, work, np.zeros(64, dtype=np.float32))
+            np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
+
+
+def test_the_zero_model_plays_exactly_as_keeper(tmp_path):
+    """Iteration 0's start: scores 0 above keeper's answer everywhere, so learned never leaves
+    it; a model that scores anything else plays other games."""
+    arrays, header = training.keeper_model()
+    save(tmp_path / "zero.npz", arrays, {**header, "components_sha256": SHA})
+    arrays_r, header_r = random_model()
+    save(tmp_path / "random.npz", arrays_r, header_r)
+    for lineup, level in ((FOUR, "normal"), (("gorobei", "kanbei", "katsushiro"), "easy"), (("heihachi", "daisuke"), "hard")):
+        keeper = run_games(GameConfig(lineup, level, "keeper"), 300, seed=5)
+        zero = run_games(GameConfig(lineup, level, "learned", model=str(tmp_path / "zero.npz")), 300, seed=5)
+        other = run_games(GameConfig(lineup, level, "learned", model=str(tmp_path / "random.npz")), 300, seed=5)
+        np.testing.assert_array_equal(keeper, zero)
+        assert (keeper != other).any(axis=1).sum() > 30
+
+
+def test_a_model_round_trips_and_the_shipped_one_says_how_it_was_made(tmp_path):
+    arrays, header = random_model(hidden=5)
+    save(tmp_path / "m.npz", arrays, header)
+    m = load(tmp_path / "m.npz", SHA)
+    assert m.hidden == 5 and m.header["feature_schema"] == SCHEMA
+    for k, v in arrays.items():
+        np.testing.assert_array_equal(m.arrays[k], v)
+    shipped = load(default_path(), SHA)
+    for key in ("feature_schema", "architecture", "positions", "teacher", "seeds", "components_sha256",
+                "kiai_version", "date"):
+        assert key in shipped.header, key
+
+
+def _damaged(tmp_path):
+    arrays, header = random_model()
+    save(tmp_path / "good.npz", arrays, header)
+    good = (tmp_path / "good.npz").read_bytes()
+    (tmp_path / "broken.npz").write_bytes(good[: len(good) // 2])
+    (tmp_path / "text.npz").write_text("not a model\n")
+    with np.load(tmp_path / "good.npz") as z:
+        doc = json.loads(str(z["header"]))
+        kept = {k: z[k] for k in z.files if k != "header"}
+    for name, change in (("schema", {"feature_schema": SCHEMA + 1}), ("other", {"components_sha256": "0" * 64}),
+                         ("format", {"format": "something-else"})):
+        np.savez(tmp_path / f"{name}.npz", header=np.array(json.dumps({**doc, **change})), **kept)
+    np.savez(tmp_path / "shape.npz", header=np.array(json.dumps(doc)), **{**kept, "card_w3": kept["card_w3"][:2]})
+    nan = dict(kept)
+    nan["action_b1"] = np.full_like(kept["action_b1"], np.nan)
+    np.savez(tmp_path / "nan.npz", header=np.array(json.dumps(doc)), **nan)
+
+
+@pytest.mark.parametrize("name, words", [
+    ("missing", "no such file"), ("broken", "not a kiai model file"), ("text", "not a kiai model file"),
+    ("format", "not a kiai model file"), ("schema", "feature schema"), ("other", "other component data"),
+    ("shape", "misshapen"), ("nan", "not finite"),
+])  # fmt: skip
+def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words):
+    _damaged(tmp_path)
+    path = tmp_path / f"{name}.npz"
+    with pytest.raises(ModelError, match=words):
+        load(path, SHA)
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path), words)
+
+
+def test_model_option_is_for_a_strategy_that_plays_one(capsys, tmp_path):
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "reference", "--model", default_path()),
+                   "no strategy here plays a model")
+    arrays, header = random_model()
+    save(tmp_path / "m.npz", arrays, header)
+    code, out, err = run(capsys, "simulate", "-n", 200, "--strategy", "learned", "--model", tmp_path / "m.npz", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["model"]["path"] == str(tmp_path / "m.npz")
+    want = run_games(GameConfig(FOUR, "normal", "learned", model=str(tmp_path / "m.npz")), 200, 0)
+    assert doc["wins"] == int((want[:, 0] == 0).sum())
+
+
+def test_learned_is_the_default_and_is_marked(capsys):
+    from strategies.registry import DEFAULT
+
+    assert DEFAULT == "learned"
+    code, out, _ = run(capsys, "strategies", "--json")
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert code == 0 and rows["learned"]["default"] is True and rows["reference"].get("default") is not True
+
+
+TINY = ["--iterations", 1, "--games", 24, "--tables", 4, "--samples", 2, "--hidden", 4, "--epochs", 2,
+        "--eval-games", 40, "--teacher-games", 4, "--eval", "kanbei,heihachi,kikuchiyo:easy", "--seed", 9]
+
+
+def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
+    """A tiny run: teacher labels, a fit, an evaluation, the report; run again it does nothing
+    new; a run killed after its labels (their later files removed) ends the same; another
+    folder with the same seed makes the same model; other settings on the folder are refused."""
+    pytest.importorskip("torch")
+    folder = tmp_path / "run"
+    code, out, err = run(capsys, "train", folder, *TINY)
+    assert code == 0, err
+    it = folder / "iteration-0"
+    for name in ("settings.json", "start.npz", "model.npz", "training.csv", "curve.csv", "training.png"):
+        assert (folder / name).exists(), name
+    labels = np.load(it / "labels.npy")
+    m = load(it / "model.npz", SHA)
+    assert m.header["positions"] == len(labels) > 24 and m.header["seeds"] == [9]
+    assert "lookahead" in m.header["teacher"] and m.header["training"]["settings"]["games"] == 24
+    assert "kiai train" in m.header["training"]["command"] or "train" in m.header["training"]["command"]
+    ev = json.loads((it / "eval.json").read_text())
+    assert ev["new"]["games"] == ev["previous"]["games"] == 40 and ev["teacher"]["games"] == 4
+    keeper = run_games(GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "keeper"), 40, training._seed(
+        training.Settings(seed=9), 0, 3))
+    assert ev["previous"]["wins"] == int((keeper[:, 0] == 0).sum())  # iteration 0 is compared with keeper
+    import pandas as pd
+
+    table = pd.read_csv(folder / "training.csv")
+    assert list(table["iteration"]) == [0] and table["positions"][0] == len(labels)
+    assert len(pd.read_csv(folder / "curve.csv")) == 2 * 2  # two heads, two epochs
+    first = (it / "model.npz").read_bytes()
+
+    # resume after a kill between steps: the fit and evaluation are redone, the same
+    for name in ("model.npz", "curve.json", "eval.json"):
+        (it / name).unlink()
+    code, _, err = run(capsys, "train", folder, *TINY)
+    assert code == 0, err
+    assert np.array_equal(load(it / "model.npz").arrays["card_w1"], load_bytes(first, tmp_path)["card_w1"])
+    assert json.loads((it / "eval.json").read_text()) == ev
+
+    # reproducible from the seed, in another folder
+    code, _, err = run(capsys, "train", tmp_path / "again", *TINY)
+    assert code == 0, err
+    np.testing.assert_array_equal(np.load(tmp_path / "again" / "iteration-0" / "labels.npy"), labels)
+    for k, v in load(tmp_path / "again" / "model.npz").arrays.items():
+        np.testing.assert_array_equal(v, load(folder / "model.npz").arrays[k])
+
+    one_line_error(*run(capsys, "train", folder, *TINY[:-1], 10), "other settings (seed)")
+
+
+def load_bytes(raw: bytes, tmp_path):
+    p = tmp_path / "copy.npz"
+    p.write_bytes(raw)
+    return load(p).arrays
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--hidden", 65], "--hidden must be at most 64"),
+    (["--games", 0], "--games must be at least 1"),
+    (["--tables", 50, "--games", 10], "must not exceed --games"),
+    (["--eval", "kanbei,heihachi"], "--eval must be SEATING:LEVEL"),
+    (["--eval", "kanbei,nobody:easy"], "nobody"),
+    (["--eval", "kanbei,heihachi:impossible"], "impossible"),
+    (["--teacher-games", 500, "--eval-games", 100], "must not exceed --eval-games"),
+])  # fmt: skip
+def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv, words):
+    pytest.importorskip("torch")
+    one_line_error(*run(capsys, "train", tmp_path / "run", *argv), words)
+    assert not (tmp_path / "run").exists()
