@@ -19,11 +19,13 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 # the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
-# 4-samurai line-up at easy), then its charts and pages in kiai-report/
+# 4-samurai line-up at easy), the skill ladder's two sweeps, then the charts and pages in kiai-report/
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force); \
-	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet --out kiai-report); \
+	$(call STAGE,skill ladder,$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --force); \
+	$(call STAGE,skill ladder: planners,$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --force); \
+	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
 test: $(STAMP)

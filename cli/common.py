@@ -136,7 +136,7 @@ def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
 
 def make_config(samurai: str, difficulty: str, strategy: str | None, params: list[str] | None,
                 absent_tokens: str, components: str | None, first_seat: int | None = None,
-                params_file: str | Path | None = None):
+                params_file: str | Path | None = None, model: str | None = None):
     """Build a GameConfig from command-line text; every problem becomes a UserError."""
     from simcore.config import ConfigError
     from strategies.run import GameConfig
@@ -145,13 +145,21 @@ def make_config(samurai: str, difficulty: str, strategy: str | None, params: lis
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     try:
         comp = load_components(components)
-        return GameConfig(
+        config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=difficulty.lower(), strategy=strategy,
             params=overrides, absent_tokens=absent_tokens.lower(), components=comp,
-            first_seat=first_seat,
+            first_seat=first_seat, model=model,
         )  # fmt: skip
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
+    check_model(model, [config])
+    return config
+
+
+def check_model(model: str | None, configs) -> None:
+    """--model is for configurations that play a model (learned, or a planner over it)."""
+    if model is not None and not any(c.uses_model for c in configs):
+        fail("--model: no strategy here plays a model (it is for learned, or a lookahead over learned)")
 
 
 def check_seed(seed: int) -> int:
@@ -280,6 +288,8 @@ SeedOpt = typer.Option(0, "--seed", help="Random seed; game i of seed S is the s
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores; at most the cores). Results "
                                                    "do not depend on it.")
 ForceOpt = typer.Option(False, "--force", help="Replace an existing output file.")
+ModelOpt = typer.Option(None, "--model", help="Model file that `learned` plays (also as a lookahead's base), as "
+                                              "`kiai train` writes it (default: the model shipped with kiai).")
 
 
 def games_rate(games: int, start: float) -> str:

@@ -14,6 +14,8 @@ from cli.common import (
     DEFAULT_SAMURAI,
     AbsentOpt,
     ComponentsOpt,
+    ModelOpt,
+    check_model,
     DifficultyOpt,
     ParamsFileOpt,
     SeedOpt,
@@ -60,6 +62,7 @@ def compare(
                                                                       "strategy it names."),
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
+    model: str = ModelOpt,
     threads: int = ThreadsOpt,
     as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of seatings, best first; with "
                                                        "--strategies one object with 'strategies' and 'pairs'."),
@@ -79,7 +82,8 @@ def compare(
             if strategy is not None:
                 fail("--strategy and --strategies exclude each other")
             arms = C.strategy_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(),
-                                   _strategy_params(strategies, param, params_file), absent_tokens.lower(), comp)
+                                   _strategy_params(strategies, param, params_file), absent_tokens.lower(), comp,
+                                   model)
         else:
             try:
                 names = _names(parse_samurai(lineup, "--lineup"))
@@ -90,10 +94,11 @@ def compare(
             if len(params_file or []) > 1:
                 fail("--params-file is given more than once; that takes --strategies")
             name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
-            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp)
+            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp, model)
         used = set_threads(threads)
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
+    check_model(model, [arm.config for arm in arms])
 
     played, seconds = _play(C, arms, games, seed, "strategies" if strategies is not None else "seatings")
     speed = f"{games * len(arms) / seconds:,.0f} games/s on {used} thread(s)"

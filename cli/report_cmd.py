@@ -32,37 +32,47 @@ def _sweep_notes(path: Path) -> dict:
     return notes
 
 
-@app.command("report", help="Write a report of a results table made by `kiai sweep` or `kiai simulate "
+@app.command("report", help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
                             "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
-                            "report` writes): charts as PNG and SVG, report.md and report.html, in --out.")
+                            "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
+                            "Several tables are read as one: `make report` adds the skill ladder's "
+                            "(ladder.parquet, planners.parquet) to the main sweep's.")
 def report(
-    results: Path = typer.Argument(..., help="Results table (.parquet or .csv) written by `kiai sweep` or "
-                                             "`kiai simulate --out`, or a folder holding results.parquet."),
+    results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
+                                                   "`kiai simulate --out`, or a folder holding results.parquet."),
     out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
 ):
+    import pandas as pd
+
     from reports.report import check_results, load_results, write_report
 
-    if results.is_dir():
-        if not (results / "results.parquet").is_file():
-            fail(f"{results} is a folder without a results.parquet; give the results table file")
-        results = results / "results.parquet"
-    if results.suffix.lower() not in (".parquet", ".csv"):
-        fail(f"{results}: expected a .parquet or .csv results table")
-    if not results.is_file():
-        fail(f"{results}: no such file")
     if out.exists() and not out.is_dir():
         fail(f"--out {out} exists and is not a folder")
-    try:
-        df = load_results(results)
-    except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
-        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        fail(f"cannot read {results}: {msg}")
-    try:
-        check_results(df)  # before the folder is made: a bad table leaves nothing behind
-    except ValueError as e:
-        fail(f"{results}: {e}")
-    notes = {**_sweep_notes(results), "Results table": str(results)}
+    frames, notes = [], {}
+    for path in results:
+        if path.is_dir():
+            if not (path / "results.parquet").is_file():
+                fail(f"{path} is a folder without a results.parquet; give the results table file")
+            path = path / "results.parquet"
+        if path.suffix.lower() not in (".parquet", ".csv"):
+            fail(f"{path}: expected a .parquet or .csv results table")
+        if not path.is_file():
+            fail(f"{path}: no such file")
+        try:
+            df = load_results(path)
+        except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            fail(f"cannot read {path}: {msg}")
+        try:
+            check_results(df)  # before the folder is made: a bad table leaves nothing behind
+        except ValueError as e:
+            fail(f"{path}: {e}")
+        frames.append(df)
+        for key, value in _sweep_notes(path).items():
+            notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
+    notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     made = not out.exists()
     try:
         written = write_report(df, out, title=title, notes=notes)
@@ -71,7 +81,7 @@ def report(
             out.rmdir()
         if isinstance(e, OSError):
             fail(f"cannot write the report in {out}: {e.strerror or e}")
-        fail(f"{results}: {e}")
+        fail(f"{results[0]}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
           f"({len(charts)} chart(s): {', '.join(charts) or 'none'})")  # fmt: skip

@@ -25,6 +25,7 @@ from cli.common import (
     check_seed,
     check_threads,
     make_config,
+    ModelOpt,
     progress,
     stderr,
     warm_engine,
@@ -64,6 +65,7 @@ def simulate(
     threads: int = ThreadsOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
+    model: str = ModelOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object instead of text."),
     out: Path = typer.Option(None, "--out", help="Also write the result as a one-row table (.csv or .parquet) "
                                                  "in the schema of `kiai sweep`."),
@@ -77,7 +79,8 @@ def simulate(
     check_threads(threads)
     if out is not None:
         check_output(out, force=force, suffixes=(".csv", ".parquet"))
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file,
+                         model=model)
     used = set_threads(threads)
     tally, seconds = play(config, games, seed)
     summary = summarize(tally, config, seed, seconds, used)

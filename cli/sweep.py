@@ -11,6 +11,8 @@ import typer
 from cli.common import (
     AbsentOpt,
     ComponentsOpt,
+    ModelOpt,
+    check_model,
     MAX_GAMES,
     ParamsFileOpt,
     check_games,
@@ -144,6 +146,7 @@ def sweep(
                                                                 "--param values override them."),
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
+    model: str = ModelOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {DEFAULT_GAMES:,}; "
                                                           "the preset's own with --preset)."),
     precision: float = typer.Option(None, "--precision", help="Instead of --games: play batches of doubling size "
@@ -164,7 +167,9 @@ def sweep(
                                                             "its workers need the same kiai installed."),
     block: int = typer.Option(None, "--block", help="Game indices per engine call / Dask task (default 50,000)."),
     preset: str = typer.Option(None, "--preset", help="A ready-made grid instead of the axis options: "
-                                                      "'default' (the main job)."),
+                                                      "'default' (the main job), 'ladder' and 'ladder-planners' "
+                                                      "(the report's skill ladder); each with its own strategies "
+                                                      "and games unless --strategy / --games say otherwise."),
 ):
     from reports import presets
     from reports import sweep as S
@@ -208,7 +213,8 @@ def sweep(
     if strategy is not None:
         strategies = _split(strategy)
     else:
-        strategies = [loaded.strategy] if loaded is not None else [presets.DEFAULT_STRATEGY]
+        strategies = ([loaded.strategy] if loaded is not None
+                      else list(presets.PRESET_STRATEGIES.get(preset, [presets.DEFAULT_STRATEGY])))  # fmt: skip
     if not strategies:
         fail("--strategy expects strategy names, comma-separated")
     if loaded is not None and loaded.strategy not in strategies:
@@ -231,9 +237,9 @@ def sweep(
             if given:
                 fail(f"--preset sets the grid; drop {given[0]}")
             plan = presets.preset_plan(preset, strategies=strategies, absent_tokens=absent_tokens.lower(),
-                                       components=comp)  # fmt: skip
+                                       components=comp, model=model)  # fmt: skip
             if games is None and precision is None:
-                games = presets.DEFAULT_GAMES
+                games = presets.PRESET_GAMES[preset]
         else:
             levels = parse_levels(difficulty, comp)
             if lineup:
@@ -251,7 +257,8 @@ def sweep(
                         stderr(f"note: --lineups sample:{k}: there are only {math.comb(7, n)} line-ups of {n} "
                                "samurai; playing all of them")
             variants = S.strategy_variants(strategies, param_grid)
-            plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp)
+            plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp, model)
+        check_model(model, plan)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
         if games is None and precision is None:

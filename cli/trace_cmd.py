@@ -17,6 +17,7 @@ from cli.common import (
     check_seed,
     fail,
     make_config,
+    ModelOpt,
     warm_engine,
 )
 from cli.main import app
@@ -36,6 +37,7 @@ def trace(
     params_file: str = ParamsFileOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
+    model: str = ModelOpt,
 ):
 
     from strategies.run import grade, run_one
@@ -46,7 +48,8 @@ def trace(
     check_seed(seed)
     if not 0 <= game_index <= MAX_INDEX:
         fail(f"--game-index must be in 0..2**63-1, got {game_index}")
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file)
+    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file,
+                         model=model)
     warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))

@@ -17,6 +17,8 @@ from cli.common import (
     ParamsFileOpt,
     SeedOpt,
     ForceOpt,
+    ModelOpt,
+    check_model,
     ThreadsOpt,
     check_games,
     check_output,
@@ -65,6 +67,7 @@ def tune(
     force: bool = ForceOpt,
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
+    model: str = ModelOpt,
     threads: int = ThreadsOpt,
 ):
     import numpy as np
@@ -101,12 +104,14 @@ def tune(
         seatings = list(dict.fromkeys(parse_samurai(text) for text in samurai or [DEFAULT_SAMURAI]))
         if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
             fail("--samurai lists the same seating twice")
-        base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp)
+        base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,
+                          model=model)
+        check_model(model, [base])
         info = base.strategy_info
         cands = T.sample_candidates(info, candidates, seed, start=start, fixed=fixed)
         grid = [(seating, level) for seating in seatings for level in levels]
         configs = [[GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
-                               components=comp) for seating, level in grid] for c in cands]  # fmt: skip
+                               components=comp, model=model) for seating, level in grid] for c in cands]  # fmt: skip
         rungs = T.schedule(method, len(cands), games, eta)
         used = set_threads(threads)
     except (ConfigError, ComponentsError, T.TuneError) as e:

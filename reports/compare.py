@@ -41,7 +41,7 @@ class Arm:
 
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
-                 components=None) -> list[Arm]:
+                 components=None, model: str | None = None) -> list[Arm]:
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
     games `kiai simulate` plays for it."""
@@ -50,13 +50,13 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     arms = []
     for seating in seatings_from(lineup):
         config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
-                            absent_tokens=absent_tokens, components=components)  # fmt: skip
+                            absent_tokens=absent_tokens, components=components, model=model)  # fmt: skip
         arms.append(Arm(",".join(seating), config))
     return arms
 
 
 def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple[str, dict]],
-                  absent_tokens: str = "auto", components=None) -> list[Arm]:
+                  absent_tokens: str = "auto", components=None, model: str | None = None) -> list[Arm]:
     """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
     the label is the strategy's name, so a strategy may appear once."""
     from simcore.config import ConfigError
@@ -67,7 +67,7 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
     if twice:
         raise ConfigError(f"strategy '{twice[0]}' is listed twice")
     return [Arm(name, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
-                                 absent_tokens=absent_tokens, components=components))
+                                 absent_tokens=absent_tokens, components=components, model=model))
             for name, params in strategies]  # fmt: skip
 
 

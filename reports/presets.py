@@ -1,9 +1,11 @@
-"""Ready-made sweeps. `default` is the main job behind `make report`.
+"""Ready-made sweeps. `default` is the main job behind `make report`; `ladder` and
+`ladder-planners` give the report its skill ladder.
 
 The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
-default of every command). It is still `reference`, the exactly specified strategy
-(REFERENCE_STRATEGY.md) that independent implementations compare on, although `keeper` plays
-better (README, "How they compare") at about 0.42 of its speed.
+default of every command): `learned`. The ladder plays a few line-ups per level and team size
+with every rung of skill on the same deals: reference, keeper and learned on many games, the
+lookahead and the cheating foresight (its ceiling) on few, since they play about a hundred
+times slower.
 """
 
 from __future__ import annotations
@@ -19,17 +21,32 @@ DEFAULT_LEVELS = LEVELS
 DEFAULT_COUNTS = (3, 4, 5)
 SEATINGS_LEVEL = "easy"
 SEATINGS_COUNT = 4
-# 539 configurations, 10.8 million games: about 1.5 minutes on 2 cores at 110,000 games/s (as
-# measured with `reference`), 5 minutes at 35,000 games/s; a slower strategy as the
-# default may call for fewer games
-DEFAULT_GAMES = 20_000
+# 539 configurations; 5,000 games each is 2.7 million games: about 5 minutes on 2 cores with
+# `learned` (about 9,000 games/s), where `reference` would take 10 seconds
+DEFAULT_GAMES = 5_000
+LADDER_COUNTS = (3, 4, 5)
+LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.sweep.sample_lineups)
+LADDER_STRATEGIES = ("reference", "keeper", DEFAULT_STRATEGY)
+LADDER_GAMES = 5_000
+PLANNER_STRATEGIES = ("lookahead", "foresight")
+PLANNER_GAMES = 150
 
 PRESETS = {
     "default": (
         "every level x 3-5 samurai x every line-up (seat order as listed), plus every seating of every "
         f"4-samurai line-up at {SEATINGS_LEVEL}; {DEFAULT_GAMES:,} games each"
     ),
+    "ladder": (
+        f"every level x 3-5 samurai x {LADDER_LINEUPS} line-ups each, played by {', '.join(LADDER_STRATEGIES)}; "
+        f"{LADDER_GAMES:,} games each"
+    ),
+    "ladder-planners": (
+        f"the ladder's tables played by {', '.join(PLANNER_STRATEGIES)} (the cheating ceiling); "
+        f"{PLANNER_GAMES:,} games each"
+    ),
 }
+PRESET_GAMES = {"default": DEFAULT_GAMES, "ladder": LADDER_GAMES, "ladder-planners": PLANNER_GAMES}
+PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "ladder": LADDER_STRATEGIES, "ladder-planners": PLANNER_STRATEGIES}
 
 
 def merge_plans(*plans) -> list:
@@ -46,7 +63,7 @@ def merge_plans(*plans) -> list:
     return out
 
 
-def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None) -> list:
+def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
     from reports.sweep import (
         build_plan,
         expand_lineups,
@@ -56,13 +73,23 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
 
     variants = strategy_variants(list(strategies), {})
     levels = [lv for lv in DEFAULT_LEVELS]
-    grid = build_plan(levels, expand_lineups(DEFAULT_COUNTS, "all", None, 0), variants, absent_tokens, components)
+    grid = build_plan(levels, expand_lineups(DEFAULT_COUNTS, "all", None, 0), variants, absent_tokens, components, model)
     seatings = expand_seatings(expand_lineups([SEATINGS_COUNT], "all", None, 0), "all")
-    extra = build_plan([SEATINGS_LEVEL], seatings, variants, absent_tokens, components)
+    extra = build_plan([SEATINGS_LEVEL], seatings, variants, absent_tokens, components, model)
     return merge_plans(grid, extra)
+
+
+def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
+    from reports.sweep import build_plan, expand_lineups, strategy_variants
+
+    lineups = expand_lineups(LADDER_COUNTS, "sample", LADDER_LINEUPS, 0)
+    return build_plan(list(DEFAULT_LEVELS), lineups, strategy_variants(list(strategies), {}), absent_tokens,
+                      components, model)
 
 
 def preset_plan(name: str, **kw) -> list:
     if name == "default":
         return default_plan(**kw)
+    if name in ("ladder", "ladder-planners"):
+        return ladder_plan(**kw)
     raise KeyError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")

@@ -11,13 +11,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports import charts
+from reports import charts, ladder
 from reports.charts import NoChartData
 
 REQUIRED = ("difficulty", "n_samurai", "lineup", "strategy", "games", "wins")
 COUNTS = ("n_samurai", "games", "wins")  # whole numbers the charts add up
 IMAGE_FORMATS = ("png", "svg")
 PNG_DPI = 150
+
+LADDER_CAPTION = (
+    "Skill ladder",
+    "For each level and team size, the win rate of each strategy on the same tables and deals: "
+    "reference (the plain baseline), keeper, learned (kiai's default), the lookahead (on fewer "
+    "games: it plays about a hundred times slower) and, as a ceiling, foresight, which cheats by "
+    "seeing every hidden card. The climb from reference to the lookahead is what skill wins; what "
+    "even foresight loses is the deal.",
+)
 
 # heading and how-to-read text per chart, keyed like charts.CHARTS
 CAPTIONS = {
@@ -90,25 +99,46 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
-    blocks: list[tuple] = [("h1", title), ("p", _summary(df))]
+    # the charts and tables show one strategy, kiai's default where the table has it; the
+    # ladder (other strategies on a few tables) has its own section
+    strategy = ladder.main_strategy(df)
+    main = df[df["strategy"].astype(str) == strategy]
+    blocks: list[tuple] = [("h1", title), ("p", _summary(df)), ("h2", "In short"),
+                           ("ul", ladder.plain_summary(main, strategy))]
 
-    for stem, plot in charts.CHARTS.items():
-        heading, how_to_read = CAPTIONS[stem]
-        blocks.append(("h2", heading))
-        try:
-            fig = plot(df)
-        except NoChartData as exc:
-            blocks.append(("note", f"Not drawn: {exc}."))
-            continue
+    def figure(stem, fig, heading, how_to_read):
         for fmt in IMAGE_FORMATS:
             path = out / f"{stem}.{fmt}"
             fig.savefig(path, dpi=PNG_DPI if fmt == "png" else None)
             written[path.name] = path
-        blocks += [("img", stem, heading), ("p", how_to_read)]
-        if stem == "winrate_by_level":
-            blocks.append(("table", _winrate_table(df)))
+        blocks.extend([("img", stem, heading), ("p", how_to_read)])
 
-    blocks += _table_blocks(df)
+    blocks.append(("h2", LADDER_CAPTION[0]))
+    try:
+        table = ladder.ladder_table(df)
+        figure("skill_ladder", ladder.plot_ladder(df), *LADDER_CAPTION)
+        games = [c for c in table if c.endswith(" games")]
+        blocks += [("table", table.drop(columns=games)),
+                   ("p", "Win rates in percent with their 95% intervals. Games per strategy, level and team size: "
+                         + "; ".join(f"{c[: -len(' games')]} {ladder.spread(table[c])}" for c in games) + ".")]
+    except NoChartData as exc:
+        blocks.append(("note", f"Not drawn: {exc} (make report plays the presets ladder and ladder-planners)."))
+
+    for stem, plot in charts.CHARTS.items():
+        heading, how_to_read = CAPTIONS[stem]
+        heading = f"{heading} ({strategy})"
+        blocks.append(("h2", heading))
+        try:
+            fig = plot(main)
+        except NoChartData as exc:
+            blocks.append(("note", f"Not drawn: {exc}."))
+            continue
+        fig.suptitle(f"{fig.get_suptitle()}; strategy {strategy}")
+        figure(stem, fig, heading, how_to_read)
+        if stem == "winrate_by_level":
+            blocks.append(("table", _winrate_table(main)))
+
+    blocks += _table_blocks(main, strategy)
     blocks += _methods_blocks(df, notes or {})
 
     for name, text in (("report.md", _to_markdown(blocks)), ("report.html", _to_html(blocks, title))):
@@ -149,8 +179,8 @@ def _winrate_table(df: pd.DataFrame) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
-def _table_blocks(df: pd.DataFrame) -> list[tuple]:
-    blocks: list[tuple] = [("h2", "Best and worst line-ups")]
+def _table_blocks(df: pd.DataFrame, strategy: str) -> list[tuple]:
+    blocks: list[tuple] = [("h2", f"Best and worst line-ups ({strategy})")]
     try:
         lineups = charts.best_worst_lineups(df)
     except NoChartData as exc:
@@ -166,7 +196,7 @@ def _table_blocks(df: pd.DataFrame) -> list[tuple]:
             ("table", lineups),
         ]
 
-    blocks.append(("h2", "Best and worst seatings"))
+    blocks.append(("h2", f"Best and worst seatings ({strategy})"))
     try:
         seatings = charts.best_worst_seatings(df)
     except NoChartData as exc:

@@ -185,7 +185,7 @@ def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]])
 
 
 def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variants: Sequence[tuple[str, dict]],
-               absent_tokens: str = "auto", components=None) -> list:
+               absent_tokens: str = "auto", components=None, model: str | None = None) -> list:
     """The configurations of a grid, level by level, seating by seating, strategy by strategy;
     a configuration listed twice is played once."""
     from simcore.config import ConfigError
@@ -198,7 +198,7 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
                 try:
                     config = GameConfig(samurai=tuple(seating), difficulty=level, strategy=strategy,
                                         params=dict(params), absent_tokens=absent_tokens,
-                                        components=components)  # fmt: skip
+                                        components=components, model=model)  # fmt: skip
                 except ConfigError as e:
                     raise SweepError(str(e)) from None
                 ident = identity_key(config)
@@ -240,6 +240,7 @@ def config_columns(config) -> dict:
         "params": json.dumps(d["params"], sort_keys=True),
         "absent_tokens": bool(d["absent_tokens"]),
         "components_sha256": d["components_sha256"],
+        "model_sha256": d["model"]["sha256"] if "model" in d else "",  # learned's model (or a planner's base's)
         "kiai_version": _version(),
     }
 

@@ -15,8 +15,11 @@ machine.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numba import njit
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from strategies import keeper
@@ -47,6 +50,10 @@ STRATEGY = Strategy(
     data=DATA,
 )
 params = STRATEGY.reader()
+
+# keeper's functions take learned's parameter record, which starts with keeper's fields: numba
+# types it as a subtype of keeper's record (its "experimental" record subtyping), on purpose
+warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subtype", category=NumbaExperimentalFeatureWarning)
 
 # mem.work, the strategy's scratch: the features, the two hidden layers, the scores
 _X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + MAX_HIDDEN, MAX_FEATURES + 2 * MAX_HIDDEN

@@ -24,7 +24,7 @@ MODULES: tuple[ModuleType, ...] = (
 )
 
 REGISTRY: tuple[Strategy, ...] = tuple(m.STRATEGY for m in MODULES)
-DEFAULT = "reference"  # what every command plays when no strategy is named
+DEFAULT = "learned"  # what every command plays when no strategy is named
 
 
 def names() -> list[str]:

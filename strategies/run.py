@@ -54,8 +54,8 @@ class GameConfig:
                 load(self.model, self.components.sha256)
             except ModelError as e:
                 raise ConfigError(str(e)) from None
-        elif self.model is not None:
-            raise ConfigError(f"--model: strategy '{self.strategy}' plays no model")
+        else:  # a command's --model applies to the configurations that play one (cli.common.check_model)
+            object.__setattr__(self, "model", None)
 
     @property
     def base_name(self) -> str:

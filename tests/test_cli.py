@@ -32,7 +32,7 @@ def test_simulate_json_has_the_stable_keys(capsys):
     assert code == 0
     data = json.loads(out)
     assert JSON_KEYS <= set(data)
-    assert data["games"] == 500 and data["seed"] == 4 and data["strategy"] == "reference"
+    assert data["games"] == 500 and data["seed"] == 4 and data["strategy"] == "learned"
     assert sum(data["outcomes"].values()) == 500
     assert sum(data["ended_in_round"].values()) == 500
     assert data["wins"] == data["outcomes"]["win"]
@@ -93,7 +93,7 @@ BAD = [
     (["simulate", "--games", "many"], "--games"),
     (["simulate", "--param", "T"], "NAME=VALUE"),
     (["simulate", "--param", "T=abc"], "not a number"),
-    (["simulate", "--param", "T=99"], "must be in"),
+    (["simulate", "--param", "edge=9"], "must be in"),
     (["simulate", "--param", "Q=1"], "no parameter"),
     (["simulate", "--absent-tokens", "maybe"], "on, off or auto"),
     (["simulate", "--components", "/no/such/file.toml"], "/no/such/file.toml"),

@@ -13,6 +13,7 @@ import pytest
 
 from cli.main import main
 from reports import compare as C
+from strategies.registry import DEFAULT
 from reports import sweep as S
 from reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
 from reports.stats import proportion_ci
@@ -147,7 +148,7 @@ def test_compare_in_blocks_is_compare_whole(monkeypatch):
     lineup, games, seed = ("kyuzo", "heihachi", "daisuke", "gorobei"), 3000, 2
     rec = Recorder(monkeypatch)
     printed = compare_json("--lineup", ",".join(lineup), "-d", "easy", "-n", games, "--seed", seed)
-    arms = C.seating_arms(lineup, "easy", "reference", {})
+    arms = C.seating_arms(lineup, "easy", DEFAULT, {})
     done = blocks_in_turn(rec.calls, len(arms))
     assert len(done) > 2 and done[0] == (0, S.FIRST_CHUNK)
     assert [o for o, _ in done] == list(np.cumsum([0] + [k for _, k in done[:-1]])) and sum(k for _, k in done) == games

@@ -1,0 +1,131 @@
+"""The report's skill ladder and its summary in plain words.
+
+The ladder sets, for each level and team size, the win rates of the rungs of skill side by
+side on the same tables (the `ladder` and `ladder-planners` presets): `reference`, `keeper`,
+`learned`, the `lookahead` and, as the ceiling, the cheating `foresight`, which sees every
+hidden card. What separates reference from foresight is what skill and knowledge can win;
+what foresight still loses is the deal itself.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports import charts
+from reports.charts import NoChartData, pooled_rates
+
+RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
+
+
+def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the tables (level, seating) that two or more rungs played."""
+    d = df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)].copy()
+    d["difficulty"] = d["difficulty"].astype(str)
+    # a table played by the main sweep and by the ladder is the same games (games 0..N-1 of
+    # the seed): keep the longer run, never both
+    key = [c for c in ("strategy", "difficulty", "seating", "params", "seed", "absent_tokens") if c in d]
+    d = d.sort_values("games", ascending=False).drop_duplicates(key).sort_index()
+    played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
+    return d[played >= 2]
+
+
+def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Level x team size rows; for each rung its pooled win rate (%), 95% interval and games,
+    over the tables every rung present at that level and size played."""
+    d = ladder_rows(df)
+    if d.empty:
+        raise NoChartData("no table was played by two or more of " + ", ".join(RUNGS))
+    out = []
+    for (level, n), cell in d.groupby(["difficulty", "n_samurai"]):
+        rungs = [r for r in RUNGS if r in set(cell["strategy"])]
+        shared = set.intersection(*(set(cell.loc[cell["strategy"] == r, "seating"]) for r in rungs))
+        cell = cell[cell["seating"].isin(shared)]
+        pooled = pooled_rates(cell, ["strategy"]).set_index("strategy")
+        row = {"level": level, "samurai": int(n), "line-ups": len(shared)}
+        for r in RUNGS:
+            if r in pooled.index:
+                p = pooled.loc[r]
+                row[f"{r} (%)"] = f"{100 * p['win_rate']:.1f} ({100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f})"
+                row[f"{r} games"] = int(p["games"])
+        out.append(row)
+    table = pd.DataFrame(out)
+    order = {lv: i for i, lv in enumerate(charts.level_order(table["level"]))}
+    return table.sort_values(["level", "samurai"], key=lambda c: c.map(order) if c.name == "level" else c,
+                             ignore_index=True)
+
+
+def plot_ladder(df: pd.DataFrame):
+    """One panel per level: team sizes along x, one bar per rung with its 95% interval."""
+    table = ladder_table(df)
+    levels = list(dict.fromkeys(table["level"]))
+    rungs = [r for r in RUNGS if f"{r} (%)" in table]
+    fig, axes = charts._figure(1, len(levels), 3.6, 3.4, sharey=True)
+    offsets, width = charts._grouped_offsets(len(rungs))
+    for ax, level in zip(axes[0], levels):
+        part = table[table["level"] == level]
+        x = range(len(part))
+        for j, r in enumerate(rungs):
+            parts = part[f"{r} (%)"].fillna("nan (nan-nan)").str.extract(r"^(\S+) \((\S+)-(\S+)\)$").astype(float)
+            rate, ci = parts[0], parts[[1, 2]].set_axis([0, 1], axis=1)
+            label = r + (" (cheating)" if r == "foresight" else "")
+            ax.bar([i + offsets[j] for i in x], rate, width, label=label, color=charts.OKABE_ITO[j % 8],
+                   yerr=[(rate - ci[0]).clip(lower=0), (ci[1] - rate).clip(lower=0)], capsize=charts.CAPSIZE)
+        ax.set_xticks(list(x), [f"{n} samurai" for n in part["samurai"]])
+        ax.set_title(level)
+    axes[0][0].set_ylabel("win rate (%)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(rungs), fontsize="small")
+    fig.suptitle("Skill ladder: win rate of each strategy on the same tables (95% intervals)")
+    return fig
+
+
+def main_strategy(df: pd.DataFrame) -> str:
+    """The strategy the main charts show: kiai's default where the table has it, else the one
+    played on the most configurations."""
+    from strategies.registry import DEFAULT
+
+    names = df["strategy"].astype(str)
+    if names.empty or (names == DEFAULT).any():
+        return DEFAULT
+    return names.value_counts().index[0]
+
+
+def plain_summary(df: pd.DataFrame, strategy: str) -> list[str]:
+    """A few sentences: what a strong team can expect, the best and worst line-ups, and how
+    much seating matters, from the rows of `strategy`."""
+    d = df[df["strategy"].astype(str) == strategy]
+    d = d.assign(difficulty=d["difficulty"].astype(str))
+    lines = []
+    if d.empty or d["games"].sum() <= 0:
+        return ["The table holds no games."]
+    pooled = pooled_rates(d[d["games"] > 0], ["difficulty", "n_samurai"])
+    for level in charts.level_order(pooled["difficulty"]):
+        part = pooled[pooled["difficulty"] == level].sort_values("n_samurai")
+        rates = ", ".join(f"{int(n)} samurai {100 * r:.1f}%" for n, r in zip(part["n_samurai"], part["win_rate"]))
+        lines.append(f"At {level}, a team playing as `{strategy}` wins: {rates}.")
+    try:
+        best = charts.best_worst_lineups(d)
+    except NoChartData:
+        best = pd.DataFrame()
+    if not best.empty and "level" in best:
+        for (level, n), part in best.groupby(["level", "samurai"], sort=False):
+            if level == "normal" or len(lines) < 3:
+                top, bottom = part.iloc[0], part.iloc[-1]
+                lines.append(f"At {level} with {n} samurai the best line-up is {top['line-up']} "
+                             f"({top['win rate (%)']}%), the worst {bottom['line-up']} ({bottom['win rate (%)']}%).")
+    try:
+        seats = charts.best_worst_seatings(d)
+    except NoChartData:
+        seats = pd.DataFrame()
+    if not seats.empty and "spread (pp)" in seats:
+        spread = seats["spread (pp)"].astype(float)
+        clear = int((seats["p (Holm)"].astype(float) < 0.05).sum()) if "p (Holm)" in seats else 0
+        lines.append(f"How much seating matters: across {len(seats)} line-ups played in several seatings, "
+                     f"the best seating beats the worst by {spread.median():.1f} percentage points (median; at most "
+                     f"{spread.max():.1f}); {clear} of them differ clearly after Holm's adjustment.")
+    return lines
+
+
+def spread(games: pd.Series) -> str:
+    lo, hi = int(games.min()), int(games.max())
+    return f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,}"

@@ -1,0 +1,52 @@
+"""The report's skill ladder and its plain-words summary (reports.ladder)."""
+
+import pandas as pd
+import pytest
+from test_reports_report import _row
+
+from reports import ladder
+from reports.charts import NoChartData
+from reports.report import write_report
+
+A, B, C = ("heihachi", "daisuke", "gorobei"), ("kanbei", "kyuzo", "kikuchiyo"), ("daisuke", "kyuzo", "katsushiro")
+RATES = {"reference": 5, "keeper": 30, "learned": 40, "lookahead": 60, "foresight": 180}
+
+
+def _ladder():
+    rows = []
+    for strategy, wins in RATES.items():
+        games = 200 if strategy in ("lookahead", "foresight") else 1000
+        for seating in (A, B):
+            rows.append(_row("easy", seating, wins=wins * games // 200, games=games, strategy=strategy,
+                             honest=strategy != "foresight"))
+    rows.append(_row("easy", C, wins=900, games=1000, strategy="learned"))  # only learned played it: not a rung's table
+    rows.append(_row("easy", A, wins=RATES["learned"] * 5, games=1000, strategy="learned"))  # the main sweep's same games
+    return pd.DataFrame(rows)
+
+
+def test_the_ladder_pools_each_rung_over_the_tables_they_share():
+    table = ladder.ladder_table(_ladder())
+    assert len(table) == 1 and table.loc[0, "line-ups"] == 2
+    for strategy, wins in RATES.items():
+        games = 400 if strategy in ("lookahead", "foresight") else 2000
+        assert table.loc[0, f"{strategy} games"] == games  # C left out, A counted once
+        assert table.loc[0, f"{strategy} (%)"].startswith(f"{100 * wins / 200:.1f} (")
+
+
+def test_no_ladder_without_two_rungs_on_one_table():
+    df = pd.DataFrame([_row("easy", A, 10, strategy="learned"), _row("easy", B, 10, strategy="keeper")])
+    with pytest.raises(NoChartData):
+        ladder.ladder_table(df)
+
+
+def test_the_report_opens_with_a_summary_and_shows_the_ladder(tmp_path):
+    df = pd.concat([_ladder(), pd.DataFrame([_row("normal", s, 20, strategy="learned") for s in (A, B, C)])])
+    written = write_report(df, tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    assert "skill_ladder.png" in written and "## Skill ladder" in md
+    head = md.split("## Skill ladder")[0]
+    assert "## In short" in head and "At easy, a team playing as `learned` wins" in head
+    assert "At normal with 3 samurai the best line-up is" in head
+    # the charts and their headings are the default strategy's
+    assert "## Win rate by level and number of samurai (learned)" in md
+    assert "## Best and worst line-ups (learned)" in md
