@@ -23,10 +23,16 @@ from simcore.zones import discard_push, draw_top, put_under
 @njit(cache=True)
 def card_options(pub, holder, c):
     """Legal handling of card c by holder (section 13, points 4-5)."""
-    tm = talent_mask(pub, holder)
     legal = 1 << CARD_CONFRONT
     if can_defend(pub, holder, c):
         legal |= 1 << CARD_DEFEND
+    if (pub.redrawn >> holder) & 1:
+        # R-7c: the card that replaced the one put under the stack is kept and played by the
+        # samurai who redrew it: no give, no second redraw, no Kyuzo discard (token or not).
+        # Whoever holds a card after redrawing in this fight holds that card: once redrawn, a
+        # card goes nowhere else (a Kikuchiyo second fight clears redrawn, simcore.fight.fight)
+        return legal
+    tm = talent_mask(pub, holder)
     # R-7a: one redraw per samurai per fight, and only onto a non-empty stack
     if (tm >> KATSUSHIRO) & 1 and (pub.redrawn >> holder) & 1 == 0 and pub.raider_n > 0:
         legal |= 1 << CARD_REDRAW

@@ -13,7 +13,7 @@ from scenario import (
     village_view,
 )
 
-from simcore.codes import DAISUKE
+from simcore.codes import DAISUKE, KATSUSHIRO
 from simcore.events import (
     EV_FARM_LOST,
     EV_FIGHT,
@@ -129,10 +129,11 @@ def test_r7_katsushiro_redraws_a_card_given_to_him_outside_his_turn():
     assert raider_top_first(run)[-1] == given
 
 
-def test_r7a_redrawn_card_starts_a_new_chain():
-    """R-7a: Heihachi gives an even card to Katsushiro, who redraws; the new (odd) card starts a
-    chain that begins with Katsushiro, so he may give it (Daisuke's absent token, lent for the
-    round) to Heihachi, who was in the old chain."""
+def test_r7c_the_redrawn_card_is_kept_even_with_a_give_token():
+    """R-7c: Heihachi gives an even card to Katsushiro, who redraws. Katsushiro holds Daisuke's
+    absent token, so under R-7a's new chain alone he could give the new odd card back to
+    Heihachi; R-7c keeps it with him. His defence side is full, so confront is his only option
+    and he is not even asked: the scripted give is never consumed."""
     cards = Cards()
     a, b, c, d = (cards(value=1, symbol="none"), cards(value=2, symbol="none"),
                   cards(value=3, symbol="none"), cards(value=4, symbol="none"))  # fmt: skip
@@ -142,14 +143,32 @@ def test_r7a_redrawn_card_starts_a_new_chain():
         1 << DAISUKE, FIGHT, CARD_CONFRONT,  # Katsushiro takes Daisuke's absent token, fights a
         0, PASS,  # Kyuzo passes
         0, FIGHT, CARD_GIVE_LEFT,  # Heihachi gives b to Katsushiro
-        CARD_REDRAW, CARD_GIVE_RIGHT,  # Katsushiro redraws, gets c, gives it to Heihachi
+        CARD_REDRAW, CARD_GIVE_RIGHT,  # Katsushiro redraws, gets c; the give is not offered
     ]  # fmt: skip
     run = pos.play(turns=3, decisions=dec)
     ok(run)
-    assert events(run, EV_GIVE) == [(0, 1, b, 0, 0, 0), (1, 0, c, 0, 0, 0)], story(run)
-    assert seat_view(run, 0)["line"] == [c]
-    assert seat_view(run, 1)["line"] == [a]
+    assert events(run, EV_GIVE) == [(0, 1, b, 0, 0, 0)], story(run)
+    assert run.book.fd_pos == len(dec) - 1
+    assert seat_view(run, 1)["line"] == [a, c]
+    assert seat_view(run, 0)["line"] == []
     assert raider_top_first(run) == [d, b]
+
+
+def test_r7c_no_kyuzo_discard_of_the_redrawn_card():
+    """R-7c: Kyuzo, holding Katsushiro's absent token, redraws; the new card matches a value
+    in his line, which would let him discard it (R-7), but it is kept: confronted, with no
+    question asked (his defence side is full)."""
+    cards = Cards()
+    two, first, kept = cards(value=2, symbol="none"), cards(value=5, symbol="none"), cards(value=2)
+    cfg = make_config("kyuzo", "heihachi", "kanbei", absent_tokens="on")
+    pos = guarded(cfg, cards).line(0, [two]).raider([first, kept, cards(value=1, symbol="none")]).turn(0)
+    dec = [1 << KATSUSHIRO, FIGHT, CARD_REDRAW, CARD_KYUZO]
+    run = pos.play(turns=1, decisions=dec)
+    ok(run)
+    assert events(run, EV_REDRAW) == [(0, first, 0, 0, 0, 0)], story(run)
+    assert events(run, EV_KYUZO_DISCARD) == []
+    assert run.book.fd_pos == len(dec) - 1
+    assert seat_view(run, 0)["line"] == [two, kept]
 
 
 # --------------------------------------------------------------------------- R-7 Kyuzo
