@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the extras installed: the tests, and training (PyTorch CPU; `kiai train` and its test). A variable,
+# since a comma inside $(call ...) would split its arguments
+EXTRAS := test,train
 
 .PHONY: report test bench setup clean
 
@@ -13,7 +16,7 @@ $(STAMP): pyproject.toml
 	@set -e; $(call STAGE,set-up (virtualenv and install; once),\
 	  test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
 	  $(BIN)/python -m pip install --quiet --upgrade pip; \
-	  $(BIN)/python -m pip install --quiet -e '.[test,train]'; \
+	  $(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'; \
 	  touch $(STAMP))
 
 setup: $(STAMP)

@@ -19,14 +19,19 @@ RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
 
 def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tables (level, seating) that two or more rungs played."""
-    d = df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)].copy()
-    d["difficulty"] = d["difficulty"].astype(str)
-    # a table played by the main sweep and by the ladder is the same games (games 0..N-1 of
-    # the seed): keep the longer run, never both
-    key = [c for c in ("strategy", "difficulty", "seating", "params", "seed", "absent_tokens") if c in d]
-    d = d.sort_values("games", ascending=False).drop_duplicates(key).sort_index()
+    d = distinct_games(df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)])
+    d = d.assign(difficulty=d["difficulty"].astype(str))
     played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
     return d[played >= 2]
+
+
+def distinct_games(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows with each configuration's games once. A table played by the main sweep and by
+    the ladder (same strategy, seating, level, parameters and seed) holds the same games, games
+    0..N-1 of the seed: keep the longer run, never both."""
+    key = [c for c in ("strategy", "difficulty", "seating", "params", "seed", "absent_tokens",
+                       "components_sha256", "model_sha256") if c in df]
+    return df.sort_values("games", ascending=False, kind="stable").drop_duplicates(key).sort_index()
 
 
 def ladder_table(df: pd.DataFrame) -> pd.DataFrame:

@@ -102,7 +102,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     # the charts and tables show one strategy, kiai's default where the table has it; the
     # ladder (other strategies on a few tables) has its own section
     strategy = ladder.main_strategy(df)
-    main = df[df["strategy"].astype(str) == strategy]
+    main = ladder.distinct_games(df[df["strategy"].astype(str) == strategy])
     blocks: list[tuple] = [("h1", title), ("p", _summary(df)), ("h2", "In short"),
                            ("ul", ladder.plain_summary(main, strategy))]
 

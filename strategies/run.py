@@ -106,9 +106,14 @@ class GameConfig:
         if self.uses_model:
             from strategies.model import load
 
+            from pathlib import Path
+
+            from strategies.model import default_path
+
             m = load(self.model)
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
-                            "date": m.header.get("date")}
+                            "date": m.header.get("date"),
+                            "shipped": Path(m.path).resolve() == default_path().resolve()}
         return out
 
 

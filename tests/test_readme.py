@@ -36,7 +36,7 @@ def test_quoted_output_is_what_the_command_prints(capsys, args, quoted):
 
 def test_headline_rates_hold_at_a_smaller_size():
     """"three samurai win about X% of games at Easy and Y% at Normal": the default sweep's pooled
-    rate over every 3-samurai line-up (20,000 games each), checked on its first 4,000."""
+    rate over every 3-samurai line-up (5,000 games each), checked on its first 4,000."""
     from statsmodels.stats.proportion import proportion_confint
 
     from reports.seatings import all_lineups

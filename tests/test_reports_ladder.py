@@ -50,3 +50,6 @@ def test_the_report_opens_with_a_summary_and_shows_the_ladder(tmp_path):
     # the charts and their headings are the default strategy's
     assert "## Win rate by level and number of samurai (learned)" in md
     assert "## Best and worst line-ups (learned)" in md
+    # the ladder's learned row on seating A is the main sweep's same games: counted once
+    table = md.split("## Win rate by level and number of samurai (learned)")[1]
+    assert "| learned | easy | 3 | 3000 |" in table
