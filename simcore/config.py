@@ -21,18 +21,8 @@ class ConfigError(ValueError):
     """A bad configuration; the message is one line, fit for the command line."""
 
 
-@dataclass(frozen=True)
-class Table:
-    """One game's table: who sits where (seat 0 first, clockwise), the level, the variants."""
-
-    samurai: tuple[str, ...]
-    difficulty: str = "normal"
-    absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
-    components: Components | None = None
-    first_seat: int | None = None  # None: drawn at random (R-3)
-
-    def __post_init__(self):
-        check_table(self)
+class TableFacts:
+    """What follows from a table's fields (shared by Table and the run layer's GameConfig)."""
 
     @property
     def n(self) -> int:
@@ -45,6 +35,20 @@ class Table:
     @property
     def level_pluses(self) -> int:
         return LEVEL_PLUSES.get(self.difficulty, 0)
+
+
+@dataclass(frozen=True)
+class Table(TableFacts):
+    """One game's table: who sits where (seat 0 first, clockwise), the level, the variants."""
+
+    samurai: tuple[str, ...]
+    difficulty: str = "normal"
+    absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
+    components: Components | None = None
+    first_seat: int | None = None  # None: drawn at random (R-3)
+
+    def __post_init__(self):
+        check_table(self)
 
 
 def check_table(t) -> None:

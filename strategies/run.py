@@ -17,7 +17,7 @@ import numpy as np
 
 from simcore import state
 from simcore.components import Components
-from simcore.config import ConfigError, check_table, configure, script
+from simcore.config import ConfigError, TableFacts, check_table, configure, script
 from simcore.events import TR_COLS
 from simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
 from simcore.results import N_OUT, OUT_NAMES
@@ -27,7 +27,7 @@ MAX_TRACE_ROWS = 200_000
 
 
 @dataclass(frozen=True)
-class GameConfig:
+class GameConfig(TableFacts):
     """One configuration: who sits where, the level, the strategy and its parameters."""
 
     samurai: tuple[str, ...]
@@ -67,25 +67,11 @@ class GameConfig:
         return hasattr(registry.module(self.base_name), "data_record")
 
     @property
-    def n(self) -> int:
-        return len(self.samurai)
-
-    @property
     def strategy_info(self) -> registry.Strategy:
         try:
             return registry.get(self.strategy)
         except KeyError as e:
             raise ConfigError(e.args[0]) from None
-
-    @property
-    def absent_on(self) -> bool:
-        return self.absent_tokens == "on" or (self.absent_tokens == "auto" and self.n == 2)
-
-    @property
-    def level_pluses(self) -> int:
-        from simcore.codes import LEVEL_PLUSES
-
-        return LEVEL_PLUSES.get(self.difficulty, 0)
 
     def param_dict(self) -> dict:
         return self.strategy_info.param_dict(self.params)

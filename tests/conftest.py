@@ -141,3 +141,33 @@ def guarded(cfg, cards, seats=None):
     for s in range(seats) if isinstance(seats, int) else seats:
         pos.defence(s, cards.guard())
     return pos
+
+
+class RecordingBar:
+    """Stands in for cli.common.progress: records the tasks and how far they moved."""
+
+    def __init__(self):
+        self.tasks, self.moves, self.names = [], [], []
+
+    def __call__(self, *a, **k):
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+    def add_task(self, description, total=None, **fields):
+        self.tasks.append({"description": description, "total": total, "completed": 0})
+        return len(self.tasks) - 1
+
+    def advance(self, task, k):
+        self.tasks[task]["completed"] += k
+        self.moves.append((task, k))
+
+    def update(self, task, completed=None, description=None, **fields):
+        if completed is not None:
+            self.tasks[task]["completed"] = completed
+        if description is not None:
+            self.names.append(description)

@@ -14,6 +14,7 @@ import pytest
 from cli.main import main
 from reports import compare as C
 from strategies.registry import DEFAULT
+from conftest import RecordingBar
 from reports import sweep as S
 from reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
 from reports.stats import proportion_ci
@@ -179,32 +180,10 @@ def test_compare_strategies_in_blocks_is_compare_whole(monkeypatch):
 def test_compare_bar_counts_every_game_as_it_is_played(monkeypatch):
     from cli import compare as cli_compare
 
-    moves, names = [], []
-
-    class Bar:
-        def __call__(self, *a, **k):
-            return self
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *a):
-            return False
-
-        def add_task(self, description, total=None, **fields):
-            self.total = total
-            return 0
-
-        def advance(self, task, k):
-            moves.append(k)
-
-        def update(self, task, description=None, **fields):
-            if description is not None:
-                names.append(description)
-
-    bar = Bar()
+    bar = RecordingBar()
     monkeypatch.setattr(cli_compare, "progress", bar)
     compare_json("--lineup", "kyuzo,heihachi,daisuke,gorobei", "-d", "easy", "-n", 1000)
-    assert bar.total == 6 * 1000 and sum(moves) == 6000 and moves[:6] == [S.FIRST_CHUNK] * 6
-    assert names[:6] == [f"seating {i}/6: {','.join(s)}" for i, s in enumerate(
+    moves = [k for _, k in bar.moves]
+    assert bar.tasks[0]["total"] == 6 * 1000 and sum(moves) == 6000 and moves[:6] == [S.FIRST_CHUNK] * 6
+    assert bar.names[:6] == [f"seating {i}/6: {','.join(s)}" for i, s in enumerate(
         C.seatings_from(("kyuzo", "heihachi", "daisuke", "gorobei")), 1)]  # fmt: skip
