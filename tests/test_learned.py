@@ -215,3 +215,15 @@ def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv,
     pytest.importorskip("torch")
     one_line_error(*run(capsys, "train", tmp_path / "run", *argv), words)
     assert not (tmp_path / "run").exists()
+
+
+def test_playing_learned_needs_no_training_library():
+    """The [train] extra is for `kiai train` only: a process that plays learned (and its CLI)
+    never imports PyTorch."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from cli.main import main; main(['simulate', '-n', '50', '--json']); "
+            "print('torch' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False"
