@@ -69,6 +69,7 @@ def plot(curve: pd.DataFrame, iterations: pd.DataFrame):
     right.set(title="Win rate on the evaluation deals (95% intervals)", xlabel="iteration", ylabel="win rate (%)")
     if len(iterations):
         right.set_xticks(iterations["iteration"])
+        right.set_xlim(-0.5, iterations["iteration"].max() + 0.5)
         right.legend(fontsize=8)
     return fig
 
