@@ -18,6 +18,7 @@ data, is refused with one line (ModelError).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import zipfile
@@ -70,8 +71,30 @@ def save(path: str | Path, arrays: dict, header: dict) -> None:
 def load(path: str | Path | None = None, components_sha256: str | None = None) -> Model:
     """Read and check a model file (default: the shipped one). Refuses, with one line, a file
     that is not a kiai model, one of another feature schema, one whose arrays do not fit its
-    architecture, and one made for other component data (when components_sha256 is given)."""
+    architecture, and one made for other component data (when components_sha256 is given).
+
+    A configuration checks its model, describes it and plays it (strategies.run), and a sweep
+    builds hundreds of configurations: the file is read once while it stays the same (same
+    size and modification time), and its arrays are shared read-only."""
     path = Path(path) if path is not None else default_path()
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ModelError(f"model {path}: no such file") from None
+    except OSError as e:
+        raise ModelError(f"model {path}: cannot read it ({e.strerror or e})") from None
+    model = _read(str(path), st.st_size, st.st_mtime_ns)
+    made_for = model.header.get("components_sha256")
+    if components_sha256 is not None and made_for != components_sha256:
+        raise ModelError(f"model {path}: trained for other component data (components {str(made_for)[:12]}, "
+                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`")
+    return model
+
+
+@functools.lru_cache(maxsize=16)
+def _read(path_text: str, size: int, mtime_ns: int) -> Model:
+    """The checks of load() that depend on the file alone (size and mtime_ns key the cache)."""
+    path = Path(path_text)
     where = f"model {path}"
     try:
         raw = path.read_bytes()
@@ -101,8 +124,6 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
             a = arrays.get(name)
             if a is None or a.shape != shape or not np.all(np.isfinite(a)):
                 raise ModelError(f"{where}: array {name} is missing, misshapen or not finite")
-    made_for = header.get("components_sha256")
-    if components_sha256 is not None and made_for != components_sha256:
-        raise ModelError(f"{where}: trained for other component data (components {str(made_for)[:12]}, "
-                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`")
+    for a in arrays.values():
+        a.flags.writeable = False  # shared by every caller of the cached read
     return Model(str(path), hashlib.sha256(raw).hexdigest(), header, arrays)
