@@ -34,9 +34,10 @@ def distinct_games(df: pd.DataFrame) -> pd.DataFrame:
     return df.sort_values("games", ascending=False, kind="stable").drop_duplicates(key).sort_index()
 
 
-def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Level x team size rows; for each rung its pooled win rate (%), 95% interval and games,
-    over the tables every rung present at that level and size played."""
+def ladder_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """Long form, one row per level, team size and rung: its pooled wins, games, win rate and
+    95% interval over the tables every rung present at that level and size played, and how many
+    tables that is (line-ups); levels easy to heroic, then team size, then rung."""
     d = ladder_rows(df)
     if d.empty:
         raise NoChartData("no table was played by two or more of " + ", ".join(RUNGS))
@@ -44,38 +45,45 @@ def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
     for (level, n), cell in d.groupby(["difficulty", "n_samurai"]):
         rungs = [r for r in RUNGS if r in set(cell["strategy"])]
         shared = set.intersection(*(set(cell.loc[cell["strategy"] == r, "seating"]) for r in rungs))
-        cell = cell[cell["seating"].isin(shared)]
-        pooled = pooled_rates(cell, ["strategy"]).set_index("strategy")
-        row = {"level": level, "samurai": int(n), "line-ups": len(shared)}
-        for r in RUNGS:
-            if r in pooled.index:
-                p = pooled.loc[r]
-                row[f"{r} (%)"] = f"{100 * p['win_rate']:.1f} ({100 * p['ci_low']:.1f}-{100 * p['ci_high']:.1f})"
-                row[f"{r} games"] = int(p["games"])
+        pooled = pooled_rates(cell[cell["seating"].isin(shared)], ["strategy"])
+        out.append(pooled.assign(level=level, samurai=int(n), lineups=len(shared)))
+    rates = pd.concat(out, ignore_index=True)
+    level = {lv: i for i, lv in enumerate(charts.level_order(rates["level"]))}
+    rung = {r: i for i, r in enumerate(RUNGS)}
+    return rates.assign(_l=rates["level"].map(level), _r=rates["strategy"].map(rung)).sort_values(
+        ["_l", "samurai", "_r"], ignore_index=True).drop(columns=["_l", "_r"])
+
+
+def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Level x team size rows; for each rung its win rate (%) with the 95% interval, and its
+    games (ladder_rates)."""
+    rates = ladder_rates(df)
+    out = []
+    for (level, n), cell in rates.groupby(["level", "samurai"], sort=False):
+        row = {"level": level, "samurai": int(n), "line-ups": int(cell["lineups"].iloc[0])}
+        for p in cell.itertuples():
+            row[f"{p.strategy} (%)"] = f"{100 * p.win_rate:.1f} ({100 * p.ci_low:.1f}-{100 * p.ci_high:.1f})"
+            row[f"{p.strategy} games"] = int(p.games)
         out.append(row)
-    table = pd.DataFrame(out)
-    order = {lv: i for i, lv in enumerate(charts.level_order(table["level"]))}
-    return table.sort_values(["level", "samurai"], key=lambda c: c.map(order) if c.name == "level" else c,
-                             ignore_index=True)
+    return pd.DataFrame(out)
 
 
 def plot_ladder(df: pd.DataFrame):
     """One panel per level: team sizes along x, one bar per rung with its 95% interval."""
-    table = ladder_table(df)
-    levels = list(dict.fromkeys(table["level"]))
-    rungs = [r for r in RUNGS if f"{r} (%)" in table]
+    rates = ladder_rates(df)
+    levels = list(dict.fromkeys(rates["level"]))
+    rungs = [r for r in RUNGS if r in set(rates["strategy"])]
     fig, axes = charts._figure(1, len(levels), 3.6, 3.4, sharey=True)
     offsets, width = charts._grouped_offsets(len(rungs))
     for ax, level in zip(axes[0], levels):
-        part = table[table["level"] == level]
-        x = range(len(part))
+        sizes = sorted(set(rates.loc[rates["level"] == level, "samurai"]))
         for j, r in enumerate(rungs):
-            parts = part[f"{r} (%)"].fillna("nan (nan-nan)").str.extract(r"^(\S+) \((\S+)-(\S+)\)$").astype(float)
-            rate, ci = parts[0], parts[[1, 2]].set_axis([0, 1], axis=1)
+            part = rates[(rates["level"] == level) & (rates["strategy"] == r)]
+            x = [sizes.index(n) + offsets[j] for n in part["samurai"]]
             label = r + (" (cheating)" if r == "foresight" else "")
-            ax.bar([i + offsets[j] for i in x], rate, width, label=label, color=charts.OKABE_ITO[j % 8],
-                   yerr=[(rate - ci[0]).clip(lower=0), (ci[1] - rate).clip(lower=0)], capsize=charts.CAPSIZE)
-        ax.set_xticks(list(x), [f"{n} samurai" for n in part["samurai"]])
+            ax.bar(x, 100 * part["win_rate"], width, label=label, color=charts.OKABE_ITO[j % 8],
+                   yerr=charts._yerr(part["win_rate"], part["ci_low"], part["ci_high"]), capsize=charts.CAPSIZE)
+        ax.set_xticks(range(len(sizes)), [f"{n} samurai" for n in sizes])
         ax.set_title(level)
     axes[0][0].set_ylabel("win rate (%)")
     handles, labels = axes[0][0].get_legend_handles_labels()
@@ -113,11 +121,12 @@ def plain_summary(df: pd.DataFrame, strategy: str) -> list[str]:
     except NoChartData:
         best = pd.DataFrame()
     if not best.empty and "level" in best:
-        for (level, n), part in best.groupby(["level", "samurai"], sort=False):
-            if level == "normal" or len(lines) < 3:
-                top, bottom = part.iloc[0], part.iloc[-1]
-                lines.append(f"At {level} with {n} samurai the best line-up is {top['line-up']} "
-                             f"({top['win rate (%)']}%), the worst {bottom['line-up']} ({bottom['win rate (%)']}%).")
+        # one level's line-ups: Normal's, or the first level played
+        shown = "normal" if (best["level"] == "normal").any() else best["level"].iloc[0]
+        for (level, n), part in best[best["level"] == shown].groupby(["level", "samurai"], sort=False):
+            top, bottom = part.iloc[0], part.iloc[-1]
+            lines.append(f"At {level} with {n} samurai the best line-up is {top['line-up']} "
+                         f"({top['win rate (%)']}%), the worst {bottom['line-up']} ({bottom['win rate (%)']}%).")
     try:
         seats = charts.best_worst_seatings(d)
     except NoChartData:

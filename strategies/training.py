@@ -31,7 +31,6 @@ import numpy as np
 
 from simcore.questions import Q_CARD
 from strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from strategies.lookahead import LABEL_WIDTH
 from strategies.model import HEADS, MAX_HIDDEN, save
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
@@ -62,16 +61,15 @@ def architecture(hidden: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------ fitting
-def split(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def split(rows: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Label rows (strategies.lookahead._label) by head: (features, slot values with NaN where
-    the slot was not an option, the slot the lookahead chose)."""
+    the slot was not an option). The row's last column, the slot the lookahead chose, is not
+    fitted: the values say more than the choice."""
     q = rows[:, 0].astype(int)
     x = rows[:, 1 : 1 + N_FEATURES]
     v = rows[:, 1 + N_FEATURES : 1 + N_FEATURES + N_ACTION]
-    chosen = rows[:, LABEL_WIDTH - 1].astype(int)
     card = q == Q_CARD
-    return {"action": (x[~card], v[~card, :N_ACTION], chosen[~card]),
-            "card": (x[card], v[card, :N_CARD], chosen[card])}
+    return {"action": (x[~card], v[~card, :N_ACTION]), "card": (x[card], v[card, :N_CARD])}
 
 
 def fit(rows: np.ndarray, hidden: int, epochs: int, seed: int, on_epoch: Callable[[str, int, float], None] | None = None,
@@ -86,7 +84,7 @@ def fit(rows: np.ndarray, hidden: int, epochs: int, seed: int, on_epoch: Callabl
     torch.use_deterministic_algorithms(True)
     first = NAMES.index("keeper.slot0")
     arrays, losses = {}, {}
-    for h, (head, (x, v, _chosen)) in enumerate(split(rows).items()):
+    for h, (head, (x, v)) in enumerate(split(rows).items()):
         slots = v.shape[1]
         mean = x.mean(axis=0) if len(x) else np.zeros(N_FEATURES)
         scale = x.std(axis=0) if len(x) else np.ones(N_FEATURES)
