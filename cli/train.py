@@ -8,7 +8,18 @@ from pathlib import Path
 
 import typer
 
-from cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_seed, check_threads, command_line, fail, progress, stderr
+from cli.common import (
+    ComponentsOpt,
+    SeedOpt,
+    ThreadsOpt,
+    check_output,
+    check_seed,
+    check_threads,
+    command_line,
+    fail,
+    progress,
+    stderr,
+)
 from cli.main import app
 
 
@@ -77,6 +88,8 @@ def train(
         fail(str(e))
     if folder.exists() and not folder.is_dir():
         fail(f"FOLDER {folder} is a file; give a folder")
+    # the run's first file, checked the way every output file is, before any game is played
+    check_output(folder / "settings.json", "FOLDER", force=True)
     from reports import training as R
 
     start = time.perf_counter()

@@ -217,6 +217,13 @@ def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv,
     assert not (tmp_path / "run").exists()
 
 
+def test_kiai_train_checks_its_folder_before_any_work(tmp_path, capsys):
+    pytest.importorskip("torch")
+    one_line_error(*run(capsys, "train", "/proc/kiai-no-such-dir/run", *TINY), "cannot write")
+    (tmp_path / "file").write_text("x")
+    one_line_error(*run(capsys, "train", tmp_path / "file", *TINY), "is a file")
+
+
 def test_playing_learned_needs_no_training_library():
     """The [train] extra is for `kiai train` only: a process that plays learned (and its CLI)
     never imports PyTorch."""
