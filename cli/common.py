@@ -134,21 +134,39 @@ def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
     return names
 
 
+def parse_rules(items: list[str] | None, option: str = "--rule", axis: bool = False) -> dict:
+    """--rule NAME=VALUE (repeatable) into {name: value}; with `axis` (a sweep, a comparison) a
+    name may list several values, {name: [values]}. Every problem is a UserError."""
+    from simcore.readings import ReadingError, parse_rule_items
+
+    try:
+        parsed = parse_rule_items(items, option)
+    except ReadingError as e:
+        fail(str(e))
+    if axis:
+        return parsed
+    several = next((k for k, v in parsed.items() if len(v) > 1), None)
+    if several:
+        fail(f"{option} {several}: give one value here (a sweep takes several)")
+    return {k: v[0] for k, v in parsed.items()}
+
+
 def make_config(samurai: str, difficulty: str, strategy: str | None, params: list[str] | None,
                 absent_tokens: str, components: str | None, first_seat: int | None = None,
-                params_file: str | Path | None = None, model: str | None = None):
+                params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None):
     """Build a GameConfig from command-line text; every problem becomes a UserError."""
     from simcore.config import ConfigError
     from strategies.run import GameConfig
     from simcore.components import ComponentsError, load_components
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
+    readings = parse_rules(rules)
     try:
         comp = load_components(components)
         config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=difficulty.lower(), strategy=strategy,
             params=overrides, absent_tokens=absent_tokens.lower(), components=comp,
-            first_seat=first_seat, model=model,
+            first_seat=first_seat, model=model, rules=readings,
         )  # fmt: skip
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
@@ -288,6 +306,9 @@ SeedOpt = typer.Option(0, "--seed", help="Random seed; game i of seed S is the s
 ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all cores; at most the cores). Results "
                                                    "do not depend on it.")
 ForceOpt = typer.Option(False, "--force", help="Replace an existing output file.")
+RuleOpt = typer.Option(None, "--rule", help="A rule reading NAME=VALUE where players read the rules differently "
+                                            "(RULES.md section 14; `kiai rules` lists them); repeatable, e.g. "
+                                            "--rule heal=wounded. Default: RULES.md's readings.")
 ModelOpt = typer.Option(None, "--model", help="Model file that `learned` plays (also as a lookahead's base), as "
                                               "`kiai train` writes it (default: the model shipped with kiai).")
 

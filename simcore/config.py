@@ -15,6 +15,7 @@ import numpy as np
 from simcore import state
 from simcore.codes import CARD_CAP, LEVEL_PLUSES, SAMURAI
 from simcore.components import Components, load_components
+from simcore.readings import ReadingError, check_rules, flags
 
 
 class ConfigError(ValueError):
@@ -46,6 +47,7 @@ class Table(TableFacts):
     absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
     components: Components | None = None
     first_seat: int | None = None  # None: drawn at random (R-3)
+    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); RULES.md's by default
 
     def __post_init__(self):
         check_table(self)
@@ -74,6 +76,10 @@ def check_table(t) -> None:
         raise ConfigError("absent support tokens need an absent samurai (2 to 6 samurai, R-18)")
     if t.first_seat is not None and not 0 <= t.first_seat < len(names):
         raise ConfigError(f"first seat {t.first_seat} is not a seat of {len(names)} samurai")
+    try:
+        object.__setattr__(t, "rules", check_rules(t.rules))
+    except ReadingError as e:
+        raise ConfigError(str(e)) from None
 
 
 def configure(t) -> np.recarray:
@@ -109,15 +115,19 @@ def configure(t) -> np.recarray:
     cfg.n_families = comp.family_bonuses.shape[0]
     cfg.family_kinds[: cfg.n_families] = comp.family_bonuses
     cfg.first_seat = -1 if t.first_seat is None else t.first_seat
+    v = flags(t.rules)
+    cfg.readings[: len(v)] = v
     cfg.stop_turns = -1
     return cfgs
 
 
-def script(cfg, deck: dict[int, list[int]] | None, forced_random=(), forced_decisions=()) -> None:
-    """Write a test's scripts into the configuration record cfg (R-16a): `deck` maps a round (1-3) to its raider stack,
-    top card first; forced random outcomes and decisions are consumed in order."""
-    if len(forced_random) > state.FR_CAP or len(forced_decisions) > state.FD_CAP:
-        raise ConfigError(f"at most {state.FR_CAP} forced random outcomes and {state.FD_CAP} forced decisions")
+def script(cfg, deck: dict[int, list[int]] | None, forced_random=(), forced_decisions=(),
+           random_values=False) -> tuple[np.ndarray, np.ndarray]:
+    """Write a test's scripts into the configuration record cfg (R-16a): `deck` maps a round (1-3)
+    to its raider stack, top card first; forced random outcomes and decisions are consumed in
+    order. A forced outcome is the index drawn, or with `random_values` the element drawn (a
+    card, a token, a seat: how kiai replay feeds a record's outcomes). Returns the buffers the
+    record points to: the caller keeps them alive while the game is played."""
     mask = 0
     for r, cards in (deck or {}).items():
         if r not in (1, 2, 3):
@@ -129,10 +139,11 @@ def script(cfg, deck: dict[int, list[int]] | None, forced_random=(), forced_deci
         cfg.deck[r - 1, 1 : 1 + len(cards)] = cards
         mask |= 1 << (r - 1)
     cfg.script_rounds = mask
-    cfg.fr_n = len(forced_random)
-    cfg.forced_random[: len(forced_random)] = forced_random
-    cfg.fd_n = len(forced_decisions)
-    cfg.forced_decisions[: len(forced_decisions)] = forced_decisions
+    fr = np.ascontiguousarray(forced_random, dtype=np.int64).reshape(-1)
+    fd = np.ascontiguousarray(forced_decisions, dtype=np.int64).reshape(-1)
+    cfg.fr_addr, cfg.fr_n, cfg.fr_values = fr.ctypes.data, fr.shape[0], int(random_values)
+    cfg.fd_addr, cfg.fd_n = fd.ctypes.data, fd.shape[0]
+    return fr, fd
 
 
 __all__ = ["CARD_CAP", "ConfigError", "Table", "check_table", "configure", "script"]

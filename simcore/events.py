@@ -1,9 +1,12 @@
-"""The event log of a traced game (`kiai trace`, the rules tests): codes and the one writer.
+"""The event log of a traced game (`kiai trace`, `kiai record`, the rules tests): codes and writers.
 
-An event is a row of TR_COLS int64: code, round, then up to four arguments (a, b, c, d) as the
-comment of each code says; the last two columns are spare zeros.
+An event is a row of TR_COLS int64: code, round, then up to six arguments (a .. f) as the comment
+of each code says. The codes from EV_DECISION on are written only when a game is recorded
+(cfg.recording): every decision, every random outcome as its result, and the public state after
+each turn and end-of-round step (reports.record turns them into JSON).
 """
 
+import numpy as np
 from numba import carray, njit, types
 
 from simcore.state import G_TYPE, int_to_pointer
@@ -15,7 +18,7 @@ EV_ABSENT = 3  # seat, mask
 EV_PENALTY = 4  # seat, card, penalty
 EV_PEN_IGNORED = 5  # seat, card, penalty
 EV_PEN_UNABLE = 6  # seat, penalty
-EV_PASS = 7  # seat, forced (1 over Kiai, 2 must pass)
+EV_PASS = 7  # seat, forced (1 over Kiai, 2 must pass, 3 empty raider stack under V-3 `drawn`)
 EV_FIGHT = 8  # seat
 EV_SUPPORT = 9  # seat, receiver, card moved to intruder
 EV_REVEAL = 10  # seat, card
@@ -53,6 +56,23 @@ EV_FIGHT_AGAIN = 41  # seat
 EV_STALL = 42
 EV_SETUP = 43  # samurai count, barricades, raider count
 EV_TRIGGER_SKIPPED = 44  # seat (declined Kiai)
+# ---- recorded games only
+EV_DECISION = 45  # question, seat, a, b, legal, answer (simcore.gateway.ask)
+EV_RANDOM = 46  # RND_* kind, outcome
+EV_STACK = 47  # STK_* kind, count; then EV_CARDS rows: the new raider stack, top card first
+EV_CARDS = 48  # up to six cards (-1 pads): the cards of the row before
+EV_STATE = 49  # barricades, farmsteads, families, raider, intruder, discard sizes; then per seat:
+EV_SEAT = 50  # seat, total, Kiai value, wound state, passed, holder of his token
+EV_SIDE = 51  # seat, hat, farm, doll (card or -1), line length; then EV_CARDS: the line, oldest first
+
+RND_FIRST = 0  # the first player (R-3): a seat
+RND_FARMSTEAD = 1  # the farmstead destroyed (R-12): a token, indexing the component file's farmsteads
+RND_FAMILY = 2  # the family lost (R-13): a family, in the component file's order
+RND_WOUND = 3  # the samurai wounded by farmstead back D (R-12): a seat
+RND_HEAL = 4  # the samurai drawn for family bonus A (R-14, V-1): a seat
+RND_DISCARD = 5  # the discard card a boss shuffles back into the raider stack: a card
+STK_ROUND = 0  # a round's raider stack (R-16)
+STK_BOSS = 1  # the raider stack shuffled by a boss's penalty
 
 
 @njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
@@ -73,3 +93,64 @@ def log(g, code, a, b, c, d):
         rows[i, 4] = c
         rows[i, 5] = d
     book.trace_n = i + 1
+
+
+@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
+                 types.int64), cache=True)
+def record_row(g, code, a, b, c, d, e, f):
+    """Append a recorded game's row (cfg.recording): six arguments."""
+    cfg = g[3]
+    if cfg.recording == 0:
+        return
+    book = g[2]
+    i = book.trace_n
+    if i < cfg.trace_cap:
+        rows = carray(int_to_pointer(cfg.trace_addr), (cfg.trace_cap, TR_COLS))
+        rows[i, 0] = code
+        rows[i, 1] = g[0].round_no
+        rows[i, 2] = a
+        rows[i, 3] = b
+        rows[i, 4] = c
+        rows[i, 5] = d
+        rows[i, 6] = e
+        rows[i, 7] = f
+    book.trace_n = i + 1
+
+
+@njit(cache=True)
+def record_cards(g, cards, n):
+    """EV_CARDS rows holding cards[0:n], six a row."""
+    for i in range(0, n, 6):
+        v = np.full(6, -1, dtype=np.int64)
+        for k in range(min(6, n - i)):
+            v[k] = cards[i + k]
+        record_row(g, EV_CARDS, v[0], v[1], v[2], v[3], v[4], v[5])
+
+
+@njit(cache=True)
+def record_stack(g, kind):
+    """The raider stack as it now lies, top card first (a new round's, or a boss's shuffle)."""
+    pub = g[0]
+    if g[3].recording == 0:
+        return
+    n = pub.raider_n
+    record_row(g, EV_STACK, kind, n, 0, 0, 0, 0)
+    top_first = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        top_first[i] = g[1].raider[n - 1 - i]
+    record_cards(g, top_first, n)
+
+
+@njit(cache=True)
+def record_state(g):
+    """The public state after a turn or an end-of-round step."""
+    pub = g[0]
+    if g[3].recording == 0:
+        return
+    record_row(g, EV_STATE, pub.barricades, pub.farmsteads, pub.families, pub.raider_n, pub.intruder_n,
+               pub.discard_n)
+    for s in range(pub.n):
+        record_row(g, EV_SEAT, s, pub.total[s], pub.kiai[s], pub.wound[s], pub.passed[s], pub.holder[s])
+        ln = pub.line_n[s]
+        record_row(g, EV_SIDE, s, pub.defence[s, 0], pub.defence[s, 1], pub.defence[s, 2], ln, 0)
+        record_cards(g, pub.line[s], ln)

@@ -17,7 +17,7 @@ from simcore.questions import (
     CARD_REDRAW,
     Q_CARD,
 )
-from simcore.zones import discard_push, draw_top, put_under
+from simcore.zones import discard_push, draw, put_under
 
 
 @njit(cache=True)
@@ -78,7 +78,7 @@ def place_card(g, holder, c, first):
             put_under(g, c)
             pub.redrawn |= 1 << holder
             log(g, EV_REDRAW, holder, c, 0, 0)
-            c = draw_top(g)
+            c = draw(g)
             log(g, EV_REVEAL, holder, c, 0, 0)
             pub.chain = 1 << holder  # R-7a: a new card starts a new chain
             continue
@@ -92,7 +92,7 @@ def place_card(g, holder, c, first):
 def fight(g, s):
     pub = g[0]
     pub.redrawn = 0
-    c = draw_top(g)
+    c = draw(g)
     log(g, EV_REVEAL, s, c, 0, 0)
     pub.chain = 1 << s
     place_card(g, s, c, -1)

@@ -14,7 +14,7 @@ prm is the address of its parameters (strategies.base reads it as a record), pub
 table (R-19: the hidden state is never passed, so an honest strategy cannot read it), mem its
 own memory, then the question (simcore.questions). ask() also checks invariants when fuzzing,
 answers questions with a single legal option without consulting anyone, replays forced
-decisions for scripted tests (R-16a), and plays a planner's action for the turn it was made
+decisions (scripted tests, R-16a; kiai replay), records every decision of a recorded game, and plays a planner's action for the turn it was made
 for. An answer outside the legal set is counted and replaced by the lowest legal option, so a
 faulty strategy cannot break the rules.
 
@@ -29,11 +29,12 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from simcore.events import EV_DECISION, record_row
 from simcore.invariants import ERR_FORCED
 from simcore.obs import lowbit, turn_key
 from simcore.questions import Q_ABSENT, Q_ACTION
 from simcore.rng import mix64
-from simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer, int_to_voidptr
+from simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer, int_to_pointer, int_to_voidptr
 
 DECIDE_ARGS = (types.voidptr, TABLE_T, MEM_T, types.int64, types.int64, types.int64, types.int64, types.int64)
 HOOK_ARGS = (TABLE_T, HIDDEN_T, BOOK_T, CFG_T, MEM_T)
@@ -156,8 +157,8 @@ def checker_address() -> int:
     return address(check_hook, HOOK_ARGS)
 
 
-@njit(types.int64(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
-def ask(g, q, seat, a, b, legal):
+@njit(cache=True, inline="always")
+def _answer(g, q, seat, a, b, legal):
     pub = g[0]
     book = g[2]
     cfg = g[3]
@@ -169,7 +170,7 @@ def ask(g, q, seat, a, b, legal):
     pos = book.fd_pos
     if pos < cfg.fd_n:
         book.fd_pos = pos + 1
-        c = cfg.forced_decisions[pos]
+        c = int_to_pointer(cfg.fd_addr)[pos]
         ok = (c & ~legal) == 0 if q == Q_ABSENT else (0 <= c < 63 and (legal >> c) & 1 == 1)
         if not ok:
             if book.err == 0:
@@ -193,4 +194,12 @@ def ask(g, q, seat, a, b, legal):
     if c < 0 or c > 62 or (legal >> c) & 1 == 0:
         book.illegal += 1
         c = lowbit(legal)
+    return c
+
+
+@njit(types.int64(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
+def ask(g, q, seat, a, b, legal):
+    c = _answer(g, q, seat, a, b, legal)
+    if g[3].recording:
+        record_row(g, EV_DECISION, q, seat, a, b, legal, c)
     return c

@@ -34,6 +34,17 @@ def load_tables(pub, cfg):
         pub.kiai_value[sam, 1] = cfg.kiai_value[sam, 1]
     for f in range(16):
         pub.family_kind[f] = cfg.family_kinds[f]
+    load_readings(pub, cfg)
+
+
+@njit(cache=True, inline="always")
+def load_readings(pub, cfg):
+    """The rule readings played (simcore.readings.READINGS's order), also over a given state."""
+    pub.heal_wounded = cfg.readings[0]
+    pub.penalty_once = cfg.readings[1]
+    pub.round_end_drawn = cfg.readings[2]
+    pub.end_kiai = cfg.readings[3]
+    pub.second_fight_always = cfg.readings[4]
 
 
 @njit(cache=True, inline="always")
@@ -70,6 +81,7 @@ def play_games(cfg, seed, game0, out, pub, hid, book, mem, start_pub, start_hid)
         if cfg.from_state:
             copy_record(pub, start_pub, TABLE_SIZE)
             copy_record(hid, start_hid, HIDDEN_SIZE)
+            load_readings(pub, cfg)
             recount_unseen(pub)  # a state edited by hand sets the per-card flags only
         seed_streams(hid, mem, seed, game0 + i)
         if not cfg.from_state:

@@ -196,8 +196,9 @@ def resolve(g):
         if s < 0:
             return
         pub.pending[s] = 0
-        # the total may have moved since the trigger; a passed samurai never triggers
-        if pub.passed[s] or pub.total[s] != pub.kiai[s]:
+        # the total may have moved since the trigger; a passed samurai never triggers,
+        # but in the end-of-round steps under V-4 `on` he does
+        if (pub.passed[s] and pub.round_end_steps == 0) or pub.total[s] != pub.kiai[s]:
             continue
         ch = ask(g, Q_KIAI, s, 0, 0, 7)
         if ch == KIAI_DECLINE:

@@ -24,17 +24,22 @@ from simcore.events import (
     EV_PEN_IGNORED,
     EV_PEN_UNABLE,
     EV_PENALTY,
+    EV_RANDOM,
     EV_TO_INTRUDER,
+    RND_DISCARD,
+    STK_BOSS,
     log,
+    record_row,
+    record_stack,
 )
 from simcore.gateway import ask
 from simcore.kiai import resolve
 from simcore.obs import left_of, may_ignore, right_of
 from simcore.questions import Q_BOSS_ORDER, Q_IGNORE, Q_LOSE_DEF
-from simcore.rng import rand_below, shuffle_range
+from simcore.rng import pick_index, shuffle_range
 from simcore.unseen import mark_unseen
 from simcore.village import destroy_barricade, wound
-from simcore.zones import defence_take, discard_push, discard_take, draw_top, top_to_intruder
+from simcore.zones import defence_take, discard_push, discard_take, draw, round_over, top_to_intruder
 
 
 @njit(cache=True, inline="always")
@@ -78,19 +83,22 @@ def apply_penalty(g, s, c, pen):
             _unable(g, s, pen)
         else:
             # no talent applies to a penalty draw; Kiai and overcome do (section 7)
-            c2 = draw_top(g)
+            c2 = draw(g)
             log(g, EV_PEN_DRAW, t, c2, 0, 0)
             confront(g, t, c2)
     elif pen == PEN_DISCARD_TO_RAIDER:
         if pub.discard_n == 0:
             _unable(g, s, pen)
         else:
-            c2 = discard_take(pub, rand_below(g, pub.discard_n))
+            c2 = discard_take(pub, pick_index(g, pub.discard, 0, pub.discard_n))
+            record_row(g, EV_RANDOM, RND_DISCARD, c2, 0, 0, 0, 0)
             hid.raider[pub.raider_n] = c2
             pub.raider_n += 1
+            pub.drawn_out = 0
             mark_unseen(g, c2)
             shuffle_range(g, hid.raider, 0, pub.raider_n)
             pub.known_n = 0  # the shuffle hides what Katsushiro had shown
+            record_stack(g, STK_BOSS)
             log(g, EV_DISCARD_TO_RAIDER, c2, 0, 0, 0)
     elif pen == PEN_LOSE_DEFENCE:
         legal = 0
@@ -110,7 +118,8 @@ def apply_penalty(g, s, c, pen):
 @njit(cache=True)
 def battle_penalty(g, s):
     """Apply the penalty (or both, R-6) of the last card of s's combat line. R-9: once the
-    raider stack is empty the round is over and a second penalty is not applied."""
+    round is over a second penalty is not applied. V-2 `once`: a card gives its penalty at most
+    once while it stays in the line (given: applied, ignored or turned into a wound)."""
     pub = g[0]
     n = pub.line_n[s]
     if n == 0:
@@ -120,9 +129,14 @@ def battle_penalty(g, s):
     p2 = pub.pen2[c]
     if p1 == 0:
         return
+    if pub.penalty_once:
+        bit = 1 << (c & 63)
+        if pub.pen_given[c >> 6] & bit:
+            return
+        pub.pen_given[c >> 6] |= bit
     if p2 != 0 and ask(g, Q_BOSS_ORDER, s, c, 0, 3) == 1:
         p1, p2 = p2, p1
     apply_penalty(g, s, c, p1)
-    if p2 == 0 or pub.game_over or pub.raider_n == 0:
+    if p2 == 0 or pub.game_over or round_over(pub):
         return
     apply_penalty(g, s, c, p2)

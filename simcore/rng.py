@@ -10,14 +10,17 @@ a function of the game's stream (SplitMix64's mixer can be inverted), it would g
 future shuffle. Many (seed, game) pairs share a strategy stream and each has its own game stream,
 so the strategy's stream says nothing about the game's (tests/test_engine.py builds such pairs).
 
-Forced outcomes (R-16a): while the test script (cfg.forced_random) has values left, rand_below
-returns them instead of drawing, so tests can script every random event.
+Forced outcomes (R-16a): while the script (cfg.fr_addr) has values left, a random event takes
+the next one instead of drawing, so tests can script every random event. With cfg.fr_values a
+value is the element drawn (a card, a token, a seat) rather than its index: kiai replay feeds a
+record's outcomes so, and an outcome that is not among the candidates is an error.
 """
 
 import numpy as np
 from numba import njit
 
 from simcore.invariants import ERR_FORCED
+from simcore.state import int_to_pointer
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -70,27 +73,50 @@ def stream_below(R, i, n):
 
 
 @njit(cache=True, inline="always")
+def _forced(g, v):
+    """An out-of-range forced outcome: the game's first error; 0 is played."""
+    book = g[2]
+    if book.err == 0:
+        book.err = ERR_FORCED
+    return 0
+
+
+@njit(cache=True, inline="always")
 def rand_below(g, n):
-    """The game's random event: uniform in [0, n), or the next forced outcome."""
+    """The game's random event among n candidates numbered 0..n-1 that are their own values (a
+    seat): uniform in [0, n), or the next forced outcome."""
     book = g[2]
     cfg = g[3]
     pos = book.fr_pos
     if pos < cfg.fr_n:
         book.fr_pos = pos + 1
-        v = cfg.forced_random[pos]
-        if v < 0 or v >= n:
-            if book.err == 0:
-                book.err = ERR_FORCED
-            return 0
-        return v
+        v = int_to_pointer(cfg.fr_addr)[pos]
+        return v if 0 <= v < n else _forced(g, v)
     return stream_below(g[1].rng, 0, n)
 
 
 @njit(cache=True, inline="always")
+def pick_index(g, A, lo, n):
+    """The game's random pick of one element of A[lo:lo + n] (a card, a token): its index
+    0..n-1, drawn uniformly, or forced (by index, or with cfg.fr_values by the element)."""
+    cfg = g[3]
+    book = g[2]
+    if cfg.fr_values and book.fr_pos < cfg.fr_n:
+        v = int_to_pointer(cfg.fr_addr)[book.fr_pos]
+        book.fr_pos += 1
+        for k in range(n):
+            if A[lo + k] == v:
+                return k
+        return _forced(g, v)
+    return rand_below(g, n)
+
+
+@njit(cache=True, inline="always")
 def shuffle_range(g, A, lo, hi):
-    """Fisher-Yates shuffle of A[lo:hi] with the game's stream."""
+    """Fisher-Yates shuffle of A[lo:hi] with the game's stream (forced by element, position
+    hi - 1 first, the shuffle takes any order asked for)."""
     for i in range(hi - 1, lo, -1):
-        j = lo + rand_below(g, i - lo + 1)
+        j = lo + pick_index(g, A, lo, i - lo + 1)
         t = A[i]
         A[i] = A[j]
         A[j] = t

@@ -18,18 +18,25 @@ from simcore.events import (
     EV_EOR_STEP,
     EV_FLAME,
     EV_GAME_END,
+    EV_RANDOM,
     EV_ROUND_END,
     EV_ROUND_START,
     EV_SETUP,
     EV_STALL,
+    RND_HEAL,
+    STK_ROUND,
     log,
+    record_row,
+    record_stack,
+    record_state,
 )
 from simcore.gateway import check, plan
-from simcore.rng import rand_below, shuffle_range
+from simcore.kiai import resolve
+from simcore.rng import pick_index, rand_below, shuffle_range
 from simcore.turn import play_turn
 from simcore.unseen import clear_unseen, mark_unseen
 from simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
-from simcore.zones import discard_push, intruder_pop
+from simcore.zones import discard_push, intruder_pop, round_over
 
 MAX_TURNS_PER_ROUND = 1000  # R-9b
 STACK_EMPTY, ALL_PASSED, STOPPED, STALLED = 0, 1, 2, 3  # how play_round ended
@@ -91,7 +98,7 @@ def _draw_rank(g, rank, count, m):
             scratch[m] = c
             m += 1
     for i in range(count):  # partial Fisher-Yates over the candidates
-        j = lo + i + rand_below(g, m - lo - i)
+        j = lo + i + pick_index(g, scratch, lo + i, m - lo - i)
         t = scratch[lo + i]
         scratch[lo + i] = scratch[j]
         scratch[j] = t
@@ -110,6 +117,7 @@ def build_round_one(g):
         pub.out_of_play[c] = 1
     if cfg.script_rounds & 1:
         _scripted(g, 1)
+        record_stack(g, STK_ROUND)
         return
     need = cfg.plunderers * pub.n
     m = 0
@@ -133,6 +141,7 @@ def build_round_one(g):
     for i in range(need):
         scratch[i] = scratch[start + i]
     _set_stack(g, need)
+    record_stack(g, STK_ROUND)
 
 
 @njit(cache=True)
@@ -144,6 +153,7 @@ def build_next_round(g, r):
     cfg = g[3]
     if cfg.script_rounds & (1 << (r - 1)):
         _scripted(g, r)
+        record_stack(g, STK_ROUND)
         return
     m = 0
     for c in range(pub.n_cards):
@@ -157,6 +167,7 @@ def build_next_round(g, r):
         m = _draw_rank(g, BOSS, cfg.bosses, m)
     shuffle_range(g, scratch, 0, m)
     _set_stack(g, m)
+    record_stack(g, STK_ROUND)
 
 
 @njit(cache=True, inline="always")
@@ -168,6 +179,7 @@ def _new_round_state(pub):
         pub.holder[s] = s
         pub.lent[s] = 0
     pub.turn_no = 0
+    pub.drawn_out = 0
 
 
 @njit(cache=True, inline="always")
@@ -180,7 +192,7 @@ def play_round(g, first):
     n = pub.n
     seat = first
     while True:
-        if pub.raider_n == 0:
+        if round_over(pub):
             return STACK_EMPTY
         alive = 0
         for s in range(n):
@@ -206,6 +218,7 @@ def play_round(g, first):
             plan(g)
         play_turn(g, seat)
         pub.last_active = seat  # R-16: whose turn was in progress, or who passed last
+        record_state(g)
         if pub.game_over == 0:
             check(g)
         if pub.game_over:
@@ -213,12 +226,43 @@ def play_round(g, first):
         seat = (seat + 1) % n
 
 
+@njit(cache=True, inline="always")
+def _end_kiai(g):
+    """V-4 `on`: a samurai who turned animal in an end-of-round step with his total on the
+    animal Kiai activates it at once (simcore.village.wound raised the trigger)."""
+    if g[0].end_kiai:
+        resolve(g)
+
+
+@njit(cache=True, inline="always")
+def _bonus_heal(g, f, bonus):
+    """Family bonus A: a samurai drawn among all (R-14) loses his wound token if he has one; V-1
+    `wounded`: drawn among those holding a token, nothing if none does."""
+    pub = g[0]
+    n = pub.n
+    if pub.heal_wounded:
+        scratch = g[1].scratch
+        k = 0
+        for s in range(n):
+            if pub.wound[s] == 1 or pub.wound[s] == 3:
+                scratch[k] = s
+                k += 1
+        t = scratch[pick_index(g, scratch, 0, k)] if k > 0 else -1
+    else:
+        t = rand_below(g, n)
+    if t >= 0:
+        record_row(g, EV_RANDOM, RND_HEAL, t, 0, 0, 0, 0)
+    log(g, EV_BONUS, f, bonus, t, 0)
+    if t >= 0:
+        heal(g, t)
+
+
 @njit(cache=True)
 def end_of_round(g):
     """Section 9's four steps, each for every samurai in seat order before the next."""
     pub = g[0]
     n = pub.n
-    pub.round_end_steps = 1  # R-10: nothing triggers Kiai now
+    pub.round_end_steps = 1  # R-10: nothing triggers Kiai now (but V-4)
     for s in range(n):
         pub.pending[s] = 0
     log(g, EV_EOR_STEP, 1, 0, 0, 0)
@@ -227,12 +271,20 @@ def end_of_round(g):
             wound(g, s)
             if pub.game_over:
                 return
+            _end_kiai(g)
+            if pub.game_over:
+                return
+    record_state(g)
     log(g, EV_EOR_STEP, 2, 0, 0, 0)
     for s in range(n):
         if pub.defence[s, 1] < 0:
             destroy_farmsteads(g, 1)
             if pub.game_over:
                 return
+            _end_kiai(g)
+            if pub.game_over:
+                return
+    record_state(g)
     log(g, EV_EOR_STEP, 3, 0, 0, 0)
     for s in range(n):
         if pub.defence[s, 2] < 0:
@@ -245,9 +297,7 @@ def end_of_round(g):
                 continue
             bonus = pub.family_kind[f]
             if bonus == FAM_HEAL_RANDOM:
-                t = rand_below(g, n)  # R-14: among all samurai; nothing if no token
-                log(g, EV_BONUS, f, bonus, t, 0)
-                heal(g, t)
+                _bonus_heal(g, f, bonus)
             elif bonus == FAM_ADD_BARRICADE:
                 log(g, EV_BONUS, f, bonus, -1, 0)
                 add_barricade(g)
@@ -255,6 +305,7 @@ def end_of_round(g):
                 log(g, EV_BONUS, f, bonus, -1, 0)
                 if pub.intruder_n > 0:
                     discard_push(pub, intruder_pop(g))
+    record_state(g)
     log(g, EV_EOR_STEP, 4, 0, 0, 0)
     while pub.intruder_n > 0:
         c = intruder_pop(g)
@@ -264,6 +315,10 @@ def end_of_round(g):
             destroy_barricade(g)
             if pub.game_over:
                 return
+            _end_kiai(g)
+            if pub.game_over:
+                return
+    record_state(g)
     pub.round_end_steps = 0
 
 
@@ -291,6 +346,8 @@ def setup(g):
     pub.round_end_steps = 0
     pub.last_active = 0
     pub.hand = -1
+    pub.pen_given[0] = 0
+    pub.pen_given[1] = 0
     pub.absent_on = cfg.absent_on
     present = 0
     for s in range(n):

@@ -32,8 +32,6 @@ from simcore.codes import CARD_CAP, MAX_SEATS
 
 U_BINS = 7 * 4  # unseen-card bins: value (0..6) * 4 + symbol (R-19a)
 N_PARAMS = 16  # floats a strategy's (or a planner's) parameters may use
-FR_CAP = 1024  # forced random outcomes a test may script (R-16a)
-FD_CAP = 1024  # forced decisions a test may script (R-16a)
 SEATS = MAX_SEATS
 CAP = CARD_CAP
 
@@ -75,6 +73,8 @@ TABLE = np.dtype([_field(name, f) for name, *f in (
     ("hand",),  # the revealed card being handled, not yet placed, or -1
     ("redrawn",),  # seat mask: redrew during the current fight (R-7a)
     ("chain",),  # seat mask: handled the card in hand in this chain of gives (R-7, R-7a)
+    ("drawn_out",),  # the raider stack was emptied by drawing its last card (V-3 `drawn`)
+    ("pen_given", (2,)),  # card bits: gave its battle penalty since entering its line (V-2 `once`)
     # ---- absent support tokens (section 11, R-18)
     ("absent_on",),
     ("absent_avail",),  # samurai-id mask of absent tokens not yet used in this game
@@ -118,6 +118,12 @@ TABLE = np.dtype([_field(name, f) for name, *f in (
     ("rank", (CAP,)),
     ("kiai_value", (SEATS, 2)),  # [samurai id, side]: human, animal
     ("family_kind", (16,)),  # bonus of family f (codes.FAM_*); families lie face up
+    # the rule readings played (simcore.readings, RULES.md section 14): 0 is RULES.md's
+    ("heal_wounded",),  # V-1
+    ("penalty_once",),  # V-2
+    ("round_end_drawn",),  # V-3
+    ("end_kiai",),  # V-4
+    ("second_fight_always",),  # V-5
 )])
 TABLE_DYNAMIC = TABLE.fields["n_cards"][1]  # bytes of TABLE that change during a game
 
@@ -143,8 +149,8 @@ BOOK = np.dtype([_field(name, f) for name, *f in (
     ("err",),  # first invariant violation (invariants.ERR_*), 0 if none
     ("err_where",),  # the decision count when err was set
     ("illegal",),  # answers a strategy gave outside the legal set
-    ("fr_pos",),  # cursor in cfg.forced_random
-    ("fd_pos",),  # cursor in cfg.forced_decisions
+    ("fr_pos",),  # cursor in the forced random outcomes (cfg.fr_addr)
+    ("fd_pos",),  # cursor in the forced decisions (cfg.fd_addr)
     ("trace_n",),  # events logged
 )])
 
@@ -191,6 +197,7 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("farm_backs", (16,)),
     ("n_families",),
     ("family_kinds", (16,)),
+    ("readings", (8,)),  # the rule readings, in simcore.readings.READINGS's order (TABLE's heal_wounded...)
     # ---- the strategy: its compiled decide() and parameters, and a planner's
     ("decide",),  # address of the strategy's decide (simcore.gateway)
     ("prm", np.float64, (N_PARAMS,)),
@@ -204,6 +211,7 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     # ---- how to play: tests, fuzzing, tracing
     ("check",),  # address of the invariant checker called at every decision (fuzzing), or 0
     ("tracing",),
+    ("recording",),  # the trace also holds decisions, random outcomes and states (kiai record)
     ("trace_addr",),  # the event log's buffer (int64 rows of events.TR_COLS) ...
     ("trace_cap",),  # ... and its rows
     ("scramble",),  # planners see a scrambled hidden state (the R-19 test)
@@ -213,10 +221,13 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("from_state",),  # start from a given pub and hid instead of a setup
     ("script_rounds",),  # bit r-1: round r's raider stack is scripted (R-16a)
     ("deck", (3, CAP + 1)),  # scripted stacks: count, then the cards top first
+    # forced random outcomes and decisions, consumed in order (R-16a; kiai replay): int64
+    # buffers held by the caller, by address
+    ("fr_addr",),
     ("fr_n",),
-    ("forced_random", (FR_CAP,)),
+    ("fr_values",),  # 1: a forced outcome is the element drawn (a card, a token), not its index
+    ("fd_addr",),
     ("fd_n",),
-    ("forced_decisions", (FD_CAP,)),
 )])
 
 TABLE_T = numba.from_dtype(TABLE)

@@ -52,7 +52,7 @@ class Describer:
         if code == L.EV_PEN_UNABLE:
             return f"   The {PENALTIES[b]} penalty cannot be applied: {w(a)} takes a wound instead (R-5)."
         if code == L.EV_PASS:
-            why = ("", " (forced: above his Kiai)", " (forced: must pass)")[b]
+            why = ("", " (forced: above his Kiai)", " (forced: must pass)", " (the raider stack is empty, V-3)")[b]
             return f"   {w(a)} passes{why}."
         if code == L.EV_FIGHT:
             return f"   {w(a)} fights."

@@ -9,17 +9,18 @@ from simcore.gateway import ask
 from simcore.obs import talent_mask
 from simcore.penalties import battle_penalty
 from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ABSENT, Q_ACTION, Q_FIGHT_AGAIN
-from simcore.zones import top_to_intruder
+from simcore.zones import round_over, top_to_intruder
 
 
 @njit(cache=True, inline="always")
 def _may_fight_again(pub, s):
-    """R-7b: Kikuchiyo's talent available, and he could still choose Fight."""
+    """R-7b: Kikuchiyo's talent available, and he could still choose Fight (V-5 `always`: his
+    total may be above his Kiai)."""
     return (
         pub.extra_fight == 0
         and (talent_mask(pub, s) >> KIKUCHIYO) & 1 == 1
         and pub.raider_n > 0
-        and pub.total[s] <= pub.kiai[s]
+        and (pub.total[s] <= pub.kiai[s] or pub.second_fight_always == 1)
         and pub.must_pass == 0
     )
 
@@ -69,6 +70,9 @@ def _choose_action(g, s):
     if pub.must_pass:
         log(g, EV_PASS, s, 2, 0, 0)
         return ACT_PASS
+    if pub.raider_n == 0:  # V-3 `drawn`: the stack is empty, the round goes on
+        log(g, EV_PASS, s, 3, 0, 0)
+        return ACT_PASS
     legal = (1 << ACT_PASS) | (1 << ACT_FIGHT)
     if pub.holder[s] == s and pub.no_support == 0:
         for k in range(pub.n):
@@ -112,7 +116,7 @@ def play_turn(g, s):
             log(g, EV_ABSENT, s, m, 0, 0)
     # 2. battle penalty
     battle_penalty(g, s)
-    if pub.game_over == 0 and pub.raider_n > 0:
+    if pub.game_over == 0 and not round_over(pub):
         # 3. action
         act(g, s, _choose_action(g, s))
     end_turn(g, s)

@@ -15,8 +15,21 @@ from simcore.codes import (
     OUT_FAMILIES,
     OUT_FARMSTEADS,
 )
-from simcore.events import EV_BARR_ADDED, EV_BARR_LOST, EV_FAMILY_LOST, EV_FARM_LOST, EV_HEAL, EV_WOUND, log
-from simcore.rng import rand_below
+from simcore.events import (
+    EV_BARR_ADDED,
+    EV_BARR_LOST,
+    EV_FAMILY_LOST,
+    EV_FARM_LOST,
+    EV_HEAL,
+    EV_RANDOM,
+    EV_WOUND,
+    RND_FAMILY,
+    RND_FARMSTEAD,
+    RND_WOUND,
+    log,
+    record_row,
+)
+from simcore.rng import pick_index, rand_below
 
 
 @njit(cache=True, inline="always")
@@ -57,6 +70,8 @@ def wound(g, s):
         # Turning animal keeps the cards and may land the total on the animal Kiai.
         pub.kiai[s] = pub.kiai_value[pub.samurai[s], 1]
         trigger_check(pub, s)
+        if pub.round_end_steps and pub.end_kiai and pub.total[s] == pub.kiai[s]:
+            pub.pending[s] = 1  # V-4 `on`: passed or not (simcore.rounds.end_of_round resolves it)
     elif st >= 4:
         end_game(pub, OUT_DEATH)
 
@@ -77,14 +92,14 @@ def lose_family(g):
     pub = g[0]
     if pub.game_over or pub.families == 0:
         return
-    k = rand_below(g, pub.families)
-    f = 0
+    scratch = g[1].scratch  # free outside the building of a stack
+    k = 0
     for i in range(pub.families_total):
         if (pub.family_mask >> i) & 1:
-            if k == 0:
-                f = i
-                break
-            k -= 1
+            scratch[k] = i
+            k += 1
+    f = scratch[pick_index(g, scratch, 0, k)]
+    record_row(g, EV_RANDOM, RND_FAMILY, f, 0, 0, 0, 0)
     pub.family_mask &= ~(1 << f)
     pub.families -= 1
     log(g, EV_FAMILY_LOST, f, pub.families, 0, 0)
@@ -109,8 +124,9 @@ def destroy_farmsteads(g, k):
     while pending > 0 and pub.game_over == 0:
         pending -= 1
         left = pub.farmsteads
-        i = rand_below(g, left)
+        i = pick_index(g, hid.farm_alive, 0, left)
         tok = hid.farm_alive[i]
+        record_row(g, EV_RANDOM, RND_FARMSTEAD, tok, 0, 0, 0, 0)
         hid.farm_alive[i] = hid.farm_alive[left - 1]
         hid.farm_alive[left - 1] = tok
         pub.farmsteads = left - 1
@@ -133,7 +149,9 @@ def destroy_farmsteads(g, k):
                 pending += 1
         elif back == FB_RANDOM_WOUND:
             # R-12 D: uniformly among all n samurai, passed or not
-            wound(g, rand_below(g, pub.n))
+            t = rand_below(g, pub.n)
+            record_row(g, EV_RANDOM, RND_WOUND, t, 0, 0, 0, 0)
+            wound(g, t)
 
 
 @njit(cache=True)

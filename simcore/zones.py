@@ -41,10 +41,28 @@ def draw_top(g):
 
 
 @njit(cache=True, inline="always")
+def draw(g):
+    """A draw (a fight's reveal, a redraw, a penalty draw: not a Kiai effect's discard), noting
+    when it took the stack's last card (V-3)."""
+    c = draw_top(g)
+    if g[0].raider_n == 0:
+        g[0].drawn_out = 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def round_over(pub):
+    """R-9: the round ends at once when the raider stack is empty; under V-3 `drawn` only when it
+    was emptied by drawing its last card (emptied otherwise, the samurai still in pass in turn)."""
+    return pub.raider_n == 0 and (pub.round_end_drawn == 0 or pub.drawn_out == 1)
+
+
+@njit(cache=True, inline="always")
 def put_under(g, c):
     """Katsushiro's redraw: the card goes under the raider stack (R-7)."""
     pub = g[0]
     raider = g[1].raider
+    pub.drawn_out = 0
     n = pub.raider_n
     for i in range(n, 0, -1):
         raider[i] = raider[i - 1]
@@ -92,6 +110,7 @@ def discard_take(pub, i):
 
 @njit(cache=True, inline="always")
 def line_append(pub, s, c):
+    pub.pen_given[c >> 6] &= ~(1 << (c & 63))  # V-2: a card entering a line starts afresh
     n = pub.line_n[s]
     pub.line[s, n] = c
     pub.line_n[s] = n + 1

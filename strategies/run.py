@@ -38,6 +38,7 @@ class GameConfig(TableFacts):
     components: Components | None = None
     first_seat: int | None = None  # None: drawn at random (R-3)
     model: str | None = None  # the model file of `learned` (played, or a planner's base); None: the shipped one
+    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); RULES.md's by default
 
     def __post_init__(self):
         check_table(self)
@@ -88,6 +89,7 @@ class GameConfig(TableFacts):
             "absent_tokens": self.absent_on,
             "components": self.components.path,
             "components_sha256": self.components.sha256,
+            "rules": dict(self.rules),
         }
         if self.uses_model:
             from strategies.model import load
@@ -264,7 +266,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
         stop_turns=-1 if stop_after_turns is None else stop_after_turns,
         stop_round_end=stop_after_round_end, from_state=state_ is not None,
     )  # fmt: skip
-    script(cfgs[0], deck, forced_random, forced_decisions)
+    scripts = script(cfgs[0], deck, forced_random, forced_decisions)  # noqa: F841 - kept alive while played
     events = np.zeros((trace_rows if trace else 0, TR_COLS), dtype=np.int64)
     cfgs[0].trace_addr = events.ctypes.data
     cfgs[0].trace_cap = events.shape[0]
@@ -275,6 +277,37 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
     pub, hid, book, mem = (a.view(np.recarray)[0] for a in _play(cfgs, seed, game_index, out, start)[0])
     n_ev = min(int(book.trace_n), events.shape[0])
     return GameRun(config, seed, game_index, out[0], pub, hid, book, mem, events[:n_ev].copy())
+
+
+RECORD_ROWS = 1 << 18  # event rows a recorded game may fill; the longest seen use a few thousand
+
+
+def record_game(config: GameConfig, seed: int, game_index: int, *, forced_random=(), forced_decisions=(),
+                first_seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One game played with a full record (simcore.events from EV_DECISION on: every decision,
+    random outcome and public state), for `kiai record` and `kiai replay`: its results row and
+    event rows. Replaying, `forced_random` holds the random outcomes as elements (the card, the
+    token, the seat drawn) and `forced_decisions` the answers, in order of play (R-16a)."""
+    cfgs = kernel_config(config, trace=True)
+    cfg = cfgs[0]
+    cfg.recording = 1
+    if first_seat is not None:
+        cfg.first_seat = first_seat
+    scripts = script(cfg, None, forced_random, forced_decisions, random_values=True)  # noqa: F841 - kept alive
+    events = _record_buffer()
+    cfg.trace_addr = events.ctypes.data
+    cfg.trace_cap = events.shape[0]
+    out = np.zeros((1, N_OUT), dtype=np.int32)
+    book = _play(cfgs, seed, game_index, out)[0][2]
+    n = int(book["trace_n"][0])
+    if n > events.shape[0]:
+        raise ConfigError(f"game {game_index} needs more than {events.shape[0]:,} record rows")
+    return out[0], events[:n].copy()
+
+
+@cache
+def _record_buffer() -> np.ndarray:
+    return np.zeros((RECORD_ROWS, TR_COLS), dtype=np.int64)
 
 
 def grade(score: int, pluses: int) -> str:

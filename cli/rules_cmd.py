@@ -1,0 +1,27 @@
+"""`kiai rules`: the rule readings a command can switch (RULES.md section 14)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from cli.main import app
+
+
+@app.command(help="List the rule readings careful tables disagree on (RULES.md section 14, V-1 to V-5): each "
+                  "one's values, its default (RULES.md's reading) and the decision it departs from. Set one with "
+                  "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
+                  "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")
+def rules(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):
+    from simcore.readings import READINGS
+
+    items = [{"name": r.name, "v": r.v, "values": list(r.values), "default": r.default, "departs_from": r.departs,
+              "summary": r.summary} for r in READINGS]
+    if as_json:
+        print(json.dumps(items))
+        return
+    for it in items:
+        others = ", ".join(v for v in it["values"] if v != it["default"])
+        print(f"{it['name']} ({it['v']}, departs from {it['departs_from']}): {it['default']} (default) or {others}")
+        print(f"    {it['summary']}")
