@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # since a comma inside $(call ...) would split its arguments
 EXTRAS := test,train
 
-.PHONY: report test bench setup clean
+.PHONY: report test bench setup clean verify-records
 
 # each stage prints how long it took; the first run's set-up and compile are the slow part
 STAGE = t=$$(date +%s); echo "== $(1)"; $(2); echo "== $(firstword $(1)) done in $$(( $$(date +%s) - t )) s"
@@ -37,5 +37,19 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/kiai bench
 
+# 20,016 games of the `random` strategy recorded and replayed (docs/records.md): 2 to 7 samurai x
+# every level (834 games each), the rule readings taking turns so that each value of each is played
+READINGS := "" "--rule heal=wounded" "--rule penalty=once" "--rule round-end=drawn" \
+	"--rule end-kiai=on --rule second-fight=always" "--rule heal=wounded --rule penalty=once --rule round-end=drawn"
+LINEUP := heihachi,daisuke,gorobei,kanbei,kyuzo,katsushiro,kikuchiyo
+verify-records: $(STAMP)
+	@set -e; rm -rf kiai-records; k=0; rot=$(LINEUP); \
+	for n in 2 3 4 5 6 7; do for level in easy normal hard heroic; do \
+	  set -- $(READINGS); shift $$(( k % 6 )); rules=$$1; k=$$((k + 1)); rot="$${rot#*,},$${rot%%,*}"; \
+	  $(BIN)/kiai record -n 834 --strategy random -s $$(echo $$rot | cut -d, -f1-$$n) -d $$level --seed $$k \
+	    $$rules --out kiai-records/$$n-$$level.jsonl.gz; \
+	done; done; \
+	$(BIN)/kiai replay kiai-records/*.jsonl.gz
+
 clean:
-	rm -rf $(VENV) kiai-report .pytest_cache
+	rm -rf $(VENV) kiai-report kiai-records .pytest_cache

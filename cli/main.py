@@ -25,7 +25,9 @@ app = typer.Typer(
 # Each command lives in its own module and registers itself on `app`.
 from cli import bench as _bench  # noqa: E402,F401
 from cli import compare as _compare  # noqa: E402,F401
+from cli import record_cmd as _record  # noqa: E402,F401
 from cli import report_cmd as _report  # noqa: E402,F401
+from cli import rules_cmd as _rules  # noqa: E402,F401
 from cli import simulate as _simulate  # noqa: E402,F401
 from cli import strategies_cmd as _strategies  # noqa: E402,F401
 from cli import sweep as _sweep  # noqa: E402,F401
