@@ -235,11 +235,12 @@ def keep_next_card(pub, hid, sample):
 @njit(cache=True)
 def rollout_config(cfg, rcfgs, p):
     """The configuration rollouts are played under: the game's, with no planner, no scripts,
-    no checks or trace, from a given state, stopping at the end of the round (horizon 0)."""
+    no checks, trace or record, from a given state, stopping at the end of the round (horizon 0)."""
     rcfg = rcfgs[0]
     copy_record(rcfg, cfg, CFG_SIZE)
     rcfg.plan = 0
     rcfg.tracing = 0
+    rcfg.recording = 0
     rcfg.check = 0
     rcfg.scramble = 0
     rcfg.fd_n = 0

@@ -200,3 +200,12 @@ def test_the_schema_in_docs_is_current_and_records_meet_it():
         assert not errors, errors[:1]
     rec["events"][3]["e"] = "teleport"
     assert not validator.is_valid(rec)
+
+
+def test_a_planners_game_records_only_the_game_played():
+    """The lookahead's rollouts play on copies and record nothing into the game's record."""
+    config = GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "lookahead", params={"samples": 2})
+    row, rows = record_game(config, 4, 1)
+    rec = json.loads(json.dumps(write(config, 4, 1, row, rows, "test")))
+    assert first_divergence(rec, _replayed(rec, config)) is None
+    assert sum(e["e"] == "turn" for e in rec["events"]) == row[11]  # simcore.results O_TURNS
