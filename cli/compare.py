@@ -1,7 +1,8 @@
 """`kiai compare`: arms played on the same games, with paired tests.
 
-Without --strategies the arms are every seating of a line-up, ranked and tested against the
-best; with --strategies they are strategies on one seating, and every pair is tested."""
+Without --strategies or --rules the arms are every seating of a line-up, ranked and tested
+against the best; with --strategies they are strategies on one seating, and with --rules the
+values of one rule reading on one seating and strategy; every pair of those is tested."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from cli.common import (
     check_model,
     DifficultyOpt,
     ParamsFileOpt,
+    RuleOpt,
     SeedOpt,
     ThreadsOpt,
     check_games,
@@ -27,6 +29,7 @@ from cli.common import (
     format_params,
     load_params_file,
     parse_params,
+    parse_rules,
     parse_samurai,
     progress,
     resolve_strategy,
@@ -42,7 +45,10 @@ from cli.main import app
                   "typed is among them and plays the games `kiai simulate` plays for it; "
                   "p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
                   "play those strategies on the one seating --lineup gives (as written) on the same "
-                  "games, and test every pair of them the same way.")
+                  "games, and test every pair of them the same way. With --rules NAME=V1,V2: play "
+                  "the one seating --lineup gives and the one strategy under each value of that rule "
+                  "reading (`kiai rules`) on the same games, and test every pair: how much easier or "
+                  "harder the game is under each reading.")
 def compare(
     lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, "
                                                                        "comma-separated. With --strategies: the "
@@ -55,6 +61,11 @@ def compare(
                                                           "else kiai's default strategy, see `kiai strategies`)."),
     strategies: str = typer.Option(None, "--strategies", help="Compare these strategies (2 or more, comma-separated, "
                                                               "each once) on one seating instead of seatings."),
+    rules: str = typer.Option(None, "--rules", help="Compare the values of one rule reading NAME=V1,V2[,...] "
+                                                    "(2 or more, e.g. heal=any,wounded; `kiai rules` lists them) "
+                                                    "on one seating and strategy instead of seatings. Not with "
+                                                    "--strategies."),
+    rule: list[str] = RuleOpt,
     param: list[str] = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE, repeatable; with "
                                                           "--strategies STRATEGY.NAME=VALUE (e.g. reference.T=4)."),
     params_file: list[str] = typer.Option(None, "--params-file", help=ParamsFileOpt.help + " With --strategies "
@@ -65,7 +76,8 @@ def compare(
     model: str = ModelOpt,
     threads: int = ThreadsOpt,
     as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of seatings, best first; with "
-                                                       "--strategies one object with 'strategies' and 'pairs'."),
+                                                       "--strategies one object with 'strategies' and 'pairs'; "
+                                                       "with --rules one object with 'readings' and 'pairs'."),
 ):
     from reports import compare as C
     from reports.seatings import _names
@@ -76,6 +88,11 @@ def compare(
     check_games(games)
     check_seed(seed)
     check_threads(threads)
+    fixed = parse_rules(rule)
+    if rules is not None and strategies is not None:
+        fail("--rules and --strategies exclude each other")
+    axis = _rule_axis(rules, fixed) if rules is not None else None
+    mode = "strategies" if strategies is not None else "readings" if rules is not None else "seatings"
     try:
         comp = load_components(components)
         if strategies is not None:
@@ -83,7 +100,13 @@ def compare(
                 fail("--strategy and --strategies exclude each other")
             arms = C.strategy_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(),
                                    _strategy_params(strategies, param, params_file), absent_tokens.lower(), comp,
-                                   model)
+                                   model, rules=fixed)
+        elif axis is not None:
+            if len(params_file or []) > 1:
+                fail("--params-file is given more than once; that takes --strategies")
+            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
+            arms = C.rule_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(), name, overrides, axis[0],
+                               axis[1], absent_tokens.lower(), comp, model, rules=fixed)
         else:
             try:
                 names = _names(parse_samurai(lineup, "--lineup"))
@@ -94,18 +117,35 @@ def compare(
             if len(params_file or []) > 1:
                 fail("--params-file is given more than once; that takes --strategies")
             name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
-            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp, model)
+            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp, model,
+                                  rules=fixed)
         used = set_threads(threads)
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
     check_model(model, [arm.config for arm in arms])
 
-    played, seconds = _play(C, arms, games, seed, "strategies" if strategies is not None else "seatings")
+    played, seconds = _play(C, arms, games, seed, mode)
     speed = f"{games * len(arms) / seconds:,.0f} games/s on {used} thread(s)"
     if strategies is not None:
         _report_strategies(C, played, games, seed, speed, as_json)
+    elif axis is not None:
+        _report_rules(C, played, axis[0], games, seed, speed, as_json)
     else:
         _report_seatings(C, played, names, games, seed, speed, as_json)
+
+
+def _rule_axis(rules: str, fixed: dict) -> tuple[str, list[str]]:
+    """--rules NAME=V1,V2[,...]: one reading and its values (2 or more, each once), not also fixed by --rule."""
+    name, sep, raw = rules.partition("=")
+    if not sep or not name.strip() or not raw.strip():
+        fail(f"--rules expects NAME=V1,V2 (e.g. heal=any,wounded), got '{rules}'")
+    parsed = parse_rules([rules], option="--rules", axis=True)
+    (name, values), = parsed.items()  # one NAME=... item gives one reading
+    if len(values) < 2:
+        fail(f"--rules needs at least 2 values of one reading, comma-separated (e.g. {name}=V1,V2), got '{rules}'")
+    if name in fixed:
+        fail(f"--rule {name} and --rules {name} exclude each other: --rules compares the values of {name}")
+    return name, values
 
 
 def _strategy_params(strategies: str, param: list[str] | None,
@@ -172,7 +212,7 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_json: bool) -> None:
-    from reports.summary import absent_label
+    from reports.summary import absent_label, rules_label
 
     ranked = C.rank(played)
     d = played[0]["summary"]
@@ -180,13 +220,14 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
     if as_json:
         items = [{"rank": e["rank"], "seating": e["label"], "as_typed": e["label"] == typed,
                   **{k: v for k, v in e.items() if k not in ("rank", "label")},
-                  "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"], "seed": seed}
+                  "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"],
+                  "rules": d["rules"], "seed": seed}
                  for e in ranked]  # fmt: skip
         print(json.dumps(items))
         return
     print(f"seatings of {typed} at {d['difficulty']}, strategy {d['strategy']}"
           + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)")
-          + absent_label(d["absent_tokens"], d["absent_tokens_unused"]))  # fmt: skip
+          + absent_label(d["absent_tokens"], d["absent_tokens_unused"]) + rules_label(d["rules"]))  # fmt: skip
     print(f"{len(ranked)} seatings x {games:,} games, seed {seed}: every seating plays the same deals ({speed})")
     print(f"each seating starts with {names[0]}, as typed")
     print()
@@ -209,23 +250,24 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
 
 
 def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bool) -> None:
-    from reports.summary import absent_label
+    from reports.summary import absent_label, rules_label
 
     ordered = C.by_win_rate(played)
     pairs = C.pairwise(ordered)
     d = ordered[0]["summary"]
     rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "honest": p["summary"]["honest"],
-             "params": p["summary"]["params"], **{k: v for k, v in C.arm_entry(p).items() if k != "label"}}
+             "params": p["summary"]["params"], **{k: v for k, v in C.arm_entry(p).items() if k != "label"},
+             "rules": p["summary"]["rules"]}
             for r, p in enumerate(ordered)]  # fmt: skip
     if as_json:
         print(json.dumps({"mode": "strategies", "seating": d["samurai"], "difficulty": d["difficulty"],
-                          "absent_tokens": d["absent_tokens"], "games": games, "seed": seed,
+                          "absent_tokens": d["absent_tokens"], "rules": d["rules"], "games": games, "seed": seed,
                           "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
                           "alpha": C.ALPHA, "strategies": rows, "pairs": pairs}))  # fmt: skip
         return
     label = {r["strategy"]: r["strategy"] + ("" if r["honest"] else " (cheating)") for r in rows}
     print(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
-          + absent_label(d["absent_tokens"], False))  # fmt: skip
+          + absent_label(d["absent_tokens"], False) + rules_label(d["rules"]))  # fmt: skip
     unused = [p["summary"]["strategy"] for p in ordered if p["summary"]["absent_tokens_unused"]]
     if unused:
         print(f"note: {', '.join(unused)} never use(s) absent tokens")
@@ -238,6 +280,50 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
         print(f"{r['rank']:>4}  {label[r['strategy']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
               f"{r['ci_method']:<15}  {params}")  # fmt: skip
     print()
+    _print_pairs(pairs, label)
+
+
+def _report_rules(C, played, reading: str, games: int, seed: int, speed: str, as_json: bool) -> None:
+    """The arms of --rules: one strategy and seating under each value of one rule reading."""
+    from reports.summary import absent_label
+    from simcore.readings import BY_NAME, changed, label as rules_text
+
+    info = BY_NAME[reading]
+    ordered = C.by_win_rate(played)
+    pairs = C.pairwise(ordered)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "reading": p["summary"]["rules"][reading],
+             "default": p["summary"]["rules"][reading] == info.default,
+             **C.arm_entry(p), "rules": p["summary"]["rules"]}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    others = {k: v for k, v in changed(d["rules"]).items() if k != reading}  # the --rule readings of every arm
+    if as_json:
+        print(json.dumps({"mode": "rules", "rule": reading, "v": info.v, "departs_from": info.departs,
+                          "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
+                          "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"],
+                          "fixed_rules": others, "games": games, "seed": seed,
+                          "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+                          "alpha": C.ALPHA, "readings": rows, "pairs": pairs}))  # fmt: skip
+        return
+    label = {r["label"]: r["label"] + (" (default)" if r["default"] else "") for r in rows}
+    print(f"rule {reading} ({info.v}, departs from {info.departs}) on {','.join(d['samurai'])} (seat 0 first) at "
+          f"{d['difficulty']}, strategy {d['strategy']}" + (f" {d['params']}" if d["params"] else "")
+          + ("" if d["honest"] else " (cheating)")
+          + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
+          + (f", every arm with {rules_text(others)}" if others else ""))  # fmt: skip
+    print(f"{len(rows)} readings x {games:,} games, seed {seed}: every reading plays the same deals ({speed})")
+    print()
+    w = max(len("reading"), *(len(v) for v in label.values()))
+    print(f"{'rank':>4}  {'reading':<{w}}  {'win rate':>9}  {'95% CI':<19}  method")
+    for r in rows:
+        print(f"{r['rank']:>4}  {label[r['label']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
+              f"{r['ci_method']}")  # fmt: skip
+    print()
+    _print_pairs(pairs, label)
+
+
+def _print_pairs(pairs: list[dict], label: dict) -> None:
+    """The table of paired tests (a - b) and its legend."""
     pw = max(len(label[p["a"]]) + len(label[p["b"]]) + 3 for p in pairs)
     print(f"{'a - b':<{pw}}  {'diff':>10}  {'95% CI (pp)':<19}  {'a only':>7}  {'b only':>7}  {'p':>7}  "
           f"{'p (Holm)':>8}  5%")  # fmt: skip

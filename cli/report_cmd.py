@@ -46,6 +46,7 @@ def report(
     import pandas as pd
 
     from reports.report import check_results, load_results, write_report
+    from reports.sweep import with_rules_column
 
     if out.exists() and not out.is_dir():
         fail(f"--out {out} exists and is not a folder")
@@ -68,7 +69,7 @@ def report(
             check_results(df)  # before the folder is made: a bad table leaves nothing behind
         except ValueError as e:
             fail(f"{path}: {e}")
-        frames.append(df)
+        frames.append(with_rules_column(df))  # a table older than the column played RULES.md's readings
         for key, value in _sweep_notes(path).items():
             notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)

@@ -16,6 +16,7 @@ from cli.common import (
     ForceOpt,
     ParamOpt,
     ParamsFileOpt,
+    RuleOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
@@ -66,6 +67,7 @@ def simulate(
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    rule: list[str] = RuleOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object instead of text."),
     out: Path = typer.Option(None, "--out", help="Also write the result as a one-row table (.csv or .parquet) "
                                                  "in the schema of `kiai sweep`."),
@@ -80,7 +82,7 @@ def simulate(
     if out is not None:
         check_output(out, force=force, suffixes=(".csv", ".parquet"))
     config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file,
-                         model=model)
+                         model=model, rules=rule)
     used = set_threads(threads)
     tally, seconds = play(config, games, seed)
     summary = summarize(tally, config, seed, seconds, used)

@@ -22,6 +22,7 @@ from cli.common import (
     fail,
     games_rate,
     load_params_file,
+    parse_rules,
     parse_samurai,
     progress,
     stderr,
@@ -145,6 +146,9 @@ def sweep(
                                                                 "strategy (default --strategy: that strategy); "
                                                                 "--param values override them."),
     absent_tokens: str = AbsentOpt,
+    rule: list[str] = typer.Option(None, "--rule", help="A rule reading NAME=VALUE or NAME=V1,V2 (an axis, e.g. "
+                                                        "--rule heal=any,wounded); repeatable, one per reading "
+                                                        "(`kiai rules` lists them). Default: RULES.md's readings."),
     components: str = ComponentsOpt,
     model: str = ModelOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {DEFAULT_GAMES:,}; "
@@ -221,6 +225,7 @@ def sweep(
         fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, "
              f"which --strategy {','.join(strategies)} does not list")
     param_grid = parse_param_grid(param)
+    rule_grid = parse_rules(rule, axis=True)
     try:
         comp = load_components(components)
     except ComponentsError as e:
@@ -232,7 +237,8 @@ def sweep(
             if preset not in presets.PRESETS:
                 fail(f"unknown preset '{preset}' (known: {', '.join(presets.PRESETS)})")
             given = [name for name, v in (("--difficulty", difficulty), ("--players", players),
-                                          ("--lineup", lineup), ("--lineups", lineups), ("--param", param))
+                                          ("--lineup", lineup), ("--lineups", lineups), ("--param", param),
+                                          ("--rule", rule))
                      if v] + (["--seatings"] if seatings != "given" else [])  # fmt: skip
             if given:
                 fail(f"--preset sets the grid; drop {given[0]}")
@@ -257,7 +263,8 @@ def sweep(
                         stderr(f"note: --lineups sample:{k}: there are only {math.comb(7, n)} line-ups of {n} "
                                "samurai; playing all of them")
             variants = S.strategy_variants(strategies, param_grid)
-            plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp, model)
+            plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp,
+                                model, rules=S.rule_variants(rule_grid))
         check_model(model, plan)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
@@ -266,7 +273,7 @@ def sweep(
         request = S.Request(games=games, precision=precision,
                             **({"max_games": max_games} if max_games is not None else {}))
         info = {"command": _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param,
-                                     games, precision, max_games, seed, params_file)}  # fmt: skip
+                                     games, precision, max_games, seed, params_file, rule)}  # fmt: skip
         job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
     except S.SweepError as e:
         fail(str(e))
@@ -329,7 +336,7 @@ def sweep(
 
 
 def _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param, games, precision,
-              max_games, seed, params_file=None) -> str:
+              max_games, seed, params_file=None, rule=None) -> str:
     """The sweep as a command line, for the report's notes."""
     parts = ["kiai sweep"]
     if preset:
@@ -344,6 +351,7 @@ def _describe(preset, difficulty, players, lineup, lineups, seatings, strategies
     if params_file is not None:
         parts.append(f"--params-file {params_file}")
     parts += [f"--param {v}" for v in param or []]
+    parts += [f"--rule {v}" for v in rule or []]
     parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
     if max_games:
         parts.append(f"--max-games {max_games}")

@@ -10,6 +10,7 @@ from cli.common import (
     DifficultyOpt,
     ParamOpt,
     ParamsFileOpt,
+    RuleOpt,
     SamuraiOpt,
     SeedOpt,
     StrategyOpt,
@@ -38,25 +39,26 @@ def trace(
     absent_tokens: str = AbsentOpt,
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    rule: list[str] = RuleOpt,
 ):
 
     from strategies.run import grade, run_one
     from simcore.codes import OUTCOMES
-    from reports.summary import absent_label, absent_tokens_unused
+    from reports.summary import absent_label, absent_tokens_unused, rules_label
     from simcore.trace import describe
 
     check_seed(seed)
     if not 0 <= game_index <= MAX_INDEX:
         fail(f"--game-index must be in 0..2**63-1, got {game_index}")
     config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file,
-                         model=model)
+                         model=model, rules=rule)
     warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
     params = f" {config.param_dict()}" if config.params else ""
     absent = absent_label(config.absent_on, absent_tokens_unused(config))
     print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}"
-          f"{absent}.")
+          f"{absent}{rules_label(config.rules)}.")
     for line in describe(run.events, config.samurai, config.components):
         print(line)
     outcome = OUTCOMES[run.result("outcome")]

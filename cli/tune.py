@@ -15,6 +15,7 @@ from cli.common import (
     AbsentOpt,
     ComponentsOpt,
     ParamsFileOpt,
+    RuleOpt,
     SeedOpt,
     ForceOpt,
     ModelOpt,
@@ -28,6 +29,7 @@ from cli.common import (
     fail,
     format_params,
     parse_params,
+    parse_rules,
     parse_samurai,
     progress,
     resolve_strategy,
@@ -66,6 +68,7 @@ def tune(
                                                        "checked before the search starts."),
     force: bool = ForceOpt,
     absent_tokens: str = AbsentOpt,
+    rule: list[str] = RuleOpt,
     components: str = ComponentsOpt,
     model: str = ModelOpt,
     threads: int = ThreadsOpt,
@@ -75,7 +78,7 @@ def tune(
     from cli.sweep import parse_levels
     from reports import tune as T
     from reports.sweep import atomic_write, play_chunks
-    from reports.summary import kiai_version
+    from reports.summary import kiai_version, rules_label
     from simcore import results as L
     from simcore.config import ConfigError
     from strategies.run import GameConfig, set_threads
@@ -97,6 +100,7 @@ def tune(
     # the start point is the file's parameters; --param values are fixed, not searched
     strategy, start = resolve_strategy(strategy, None, params_file, option="STRATEGY")
     fixed = parse_params(param)
+    readings = parse_rules(rule)  # fixed rule readings: every candidate plays them on every configuration
     out = check_output(out if out is not None else Path(f"tuned-{strategy}.json"), force=force)
     try:
         comp = load_components(components)
@@ -105,13 +109,14 @@ def tune(
         if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
             fail("--samurai lists the same seating twice")
         base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,
-                          model=model)
+                          model=model, rules=readings)
         check_model(model, [base])
         info = base.strategy_info
         cands = T.sample_candidates(info, candidates, seed, start=start, fixed=fixed)
         grid = [(seating, level) for seating in seatings for level in levels]
         configs = [[GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
-                               components=comp, model=model) for seating, level in grid] for c in cands]  # fmt: skip
+                               components=comp, model=model, rules=readings)
+                    for seating, level in grid] for c in cands]  # fmt: skip
         rungs = T.schedule(method, len(cands), games, eta)
         used = set_threads(threads)
     except (ConfigError, ComponentsError, T.TuneError) as e:
@@ -172,6 +177,7 @@ def tune(
         },  # fmt: skip
         "seed": seed,
         "absent_tokens": absent_tokens.lower(),
+        "rules": dict(base.rules),
         "components_sha256": comp.sha256,
         "command": command_line(),
         "kiai_version": kiai_version(),
@@ -179,7 +185,8 @@ def tune(
     }
     searched = [p.name for p in info.params if p.name not in fixed]
     where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
-    print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {n_cfg} configuration(s): {where}")
+    print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {n_cfg} configuration(s): {where}"
+          + rules_label(base.rules))
     how = (f"successive halving (eta {eta})" if method == "halving" else "random search")
     print(f"{how}, {len(cands)} candidates searching {', '.join(searched)}"
           + (f" (fixed: {format_params(fixed)})" if fixed else "") + f", seed {seed}, common random numbers")  # fmt: skip

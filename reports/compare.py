@@ -11,8 +11,9 @@ the games both won. From those and each arm's wins come the 2x2 counts of every 
 does not grow with the number of games, and the figures are those of playing each arm whole.
 
 `kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
-against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms)
-and tests every pair of arms (pairwise).
+against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms),
+or, with --rules, from the values of one rule reading (rule_arms), and tests every pair of arms
+(pairwise).
 """
 
 from __future__ import annotations
@@ -41,24 +42,27 @@ class Arm:
 
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
-                 components=None, model: str | None = None) -> list[Arm]:
+                 components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
-    games `kiai simulate` plays for it."""
+    games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
     from strategies.run import GameConfig
 
     arms = []
     for seating in seatings_from(lineup):
         config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
-                            absent_tokens=absent_tokens, components=components, model=model)  # fmt: skip
+                            absent_tokens=absent_tokens, components=components, model=model,
+                            rules=dict(rules or {}))  # fmt: skip
         arms.append(Arm(",".join(seating), config))
     return arms
 
 
 def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple[str, dict]],
-                  absent_tokens: str = "auto", components=None, model: str | None = None) -> list[Arm]:
+                  absent_tokens: str = "auto", components=None, model: str | None = None,
+                  rules: dict | None = None) -> list[Arm]:
     """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
-    the label is the strategy's name, so a strategy may appear once."""
+    the label is the strategy's name, so a strategy may appear once. `rules`: the rule readings
+    every arm plays."""
     from simcore.config import ConfigError
     from strategies.run import GameConfig
 
@@ -67,8 +71,31 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
     if twice:
         raise ConfigError(f"strategy '{twice[0]}' is listed twice")
     return [Arm(name, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
-                                 absent_tokens=absent_tokens, components=components, model=model))
+                                 absent_tokens=absent_tokens, components=components, model=model,
+                                 rules=dict(rules or {})))
             for name, params in strategies]  # fmt: skip
+
+
+def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, reading: str,
+              values: Sequence[str], absent_tokens: str = "auto", components=None, model: str | None = None,
+              rules: dict | None = None) -> list[Arm]:
+    """One arm per value of one rule reading (simcore.readings), all with the one seating given
+    (seat 0 first) and strategy, so every arm plays the same deals and the arms differ in that
+    reading only; `rules` are the other readings, the same in every arm. The label is
+    'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig
+
+    twice = sorted({v for v in values if list(values).count(v) > 1})
+    if twice:
+        raise ConfigError(f"rule {reading}: value '{twice[0]}' is listed twice")
+    if reading in (rules or {}):
+        raise ConfigError(f"rule {reading} is both fixed and compared")
+    return [Arm(f"{reading}={value}", GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=strategy,
+                                                 params=dict(params), absent_tokens=absent_tokens,
+                                                 components=components, model=model,
+                                                 rules={**(rules or {}), reading: value}))
+            for value in values]  # fmt: skip
 
 
 def both_won(won) -> np.ndarray:

@@ -73,6 +73,27 @@ def load_results(path) -> pd.DataFrame:
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 
+def rule_readings(df: pd.DataFrame) -> pd.Series:
+    """Each row's rule readings (the `rules` column of a sweep table): 'default' where the table
+    predates the column or leaves it empty, since those rows played RULES.md's readings."""
+    from reports.sweep import DEFAULT_RULES
+
+    if "rules" not in df:
+        return pd.Series(DEFAULT_RULES, index=df.index, dtype=object)
+    return df["rules"].astype(object).where(df["rules"].notna(), DEFAULT_RULES).astype(str)
+
+
+def main_rules(df: pd.DataFrame) -> str:
+    """The rule readings the charts and tables show: RULES.md's where the table has them, else
+    the readings played on the most configurations."""
+    from reports.sweep import DEFAULT_RULES
+
+    readings = rule_readings(df)
+    if readings.empty or (readings == DEFAULT_RULES).any():
+        return DEFAULT_RULES
+    return readings.value_counts().index[0]
+
+
 def check_results(df: pd.DataFrame) -> None:
     """Raise ValueError (one line) unless df has the columns a report needs, with whole,
     non-negative counts and no more wins than games: checked before anything is written."""
@@ -99,11 +120,16 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
+    everything = df
+    # the charts and tables show one set of rule readings, RULES.md's where the table has them
+    # (a sweep over --rule holds several: pooling them would mix games of different rules)
+    rules = main_rules(df)
+    df = df[(rule_readings(df) == rules).to_numpy()]
     # the charts and tables show one strategy, kiai's default where the table has it; the
     # ladder (other strategies on a few tables) has its own section
     strategy = ladder.main_strategy(df)
     main = ladder.distinct_games(df[df["strategy"].astype(str) == strategy])
-    blocks: list[tuple] = [("h1", title), ("p", _summary(df)), ("h2", "In short"),
+    blocks: list[tuple] = [("h1", title), ("p", _summary(everything)), ("h2", "In short"),
                            ("ul", ladder.plain_summary(main, strategy))]
 
     def figure(stem, fig, heading, how_to_read):
@@ -139,7 +165,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
             blocks.append(("table", _winrate_table(main)))
 
     blocks += _table_blocks(main, strategy)
-    blocks += _methods_blocks(df, notes or {})
+    blocks += _methods_blocks(df, notes or {}, _rules_note(everything, rules))
 
     for name, text in (("report.md", _to_markdown(blocks)), ("report.html", _to_html(blocks, title))):
         path = out / name
@@ -216,7 +242,17 @@ def _table_blocks(df: pd.DataFrame, strategy: str) -> list[tuple]:
     return blocks
 
 
-def _methods_blocks(df: pd.DataFrame, notes: dict) -> list[tuple]:
+def _rules_note(df: pd.DataFrame, shown: str) -> str:
+    """The methods' line on the rule readings (RULES.md section 14) the table played."""
+    others = sorted(set(rule_readings(df)) - {shown})
+    text = f"Rule readings (RULES.md section 14, `kiai rules`): {shown}"
+    if others:
+        text += (f" in the charts and tables; the results also hold {'; '.join(others)} "
+                 f"({int((rule_readings(df) != shown).sum())} configuration(s), not shown)")
+    return text + "."
+
+
+def _methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None) -> list[tuple]:
     labels = charts.strategy_labels(df)
     strategies = []
     for label, sub in df.groupby(labels, sort=True):
@@ -226,6 +262,7 @@ def _methods_blocks(df: pd.DataFrame, notes: dict) -> list[tuple]:
         "Strategies: " + (", ".join(strategies) or "none") + ".",
         f"Games per configuration: {_spread(df['games'])}; {len(df)} configurations.",
         f"Seeds: {_listing(df, 'seed')}.",
+        *([rules_note] if rules_note else []),
         f"Components file SHA-256: {_listing(df, 'components_sha256')}.",
         f"kiai version: {_listing(df, 'kiai_version')}.",
     ]

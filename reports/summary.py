@@ -30,6 +30,14 @@ def absent_tokens_unused(config: GameConfig) -> bool:
     return bool(config.absent_on and not config.strategy_info.absent_tokens)
 
 
+def rules_label(rules: dict | None) -> str:
+    """The header's words for the rule readings: '' for RULES.md's, else ', rules heal=wounded,...'."""
+    from simcore.readings import label
+
+    text = label(rules or {})
+    return "" if text == "default" else f", rules {text}"
+
+
 def absent_label(on: bool, unused: bool) -> str:
     """The header's words for the absent-token option ('' when off)."""
     if not on:
@@ -180,7 +188,8 @@ def format_summary(s: dict) -> str:
         f"{', '.join(s['samurai'])} at {s['difficulty']}, strategy {s['strategy']}"
         + (f" {s['params']}" if s["params"] else "")
         + ("" if s["honest"] else " (cheating)")
-        + absent_label(s["absent_tokens"], s["absent_tokens_unused"]),
+        + absent_label(s["absent_tokens"], s["absent_tokens_unused"])
+        + rules_label(s.get("rules")),
         f"games {g:,}   seed {s['seed']}   components {s['components_sha256'][:12]}"
         + (f"   model {s['model']['sha256'][:12]} "
            f"({'shipped with kiai' if s['model'].get('shipped') else s['model']['path']})" if "model" in s else ""),

@@ -60,6 +60,7 @@ COLUMNS: dict[str, str] = {
     "honest": "bool",
     "params": "str",  # JSON object, every parameter with defaults applied, sorted keys
     "absent_tokens": "bool",
+    "rules": "str",  # the rule readings that differ from RULES.md's, 'heal=wounded,...', or 'default'
     "games": "int64",
     "wins": "int64",
     "win_rate": "float64",
@@ -83,7 +84,8 @@ COLUMNS: dict[str, str] = {
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
-            "absent_tokens", "components_sha256", "kiai_version")  # fmt: skip
+            "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
+DEFAULT_RULES = "default"  # the `rules` column of RULES.md's readings (and of tables older than the column)
 
 
 class SweepError(ValueError):
@@ -184,10 +186,22 @@ def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]])
     return variants
 
 
+def rule_variants(rules: dict[str, list[str]] | None) -> list[dict[str, str]]:
+    """The rule readings of a grid: every combination of the values given per reading
+    ({name: [values]}, as cli.common.parse_rules(axis=True) returns), in the order given;
+    [{}] (RULES.md's readings) when none is given."""
+    combos: list[dict[str, str]] = [{}]
+    for name, values in (rules or {}).items():
+        combos = [{**c, name: v} for c in combos for v in values]
+    return combos
+
+
 def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variants: Sequence[tuple[str, dict]],
-               absent_tokens: str = "auto", components=None, model: str | None = None) -> list:
-    """The configurations of a grid, level by level, seating by seating, strategy by strategy;
-    a configuration listed twice is played once."""
+               absent_tokens: str = "auto", components=None, model: str | None = None,
+               rules: Sequence[dict] | None = None) -> list:
+    """The configurations of a grid, level by level, seating by seating, strategy by strategy,
+    rule readings by rule readings (`rules`: a list of {name: value}, rule_variants; default
+    RULES.md's); a configuration listed twice is played once."""
     from simcore.config import ConfigError
     from strategies.run import GameConfig
 
@@ -195,16 +209,17 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
     for level in levels:
         for seating in seatings:
             for strategy, params in variants:
-                try:
-                    config = GameConfig(samurai=tuple(seating), difficulty=level, strategy=strategy,
-                                        params=dict(params), absent_tokens=absent_tokens,
-                                        components=components, model=model)  # fmt: skip
-                except ConfigError as e:
-                    raise SweepError(str(e)) from None
-                ident = identity_key(config)
-                if ident not in seen:
-                    seen.add(ident)
-                    plan.append(config)
+                for readings in rules or [{}]:
+                    try:
+                        config = GameConfig(samurai=tuple(seating), difficulty=level, strategy=strategy,
+                                            params=dict(params), absent_tokens=absent_tokens,
+                                            components=components, model=model, rules=dict(readings))  # fmt: skip
+                    except ConfigError as e:
+                        raise SweepError(str(e)) from None
+                    ident = identity_key(config)
+                    if ident not in seen:
+                        seen.add(ident)
+                        plan.append(config)
     return plan
 
 
@@ -239,10 +254,29 @@ def config_columns(config) -> dict:
         "honest": bool(d["honest"]),
         "params": json.dumps(d["params"], sort_keys=True),
         "absent_tokens": bool(d["absent_tokens"]),
+        "rules": rules_label(config),
         "components_sha256": d["components_sha256"],
         "model_sha256": d["model"]["sha256"] if "model" in d else "",  # learned's model (or a planner's base's)
         "kiai_version": _version(),
     }
+
+
+def rules_label(config) -> str:
+    """A configuration's `rules` column: 'default', or its changed readings ('heal=wounded,...')."""
+    from simcore.readings import label
+
+    return label(getattr(config, "rules", None) or {})
+
+
+def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `rules` column: tables written before it existed played RULES.md's
+    readings, so it is filled with 'default' (after absent_tokens, where COLUMNS has it)."""
+    if "rules" in df.columns:
+        return df
+    df = df.copy()
+    at = list(df.columns).index("absent_tokens") + 1 if "absent_tokens" in df.columns else len(df.columns)
+    df.insert(at, "rules", DEFAULT_RULES)
+    return df
 
 
 @functools.lru_cache(maxsize=1)
@@ -362,7 +396,7 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
     if raw is None:
         raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
     info = json.loads(raw)
-    df = table.to_pandas()
+    df = with_rules_column(table.to_pandas())
     keys = list(info.pop("keys", []))
     if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
         raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")

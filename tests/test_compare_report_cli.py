@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("engine")
 LINEUP = "kyuzo,heihachi,daisuke,gorobei"
 STEMS = ("winrate_by_level", "samurai_effect", "neighbour_effect", "loss_causes", "score_grades")
 JSON_KEYS = {"rank", "seating", "games", "wins", "win_rate", "ci95", "ci_method", "diff_from_best", "diff_ci",
-             "p_value", "p_holm", "significant", "discordant", "difficulty", "strategy", "params", "seed",
+             "p_value", "p_holm", "significant", "discordant", "difficulty", "strategy", "params", "rules", "seed",
              "as_typed"}  # fmt: skip
 
 
