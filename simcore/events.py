@@ -11,7 +11,7 @@ from numba import carray, njit, types
 
 from simcore.state import G_TYPE, int_to_pointer
 
-TR_COLS = 8  # code, round, a, b, c, d and two spare zeros (rows of H from H_TR)
+TR_COLS = 8  # code, round, then the arguments a .. f (zeros where an event has fewer)
 EV_ROUND_START = 1  # first seat, raider count
 EV_TURN = 2  # seat
 EV_ABSENT = 3  # seat, mask
@@ -75,33 +75,10 @@ STK_ROUND = 0  # a round's raider stack (R-16)
 STK_BOSS = 1  # the raider stack shuffled by a boss's penalty
 
 
-@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
-def log(g, code, a, b, c, d):
-    """Append an event when the game is traced (cfg.tracing); the rows past the buffer's end are
-    counted but not written."""
+@njit(cache=True, inline="always")
+def _append(g, code, a, b, c, d, e, f):
+    """Append a row to the event log; the rows past the buffer's end are counted but not written."""
     cfg = g[3]
-    if cfg.tracing == 0:
-        return
-    book = g[2]
-    i = book.trace_n
-    if i < cfg.trace_cap:
-        rows = carray(int_to_pointer(cfg.trace_addr), (cfg.trace_cap, TR_COLS))
-        rows[i, 0] = code
-        rows[i, 1] = g[0].round_no
-        rows[i, 2] = a
-        rows[i, 3] = b
-        rows[i, 4] = c
-        rows[i, 5] = d
-    book.trace_n = i + 1
-
-
-@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-                 types.int64), cache=True)
-def record_row(g, code, a, b, c, d, e, f):
-    """Append a recorded game's row (cfg.recording): six arguments."""
-    cfg = g[3]
-    if cfg.recording == 0:
-        return
     book = g[2]
     i = book.trace_n
     if i < cfg.trace_cap:
@@ -115,6 +92,21 @@ def record_row(g, code, a, b, c, d, e, f):
         rows[i, 6] = e
         rows[i, 7] = f
     book.trace_n = i + 1
+
+
+@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
+def log(g, code, a, b, c, d):
+    """Append an event when the game is traced (cfg.tracing)."""
+    if g[3].tracing:
+        _append(g, code, a, b, c, d, 0, 0)
+
+
+@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
+                 types.int64), cache=True)
+def record_row(g, code, a, b, c, d, e, f):
+    """Append a recorded game's row (cfg.recording): six arguments."""
+    if g[3].recording:
+        _append(g, code, a, b, c, d, e, f)
 
 
 @njit(cache=True)

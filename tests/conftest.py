@@ -171,3 +171,22 @@ class RecordingBar:
             self.tasks[task]["completed"] = completed
         if description is not None:
             self.names.append(description)
+
+
+# --------------------------------------------------------------------------- command-line helpers
+def run(capsys, *argv):
+    """`kiai ARGV...` in this process: (exit code, standard output, standard error)."""
+    from cli.main import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code, out, err, *words):
+    """Bad input: exit 2, nothing on standard output, one `kiai: error:` line naming `words`."""
+    assert code == 2 and out == "", (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
+    for w in words:
+        assert w in lines[0], lines[0]

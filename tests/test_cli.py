@@ -9,7 +9,7 @@ import sys
 import pandas as pd
 import pytest
 
-from cli.main import main
+from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -19,12 +19,6 @@ JSON_KEYS = {
     "cards_confronted_per_game", "cards_defended_per_game", "stalled_games", "games_per_second",
     "seed", "strategy", "components_sha256",
 }
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_simulate_json_has_the_stable_keys(capsys):

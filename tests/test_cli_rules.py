@@ -20,25 +20,13 @@ from reports.stats import paired_test
 from simcore import results as L
 from simcore.readings import DEFAULTS, READINGS
 from strategies.run import GameConfig, run_games
+from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
 SEATING = ("kyuzo", "heihachi", "daisuke")
 TRIO = ",".join(SEATING)
 OTHER = "gorobei,kanbei,katsushiro"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, out, err, words):
-    assert code == 2 and out == "", (code, out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
-    assert words in lines[0], lines[0]
 
 
 def wins_of(games, seed=0, offset=0, seating=SEATING, level="easy", rules=None, **params):

@@ -14,6 +14,7 @@ from cli.main import main
 from reports import compare as C
 from reports.seatings import seatings_from
 from reports.stats import holm, paired_test
+from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -22,12 +23,6 @@ STEMS = ("winrate_by_level", "samurai_effect", "neighbour_effect", "loss_causes"
 JSON_KEYS = {"rank", "seating", "games", "wins", "win_rate", "ci95", "ci_method", "diff_from_best", "diff_ci",
              "p_value", "p_holm", "significant", "discordant", "difficulty", "strategy", "params", "rules", "seed",
              "as_typed"}  # fmt: skip
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------------------- compare

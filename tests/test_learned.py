@@ -15,24 +15,12 @@ from strategies import learned, training
 from strategies.features import N_FEATURES, SCHEMA
 from strategies.model import HEADS, ModelError, default_path, load, save
 from strategies.run import GameConfig, run_games
+from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
 FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
 SHA = load_components(None).sha256
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, out, err, words):
-    assert code == 2 and out == "", (code, out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
-    assert words in lines[0], lines[0]
 
 
 def random_model(hidden=6, seed=0, scale=0.3):

@@ -10,19 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
 from reports.records import first_divergence, replay_inputs, write
 from simcore.codes import LEVELS, SAMURAI
 from simcore.readings import READINGS
 from strategies.run import GameConfig, record_game
+from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _replayed(rec: dict, config: GameConfig) -> dict:

@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
-from conftest import RecordingBar
+from conftest import RecordingBar, one_line_error, run
 
 try:
     import tomllib
@@ -25,20 +24,6 @@ pytestmark = pytest.mark.usefixtures("engine")
 
 ROOT = Path(__file__).resolve().parent.parent
 UNWRITABLE = Path("/proc/kiai-no-such-dir")  # no one, root included, can create files there
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, out, err, *words):
-    lines = err.strip().splitlines()
-    assert code == 2 and out == "", (code, out, err)
-    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 @pytest.fixture

@@ -176,6 +176,24 @@ def test_v5_no_talent_still_forbids_the_second_fight():
     assert events(run, EV_FIGHT_AGAIN) == []
 
 
+# --------------------------------------------------------------------------- invariants
+@pytest.mark.parametrize("strategy", ["random", "keeper"])
+@pytest.mark.parametrize("reading", READINGS, ids=lambda r: r.name)
+def test_every_reading_keeps_every_invariant(reading, strategy):
+    """Random and sensible play under each non-default reading, 2 to 7 samurai, every level, the
+    invariant checker at every decision (66 cards accounted for, counts in bounds)."""
+    from simcore.codes import LEVELS, SAMURAI
+    from simcore.results import O_ERR, O_ILLEGAL, O_OUTCOME
+    from strategies.run import GameConfig, run_games
+
+    for n in range(2, 8):
+        cfg = GameConfig(SAMURAI[n - 1 :: -1] if n % 2 else SAMURAI[:n], LEVELS[n % 4], strategy,
+                         rules={reading.name: reading.values[1]})
+        out = run_games(cfg, 1500, seed=n, check=True)
+        assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0, (n, reading.name)
+        assert ((out[:, O_OUTCOME] >= 0) & (out[:, O_OUTCOME] <= 3)).all()
+
+
 # --------------------------------------------------------------------------- the options
 def test_readings_are_section_14():
     assert [(r.v, r.name, r.values) for r in READINGS] == [

@@ -17,18 +17,13 @@ from reports.seatings import canonical_seating, lineup_key, seating_key
 from reports.stats import proportion_ci
 from reports.summary import Tally
 from simcore import results as L
+from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
 # 2 levels x 2 sampled 3-samurai line-ups x 2 seatings each = 8 configurations
 GRID = ["--strategy", "reference", "-d", "easy,normal", "--players", "3", "--lineups", "sample:2", "--seatings", "all",
         "--games", "2000", "--seed", "5"]  # fmt: skip
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -16,17 +16,12 @@ from reports import tune as T
 from reports.stats import holm, paired_test
 from simcore import results as L
 from strategies.run import GameConfig, run_games
+from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
 
 SEATING = ("kyuzo", "heihachi", "daisuke")
 TRIO = ",".join(SEATING)
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def quiet(*argv):
@@ -35,13 +30,6 @@ def quiet(*argv):
     with contextlib.redirect_stdout(buf):
         code = main([str(a) for a in argv])
     return code, buf.getvalue()
-
-
-def one_line_error(code, out, err, words):
-    assert code == 2 and out == "", (code, out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
-    assert words in lines[0], lines[0]
 
 
 def wins_of(strategy, games, seed, offset=0, seating=SEATING, level="easy", **params):
