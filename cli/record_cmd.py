@@ -166,5 +166,7 @@ def replay(
                     bar.advance(task)
             except RecordError as e:
                 fail(str(e))
+    if checked == 0:
+        fail(f"no records in {', '.join(str(f) for f in files)}")
     seconds = time.perf_counter() - start
     print(f"{checked:,} games verified ({seconds:.1f} s)")

@@ -150,6 +150,7 @@ def test_records_of_other_components_need_their_file(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("line, message", [
+    ("", "no records in"),
     ("{not json", "not valid JSON"),
     ("[1, 2]", "a record is a JSON object"),
     ('{"components_sha256": "x"}', "not at hand"),
