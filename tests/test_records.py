@@ -204,3 +204,14 @@ def test_a_planners_game_records_only_the_game_played():
     rec = json.loads(json.dumps(write(config, 4, 1, row, rows, "test")))
     assert first_divergence(rec, _replayed(rec, config)) is None
     assert sum(e["e"] == "turn" for e in rec["events"]) == row[11]  # simcore.results O_TURNS
+
+
+def test_a_learned_record_names_its_model():
+    from strategies.model import load
+
+    config = GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "learned")
+    row, rows = record_game(config, 0, 0)
+    rec = write(config, 0, 0, row, rows, "test")
+    assert rec["model_sha256"] == load(None).sha256
+    assert "model_sha256" not in write(GameConfig(("kanbei", "heihachi"), "easy", "keeper"), 0, 0,
+                                       *record_game(GameConfig(("kanbei", "heihachi"), "easy", "keeper"), 0, 0), "t")
