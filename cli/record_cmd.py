@@ -108,11 +108,10 @@ def replay(
     components: list[str] = typer.Option(None, "--components", help="Component data file(s) the records were made "
                                                                      "with, when not the packaged one; repeatable."),
 ):
-    from reports.records import RecordError, first_divergence, read, replay_inputs, write
+    from reports.records import RecordError, first_divergence, read, replayed
     from reports.summary import kiai_version
     from simcore.components import ComponentsError, load_components
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig, record_game
+    from strategies.run import GameConfig
 
     for f in files:
         if not f.is_file():
@@ -125,9 +124,10 @@ def replay(
     except ComponentsError as e:
         fail(str(e))
     version = kiai_version()
+    # every record replays with `reference` on the one engine: compiled once, before the clock starts
+    warm_engine(GameConfig(("kyuzo", "kanbei"), strategy="reference"))
     checked = 0
     start = time.perf_counter()
-    warmed = False
     with progress() as bar:
         task = bar.add_task("replaying", total=None, rate="")
         for f in files:
@@ -138,29 +138,11 @@ def replay(
                     if sha not in comps:
                         fail(f"{where}: made with component data {str(sha)[:12]}..., which is not at hand; "
                              "pass its file with --components")
-                    setup, values, decisions = replay_inputs(rec, comps[sha], where)
-                    try:
-                        config = GameConfig(
-                            tuple(rec["samurai"]), rec["level"], "reference",
-                            absent_tokens="on" if rec["absent_tokens"] else "off", components=comps[sha],
-                            rules=rec.get("rules") or {},
-                        )  # fmt: skip
-                        seed, game = int(rec["seed"]), int(rec["game"])
-                    except ConfigError as e:
-                        fail(f"{where}: {e}")
-                    except (KeyError, TypeError, ValueError, AttributeError):
-                        fail(f"{where}: samurai, level, absent_tokens, rules, seed and game must be given")
-                    if not warmed:
-                        warm_engine(config)
-                        warmed = True
-                    row, rows = record_game(config, seed, game, forced_random=values, forced_decisions=decisions,
-                                            first_seat=setup["first_player"])
-                    again = write(config, seed, game, row, rows, version)
-                    diff = first_divergence(rec, again)
+                    diff = first_divergence(rec, replayed(rec, comps[sha], where, version))
                     if diff is not None:
                         part, field, a, b = diff
-                        print(f"{where} (game {game} of seed {seed}): diverges at {part}, field {field}: "
-                              f"recorded {a!r}, replayed {b!r}")
+                        print(f"{where} (game {rec['game']} of seed {rec['seed']}): diverges at {part}, "
+                              f"field {field}: recorded {a!r}, replayed {b!r}")
                         raise typer.Exit(1)
                     checked += 1
                     bar.advance(task)

@@ -99,7 +99,7 @@ PLAIN = {
     L.EV_BONUS: ("family_bonus", [("family", None), ("bonus", lambda b: FAMILY_BONUSES[b]), ("seat", _card)]),
     L.EV_STALL: ("stall", []),
 }
-RANDOM = ("first_player", "farmstead", "family", "wound", "heal", "discard")  # simcore.events RND_*
+RANDOM = ("farmstead", "family", "wound", "heal", "discard")  # simcore.events RND_*
 _ARGS = {  # a question's arguments worth recording (simcore.questions)
     "ignore_penalty": (("card", None), ("penalty", _pen)),
     "boss_order": (("card", None),),
@@ -317,6 +317,27 @@ def replay_inputs(rec: dict, comp, where: str) -> tuple[dict, list[int], list[in
     return setup, values, decisions
 
 
+def replayed(rec: dict, comp, where: str, version: str) -> dict:
+    """The record the engine writes when it plays `rec` again: the record's table, readings and
+    first player, its random outcomes and its decisions (`reference` stands in for the strategy:
+    it is asked nothing while the record's decisions last). Bad fields are RecordErrors."""
+    from simcore.config import ConfigError
+    from strategies.run import GameConfig, record_game
+
+    setup, values, decisions = replay_inputs(rec, comp, where)
+    try:
+        config = GameConfig(tuple(rec["samurai"]), rec["level"], "reference",
+                            absent_tokens="on" if rec["absent_tokens"] else "off", components=comp,
+                            first_seat=setup["first_player"], rules=rec.get("rules") or {})
+        seed, game = int(rec["seed"]), int(rec["game"])
+    except ConfigError as e:
+        raise RecordError(f"{where}: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise RecordError(f"{where}: samurai, level, absent_tokens, rules, seed and game must be given") from None
+    row, rows = record_game(config, seed, game, forced_random=values, forced_decisions=decisions)
+    return write(config, seed, game, row, rows, version)
+
+
 def first_divergence(recorded: dict, replayed: dict) -> tuple[str, str, object, object] | None:
     """Where a record and its replay first differ: (where, field, recorded, replayed), or None."""
     for part in ("setup",):
@@ -376,7 +397,8 @@ def dumps(rec: dict) -> str:
     return json.dumps(rec, separators=(",", ":"))
 
 
-__all__ = ["FORMAT", "RecordError", "dumps", "first_divergence", "open_text", "read", "replay_inputs", "write"]
+__all__ = ["FORMAT", "RecordError", "dumps", "first_divergence", "open_text", "read", "replay_inputs", "replayed",
+           "write"]
 
 
 # ------------------------------------------------------------------ the JSON Schema (docs/record.schema.json)
@@ -438,7 +460,7 @@ def schema() -> dict:
                         "description": "the legal answers (docs/records.md: their codes per question)"},
             "choice": {"type": ["integer", "array"], "description": "the answer given"},
         }, required=["seat", "question", "options", "choice"]),
-        _event("random", {"what": {"enum": list(RANDOM[1:])}, "result": {
+        _event("random", {"what": {"enum": list(RANDOM)}, "result": {
             "type": "integer", "description": "the token, family, seat or card drawn"}}),
         _event("stack", {"what": {"enum": ["round", "boss"]}, "round": {"type": "integer", "minimum": 2, "maximum": 3},
                          "cards": {"type": "array", "items": _CARD, "description": "the new raider stack, top first"}},

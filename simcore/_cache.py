@@ -8,7 +8,7 @@ numba version): any edit gives a fresh directory, and a warm start reuses the ol
 
 The plain Python modules of the two packages (PLAIN: configuration, records, the run layer,
 training) are left out of the hash, so editing them recompiles nothing; no compiled module may
-import them (tests/test_engine.py checks it).
+import them (tests/test_cache.py checks it).
 
 Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
 This module must run before any jitted module is imported: simcore/__init__ imports it first.

@@ -3,10 +3,9 @@
 An event is a row of TR_COLS int64: code, round, then up to six arguments (a .. f) as the comment
 of each code says. The codes from EV_DECISION on are written only when a game is recorded
 (cfg.recording): every decision, every random outcome as its result, and the public state after
-each turn and end-of-round step (reports.record turns them into JSON).
+each turn and end-of-round step (reports.records turns them into JSON).
 """
 
-import numpy as np
 from numba import carray, njit, types
 
 from simcore.state import G_TYPE, int_to_pointer
@@ -65,12 +64,12 @@ EV_STATE = 49  # barricades, farmsteads, families, raider, intruder, discard siz
 EV_SEAT = 50  # seat, total, Kiai value, wound state, passed, holder of his token
 EV_SIDE = 51  # seat, hat, farm, doll (card or -1), line length; then EV_CARDS: the line, oldest first
 
-RND_FIRST = 0  # the first player (R-3): a seat
-RND_FARMSTEAD = 1  # the farmstead destroyed (R-12): a token, indexing the component file's farmsteads
-RND_FAMILY = 2  # the family lost (R-13): a family, in the component file's order
-RND_WOUND = 3  # the samurai wounded by farmstead back D (R-12): a seat
-RND_HEAL = 4  # the samurai drawn for family bonus A (R-14, V-1): a seat
-RND_DISCARD = 5  # the discard card a boss shuffles back into the raider stack: a card
+# (the first player, R-3, is the record's setup: EV_SETUP and book.first)
+RND_FARMSTEAD = 0  # the farmstead destroyed (R-12): a token, indexing the component file's farmsteads
+RND_FAMILY = 1  # the family lost (R-13): a family, in the component file's order
+RND_WOUND = 2  # the samurai wounded by farmstead back D (R-12): a seat
+RND_HEAL = 3  # the samurai drawn for family bonus A (R-14, V-1): a seat
+RND_DISCARD = 4  # the discard card a boss shuffles back into the raider stack: a card
 STK_ROUND = 0  # a round's raider stack (R-16)
 STK_BOSS = 1  # the raider stack shuffled by a boss's penalty
 
@@ -109,14 +108,17 @@ def record_row(g, code, a, b, c, d, e, f):
         _append(g, code, a, b, c, d, e, f)
 
 
+@njit(cache=True, inline="always")
+def _card(cards, k, n):
+    return cards[k] if k < n else -1
+
+
 @njit(cache=True)
 def record_cards(g, cards, n):
-    """EV_CARDS rows holding cards[0:n], six a row."""
+    """EV_CARDS rows holding cards[0:n], six a row (-1 pads the last)."""
     for i in range(0, n, 6):
-        v = np.full(6, -1, dtype=np.int64)
-        for k in range(min(6, n - i)):
-            v[k] = cards[i + k]
-        record_row(g, EV_CARDS, v[0], v[1], v[2], v[3], v[4], v[5])
+        record_row(g, EV_CARDS, _card(cards, i, n), _card(cards, i + 1, n), _card(cards, i + 2, n),
+                   _card(cards, i + 3, n), _card(cards, i + 4, n), _card(cards, i + 5, n))
 
 
 @njit(cache=True)
@@ -127,10 +129,7 @@ def record_stack(g, kind):
         return
     n = pub.raider_n
     record_row(g, EV_STACK, kind, n, 0, 0, 0, 0)
-    top_first = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        top_first[i] = g[1].raider[n - 1 - i]
-    record_cards(g, top_first, n)
+    record_cards(g, g[1].raider[:n][::-1], n)  # stored bottom first
 
 
 @njit(cache=True)

@@ -2,7 +2,8 @@
 
 Each reading has a name, its values (the first is RULES.md's, the default) and the decision it
 departs from. A table's readings are a dict {name: value} holding every reading; the engine gets
-them as flags (TABLE.heal_wounded, ... : the index of the value played), in READINGS's order.
+them as flags (the index of the value played) in READINGS's order: simcore.kernel.load_readings
+copies them into TABLE.heal_wounded, ..., second_fight_always.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ class Reading:
     v: str  # its number in RULES.md section 14
     departs: str  # the decision of RULES.md it departs from
     values: tuple[str, str]  # the first is RULES.md's
-    field: str  # the engine's flag (simcore.state.TABLE)
     summary: str
 
     @property
@@ -29,15 +29,15 @@ class Reading:
 
 
 READINGS = (
-    Reading("heal", "V-1", "R-14", ("any", "wounded"), "heal_wounded",
+    Reading("heal", "V-1", "R-14", ("any", "wounded"),
             "family bonus A draws its samurai among all samurai, or among those holding a wound token"),
-    Reading("penalty", "V-2", "section 3, step 2", ("every-turn", "once"), "penalty_once",
+    Reading("penalty", "V-2", "section 3, step 2", ("every-turn", "once"),
             "the last card's battle penalty applies at every turn of its owner, or once per stay in the line"),
-    Reading("round-end", "V-3", "R-9", ("empty", "drawn"), "round_end_drawn",
+    Reading("round-end", "V-3", "R-9", ("empty", "drawn"),
             "the round ends when the raider stack empties however it empties, or only when its last card is drawn"),
-    Reading("end-kiai", "V-4", "R-10", ("off", "on"), "end_kiai",
+    Reading("end-kiai", "V-4", "R-10", ("off", "on"),
             "turning animal during the end-of-round steps triggers no Kiai, or triggers it at once"),
-    Reading("second-fight", "V-5", "R-7b", ("below-kiai", "always"), "second_fight_always",
+    Reading("second-fight", "V-5", "R-7b", ("below-kiai", "always"),
             "Kikuchiyo's extra fight needs a total not above his Kiai, or is offered above it too"),
 )
 BY_NAME = {r.name: r for r in READINGS}

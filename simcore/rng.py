@@ -73,8 +73,8 @@ def stream_below(R, i, n):
 
 
 @njit(cache=True, inline="always")
-def _forced(g, v):
-    """An out-of-range forced outcome: the game's first error; 0 is played."""
+def _forced(g):
+    """A forced outcome that is not among the candidates: the game's first error; 0 is played."""
     book = g[2]
     if book.err == 0:
         book.err = ERR_FORCED
@@ -91,7 +91,7 @@ def rand_below(g, n):
     if pos < cfg.fr_n:
         book.fr_pos = pos + 1
         v = int_to_pointer(cfg.fr_addr)[pos]
-        return v if 0 <= v < n else _forced(g, v)
+        return v if 0 <= v < n else _forced(g)
     return stream_below(g[1].rng, 0, n)
 
 
@@ -107,7 +107,7 @@ def pick_index(g, A, lo, n):
         for k in range(n):
             if A[lo + k] == v:
                 return k
-        return _forced(g, v)
+        return _forced(g)
     return rand_below(g, n)
 
 

@@ -269,9 +269,7 @@ def end_of_round(g):
     for s in range(n):
         if pub.defence[s, 0] < 0:
             wound(g, s)
-            if pub.game_over:
-                return
-            _end_kiai(g)
+            _end_kiai(g)  # a no-op once the game is over (resolve)
             if pub.game_over:
                 return
     record_state(g)
@@ -279,9 +277,7 @@ def end_of_round(g):
     for s in range(n):
         if pub.defence[s, 1] < 0:
             destroy_farmsteads(g, 1)
-            if pub.game_over:
-                return
-            _end_kiai(g)
+            _end_kiai(g)  # a no-op once the game is over (resolve)
             if pub.game_over:
                 return
     record_state(g)
@@ -313,9 +309,7 @@ def end_of_round(g):
         log(g, EV_FLAME, c, pub.flame[c], 0, 0)
         if pub.flame[c]:
             destroy_barricade(g)
-            if pub.game_over:
-                return
-            _end_kiai(g)
+            _end_kiai(g)  # a no-op once the game is over (resolve)
             if pub.game_over:
                 return
     record_state(g)

@@ -282,8 +282,8 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
 RECORD_ROWS = 1 << 18  # event rows a recorded game may fill; the longest seen use a few thousand
 
 
-def record_game(config: GameConfig, seed: int, game_index: int, *, forced_random=(), forced_decisions=(),
-                first_seat: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def record_game(config: GameConfig, seed: int, game_index: int, *, forced_random=(),
+                forced_decisions=()) -> tuple[np.ndarray, np.ndarray]:
     """One game played with a full record (simcore.events from EV_DECISION on: every decision,
     random outcome and public state), for `kiai record` and `kiai replay`: its results row and
     event rows. Replaying, `forced_random` holds the random outcomes as elements (the card, the
@@ -291,8 +291,6 @@ def record_game(config: GameConfig, seed: int, game_index: int, *, forced_random
     cfgs = kernel_config(config, trace=True)
     cfg = cfgs[0]
     cfg.recording = 1
-    if first_seat is not None:
-        cfg.first_seat = first_seat
     scripts = script(cfg, None, forced_random, forced_decisions, random_values=True)  # noqa: F841 - kept alive
     events = _record_buffer()
     cfg.trace_addr = events.ctypes.data

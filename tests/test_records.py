@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.records import first_divergence, replay_inputs, write
+from reports.records import first_divergence, replayed, write
 from simcore.codes import LEVELS, SAMURAI
 from simcore.readings import READINGS
 from strategies.run import GameConfig, record_game
@@ -20,12 +20,7 @@ pytestmark = pytest.mark.usefixtures("engine")
 
 
 def _replayed(rec: dict, config: GameConfig) -> dict:
-    setup, values, decisions = replay_inputs(rec, config.components, "test")
-    again = GameConfig(config.samurai, config.difficulty, "reference", absent_tokens=config.absent_tokens,
-                       components=config.components, rules=config.rules)
-    row, rows = record_game(again, rec["seed"], rec["game"], forced_random=values, forced_decisions=decisions,
-                            first_seat=setup["first_player"])
-    return write(again, rec["seed"], rec["game"], row, rows, "test")
+    return replayed(rec, config.components, "test", "test")
 
 
 def _matrix(count: int, strategy: str, seed: int = 3):
@@ -162,10 +157,15 @@ def test_a_corrupt_record_is_refused_in_one_line(capsys, tmp_path, line, message
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_record_with_an_unknown_reading_is_refused(capsys, tmp_path):
+@pytest.mark.parametrize("edit, message", [
+    (lambda r: r["rules"].update(heal="sometimes"), "rule heal must be any or wounded"),
+    (lambda r: r["setup"].update(first_player=9), "first seat 9 is not a seat of 4 samurai"),
+    (lambda r: r.pop("seed"), "seed and game must be given"),
+])
+def test_a_record_with_bad_fields_is_refused(capsys, tmp_path, edit, message):
     out = _record_file(capsys, tmp_path)
-    code, _, err = run(capsys, "replay", _rewrite(out, lambda r: r["rules"].update(heal="sometimes")))
-    assert code == 2 and "rule heal must be any or wounded" in err
+    code, _, err = run(capsys, "replay", _rewrite(out, edit))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("argv, message", [
