@@ -15,6 +15,7 @@ from simcore.obs import active_count, ignores, last_card, margin, talent_mask
 from simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
 from strategies import playbook, risk
 from strategies.base import Param, Strategy
+from strategies.inlining import hot
 from strategies.sense import kept_cost, packed_cost, state_costs, symbol_cost
 
 STRATEGY = Strategy(
@@ -31,7 +32,7 @@ params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _symbol_outlook(pub, sym, tm, cb, cw, cnd):
     """Of the unseen cards with symbol sym: how many, and what their penalties would cost on
     average as a last card of a samurai with talents tm and state costs (cb, cw, cnd), counted
@@ -79,7 +80,7 @@ def confront_score(p, pub, s, c):
     return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def slot_wait(pub, s, sym, a, tm, cb, cw, cnd):
     """What leaving s's slot for symbol sym open is worth against filling it now, with a
     samurai still in the round (s has talents tm and state costs cb, cw, cnd): the dear

@@ -101,7 +101,9 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
         return mine
     m = params(prm)
     work = mem.work
-    fill(m, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work)
+    # keeper's view of the same record (its fields come first): fill and the keeper functions
+    # it calls are then compiled once, for keeper's record, and shared with keeper and lookahead
+    fill(keeper.params(prm), pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work)
     if q == Q_CARD:
         _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.inputs, m.hidden, N_CARD, work, mem.acc)
     else:

@@ -50,6 +50,7 @@ from simcore.questions import (
     Q_PLACE,
 )
 from simcore.unseen import card_bin
+from strategies.inlining import hot
 from strategies.sense import (
     confront_value,
     next_known,
@@ -67,7 +68,7 @@ from strategies.sense import (
 ABSENT_ORDER = (KYUZO, KATSUSHIRO, GOROBEI, KANBEI, HEIHACHI, DAISUKE, KIKUCHIYO)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: a give is a rare option, and the copies cost seconds of compiling
 def _takes(pub, t, c, kiai_bonus, stay):
     """What card c is worth to t if he receives it (a give): his talents included."""
     if can_defend(pub, t, c):
@@ -213,7 +214,7 @@ def heal_target(pub, legal):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _relief(pub, t, c, kiai_bonus, stay):
     """What taking card c (t's last card) out of t's line is worth to t."""
     after = pub.total[t] - pub.value[c]
@@ -262,7 +263,7 @@ def kikuchiyo_target(pub, legal, kiai_bonus, stay):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _token_value(pub, giver, rec):
     """What the giver's talent is worth to the receiver in his next turn."""
     sam = pub.samurai[giver]
@@ -337,7 +338,7 @@ def katsushiro_order(pub, k, kiai_bonus, stay):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def fight_answer(q, fight):
     """Fight or Pass (Q_ACTION), or Kikuchiyo's second fight (Q_FIGHT_AGAIN), as a yes/no."""
     if q == Q_ACTION:

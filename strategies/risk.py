@@ -17,6 +17,7 @@ from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from simcore.unseen import pen_count
 from strategies import playbook
 from strategies.base import Param, Strategy
+from strategies.inlining import hot
 from strategies.sense import LOST, fight_within, missing, symbol_cost
 
 
@@ -41,7 +42,7 @@ params = STRATEGY.reader()
 KIAI_BONUS = 2.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _deadly_odds(pub, s):
     """Chance the next card, kept in s's line, wounds s at his next turn, when that kills.
     Counted by bin (value, symbol) from the engine's unseen counts (section 12); a card with

@@ -8,6 +8,9 @@ own, and hands the engine their addresses in the configuration record (simcore.g
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -131,10 +134,65 @@ def _data_record(config: GameConfig, base) -> int:
     return _RECORDS[key].ctypes.data
 
 
+def _pieces(config: GameConfig) -> list[tuple[str, str]]:
+    """The compiled pieces config plays besides the engine, as (function, strategy): its base's
+    decide and, for a planner, its plan."""
+    info = config.strategy_info
+    return [("decide", config.base_name)] + ([("plan", info.name)] if info.planner else [])
+
+
+def _in_cache(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds dispatcher (its index file exists): a look, no
+    compiling. The cache directory is keyed by the sources (simcore._cache), so an index there
+    is never stale."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # numba keeps its cache otherwise: compile one after the other
+        return True
+
+
+def compile_pieces(pieces: list[str]) -> None:
+    """Compile pieces named FUNCTION=STRATEGY (decide=keeper, plan=lookahead), or load them
+    from the cache."""
+    for piece in pieces:
+        kind, name = piece.split("=")
+        (decide_address if kind == "decide" else plan_address)(name)
+
+
+def _compile_engine(cfgs) -> None:
+    """Compile the engine's kernel, or load it from the cache: a call that plays no game."""
+    from simcore.kernel import play_games
+
+    recs = _records()
+    pub, hid = (r.view(np.ndarray)[0] for r in recs[:2])
+    out = np.zeros((0, N_OUT), dtype=np.int32)
+    play_games(cfgs.view(np.ndarray)[0], np.int64(0), np.int64(0), out, *(r[0] for r in recs), pub, hid)
+
+
+def _compile_side_by_side(config: GameConfig, cfgs) -> None:
+    """On a cold cache (a new install, or new sources), compile the strategy in a second process
+    while this one compiles the engine. numba compiles one function at a time in a process, and
+    each of the two takes half a minute or more: side by side on two cores they take the time
+    of the longer. The helper writes numba's on-disk cache, and this process then loads the
+    strategy from it; should the helper fail, this process compiles the strategy itself."""
+    from simcore.kernel import play_games
+
+    pieces = [f"{kind}={name}" for kind, name in _pieces(config) if not _in_cache(getattr(registry.module(name), kind))]
+    if not pieces or _in_cache(play_games) or (os.cpu_count() or 1) < 2:
+        return
+    code = "import sys; from strategies.run import compile_pieces; compile_pieces(sys.argv[1:])"
+    helper = subprocess.Popen([sys.executable, "-c", code, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _compile_engine(cfgs)
+    finally:
+        helper.wait()
+
+
 def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=False, stop_turns=-1,
                   stop_round_end=False, from_state=False) -> np.recarray:
     """The kernel's configuration record for `config`, the strategy named by address."""
     cfgs = configure(config)
+    _compile_side_by_side(config, cfgs)
     cfg = cfgs[0]
     info = config.strategy_info
     base = registry.get(info.base(config.params))

@@ -34,6 +34,7 @@ from simcore.codes import (
 )
 from simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, left_of, margin, right_of, talent_mask
 from simcore.unseen import pen_count
+from strategies.inlining import hot
 
 # what a samurai does with his next card, best first (fight_odds)
 F_DEFEND = 0  # onto the defence side
@@ -60,14 +61,14 @@ NO_DEFEND_COST = 0.25
 LOST = 40.0  # what a loss that ends the game costs (the last farmstead, family or life)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def missing(pub, s):
     """Defence symbols s still lacks (0..3): each costs at the end of the round (section 9)."""
     d = pub.defence
     return (d[s, 0] < 0) + (d[s, 1] < 0) + (d[s, 2] < 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def next_known(pub):
     """The next raider card if Katsushiro made it public (R-19), else -1."""
     if pub.known_n > 0 and pub.raider_n > 0:
@@ -75,7 +76,7 @@ def next_known(pub):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _line_values(pub, s):
     """Bit v set: a card of value v is in s's combat line (Kyuzo's talent)."""
     m = 0
@@ -84,13 +85,13 @@ def _line_values(pub, s):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _masked(c0, c1, c2, c3, mask):
     """Of c0..c3 cards with symbol 0 (none) .. 3 (doll), those whose symbol bit is set in mask."""
     return c0 * (mask & 1) + c1 * (mask >> 1 & 1) + c2 * (mask >> 2 & 1) + c3 * (mask >> 3 & 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _fates(v, c0, c1, c2, c3, dmask, kv, m, give, lt_gm, lt_m, rt_gm, rt_m):
     """What becomes of c0..c3 cards of value v and symbol 0..3 (section 4, in this order):
     defended (their symbol bit in dmask), discarded by Kyuzo (v in his line, bit v of kv),
@@ -108,7 +109,7 @@ def _fates(v, c0, c1, c2, c3, dmask, kv, m, give, lt_gm, lt_m, rt_gm, rt_m):
     return n_def, 0, _masked(c0, c1, c2, c3, gmask), _masked(c0, c1, c2, c3, free), free
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _by_margin(v, m, kept):
     """The kept cards of value v as (on the Kiai, below it, above it) for margin m."""
     if v == m:
@@ -118,13 +119,13 @@ def _by_margin(v, m, kept):
     return 0, 0, kept
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def card_pens(pub, c, cb, cw, cnd):
     """What card c's two penalties cost, given the state's costs (state_costs)."""
     return _pen_cost(pub.pen1[c], cb, cw, cnd) + _pen_cost(pub.pen2[c], cb, cw, cnd)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _fixed_tenths(w0, w1):
     """The fixed penalty costs (_PEN_TENTHS) of packed penalty counts (simcore.unseen), written
     out so that they compile to a handful of integer operations."""
@@ -138,7 +139,7 @@ def _fixed_tenths(w0, w1):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def packed_cost(w0, w1, cb, cw, cnd):
     """What the penalties counted in packed words (simcore.unseen) cost together, given the
     state's costs (state_costs)."""
@@ -261,7 +262,7 @@ def fight_odds(pub, s):
     return f_def, f_dis, f_kiai, f_fit, f_give, f_over, cost
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def never_over(pub, s):
     """No card that can come next overcomes s: the known top card, or else every unseen card
     (section 12), is within his margin. fight_odds' chance of being overcome is then 0."""
@@ -297,7 +298,7 @@ def fight_within(pub, s, theta, weight, strict):
     return odds[F_OVER] <= theta - weight * odds[6]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def symbol_left(pub, sym):
     """Unseen cards showing symbol sym (1 hat, 2 farm, 3 doll)."""
     k = 0
@@ -306,7 +307,7 @@ def symbol_left(pub, sym):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def wound_cost(pub, s):
     """A wound in barricade units: at animal+token the next one kills and loses the game
     (section 6); the second turns the samurai animal, which raises his Kiai, so it is nearly
@@ -321,7 +322,7 @@ def wound_cost(pub, s):
     return 0.6
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def farm_cost(pub):
     """A barricade or farmstead lost: farmsteads are the game (R-15)."""
     if pub.barricades > 0:
@@ -329,14 +330,14 @@ def farm_cost(pub):
     return LOST if pub.farmsteads <= 1 else 1.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def family_cost(pub):
     if pub.families <= 1:
         return LOST
     return 0.1 if pub.round_no == 3 else 3.0  # R-15: after the last round only the last one counts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def symbol_cost(pub, s, slot):
     """What lacking defence slot (0 hat, 1 farm, 2 doll) costs at the end of the round."""
     if slot == 0:
@@ -346,14 +347,14 @@ def symbol_cost(pub, s, slot):
     return family_cost(pub)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def state_costs(pub, s):
     """The penalty costs that depend on the state: a barricade (or farmstead) lost, a wound to
     s, and "no defend" for s (worth something only while he lacks a symbol)."""
     return farm_cost(pub), wound_cost(pub, s), NO_DEFEND_COST if missing(pub, s) > 0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def _pen_cost(pen, cb, cw, cnd):
     """What penalty code pen costs its holder, given the state's costs (state_costs)."""
     if pen == PEN_BARRICADE:
@@ -365,7 +366,7 @@ def _pen_cost(pen, cb, cw, cnd):
     return _PEN_FIXED[pen]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def penalty_cost(pub, s, c):
     """What card c costs s at the start of each of his turns while it is his last card."""
     if c < 0:
@@ -374,7 +375,7 @@ def penalty_cost(pub, s, c):
     return kept_cost(pub, c, talent_mask(pub, s), cb, cw, cnd)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def kept_cost(pub, c, tm, cb, cw, cnd):
     """penalty_cost for a samurai with talents tm and state costs (cb, cw, cnd), for callers
     that work them out once per decision: nothing for no card or a card whose penalties his
@@ -384,7 +385,7 @@ def kept_cost(pub, c, tm, cb, cw, cnd):
     return card_pens(pub, c, cb, cw, cnd)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def seat_danger(pub, s):
     """How much s needs help: lacking symbols, a thin margin, wounds."""
     if not in_round(pub, s):
@@ -399,7 +400,7 @@ def seat_danger(pub, s):
     return d + 0.2 * pub.wound[s]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def confront_value(pub, s, c, kiai_bonus, stay):
     """Value for s of confronting card c: a Kiai sheds a card, fitting uses margin (and `stay`
     weighs the card's penalty, which s pays every later turn while it is his last card),
@@ -414,7 +415,7 @@ def confront_value(pub, s, c, kiai_bonus, stay):
     return -1.0 - farm_cost(pub) - 0.5 * v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=hot)
 def place_value(pub, s, c, kiai_bonus, stay):
     """Value for s of taking card c himself, best placement without talents."""
     if can_defend(pub, s, c):

@@ -36,3 +36,48 @@ def test_no_compiled_module_imports_a_plain_one():
         rel = f"{f.parent.name}/{f.name}"
         assert not (_imports(f) & _cache.PLAIN), f"{rel} imports {sorted(_imports(f) & _cache.PLAIN)}"
 
+
+
+def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypatch):
+    """On a cold cache the strategy's pieces go to a helper process while this one compiles the
+    engine; the helper is waited for before the strategy is loaded."""
+    from strategies import run
+
+    calls = []
+
+    class Helper:
+        def __init__(self, argv, **kw):
+            calls.append(("helper", argv[3:]))
+
+        def wait(self):
+            calls.append(("wait",))
+
+    monkeypatch.setattr(run.subprocess, "Popen", Helper)
+    monkeypatch.setattr(run, "_compile_engine", lambda cfgs: calls.append(("engine",)))
+    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
+    config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
+    assert run._pieces(config) == [("decide", "keeper"), ("plan", "lookahead")]
+
+    monkeypatch.setattr(run, "_in_cache", lambda d: False)
+    run._compile_side_by_side(config, None)
+    assert calls == [("helper", ["decide=keeper", "plan=lookahead"]), ("engine",), ("wait",)]
+
+    calls.clear()  # the engine in the cache: nothing to overlap, the strategy compiles here
+    monkeypatch.setattr(run, "_in_cache", lambda d: d.__name__ == "play_games")
+    run._compile_side_by_side(config, None)
+    monkeypatch.setattr(run.os, "cpu_count", lambda: 1)  # one core: one after the other
+    monkeypatch.setattr(run, "_in_cache", lambda d: False)
+    run._compile_side_by_side(config, None)
+    assert calls == []
+
+
+def test_the_cache_look_sees_a_compiled_strategy():
+    from strategies import keeper, run
+
+    from types import SimpleNamespace
+
+    run.compile_pieces(["decide=keeper"])
+    assert run._in_cache(keeper.decide)
+    missing = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path="/no/such/index.nbi")))
+    assert not run._in_cache(missing)
+    assert run._in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
