@@ -265,8 +265,9 @@ class RateColumn(ProgressColumn):
 COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one
 
 
-def warm_engine(config) -> float:
-    """Compile the engine for `config`, or load it from numba's cache, before any game is timed.
+def warm_engine(config, *more) -> float:
+    """Compile the engine and what `config` (and the configurations `more`) play, or load them
+    from numba's cache, before any game is timed.
 
     When that takes longer than a warm start, one line on stderr says the engine is being
     compiled (a first run, or a new kiai version), so a long silence is explained. Returns the
@@ -275,6 +276,7 @@ def warm_engine(config) -> float:
     import time
 
     from reports.sweep import warm
+    from strategies.run import prepare
 
     start = time.perf_counter()
     note = threading.Timer(COMPILE_NOTE_AFTER, stderr, ["compiling the engine (first run after an install or an update; "
@@ -282,6 +284,7 @@ def warm_engine(config) -> float:
     note.daemon = True
     note.start()
     try:
+        prepare([config, *more])
         warm(config)
     finally:
         note.cancel()

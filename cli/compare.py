@@ -189,8 +189,7 @@ def _play(C, arms, games: int, seed: int, what: str):
     """Every arm on games 0..games-1 of seed (block by block, each arm in turn), with a progress
     bar that names the arm in play and shows the recent speed; (played, seconds of play,
     compilation excluded)."""
-    for arm in arms:  # every planner and heuristic the arms need, compiled before any timing
-        warm_engine(arm.config)
+    warm_engine(*(arm.config for arm in arms))  # every planner and heuristic the arms need, before any timing
     start = time.perf_counter()
     with progress() as bar:
         task = bar.add_task(f"{len(arms)} {what}", total=games * len(arms), rate="")

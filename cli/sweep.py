@@ -288,7 +288,7 @@ def sweep(
     total_games = S.expected_games(len(todo), request)  # None with --precision: not known ahead
     try:
         if todo:
-            warm_engine(todo[0][1])  # compile (or load) before any bar, clock or cluster starts
+            warm_engine(*(config for _, config in todo))  # compile (or load) before any bar, clock or cluster starts
         start = time.perf_counter()
         with progress() as bar:
             configs = bar.add_task("configurations", total=len(todo), rate=" ")

@@ -134,11 +134,14 @@ def _data_record(config: GameConfig, base) -> int:
     return _RECORDS[key].ctypes.data
 
 
-def _pieces(config: GameConfig) -> list[tuple[str, str]]:
-    """The compiled pieces config plays besides the engine, as (function, strategy): its base's
-    decide and, for a planner, its plan."""
-    info = config.strategy_info
-    return [("decide", config.base_name)] + ([("plan", info.name)] if info.planner else [])
+def _pieces(configs) -> list[tuple[str, str]]:
+    """The compiled pieces configs play besides the engine, as (function, strategy), once each:
+    each base's decide and each planner's plan."""
+    out = []
+    for config in configs:
+        info = config.strategy_info
+        out += [("decide", config.base_name)] + ([("plan", info.name)] if info.planner else [])
+    return list(dict.fromkeys(out))
 
 
 def _in_cache(dispatcher) -> bool:
@@ -169,15 +172,15 @@ def _compile_engine(cfgs) -> None:
     play_games(cfgs.view(np.ndarray)[0], np.int64(0), np.int64(0), out, *(r[0] for r in recs), pub, hid)
 
 
-def _compile_side_by_side(config: GameConfig, cfgs) -> None:
-    """On a cold cache (a new install, or new sources), compile the strategy in a second process
-    while this one compiles the engine. numba compiles one function at a time in a process, and
-    each of the two takes half a minute or more: side by side on two cores they take the time
-    of the longer. The helper writes numba's on-disk cache, and this process then loads the
-    strategy from it; should the helper fail, this process compiles the strategy itself."""
+def _compile_side_by_side(configs, cfgs) -> None:
+    """On a cold cache (a new install, or new sources), compile the strategies of configs in a
+    second process while this one compiles the engine. numba compiles one function at a time in
+    a process, and each of the two takes half a minute or more: side by side on two cores they
+    take the time of the longer. The helper writes numba's on-disk cache, and this process then
+    loads the strategies from it; should the helper fail, this process compiles them itself."""
     from simcore.kernel import play_games
 
-    pieces = [f"{kind}={name}" for kind, name in _pieces(config) if not _in_cache(getattr(registry.module(name), kind))]
+    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
     if not pieces or _in_cache(play_games) or (os.cpu_count() or 1) < 2:
         return
     code = "import sys; from strategies.run import compile_pieces; compile_pieces(sys.argv[1:])"
@@ -188,11 +191,21 @@ def _compile_side_by_side(config: GameConfig, cfgs) -> None:
         helper.wait()
 
 
+def prepare(configs) -> None:
+    """Compile, or load from the cache, the engine and everything configs play (side by side
+    on a cold cache), so that no compiling happens once games are timed."""
+    configs = list(configs)
+    cfgs = configure(configs[0])
+    _compile_side_by_side(configs, cfgs)
+    _compile_engine(cfgs)
+    compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])
+
+
 def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=False, stop_turns=-1,
                   stop_round_end=False, from_state=False) -> np.recarray:
     """The kernel's configuration record for `config`, the strategy named by address."""
     cfgs = configure(config)
-    _compile_side_by_side(config, cfgs)
+    _compile_side_by_side([config], cfgs)
     cfg = cfgs[0]
     info = config.strategy_info
     base = registry.get(info.base(config.params))

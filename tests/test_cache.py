@@ -56,18 +56,18 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     monkeypatch.setattr(run, "_compile_engine", lambda cfgs: calls.append(("engine",)))
     monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
     config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
-    assert run._pieces(config) == [("decide", "keeper"), ("plan", "lookahead")]
+    assert run._pieces([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
 
     monkeypatch.setattr(run, "_in_cache", lambda d: False)
-    run._compile_side_by_side(config, None)
+    run._compile_side_by_side([config], None)
     assert calls == [("helper", ["decide=keeper", "plan=lookahead"]), ("engine",), ("wait",)]
 
     calls.clear()  # the engine in the cache: nothing to overlap, the strategy compiles here
     monkeypatch.setattr(run, "_in_cache", lambda d: d.__name__ == "play_games")
-    run._compile_side_by_side(config, None)
+    run._compile_side_by_side([config], None)
     monkeypatch.setattr(run.os, "cpu_count", lambda: 1)  # one core: one after the other
     monkeypatch.setattr(run, "_in_cache", lambda d: False)
-    run._compile_side_by_side(config, None)
+    run._compile_side_by_side([config], None)
     assert calls == []
 
 
