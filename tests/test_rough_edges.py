@@ -284,6 +284,9 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     from reports import sweep as S
 
     monkeypatch.setattr(common, "COMPILE_NOTE_AFTER", 0.05)
+    import strategies.run
+
+    monkeypatch.setattr(strategies.run, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
     common.warm_engine(None)
     err = capsys.readouterr().err

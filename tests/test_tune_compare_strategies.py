@@ -381,6 +381,6 @@ def test_params_file_in_compare_seatings(capsys, files):
 def test_simulate_without_a_file_is_unchanged(capsys):
     code, out, _ = run(capsys, "simulate", "-n", 300, "--seed", 2, "-s", TRIO, "-d", "easy", "--json")
     data = json.loads(out)
-    assert code == 0 and data["strategy"] == "learned" and data["params"]["edge"] == 0.005
+    assert code == 0 and data["strategy"] == "learned" and data["params"] == registry_get("learned").param_dict(None)
     assert data["wins"] == int(wins_of("learned", 300, 2).sum())
     assert np.isclose(data["win_rate"], data["wins"] / 300)
