@@ -77,7 +77,7 @@ def bench(
               "params": config.param_dict(), "numba": numba.__version__}
     if compile_times:
         with tempfile.TemporaryDirectory(prefix="kiai-bench-") as tmp:
-            stderr("timing a cold compile (a new process with an empty cache; a few minutes)...")
+            stderr("timing a cold compile (a new process with an empty cache; about a minute)...")
             result["compile_cold_s"] = _probe(tmp, strategy)
             stderr(f"  compiled in {result['compile_cold_s']:.1f} s; timing a warm start...")
             result["start_warm_s"] = _probe(tmp, strategy)

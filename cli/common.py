@@ -280,7 +280,7 @@ def warm_engine(config, *more) -> float:
 
     start = time.perf_counter()
     note = threading.Timer(COMPILE_NOTE_AFTER, stderr, ["compiling the engine (first run after an install or an update; "
-                                         "a few minutes, once; later runs start in about a second)..."])
+                                         "about a minute, once; later runs start in about a second)..."])
     note.daemon = True
     note.start()
     try:

@@ -162,6 +162,9 @@ def compile_pieces(pieces: list[str]) -> None:
         (decide_address if kind == "decide" else plan_address)(name)
 
 
+HELPER = "import sys; from strategies.run import compile_pieces; compile_pieces(sys.argv[1:])"  # the second process
+
+
 def _compile_engine(cfgs) -> None:
     """Compile the engine's kernel, or load it from the cache: a call that plays no game."""
     from simcore.kernel import play_games
@@ -183,8 +186,7 @@ def _compile_side_by_side(configs, cfgs) -> None:
     pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
     if not pieces or _in_cache(play_games) or (os.cpu_count() or 1) < 2:
         return
-    code = "import sys; from strategies.run import compile_pieces; compile_pieces(sys.argv[1:])"
-    helper = subprocess.Popen([sys.executable, "-c", code, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    helper = subprocess.Popen([sys.executable, "-c", HELPER, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _compile_engine(cfgs)
     finally:

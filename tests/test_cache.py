@@ -81,3 +81,20 @@ def test_the_cache_look_sees_a_compiled_strategy():
     missing = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path="/no/such/index.nbi")))
     assert not run._in_cache(missing)
     assert run._in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
+
+
+def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
+    """The helper's command line compiles its pieces into the cache folder of the same sources,
+    where _in_cache looks for them."""
+    import os
+    import subprocess
+    import sys
+
+    from numba.core import config
+
+    from strategies import reference, run
+
+    env = dict(os.environ, KIAI_CACHE_DIR=str(tmp_path))
+    subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300)
+    index = Path(reference.decide._cache._cache_file._index_path).relative_to(config.CACHE_DIR)
+    assert (tmp_path / _cache.source_hash() / index).exists()
