@@ -163,6 +163,7 @@ def compile_pieces(pieces: list[str]) -> None:
 
 
 HELPER = "import sys; from strategies.run import compile_pieces; compile_pieces(sys.argv[1:])"  # the second process
+HELPER_TIMEOUT = 900  # seconds after the engine: far beyond any compile, short of forever
 
 
 def _compile_engine(cfgs) -> None:
@@ -189,8 +190,14 @@ def _compile_side_by_side(configs, cfgs) -> None:
     helper = subprocess.Popen([sys.executable, "-c", HELPER, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         _compile_engine(cfgs)
-    finally:
+        helper.wait(timeout=HELPER_TIMEOUT)
+    except subprocess.TimeoutExpired:  # a stuck helper: this process compiles what it left
+        helper.kill()
         helper.wait()
+    except BaseException:  # interrupted (Ctrl-C): leave no compiler running behind
+        helper.kill()
+        helper.wait()
+        raise
 
 
 def prepare(configs) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from simcore import _cache
 
 ROOT = Path(_cache.__file__).resolve().parent.parent
@@ -49,7 +51,7 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
         def __init__(self, argv, **kw):
             calls.append(("helper", argv[3:]))
 
-        def wait(self):
+        def wait(self, timeout=None):
             calls.append(("wait",))
 
     monkeypatch.setattr(run.subprocess, "Popen", Helper)
@@ -69,6 +71,46 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     monkeypatch.setattr(run, "_in_cache", lambda d: False)
     run._compile_side_by_side([config], None)
     assert calls == []
+
+
+def test_an_interrupted_compile_stops_the_helper(monkeypatch):
+    """Ctrl-C while the engine compiles stops the helper too; a helper that outlives its timeout
+    is stopped and this process goes on (it compiles what the helper left)."""
+    import subprocess
+
+    from strategies import run
+
+    events = []
+
+    class Helper:
+        def __init__(self, argv, **kw):
+            self.stuck = False
+
+        def wait(self, timeout=None):
+            events.append("wait")
+            if timeout is not None and self.stuck:
+                raise subprocess.TimeoutExpired("helper", timeout)
+
+        def kill(self):
+            events.append("kill")
+
+    def interrupted(cfgs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run.subprocess, "Popen", Helper)
+    monkeypatch.setattr(run, "_in_cache", lambda d: False)
+    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
+    config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
+    monkeypatch.setattr(run, "_compile_engine", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run._compile_side_by_side([config], None)
+    assert events == ["kill", "wait"]
+
+    events.clear()
+    monkeypatch.setattr(Helper, "__init__", lambda self, argv, **kw: setattr(self, "stuck", True))
+    monkeypatch.setattr(run, "_compile_engine", lambda cfgs: None)
+    run._compile_side_by_side([config], None)  # returns: the pieces get compiled here, in turn
+    assert events == ["wait", "kill", "wait"]
 
 
 def test_the_cache_look_sees_a_compiled_strategy():
