@@ -184,8 +184,10 @@ def _compile_side_by_side(configs, cfgs) -> None:
     loads the strategies from it; should the helper fail, this process compiles them itself."""
     from simcore.kernel import play_games
 
+    if _in_cache(play_games) or (os.cpu_count() or 1) < 2:
+        return  # nothing to overlap (every call of kernel_config after the first ends here, on one look)
     pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
-    if not pieces or _in_cache(play_games) or (os.cpu_count() or 1) < 2:
+    if not pieces:
         return
     helper = subprocess.Popen([sys.executable, "-c", HELPER, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
