@@ -15,8 +15,8 @@ table (R-19: the hidden state is never passed, so an honest strategy cannot read
 own memory, then the question (simcore.questions). ask() also checks invariants when fuzzing,
 answers questions with a single legal option without consulting anyone, replays forced
 decisions (scripted tests, R-16a; kiai replay), records every decision of a recorded game, and
-plays a planner's action for the turn it was made for. An answer outside the legal set is counted and replaced by the lowest legal option, so a
-faulty strategy cannot break the rules.
+plays a planner's action for the turn it was made for. An answer outside the legal set is
+counted and replaced by the lowest legal option, so a faulty strategy cannot break the rules.
 
 A planner (strategies.lookahead) is called the same way before every turn (cfg.plan), and so is
 the invariant checker at every decision when fuzzing (cfg.check): both are hooks of signature
