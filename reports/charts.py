@@ -164,7 +164,7 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
         ax.set_xlim(-0.5, len(levels) - 0.5)
         ax.set_xlabel("difficulty level")
         ax.set_ylabel("win rate (%)")
-        ax.set_title(variant)
+        ax.set_title(variant if len(variants) > 1 else "")  # one strategy: the report's title names it
     # scale to the data (small rates would look flat on a fixed 0-100% axis); say so in the title
     top = float(np.nanmax(pooled["ci_high"].to_numpy(dtype=float))) * 100 if len(pooled) else 100.0
     axes[0, 0].set_ylim(0, min(100.0, max(1.0, top * 1.15)))

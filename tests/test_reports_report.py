@@ -160,6 +160,14 @@ def test_chart_without_its_columns_raises_no_chart_data():
         charts.plot_score_grades(_table().drop(columns=[f"score_{i}" for i in range(11)]))
 
 
+def test_win_rate_panels_are_titled_only_to_tell_strategies_apart():
+    one = charts.plot_winrate_by_level(_table(cheater=False))
+    assert [ax.get_title() for ax in one.axes if ax.get_title()] == []
+    several = charts.plot_winrate_by_level(_table())
+    titles = [ax.get_title() for ax in several.axes if ax.get_title()]
+    assert len(titles) == 2 and any("peek" in t for t in titles)
+
+
 def test_pooled_rates_sum_before_dividing():
     df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=100), _row("easy", LINEUPS[3][1], wins=90, games=300)])
     pooled = charts.pooled_rates(df, ["difficulty"])
