@@ -169,7 +169,7 @@ MEM = np.dtype([_field(name, f) for name, *f in (
     ("labels_cap",),  # ... its rows ...
     ("labels_n",),  # ... and the rows written (strategies.lookahead)
     ("work", np.float32, (384,)),  # scratch for the strategy's own computations (one per thread) ...
-    ("acc", np.float32, (64,)),  # ... and a second one (sums kept apart from their inputs vectorise)
+    ("nz_at", np.int64, (160,)),  # ... and a list of positions in it (strategies.learned._layer)
 )])
 MEM_HEAD = MEM.fields["q"][1]  # bytes of MEM a rollout copies: the stream and the plan
 

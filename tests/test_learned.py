@@ -36,22 +36,41 @@ def random_model(hidden=6, seed=0, scale=0.3):
 
 
 def test_the_network_in_numba_is_the_plain_arrays_forward_pass():
-    """learned._scores (float32, inside numba, transposed storage) against numpy's float64
-    forward pass of the same arrays on feature vectors with zeros, negatives and one-hots."""
+    """learned._scores (float32, inside numba, transposed and padded storage, outputs summed a
+    block at a time) against numpy's float64 forward pass of the same arrays, on feature vectors
+    with zeros, negatives and one-hots; 7 hidden units, so that the padding is exercised."""
     arrays, _ = random_model(hidden=7, seed=3)
+    rec = np.zeros(1, dtype=learned.STRATEGY.dtype)[0]
+    learned.pack(arrays, 7, rec)
     rng = np.random.default_rng(1)
     for head, slots in HEADS.items():
+        p = head[0]
         w = {k: arrays[f"{head}_{k}"].astype(np.float64) for k in ("w1", "b1", "w2", "b2", "w3", "b3")}
         for _ in range(20):
             x = rng.standard_normal(N_FEATURES) * (rng.random(N_FEATURES) < 0.3)
             want = w["w3"] @ np.maximum(w["w2"] @ np.maximum(w["w1"] @ x + w["b1"], 0) + w["b2"], 0) + w["b3"]
             work = np.zeros(384, dtype=np.float32)
             work[learned._X : learned._X + N_FEATURES] = x
-            learned._scores(np.ascontiguousarray(arrays[f"{head}_w1"].T), arrays[f"{head}_b1"],
-                            np.ascontiguousarray(arrays[f"{head}_w2"].T), arrays[f"{head}_b2"],
-                            np.ascontiguousarray(arrays[f"{head}_w3"].T), arrays[f"{head}_b3"],
-                            N_FEATURES, 7, slots, work, np.zeros(64, dtype=np.float32))
+            learned._scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"], rec[f"{p}b3"],
+                            N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
             np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
+
+
+def test_subnormal_weights_are_played_as_zeros():
+    """Subnormal weights (dead units' leftovers) cost a hundredfold in float arithmetic on x86:
+    the record the engine plays holds none, and every other weight is kept exactly."""
+    arrays, _ = random_model(hidden=7, seed=4)
+    arrays["action_w1"][0, :5] = np.float32(1e-40)
+    arrays["card_b2"][2] = np.float32(-3e-39)
+    rec = np.zeros(1, dtype=learned.STRATEGY.dtype)[0]
+    learned.pack(arrays, 7, rec)
+    tiny = np.finfo(np.float32).tiny
+    for name in learned.STRATEGY.dtype.names:
+        if rec[name].dtype == np.float32:
+            a = np.abs(rec[name])
+            assert not ((a > 0) & (a < tiny)).any(), name
+    assert (rec["aw1"][:5, 0] == 0).all() and rec["cb2"][2] == 0  # stored transposed
+    assert rec["aw1"][5, 0] == arrays["action_w1"][0, 5] and rec["aw1"][0, 1] == arrays["action_w1"][1, 0]
 
 
 def test_the_zero_model_plays_exactly_as_keeper(tmp_path):
