@@ -53,6 +53,11 @@ def cache_root() -> pathlib.Path:
 def configure() -> pathlib.Path:
     path = cache_root() / source_hash()
     config.CACHE_DIR = str(path)
+    # numba leaves LLVM's SLP vectoriser off by default. On, it packs the learned networks'
+    # sixteen sums (strategies.learned._layer) into vector instructions: learned plays 13%
+    # faster, the other strategies and the compile time are unchanged. It keeps each float
+    # operation as written, so games stay the same bit for bit.
+    config.SLP_VECTORIZE = 1
     return path
 
 

@@ -71,7 +71,8 @@ def _layer(w, b, n_in, n_out, work, src, dst, relu, nz_at):
     the zero padding. Most features are one-hot: the inputs that are not 0 are listed first in
     nz_at, without a branch (one on each input mispredicts often). Then each block of _BLOCK
     outputs is summed in registers, each output in input order, so the result is exact on
-    every machine."""
+    every machine. A weight row's block is taken as one slice and read at constant offsets:
+    the form the SLP vectoriser (simcore._cache) turns into vector loads and arithmetic."""
     nz = 0
     for i in range(n_in):
         xi = work[src + i]
@@ -85,22 +86,23 @@ def _layer(w, b, n_in, n_out, work, src, dst, relu, nz_at):
         for k in range(nz):
             i = nz_at[k]
             xi = work[src + i]
-            a0 += w[i, j] * xi
-            a1 += w[i, j + 1] * xi
-            a2 += w[i, j + 2] * xi
-            a3 += w[i, j + 3] * xi
-            a4 += w[i, j + 4] * xi
-            a5 += w[i, j + 5] * xi
-            a6 += w[i, j + 6] * xi
-            a7 += w[i, j + 7] * xi
-            a8 += w[i, j + 8] * xi
-            a9 += w[i, j + 9] * xi
-            a10 += w[i, j + 10] * xi
-            a11 += w[i, j + 11] * xi
-            a12 += w[i, j + 12] * xi
-            a13 += w[i, j + 13] * xi
-            a14 += w[i, j + 14] * xi
-            a15 += w[i, j + 15] * xi
+            r = w[i, j:j + _BLOCK]
+            a0 += r[0] * xi
+            a1 += r[1] * xi
+            a2 += r[2] * xi
+            a3 += r[3] * xi
+            a4 += r[4] * xi
+            a5 += r[5] * xi
+            a6 += r[6] * xi
+            a7 += r[7] * xi
+            a8 += r[8] * xi
+            a9 += r[9] * xi
+            a10 += r[10] * xi
+            a11 += r[11] * xi
+            a12 += r[12] * xi
+            a13 += r[13] * xi
+            a14 += r[14] * xi
+            a15 += r[15] * xi
         o = dst + j
         work[o], work[o + 1], work[o + 2], work[o + 3] = a0, a1, a2, a3
         work[o + 4], work[o + 5], work[o + 6], work[o + 7] = a4, a5, a6, a7
