@@ -147,12 +147,16 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     # rollout means, and the best of several noisy estimates is biased upwards
     best = mine
     bv = work[_OUT + _slot_of(pub, q, seat, mine)] + m.edge
-    for answer in range(63):
-        if (legal >> answer) & 1 and answer != mine:
+    rest = legal & ~(1 << mine)
+    answer = 0
+    while rest:  # the other legal answers, lowest first, up to the highest (not all 63 bits)
+        if rest & 1:
             v = work[_OUT + _slot_of(pub, q, seat, answer)]
             if v > bv:
                 bv = v
                 best = answer
+        rest >>= 1
+        answer += 1
     return best
 
 
