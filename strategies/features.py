@@ -122,6 +122,14 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     """Write the features of question q put to seat s (a: the card in hand, legal: the legal
     answers, keeper_slot: the slot of keeper's answer, p: keeper's parameters) into x; returns
     how many (N_FEATURES)."""
+    rule = fight_rule(p, pub, s) if q == Q_ACTION or q == Q_FIGHT_AGAIN else (0, 0.0, False)
+    return fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, fight_odds(pub, s))
+
+
+@njit(cache=True)
+def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
+    """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only)
+    and count (sense.fight_odds), which learned also uses for keeper's answer."""
     n = pub.n
     # ---- self
     x[0] = (pub.kiai[s] - pub.total[s]) / 13.0
@@ -194,7 +202,6 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     x[i + 6] = pub.value[k] / 6.0 if k >= 0 else 0.0
     i += 7
     # ---- keeper's counting and answer
-    odds = fight_odds(pub, s)
     for j in range(6):
         x[i + j] = odds[j]
     x[i + 6] = min(odds[6], 40.0) / 10.0
@@ -221,7 +228,7 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     for j in range(3 + 6 + N_CARD + 3 + 6):
         x[i + j] = 0.0
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        forced, theta, _strict = fight_rule(p, pub, s)
+        forced, theta, _strict = rule
         x[i] = 1.0 if forced > 0 else 0.0
         x[i + 1] = 1.0 if forced < 0 else 0.0
         if forced == 0:
@@ -245,4 +252,4 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     return i + N_CARD + 9
 
 
-__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "SCHEMA", "action_slot", "fill", "rel"]
+__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "SCHEMA", "action_slot", "fill", "fill_counted", "rel"]

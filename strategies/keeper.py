@@ -96,6 +96,13 @@ def slot_wait(pub, s, sym, a, tm, cb, cw, cnd):
 
 
 @njit(cache=True)
+def fight_counted(p, pub, q, rule, odds):
+    """decide's answer to Q_ACTION or Q_FIGHT_AGAIN, from the fighting rule (risk.fight_rule)
+    and the count (sense.fight_odds) that learned works out for its features anyway."""
+    return playbook.fight_answer(q, risk.fights_counted(p, pub, rule, odds))
+
+
+@njit(cache=True)
 def decide(prm, pub, mem, q, seat, a, b, legal):
     p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:

@@ -22,10 +22,11 @@ from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from strategies import keeper
+from strategies import keeper, risk
 from strategies.base import Param, Strategy
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, action_slot, fill
+from strategies.features import N_ACTION, N_CARD, N_FEATURES, action_slot, fill_counted
 from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, load
+from strategies.sense import fight_odds
 
 # a layer's outputs are summed _BLOCK at a time, in registers: every layer's width is padded to a
 # multiple of it (MAX_HIDDEN is one; the scores, at most 8, get one block)
@@ -129,16 +130,27 @@ def _slot_of(pub, q, seat, answer):
 
 @njit(cache=True)
 def decide(prm, pub, mem, q, seat, a, b, legal):
-    mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
-    if q != Q_ACTION and q != Q_CARD and q != Q_FIGHT_AGAIN:
-        return mine
+    # keeper's view of the same record (its fields come first): the features and the keeper
+    # functions they call are then compiled once, for keeper's record, and shared with keeper
+    # and lookahead
+    kp = keeper.params(prm)
+    fights = q == Q_ACTION or q == Q_FIGHT_AGAIN
+    if fights:
+        # the fighting rule and the count serve keeper's answer and the features alike
+        rule = risk.fight_rule(kp, pub, seat)
+        odds = fight_odds(pub, seat)
+        mine = keeper.fight_counted(kp, pub, q, rule, odds)
+    else:
+        mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
+        if q != Q_CARD or legal & (legal - 1) == 0:
+            return mine
+        rule = (0, 0.0, False)
+        odds = fight_odds(pub, seat)
     if legal & (legal - 1) == 0:
         return mine  # one legal answer: nothing to weigh
     m = params(prm)
     work = mem.work
-    # keeper's view of the same record (its fields come first): fill and the keeper functions
-    # it calls are then compiled once, for keeper's record, and shared with keeper and lookahead
-    fill(keeper.params(prm), pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work)
+    fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds)
     if q == Q_CARD:
         _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
     else:

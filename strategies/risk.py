@@ -18,7 +18,7 @@ from simcore.unseen import pen_count
 from strategies import playbook
 from strategies.base import Param, Strategy
 from strategies.inlining import hot
-from strategies.sense import LOST, fight_within, missing, symbol_cost
+from strategies.sense import LOST, fight_within, missing, symbol_cost, within
 
 
 def fighting_params(risk: float) -> tuple[Param, ...]:
@@ -95,6 +95,19 @@ def wants_fight(p, pub, seat):
     if forced != 0:
         return forced > 0
     return fight_within(pub, seat, theta, 0.1 * p.stay, strict)
+
+
+@njit(cache=True)
+def fights_counted(p, pub, rule, odds):
+    """wants_fight's answer from its rule (fight_rule) and the count (sense.fight_odds) already
+    made, for a caller that needs both anyway (learned's features): the same answer, since
+    fight_within's shortcut is taken only where the count agrees with it."""
+    if pub.raider_n == 0:
+        return False
+    forced, theta, strict = rule
+    if forced != 0:
+        return forced > 0
+    return within(odds, theta, 0.1 * p.stay, strict)
 
 
 @njit(cache=True)

@@ -292,7 +292,12 @@ def fight_within(pub, s, theta, weight, strict):
         dearest = 2.0 * max(max(cb, cw), max(cnd, _PEN_FIXED[PEN_LOSE_DEFENCE]))
         if theta - weight * dearest * 1.001 >= 0.0:  # 1.001: room for the count's rounding
             return True
-    odds = fight_odds(pub, s)
+    return within(fight_odds(pub, s), theta, weight, strict)
+
+
+@njit(cache=True, inline=hot)
+def within(odds, theta, weight, strict):
+    """fight_within's rule on a count already made (odds: fight_odds)."""
     if strict and odds[F_OVER] > 0.0:
         return False
     return odds[F_OVER] <= theta - weight * odds[6]
