@@ -36,6 +36,7 @@ from strategies.risk import fight_rule
 from strategies.sense import fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
 
 SCHEMA = 2
+NO_RULE = (0, 0.0, False)  # fill_counted's rule for a question that is not about fighting
 N_ACTION = 8  # action slots: pass, fight, support to the seat 1..6 places to the left
 N_CARD = 6  # card slots: the CARD_* answers
 
@@ -122,7 +123,7 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     """Write the features of question q put to seat s (a: the card in hand, legal: the legal
     answers, keeper_slot: the slot of keeper's answer, p: keeper's parameters) into x; returns
     how many (N_FEATURES)."""
-    rule = fight_rule(p, pub, s) if q == Q_ACTION or q == Q_FIGHT_AGAIN else (0, 0.0, False)
+    rule = fight_rule(p, pub, s) if q == Q_ACTION or q == Q_FIGHT_AGAIN else NO_RULE
     return fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, fight_odds(pub, s))
 
 
@@ -252,4 +253,4 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
     return i + N_CARD + 9
 
 
-__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "SCHEMA", "action_slot", "fill", "fill_counted", "rel"]
+__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "NO_RULE", "SCHEMA", "action_slot", "fill", "fill_counted", "rel"]

@@ -22,9 +22,10 @@ from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from simcore.state import MEM
 from strategies import keeper, risk
 from strategies.base import Param, Strategy
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, action_slot, fill_counted
+from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, action_slot, fill_counted
 from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, load
 from strategies.sense import fight_odds
 
@@ -63,6 +64,8 @@ warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subt
 
 # mem.work, the strategy's scratch: the features, the two hidden layers, the scores
 _X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + MAX_HIDDEN, MAX_FEATURES + 2 * MAX_HIDDEN
+# numba checks no bounds: the scratch must hold every layer, padded scores included
+assert MEM.fields["work"][0].shape[0] >= _OUT + _BLOCK and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
 
 
 @njit(cache=True)
@@ -70,10 +73,10 @@ def _layer(w, b, n_in, n_out, work, src, dst, relu, nz_at):
     """work[dst:dst + n_out] = b + w.T @ x, x = work[src:src + n_in] (with `relu`, its negative
     entries, a hidden layer's, count as 0), and up to the next multiple of _BLOCK outputs, from
     the zero padding. Most features are one-hot: the inputs that are not 0 are listed first in
-    nz_at, without a branch (one on each input mispredicts often). Then each block of _BLOCK
-    outputs is summed in registers, each output in input order, so the result is exact on
-    every machine. A weight row's block is taken as one slice and read at constant offsets:
-    the form the SLP vectoriser (simcore._cache) turns into vector loads and arithmetic."""
+    nz_at (every position is written; the count moves on past the non-zero ones). Then each
+    block of _BLOCK outputs is summed in registers, each output in input order, so the result
+    is exact on every machine. A weight row's block is taken as one slice and read at constant
+    offsets: the form the SLP vectoriser (simcore._cache) turns into vector instructions."""
     nz = 0
     for i in range(n_in):
         xi = work[src + i]
@@ -134,20 +137,20 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     # functions they call are then compiled once, for keeper's record, and shared with keeper
     # and lookahead
     kp = keeper.params(prm)
-    fights = q == Q_ACTION or q == Q_FIGHT_AGAIN
-    if fights:
+    one_answer = legal & (legal - 1) == 0  # nothing to weigh
+    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
         # the fighting rule and the count serve keeper's answer and the features alike
         rule = risk.fight_rule(kp, pub, seat)
         odds = fight_odds(pub, seat)
         mine = keeper.fight_counted(kp, pub, q, rule, odds)
-    else:
-        mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
-        if q != Q_CARD or legal & (legal - 1) == 0:
+        if one_answer:
             return mine
-        rule = (0, 0.0, False)
+    elif q == Q_CARD and not one_answer:
+        mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
+        rule = NO_RULE
         odds = fight_odds(pub, seat)
-    if legal & (legal - 1) == 0:
-        return mine  # one legal answer: nothing to weigh
+    else:
+        return keeper.decide(prm, pub, mem, q, seat, a, b, legal)
     m = params(prm)
     work = mem.work
     fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds)
