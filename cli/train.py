@@ -50,9 +50,13 @@ def train(
     tables: int = typer.Option(300, "--tables", help="Training tables (line-up with seat order, level) drawn from the "
                                                      "seed; 2 to 7 samurai, every level, none of the --eval line-ups."),
     samples: int = typer.Option(16, "--samples", help="The teacher's hidden card orders sampled per answer (1-64)."),
-    hidden: int = typer.Option(32, "--hidden", help="Units in each of the networks' two hidden layers (1-64); "
+    hidden: int = typer.Option(16, "--hidden", help="Units in each of the networks' two hidden layers (1-64); "
                                                     "play time grows with it."),
     epochs: int = typer.Option(10, "--epochs", help="Passes over the labels when fitting."),
+    fits: int = typer.Option(1, "--fits", help="Fit the networks this many times from different seeds and keep the "
+                                                "fit that wins most on --select-games deals of the training tables."),
+    select_games: int = typer.Option(40_000, "--select-games", help="Deals over the training tables that choose "
+                                                                    "among --fits fits (unused with one fit)."),
     eval_games: int = typer.Option(4000, "--eval-games", help="Deals per evaluation table for the models."),
     teacher_games: int = typer.Option(300, "--teacher-games", help="Deals per evaluation table for the teacher "
                                                                    "(0: skip it; it plays about 100 times slower)."),
@@ -80,7 +84,7 @@ def train(
         for seating, level in evals:
             GameConfig(seating, level, "keeper", components=comp)  # a bad table fails here, before any work
         settings = T.Settings(iterations=iterations, games=games, tables=tables, samples=samples, hidden=hidden,
-                              epochs=epochs, eval_games=eval_games, teacher_games=teacher_games, seed=seed,
+                              epochs=epochs, fits=fits, select_games=select_games, eval_games=eval_games, teacher_games=teacher_games, seed=seed,
                               components_sha256=comp.sha256, eval_tables=[[list(s), lv] for s, lv in evals])
         settings.check()
         used = set_threads(threads)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import zipfile
 from dataclasses import dataclass
@@ -74,16 +75,18 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
     architecture, and one made for other component data (when components_sha256 is given).
 
     A configuration checks its model, describes it and plays it (strategies.run), and a sweep
-    builds hundreds of configurations: the file is read once while it stays the same (same
-    size and modification time), and its arrays are shared read-only."""
+    builds hundreds of configurations: a file's bytes are read each time (a few kilobytes) but
+    checked and unpacked once while they stay the same, and its arrays are shared read-only.
+    The bytes, not the modification time, key that: a file rewritten within the clock's tick
+    (a training run's candidate fits) keeps its time but not its contents."""
     path = Path(path) if path is not None else default_path()
     try:
-        st = path.stat()
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ModelError(f"model {path}: no such file") from None
     except OSError as e:
         raise ModelError(f"model {path}: cannot read it ({e.strerror or e})") from None
-    model = _read(str(path), st.st_size, st.st_mtime_ns)
+    model = _read(str(path), raw)
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
         raise ModelError(f"model {path}: trained for other component data (components {str(made_for)[:12]}, "
@@ -92,18 +95,12 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
 
 
 @functools.lru_cache(maxsize=16)
-def _read(path_text: str, size: int, mtime_ns: int) -> Model:
-    """The checks of load() that depend on the file alone (size and mtime_ns key the cache)."""
+def _read(path_text: str, raw: bytes) -> Model:
+    """The checks of load() that depend on the file alone."""
     path = Path(path_text)
     where = f"model {path}"
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ModelError(f"{where}: no such file") from None
-    except OSError as e:
-        raise ModelError(f"{where}: cannot read it ({e.strerror or e})") from None
-    try:
-        with np.load(path, allow_pickle=False) as z:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             header = json.loads(str(z["header"]))
             arrays = {k: z[k] for k in z.files if k != "header"}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, EOFError):

@@ -124,9 +124,12 @@ _RECORDS: dict = {}  # data records handed to the engine by address: kept alive 
 
 def _data_record(config: GameConfig, base) -> int:
     """The address of the base strategy's parameter record with its data (a model), made once
-    per (strategy, parameters, model, components)."""
+    per (strategy, parameters, model, components). The model's bytes name it, not its path: a
+    file rewritten in place (a training run's candidate fits) is another model."""
+    from strategies.model import load
+
     overrides = {} if config.strategy_info.planner else dict(config.params)
-    key = (base.name, tuple(sorted(overrides.items())), config.model, config.components.sha256)
+    key = (base.name, tuple(sorted(overrides.items())), load(config.model).sha256, config.components.sha256)
     if key not in _RECORDS:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
                           model=config.model)

@@ -203,6 +203,22 @@ def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
     one_line_error(*run(capsys, "train", folder, *TINY[:-1], 10), "other settings (seed)")
 
 
+def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
+    """--fits 3: three fits from different seeds play the same deals of the training tables; the
+    header records each one's wins and the kept one is the winner, whose wins replay."""
+    pytest.importorskip("torch")
+    folder = tmp_path / "fits"
+    code, _, err = run(capsys, "train", folder, *TINY, "--fits", 3, "--select-games", 30)
+    assert code == 0, err
+    assert "keeping fit" in err
+    m = load(folder / "iteration-0" / "model.npz")
+    chosen = m.header["training"]["selection"]
+    assert chosen["games"] == 30 and len(chosen["wins"]) == 3 and chosen["kept"] == int(np.argmax(chosen["wins"]))
+    settings = training.Settings(**json.loads((folder / "settings.json").read_text()))
+    again = training.select(training.Folder(folder), settings, 0, [m.arrays], m.header, None, training.Stages())
+    assert again == [chosen["wins"][chosen["kept"]]]
+
+
 def load_bytes(raw: bytes, tmp_path):
     p = tmp_path / "copy.npz"
     p.write_bytes(raw)
@@ -212,6 +228,7 @@ def load_bytes(raw: bytes, tmp_path):
 @pytest.mark.parametrize("argv, words", [
     (["--hidden", 65], "--hidden must be at most 64"),
     (["--games", 0], "--games must be at least 1"),
+    (["--fits", 0], "--fits must be at least 1"),
     (["--tables", 50, "--games", 10], "must not exceed --games"),
     (["--eval", "kanbei,heihachi"], "--eval must be SEATING:LEVEL"),
     (["--eval", "kanbei,nobody:easy"], "nobody"),
