@@ -51,7 +51,7 @@ STRATEGY = Strategy(
     "Learned from the lookahead: two small networks answer the action, the card in hand and Kikuchiyo's second fight; keeper answers the rest.",
     (
         *keeper.STRATEGY.params,  # keeper's, for the questions it answers (and its answer is an input): first
-        Param("edge", 0.0075, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)"),
+        Param("edge", 0.002, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)"),
     ),
     counts=True,
     data=DATA,
