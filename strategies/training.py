@@ -113,7 +113,7 @@ def _train(net, x: np.ndarray, v: np.ndarray, keeper: np.ndarray, epochs: int, s
     learned leaves keeper's answer only for one scored `edge` above it (strategies.learned).
     The step size decays to 0 along a cosine: the targets are noisy (16 rollouts an answer),
     and a constant step leaves the weights wandering on that noise; the decay averages it out
-    and, on the same labels, more than doubled what `learned` wins over keeper."""
+    and, on the same labels, doubled what `learned` wins over keeper."""
     import torch
 
     legal = ~np.isnan(v)
