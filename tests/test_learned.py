@@ -211,6 +211,8 @@ def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
     code, _, err = run(capsys, "train", folder, *TINY, "--fits", 3, "--select-games", 30)
     assert code == 0, err
     assert "keeping fit" in err
+    # not on a terminal (a log), each stage says it started and how far it has gone
+    assert "iteration 0: teacher games: 24 to do" in err and "iteration 0: teacher games: 24 of 24 in" in err
     m = load(folder / "iteration-0" / "model.npz")
     chosen = m.header["training"]["selection"]
     assert chosen["games"] == 30 and len(chosen["wins"]) == 3 and chosen["kept"] == int(np.argmax(chosen["wins"]))
