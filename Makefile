@@ -6,6 +6,7 @@ STAMP := $(VENV)/.installed
 # the extras installed: the tests, and training (PyTorch CPU; `kiai train` and its test). A variable,
 # since a comma inside $(call ...) would split its arguments
 EXTRAS := test,train
+COMMA := ,
 
 .PHONY: report test bench setup clean verify-records
 
@@ -26,8 +27,8 @@ setup: $(STAMP)
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force); \
-	$(call STAGE,skill ladder,$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --force); \
-	$(call STAGE,skill ladder: planners,$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --force); \
+	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --force); \
+	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --force); \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
