@@ -13,7 +13,7 @@ from simcore.obs import active_count
 from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from strategies import playbook
 from strategies.base import Param, Strategy
-from strategies.sense import fight_within, missing
+from strategies.sense import STAY_CHANCE, fight_within, missing
 
 STRATEGY = Strategy(
     "counter",
@@ -44,7 +44,7 @@ def wants_fight(p, pub, seat):
     if a == 1:
         theta += p.last
     # fighting means paying a last card's penalty at the next turn; passing pays nothing more
-    return fight_within(pub, seat, theta, 0.1 * p.stay, False)
+    return fight_within(pub, seat, theta, STAY_CHANCE * p.stay, False)
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from strategies import keeper
 from strategies.playbook import _token_value, option_value
 from strategies.risk import fight_rule
-from strategies.sense import fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
+from strategies.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
 
 SCHEMA = 2
 NO_RULE = (0, 0.0, False)  # fill_counted's rule for a question that is not about fighting
@@ -233,7 +233,7 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
         x[i] = 1.0 if forced > 0 else 0.0
         x[i + 1] = 1.0 if forced < 0 else 0.0
         if forced == 0:
-            x[i + 2] = _clip(theta - 0.1 * p.stay * odds[6] - odds[5], -2.0, 2.0)
+            x[i + 2] = _clip(theta - STAY_CHANCE * p.stay * odds[6] - odds[5], -2.0, 2.0)
         if q == Q_ACTION:
             for t in range(n):
                 if (legal >> (2 + t)) & 1:

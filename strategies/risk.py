@@ -18,7 +18,7 @@ from simcore.unseen import pen_count
 from strategies import playbook
 from strategies.base import Param, Strategy
 from strategies.inlining import hot
-from strategies.sense import LOST, fight_within, missing, symbol_cost, within
+from strategies.sense import LOST, STAY_CHANCE, fight_within, missing, symbol_cost, within
 
 
 def fighting_params(risk: float) -> tuple[Param, ...]:
@@ -94,7 +94,7 @@ def wants_fight(p, pub, seat):
     forced, theta, strict = fight_rule(p, pub, seat)
     if forced != 0:
         return forced > 0
-    return fight_within(pub, seat, theta, 0.1 * p.stay, strict)
+    return fight_within(pub, seat, theta, STAY_CHANCE * p.stay, strict)
 
 
 @njit(cache=True)
@@ -107,7 +107,7 @@ def fights_counted(p, pub, rule, odds):
     forced, theta, strict = rule
     if forced != 0:
         return forced > 0
-    return within(odds, theta, 0.1 * p.stay, strict)
+    return within(odds, theta, STAY_CHANCE * p.stay, strict)
 
 
 @njit(cache=True)

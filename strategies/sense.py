@@ -44,6 +44,11 @@ F_FIT = 3  # confronted, stays below the Kiai
 F_GIVE = 4  # handed to a neighbour who can take it
 F_OVER = 5  # confronted above the Kiai: a barricade falls
 
+# the counting heuristics' fighting rules weigh what the card kept last will cost next turn
+# against the chance of being overcome now: one barricade's worth of penalty counts as this much
+# chance, times their parameter `stay` (1 by default)
+STAY_CHANCE = 0.1
+
 # what a penalty costs its holder as a last card (section 7), in barricades, by penalty code;
 # barricade, wound and "no defend" depend on the state (state_costs)
 # (in tenths, so that the counted odds add them up in integers)

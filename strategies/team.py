@@ -15,7 +15,7 @@ from simcore.obs import active_count
 from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
 from strategies import playbook
 from strategies.base import Param, Strategy
-from strategies.sense import fight_within, missing, seat_danger
+from strategies.sense import STAY_CHANCE, fight_within, missing, seat_danger
 
 STRATEGY = Strategy(
     "team",
@@ -41,7 +41,7 @@ def wants_fight(p, pub, seat):
     theta = p.risk + (p.need if missing(pub, seat) > 0 else 0.0)
     if a == 1:
         theta += 0.5
-    return fight_within(pub, seat, theta, 0.1 * p.stay, False)
+    return fight_within(pub, seat, theta, STAY_CHANCE * p.stay, False)
 
 
 @njit(cache=True)
