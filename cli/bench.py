@@ -57,6 +57,10 @@ def bench(
     threads: int = ThreadsOpt,
     compile_times: bool = typer.Option(True, "--compile/--no-compile", help="Also measure cold and warm compile."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    profile: bool = typer.Option(False, "--profile", help="Instead of timing: play the workload in a new "
+                                 "process under Linux perf (which must be installed) and list the compiled "
+                                 "functions by their share of the time. That process compiles everything "
+                                 "itself (about a minute), so that perf can name the compiled code."),
 ):
     import numba
 
@@ -75,6 +79,9 @@ def bench(
         fail(str(e.args[0]))
     result = {"cores": os.cpu_count(), "threads": used, "games": games, **WORKLOAD, "strategy": strategy,
               "params": config.param_dict(), "numba": numba.__version__}
+    if profile:
+        _profile(result, config, as_json)
+        return
     if compile_times:
         with tempfile.TemporaryDirectory(prefix="kiai-bench-") as tmp:
             stderr("timing a cold compile (a new process with an empty cache; about a minute)...")
@@ -98,3 +105,28 @@ def bench(
     if compile_times:
         print(f"compile cold  {result['compile_cold_s']:.1f} s (new process, empty cache)")
         print(f"start warm    {result['start_warm_s']:.2f} s (new process, cache present, incl. imports)")
+
+
+def _profile(result: dict, config, as_json: bool) -> None:
+    from cli.profile import check_perf, profile
+
+    try:
+        check_perf()
+    except FileNotFoundError as e:
+        fail(str(e))
+    stderr(f"profiling {result['games']:,} games under perf in a new process (it compiles everything first)...")
+    try:
+        found = profile(WORKLOAD, result["strategy"], config.param_dict(), result["games"], result["threads"])
+    except RuntimeError as e:
+        fail(str(e))
+    result.update(games_per_second=found["games_per_second"],
+                  functions=[{"share": share / 100, "function": name} for share, name in found["functions"]])
+    if as_json:
+        print(json.dumps(result))
+        return
+    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {result['strategy']}")
+    print(f"machine       {result['cores']} cores, {result['threads']} threads, numba {result['numba']}")
+    print(f"under perf    {found['games_per_second']:,.0f} games/s")
+    print("share of samples, by function (all threads):")
+    for share, name in found["functions"]:
+        print(f"  {share:5.1f}%  {name}")

@@ -205,6 +205,15 @@ def _compile_side_by_side(configs, cfgs) -> None:
         raise
 
 
+def compile_here(configs) -> None:
+    """Compile everything configs play in this process, the strategies first (so no helper
+    process compiles them): a profiler (cli.profile) needs every compiled function built where
+    it runs. Pieces already in numba's cache are loaded from it instead."""
+    configs = list(configs)
+    compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])
+    prepare(configs)
+
+
 def prepare(configs) -> None:
     """Compile, or load from the cache, the engine and everything configs play (side by side
     on a cold cache), so that no compiling happens once games are timed."""
