@@ -26,7 +26,7 @@ from simcore.state import MEM
 from strategies import keeper, risk
 from strategies.base import Param, Strategy
 from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, action_slot, fill_counted
-from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, load
+from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, flush_subnormals, load
 from strategies.sense import fight_odds
 
 # a layer's outputs are summed _BLOCK at a time, in registers: every layer's width is padded to a
@@ -198,19 +198,11 @@ def data_record(config) -> np.ndarray:
     return rec
 
 
-def flush_subnormals(a: np.ndarray) -> np.ndarray:
-    """a with its subnormal entries set to 0. Training leaves some (the weights of units that
-    died decay towards 0): arithmetic on them costs some hundred cycles on x86, and a fifth of
-    the shipped model's first-layer weights made its networks ten times slower. Next to the
-    other terms of the sums they enter they are far below float32's resolution: the stored
-    game digests show that no game changes."""
-    return np.where(np.abs(a) < np.finfo(a.dtype).tiny, np.zeros_like(a), a)
-
-
 def pack(arrays: dict, hidden: int, rec) -> None:
     """Write a model's arrays (strategies.model's names and shapes) into the weight fields of a
     zeroed parameter record, transposed, padded with zeros to the fields' sizes and with no
-    subnormal numbers."""
+    subnormal numbers (model.save writes none, but files from before it, the shipped model
+    among them, hold some)."""
     arrays = {k: flush_subnormals(v) for k, v in arrays.items()}
     for head, prefix in (("action", "a"), ("card", "c")):
         slots = HEADS[head]

@@ -73,6 +73,22 @@ def test_subnormal_weights_are_played_as_zeros():
     assert rec["aw1"][5, 0] == arrays["action_w1"][0, 5] and rec["aw1"][0, 1] == arrays["action_w1"][1, 0]
 
 
+def test_saved_models_hold_no_subnormal_weights(tmp_path):
+    """kiai train's fits leave subnormal weights; model.save writes them as 0 and every other
+    weight exactly."""
+    arrays, header = random_model(hidden=6, seed=8)
+    arrays["action_w2"][1, :3] = np.float32(2e-40)
+    arrays["card_b1"][4] = np.float32(-1e-39)
+    save(tmp_path / "m.npz", arrays, header)
+    m = load(tmp_path / "m.npz", SHA)
+    tiny = np.finfo(np.float32).tiny
+    for k, v in m.arrays.items():
+        assert not ((np.abs(v) > 0) & (np.abs(v) < tiny)).any(), k
+        keep = np.abs(arrays[k]) >= tiny
+        np.testing.assert_array_equal(v[keep], arrays[k][keep])
+    assert (m.arrays["action_w2"][1, :3] == 0).all() and m.arrays["card_b1"][4] == 0
+
+
 def test_the_zero_model_plays_exactly_as_keeper(tmp_path):
     """Iteration 0's start: scores 0 above keeper's answer everywhere, so learned never leaves
     it; a model that scores anything else plays other games."""
