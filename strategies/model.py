@@ -100,7 +100,8 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
         raise ModelError(f"model {path}: trained for other component data (components {str(made_for)[:12]}, "
-                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`")
+                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`, "
+                         "or play a strategy without a model (--strategy keeper)")
     return model
 
 

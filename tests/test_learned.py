@@ -148,6 +148,21 @@ def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words
     one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path), words)
 
 
+def test_a_house_component_file_names_both_ways_out(capsys, tmp_path):
+    """The default strategy's model was trained on the default components: with a house file
+    kiai refuses it in one line that says how to go on, and keeper plays that file."""
+    from simcore.components import default_components_path
+
+    text = default_components_path().read_text()
+    assert "kyuzo      = { human = 9," in text
+    (tmp_path / "house.toml").write_text(text.replace("kyuzo      = { human = 9,", "kyuzo      = { human = 10,"))
+    house = tmp_path / "house.toml"
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", house), "other component data",
+                   "kiai train --components", "--strategy keeper")
+    code, out, _ = run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", "keeper", "--json")
+    assert code == 0 and json.loads(out)["games"] == 10
+
+
 def test_model_option_is_for_a_strategy_that_plays_one(capsys, tmp_path):
     one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "reference", "--model", default_path()),
                    "no strategy here plays a model")
