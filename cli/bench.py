@@ -120,7 +120,7 @@ def _profile(result: dict, config, as_json: bool) -> None:
     except RuntimeError as e:
         fail(str(e))
     result.update(games_per_second=found["games_per_second"],
-                  functions=[{"share": share / 100, "function": name} for share, name in found["functions"]])
+                  functions=[{"share": round(share / 100, 6), "function": name} for share, name in found["functions"]])
     if as_json:
         print(json.dumps(result))
         return
