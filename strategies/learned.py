@@ -26,7 +26,7 @@ from simcore.state import MEM
 from strategies import keeper, risk
 from strategies.base import Param, Strategy
 from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, action_slot, fill_counted
-from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, flush_subnormals, load
+from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, MAX_MEMBERS, flush_subnormals, load
 from strategies.sense import fight_odds
 
 # a layer's outputs are summed _BLOCK at a time, in registers: every layer's width is padded to a
@@ -37,9 +37,11 @@ assert MAX_HIDDEN % _BLOCK == 0 and max(HEADS.values()) <= _BLOCK
 DATA = (
     ("inputs", np.int64),
     ("hidden", np.int64),
+    ("members", np.int64),
     # the layers are stored transposed (inputs x outputs): the inner loop then runs over the
-    # outputs, independent sums that vectorise without reordering any of them
-    *((f"{h}{k}", np.float32, shape) for h in ("a", "c") for k, shape in (
+    # outputs, independent sums that vectorise without reordering any of them; one set per
+    # member of an ensemble (strategies.model.ensemble)
+    *((f"{h}{k}", np.float32, (MAX_MEMBERS, *shape)) for h in ("a", "c") for k, shape in (
         ("w1", (MAX_FEATURES, MAX_HIDDEN)), ("b1", (MAX_HIDDEN,)),
         ("w2", (MAX_HIDDEN, MAX_HIDDEN)), ("b2", (MAX_HIDDEN,)),
         ("w3", (MAX_HIDDEN, _BLOCK)), ("b3", (_BLOCK,)),
@@ -64,8 +66,9 @@ warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subt
 
 # mem.work, the strategy's scratch: the features, the two hidden layers, the scores
 _X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + MAX_HIDDEN, MAX_FEATURES + 2 * MAX_HIDDEN
-# numba checks no bounds: the scratch must hold every layer, padded scores included
-assert MEM.fields["work"][0].shape[0] >= _OUT + _BLOCK and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
+_SUM = _OUT + _BLOCK  # an ensemble's scores added up
+# numba checks no bounds: the scratch must hold every layer, padded scores and sums included
+assert MEM.fields["work"][0].shape[0] >= _SUM + _BLOCK and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
 
 
 @njit(cache=True)
@@ -132,6 +135,25 @@ def _scores(w1, b1, w2, b2, w3, b3, nf, nh, no, work, nz_at):
 
 
 @njit(cache=True)
+def _ensemble_scores(w1, b1, w2, b2, w3, b3, members, nf, nh, no, work, nz_at):
+    """The mean of the members' scores (each member's arrays are w1[j], ...), into work[_OUT:]:
+    summed member by member in order, then scaled, so that the sum is the same on every
+    machine. One member is its scores as they are."""
+    _scores(w1[0], b1[0], w2[0], b2[0], w3[0], b3[0], nf, nh, no, work, nz_at)
+    if members == 1:
+        return
+    out = work[_OUT:_OUT + _BLOCK]
+    acc = work[_SUM:_SUM + _BLOCK]
+    acc[:] = out
+    for j in range(1, members):
+        _scores(w1[j], b1[j], w2[j], b2[j], w3[j], b3[j], nf, nh, no, work, nz_at)
+        acc += out
+    scale = np.float32(1.0 / members)
+    for i in range(_BLOCK):
+        out[i] = acc[i] * scale
+
+
+@njit(cache=True)
 def _slot_of(pub, q, seat, answer):
     if q == Q_CARD:
         return answer
@@ -164,9 +186,10 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     work = mem.work
     fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds)
     if q == Q_CARD:
-        _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
+        _ensemble_scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.members, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
     else:
-        _scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.inputs, m.hidden, N_ACTION, work, mem.nz_at)
+        _ensemble_scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.members, m.inputs, m.hidden, N_ACTION, work,
+                         mem.nz_at)
     # keeper's answer stands unless another is worth `edge` more: the model is fitted to noisy
     # rollout means, and the best of several noisy estimates is biased upwards
     best = mine
@@ -194,21 +217,23 @@ def data_record(config) -> np.ndarray:
         rec[0][p.name] = vec[i]
     rec[0]["inputs"] = N_FEATURES
     rec[0]["hidden"] = model.hidden
-    pack(model.arrays, model.hidden, rec[0])
+    rec[0]["members"] = model.members
+    for j in range(model.members):
+        pack(model.member(j), model.hidden, rec[0], j)
     return rec
 
 
-def pack(arrays: dict, hidden: int, rec) -> None:
-    """Write a model's arrays (strategies.model's names and shapes) into the weight fields of a
-    zeroed parameter record, transposed, padded with zeros to the fields' sizes and with no
-    subnormal numbers (model.save writes none, but files from before it, the shipped model
-    among them, hold some)."""
+def pack(arrays: dict, hidden: int, rec, j: int = 0) -> None:
+    """Write one network pair's arrays (strategies.model's names and shapes) into member j's
+    weight fields of a zeroed parameter record, transposed, padded with zeros to the fields'
+    sizes and with no subnormal numbers (model.save writes none, but files from before it, the
+    shipped model among them, hold some)."""
     arrays = {k: flush_subnormals(v) for k, v in arrays.items()}
     for head, prefix in (("action", "a"), ("card", "c")):
         slots = HEADS[head]
-        rec[f"{prefix}w1"][:N_FEATURES, :hidden] = arrays[f"{head}_w1"].T
-        rec[f"{prefix}b1"][:hidden] = arrays[f"{head}_b1"]
-        rec[f"{prefix}w2"][:hidden, :hidden] = arrays[f"{head}_w2"].T
-        rec[f"{prefix}b2"][:hidden] = arrays[f"{head}_b2"]
-        rec[f"{prefix}w3"][:hidden, :slots] = arrays[f"{head}_w3"].T
-        rec[f"{prefix}b3"][:slots] = arrays[f"{head}_b3"]
+        rec[f"{prefix}w1"][j, :N_FEATURES, :hidden] = arrays[f"{head}_w1"].T
+        rec[f"{prefix}b1"][j, :hidden] = arrays[f"{head}_b1"]
+        rec[f"{prefix}w2"][j, :hidden, :hidden] = arrays[f"{head}_w2"].T
+        rec[f"{prefix}b2"][j, :hidden] = arrays[f"{head}_b2"]
+        rec[f"{prefix}w3"][j, :hidden, :slots] = arrays[f"{head}_w3"].T
+        rec[f"{prefix}b3"][j, :slots] = arrays[f"{head}_b3"]

@@ -8,7 +8,9 @@ layer, so playing needs only the arrays (strategies.learned reads them inside nu
 machine-learning library is involved.
 
 Arrays: {head}_w1 (hidden x features), {head}_b1, {head}_w2 (hidden x hidden), {head}_b2,
-{head}_w3 (slots x hidden), {head}_b3 for head in HEADS, float32. The header (JSON, the array `header`) says what the model is and how it
+{head}_w3 (slots x hidden), {head}_b3 for head in HEADS, float32. A model may average the scores
+of several such pairs of networks (architecture "members", at most MAX_MEMBERS): the second's
+arrays are named m1_{head}_w1 and so on (strategies.model.ensemble). The header (JSON, the array `header`) says what the model is and how it
 was made: format, feature_schema, architecture, positions (labelled positions it was trained
 on), teacher, seeds, components_sha256, kiai_version, date, and the training's own record.
 
@@ -35,6 +37,8 @@ FORMAT = "kiai-model"
 HEADS = {"action": N_ACTION, "card": N_CARD}
 MAX_FEATURES = 160
 MAX_HIDDEN = 64
+NAMES = tuple(f"{head}_{k}" for head in HEADS for k in ("w1", "b1", "w2", "b2", "w3", "b3"))  # one member's arrays
+MAX_MEMBERS = 2  # networks a model may average (an ensemble); each costs the time of one more
 
 
 class ModelError(ValueError):
@@ -51,6 +55,32 @@ class Model:
     @property
     def hidden(self) -> int:
         return int(self.header["architecture"]["hidden"])
+
+    @property
+    def members(self) -> int:
+        """How many pairs of networks the model averages (architecture "members", default 1)."""
+        return int(self.header["architecture"].get("members", 1))
+
+    def member(self, j: int) -> dict:
+        """Member j's arrays under the single-network names ({head}_w1, ...)."""
+        return {name: self.arrays[member_prefix(j) + name] for name in NAMES}
+
+
+def member_prefix(j: int) -> str:
+    """The array names' prefix of member j: none for the first (a one-member file is the plain
+    layout), "m1_" for the second."""
+    return f"m{j}_" if j else ""
+
+
+def ensemble(models: list[Model], header: dict) -> tuple[dict, dict]:
+    """The arrays and header of one model that averages the scores of `models` (all of one
+    architecture): their arrays renamed by member_prefix, the header's architecture with
+    "members" and "member_sha256" (each member file's hash, in order)."""
+    if not 1 <= len(models) <= MAX_MEMBERS or len({m.hidden for m in models}) != 1:
+        raise ModelError(f"an ensemble takes 1 to {MAX_MEMBERS} models of one architecture")
+    arrays = {member_prefix(j) + k: v for j, m in enumerate(models) for k, v in m.member(0).items()}
+    arch = {**models[0].header["architecture"], "members": len(models)}
+    return arrays, {**header, "architecture": arch, "member_sha256": [m.sha256 for m in models]}
 
 
 def default_path() -> Path:
@@ -122,16 +152,19 @@ def _read(path_text: str, raw: bytes) -> Model:
         raise ModelError(f"{where}: made for feature schema {header.get('feature_schema')}, this kiai reads "
                          f"schema {SCHEMA}; retrain it with `kiai train`")
     arch = header.get("architecture") or {}
-    hidden, inputs = arch.get("hidden"), arch.get("inputs")
-    if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == N_FEATURES):
-        raise ModelError(f"{where}: architecture {arch} does not fit (hidden 1..{MAX_HIDDEN}, {N_FEATURES} inputs)")
-    for head, slots in HEADS.items():
-        want = {f"{head}_w1": (hidden, N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
-                f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
-        for name, shape in want.items():
-            a = arrays.get(name)
-            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
-                raise ModelError(f"{where}: array {name} is missing, misshapen or not finite")
+    hidden, inputs, members = arch.get("hidden"), arch.get("inputs"), arch.get("members", 1)
+    if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == N_FEATURES
+            and isinstance(members, int) and 1 <= members <= MAX_MEMBERS):
+        raise ModelError(f"{where}: architecture {arch} does not fit (hidden 1..{MAX_HIDDEN}, {N_FEATURES} inputs, "
+                         f"1..{MAX_MEMBERS} members)")
+    for j in range(members):
+        for head, slots in HEADS.items():
+            want = {f"{head}_w1": (hidden, N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
+                    f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
+            for name, shape in want.items():
+                a = arrays.get(member_prefix(j) + name)
+                if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+                    raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
     for a in arrays.values():
         a.flags.writeable = False  # shared by every caller of the cached read
     return Model(str(path), hashlib.sha256(raw).hexdigest(), header, arrays)

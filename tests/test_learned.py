@@ -36,24 +36,31 @@ def random_model(hidden=6, seed=0, scale=0.3):
 
 
 def test_the_network_in_numba_is_the_plain_arrays_forward_pass():
-    """learned._scores (float32, inside numba, transposed and padded storage, outputs summed a
+    """learned's scores (float32, inside numba, transposed and padded storage, outputs summed a
     block at a time) against numpy's float64 forward pass of the same arrays, on feature vectors
-    with zeros, negatives and one-hots; 7 hidden units, so that the padding is exercised."""
-    arrays, _ = random_model(hidden=7, seed=3)
+    with zeros, negatives and one-hots; 7 hidden units, so that the padding is exercised. With
+    two members (an ensemble) the scores are the mean of the two networks'."""
+    members = [random_model(hidden=7, seed=3)[0], random_model(hidden=7, seed=11)[0]]
     rec = np.zeros(1, dtype=learned.STRATEGY.dtype)[0]
-    learned.pack(arrays, 7, rec)
+    for j, arrays in enumerate(members):
+        learned.pack(arrays, 7, rec, j)
     rng = np.random.default_rng(1)
+
+    def forward(arrays, head, x):
+        w = {k: arrays[f"{head}_{k}"].astype(np.float64) for k in ("w1", "b1", "w2", "b2", "w3", "b3")}
+        return w["w3"] @ np.maximum(w["w2"] @ np.maximum(w["w1"] @ x + w["b1"], 0) + w["b2"], 0) + w["b3"]
+
     for head, slots in HEADS.items():
         p = head[0]
-        w = {k: arrays[f"{head}_{k}"].astype(np.float64) for k in ("w1", "b1", "w2", "b2", "w3", "b3")}
         for _ in range(20):
             x = rng.standard_normal(N_FEATURES) * (rng.random(N_FEATURES) < 0.3)
-            want = w["w3"] @ np.maximum(w["w2"] @ np.maximum(w["w1"] @ x + w["b1"], 0) + w["b2"], 0) + w["b3"]
-            work = np.zeros(384, dtype=np.float32)
-            work[learned._X : learned._X + N_FEATURES] = x
-            learned._scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"], rec[f"{p}b3"],
-                            N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
-            np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
+            one, other = forward(members[0], head, x), forward(members[1], head, x)
+            for n, want in ((1, one), (2, (one + other) / 2)):
+                work = np.zeros(384, dtype=np.float32)
+                work[learned._X : learned._X + N_FEATURES] = x
+                learned._ensemble_scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"],
+                                         rec[f"{p}b3"], n, N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
+                np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
 
 
 def test_subnormal_weights_are_played_as_zeros():
@@ -69,8 +76,8 @@ def test_subnormal_weights_are_played_as_zeros():
         if rec[name].dtype == np.float32:
             a = np.abs(rec[name])
             assert not ((a > 0) & (a < tiny)).any(), name
-    assert (rec["aw1"][:5, 0] == 0).all() and rec["cb2"][2] == 0  # stored transposed
-    assert rec["aw1"][5, 0] == arrays["action_w1"][0, 5] and rec["aw1"][0, 1] == arrays["action_w1"][1, 0]
+    assert (rec["aw1"][0, :5, 0] == 0).all() and rec["cb2"][0, 2] == 0  # stored transposed
+    assert rec["aw1"][0, 5, 0] == arrays["action_w1"][0, 5] and rec["aw1"][0, 0, 1] == arrays["action_w1"][1, 0]
 
 
 def test_saved_models_hold_no_subnormal_weights(tmp_path):
@@ -115,6 +122,38 @@ def test_a_model_round_trips_and_the_shipped_one_says_how_it_was_made(tmp_path):
     for key in ("feature_schema", "architecture", "positions", "teacher", "seeds", "components_sha256",
                 "kiai_version", "date"):
         assert key in shipped.header, key
+
+
+def test_an_ensemble_file_round_trips_and_plays_the_mean_of_its_members(tmp_path):
+    """model.ensemble: one file, each member's arrays kept. It plays the mean of its members'
+    scores: with a member that scores 0 everywhere the mean is half the other's, so at `edge` e
+    it plays exactly the games the other plays alone at 2e (halving and doubling are exact),
+    and not those at e. The mean of a model with itself is that model, game for game."""
+    from strategies.model import ensemble
+
+    arrays, header = random_model(seed=1)
+    save(tmp_path / "m.npz", arrays, header)
+    save(tmp_path / "zero.npz", {k: np.zeros_like(v) for k, v in arrays.items()}, header)
+    m, zero = load(tmp_path / "m.npz", SHA), load(tmp_path / "zero.npz", SHA)
+    for name, members in (("mm", [m, m]), ("zm", [zero, m])):
+        save(tmp_path / f"{name}.npz", *ensemble(members, m.header))
+    zm = load(tmp_path / "zm.npz", SHA)
+    assert zm.members == 2 and zm.header["member_sha256"] == [zero.sha256, m.sha256]
+    for k, v in arrays.items():
+        np.testing.assert_array_equal(zm.member(1)[k], v)
+
+    def games(name, edge):
+        return run_games(GameConfig(FOUR, "normal", "learned", {"edge": edge}, model=str(tmp_path / f"{name}.npz")),
+                         300, seed=2)  # fmt: skip
+
+    np.testing.assert_array_equal(games("zm", 0.04), games("m", 0.08))
+    assert (games("zm", 0.04) != games("m", 0.04)).any(axis=1).sum() > 30
+    np.testing.assert_array_equal(games("mm", 0.04), games("m", 0.04))
+    with np.load(tmp_path / "zm.npz") as z:
+        kept = {k: z[k] for k in z.files if k != "m1_card_w2"}
+    np.savez(tmp_path / "lame.npz", **kept)
+    with pytest.raises(ModelError, match="m1_card_w2 is missing"):
+        load(tmp_path / "lame.npz", SHA)
 
 
 def _damaged(tmp_path):
