@@ -57,6 +57,10 @@ def train(
                                                 "fit that wins most on --select-games deals of the training tables."),
     select_games: int = typer.Option(40_000, "--select-games", help="Deals over the training tables that choose "
                                                                     "among --fits fits (unused with one fit)."),
+    members: int = typer.Option(1, "--members", help="The final model averages the networks of the best iteration "
+                                "and of the iterations before it, this many in all (1 or 2), when that wins more "
+                                "of the evaluation deals than the best iteration alone; each network costs "
+                                "`learned` the time of one more. A finished run can be given another value."),
     eval_games: int = typer.Option(4000, "--eval-games", help="Deals per evaluation table for the models."),
     teacher_games: int = typer.Option(300, "--teacher-games", help="Deals per evaluation table for the teacher "
                                                                    "(0: skip it; it plays about 100 times slower)."),
@@ -84,7 +88,7 @@ def train(
         for seating, level in evals:
             GameConfig(seating, level, "keeper", components=comp)  # a bad table fails here, before any work
         settings = T.Settings(iterations=iterations, games=games, tables=tables, samples=samples, hidden=hidden,
-                              epochs=epochs, fits=fits, select_games=select_games, eval_games=eval_games, teacher_games=teacher_games, seed=seed,
+                              epochs=epochs, fits=fits, select_games=select_games, eval_games=eval_games, teacher_games=teacher_games, seed=seed, members=members,
                               components_sha256=comp.sha256, eval_tables=[[list(s), lv] for s, lv in evals])
         settings.check()
         used = set_threads(threads)

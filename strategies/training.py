@@ -32,7 +32,7 @@ import numpy as np
 
 from simcore.questions import Q_CARD
 from strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from strategies.model import HEADS, MAX_HIDDEN, save
+from strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
 SIZE_WEIGHTS = {2: 1, 3: 3, 4: 4, 5: 3, 6: 1, 7: 1}  # team sizes: the analyser's usual tables weigh most
@@ -163,6 +163,7 @@ class Settings:
     eval_games: int = 4000  # deals per evaluation table for the models
     teacher_games: int = 300  # deals per evaluation table for the teacher (about 100 times slower)
     seed: int = 0
+    members: int = 1  # the final model averages the networks of the best iteration and those before it
     components_sha256: str = ""
     eval_tables: list = field(default_factory=list)  # [[lineup, level], ...]
 
@@ -177,6 +178,8 @@ class Settings:
             raise TrainError(f"--samples must be at most 64, got {self.samples}")
         if self.tables > self.games:
             raise TrainError(f"--tables ({self.tables}) must not exceed --games ({self.games}): each table plays a game")
+        if not 1 <= self.members <= MAX_MEMBERS:
+            raise TrainError(f"--members must be 1 to {MAX_MEMBERS}, got {self.members}")
         if self.teacher_games > self.eval_games:
             raise TrainError(f"--teacher-games ({self.teacher_games}) must not exceed --eval-games ({self.eval_games})")
 
@@ -446,9 +449,11 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     mine["eval_tables"] = [[list(t[0]), t[1]] for t in settings.eval_tables]
     if settings_path.exists():
         theirs = folder.read_json(settings_path)
-        # --iterations is a limit, not part of what an iteration is: a run may be cut short
-        # or extended by running it again with another limit
-        changed = sorted(k for k in set(mine) | set(theirs) if k != "iterations" and mine.get(k) != theirs.get(k))
+        # --iterations is a limit and --members says what the final model is made of, neither
+        # part of what an iteration is: a run may be cut short, extended or finished otherwise
+        # by running it again with other values
+        changed = sorted(k for k in set(mine) | set(theirs)
+                         if k not in ("iterations", "members") and mine.get(k) != theirs.get(k))
         if changed:
             raise TrainError(f"{folder.path} holds a run with other settings ({', '.join(changed)}); "
                              "give the same settings to resume it, or another folder")
@@ -482,7 +487,58 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
                       **{k: doc[k] for k in ("new", "previous", "teacher", "new_vs_previous", "new_vs_teacher") if k in doc}}
         header = {k: v for k, v in m.header.items() if k not in ("format", "feature_schema")}
         save_model(final, m.arrays, {**header, "evaluation": evaluation})
+        if settings.members > 1 and best > 0:
+            ensemble = finish_ensemble(folder, settings, best, components, stages, command)
+            return {"best": best, "history": history, "ensemble": ensemble}
     return {"best": best, "history": history}
+
+
+def finish_ensemble(folder: Folder, settings: Settings, best: int, components, stages: Stages, command: str = "") -> dict:
+    """The ensemble of the best iteration's model and the `members` - 1 before it against the
+    best model alone, on the evaluation deals (ensemble.json, kept for a rerun). The ensemble
+    replaces folder/model.npz when it wins more of them; its header then says of which
+    iterations it is made and how the two played."""
+    from reports.stats import paired_test, proportion_ci
+    from simcore.results import O_OUTCOME
+    from strategies.model import ensemble, load
+    from strategies.model import save as save_model
+    from strategies.run import run_games
+
+    its = list(range(max(0, best - settings.members + 1), best + 1))
+    single = folder.iteration(best) / "model.npz"
+    header = {k: v for k, v in load(single).header.items() if k not in ("format", "feature_schema")}
+    arrays, header = ensemble([load(folder.iteration(k) / "model.npz") for k in its],
+                              {**header, "ensemble_of_iterations": its, "ensemble_command": command})
+    path = folder.path / "ensemble.json"
+    doc = folder.read_json(path) if path.exists() else None
+    if doc is None or doc["iterations"] != its:
+        candidate = folder.path / ".ensemble.npz"
+        save_model(candidate, arrays, header)
+        seed = _seed(settings, 0, 3)  # the evaluation's deals
+        stages.stage(f"ensemble of iterations {', '.join(map(str, its))}: evaluation",
+                     2 * len(settings.eval_tables) * settings.eval_games)
+        won = {"ensemble": [], "best": []}
+        for lineup, level in settings.eval_tables:
+            for name, model in (("ensemble", candidate), ("best", single)):
+                out = run_games(_configs(lineup, level, components, "learned", model), settings.eval_games, seed)
+                won[name].append(out[:, O_OUTCOME] == 0)
+                stages.advance(settings.eval_games)
+        candidate.unlink()
+        doc = {"iterations": its, "best": best, "games": settings.eval_games}
+        for name, parts in won.items():
+            w = np.concatenate(parts)
+            lo, hi, _ = proportion_ci(int(w.sum()), len(w))
+            doc[name] = {"wins": int(w.sum()), "games": len(w), "win_rate": float(w.mean()), "ci95": [lo, hi]}
+        doc["ensemble_vs_best"] = paired_test(np.concatenate(won["ensemble"]), np.concatenate(won["best"]))
+        doc["kept"] = doc["ensemble"]["wins"] > doc["best"]["wins"]
+        folder.write_json(path, doc)
+    if doc["kept"]:
+        evaluation = {k: doc[k] for k in ("iterations", "games", "ensemble", "best", "ensemble_vs_best")}
+        save_model(folder.path / "model.npz", arrays, {**header, "evaluation": evaluation})
+    stages.note(f"ensemble of iterations {', '.join(map(str, its))}: {doc['ensemble']['win_rate']:.2%} against "
+                f"iteration {best}'s {doc['best']['win_rate']:.2%} (p = {doc['ensemble_vs_best']['pvalue']:.2g}); "
+                + ("model.npz is the ensemble" if doc["kept"] else f"model.npz stays iteration {best}'s"))
+    return doc
 
 
 def copy_model(src: Path, dst: Path) -> None:
@@ -491,5 +547,5 @@ def copy_model(src: Path, dst: Path) -> None:
     tmp.replace(dst)
 
 
-__all__ = ["EVAL_TABLES", "Folder", "Settings", "Stages", "TrainError", "copy_model", "evaluate", "fit", "header_for",
-           "keeper_model", "label", "learn", "split", "train", "training_tables"]
+__all__ = ["EVAL_TABLES", "Folder", "Settings", "Stages", "TrainError", "copy_model", "evaluate", "finish_ensemble", "fit",
+           "header_for", "keeper_model", "label", "learn", "split", "train", "training_tables"]

@@ -291,6 +291,48 @@ def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
     assert again == [chosen["wins"][chosen["kept"]]]
 
 
+def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_path):
+    """--members 2, the run's last step: iterations 0 and 1 averaged against iteration 1 alone on
+    the evaluation deals (ensemble.json). Two small random models whose mean wins more (33 of
+    150 deals against none): model.npz becomes the ensemble, its header says of what it is
+    made, the recorded wins replay, and a rerun reuses the evaluation and writes the same model.
+    A model averaged with itself plays as it does: no gain, model.npz stays as it was."""
+    from strategies.model import ensemble
+
+    comp = load_components(None)
+    folder = training.Folder(tmp_path / "run")
+    for k, seed in ((0, 7), (1, 8)):
+        folder.iteration(k).mkdir(parents=True)
+        save(folder.iteration(k) / "model.npz", *random_model(seed=seed, scale=0.004))
+    table = [["kanbei", "heihachi", "kikuchiyo"], "easy"]
+    settings = training.Settings(members=2, eval_games=150, seed=3, components_sha256=SHA, eval_tables=[table])
+    single = (folder.iteration(1) / "model.npz").read_bytes()
+    (folder.path / "model.npz").write_bytes(single)  # what train() leaves: the best iteration's model
+    doc = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train --members 2")
+    assert doc["iterations"] == [0, 1] and doc["ensemble"]["games"] == doc["best"]["games"] == 150
+    assert doc["kept"] and doc["ensemble"]["wins"] > doc["best"]["wins"]
+    final = load(folder.path / "model.npz", SHA)
+    assert final.members == 2 and final.header["ensemble_of_iterations"] == [0, 1]
+    assert final.header["evaluation"]["iterations"] == [0, 1] and final.header["ensemble_command"] == "kiai train --members 2"
+    members = [load(folder.iteration(k) / "model.npz") for k in (0, 1)]
+    save(tmp_path / "ens.npz", *ensemble(members, members[1].header))
+    seed = training._seed(settings, 0, 3)
+    for name, path in (("ensemble", tmp_path / "ens.npz"), ("best", folder.iteration(1) / "model.npz")):
+        out = run_games(GameConfig(tuple(table[0]), "easy", "learned", model=str(path)), 150, seed)
+        assert int((out[:, 0] == 0).sum()) == doc[name]["wins"], name
+    rerun = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train --members 2")
+    assert rerun == json.loads(json.dumps(doc))
+    again = load(folder.path / "model.npz", SHA)  # the same model (the zip's file times differ)
+    assert again.header == final.header and all(np.array_equal(v, final.arrays[k]) for k, v in again.arrays.items())
+
+    (folder.iteration(0) / "model.npz").write_bytes(single)
+    (folder.path / "ensemble.json").unlink()
+    (folder.path / "model.npz").write_bytes(single)
+    doc = training.finish_ensemble(folder, settings, 1, comp, training.Stages())
+    assert not doc["kept"] and doc["ensemble"]["wins"] == doc["best"]["wins"]
+    assert (folder.path / "model.npz").read_bytes() == single
+
+
 def load_bytes(raw: bytes, tmp_path):
     p = tmp_path / "copy.npz"
     p.write_bytes(raw)
@@ -301,6 +343,7 @@ def load_bytes(raw: bytes, tmp_path):
     (["--hidden", 65], "--hidden must be at most 64"),
     (["--games", 0], "--games must be at least 1"),
     (["--fits", 0], "--fits must be at least 1"),
+    (["--members", 3], "--members must be 1 to 2"),
     (["--tables", 50, "--games", 10], "must not exceed --games"),
     (["--eval", "kanbei,heihachi"], "--eval must be SEATING:LEVEL"),
     (["--eval", "kanbei,nobody:easy"], "nobody"),
