@@ -7,6 +7,9 @@ rarer questions (absent tokens, ignoring a penalty, a boss's penalty order and d
 whether to activate Kiai and every Kiai effect's targets, Daisuke's receiver placing his card)
 go to `keeper`, the slot keeper, whose own answer is also one of the networks' inputs.
 
+A model may average the scores of two such pairs of networks (an ensemble, strategies.model;
+the shipped model averages two training iterations'), at the cost of a second pass.
+
 The model's weights are data in the strategy's parameter record (the run layer fills it from
 the model file, strategies.model), read inside numba: playing needs no machine-learning
 library. The networks compute in float32 in a fixed order, so a game is the same on every
@@ -53,7 +56,7 @@ STRATEGY = Strategy(
     "Learned from the lookahead: two small networks answer the action, the card in hand and Kikuchiyo's second fight; keeper answers the rest.",
     (
         *keeper.STRATEGY.params,  # keeper's, for the questions it answers (and its answer is an input): first
-        Param("edge", 0.002, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)"),
+        Param("edge", 0.001, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)"),
     ),
     counts=True,
     data=DATA,
@@ -142,15 +145,16 @@ def _ensemble_scores(w1, b1, w2, b2, w3, b3, members, nf, nh, no, work, nz_at):
     _scores(w1[0], b1[0], w2[0], b2[0], w3[0], b3[0], nf, nh, no, work, nz_at)
     if members == 1:
         return
-    out = work[_OUT:_OUT + _BLOCK]
-    acc = work[_SUM:_SUM + _BLOCK]
-    acc[:] = out
+    # element by element: numba's whole-array forms of these copy or allocate at every call
+    for i in range(_BLOCK):
+        work[_SUM + i] = work[_OUT + i]
     for j in range(1, members):
         _scores(w1[j], b1[j], w2[j], b2[j], w3[j], b3[j], nf, nh, no, work, nz_at)
-        acc += out
+        for i in range(_BLOCK):
+            work[_SUM + i] += work[_OUT + i]
     scale = np.float32(1.0 / members)
     for i in range(_BLOCK):
-        out[i] = acc[i] * scale
+        work[_OUT + i] = work[_SUM + i] * scale
 
 
 @njit(cache=True)

@@ -293,7 +293,7 @@ def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
 
 def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_path):
     """--members 2, the run's last step: iterations 0 and 1 averaged against iteration 1 alone on
-    the evaluation deals (ensemble.json). Two small random models whose mean wins more (33 of
+    the evaluation deals (ensemble.json). Two small random models whose mean wins more (47 of
     150 deals against none): model.npz becomes the ensemble, its header says of what it is
     made, the recorded wins replay, and a rerun reuses the evaluation and writes the same model.
     A model averaged with itself plays as it does: no gain, model.npz stays as it was."""
@@ -301,7 +301,7 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
 
     comp = load_components(None)
     folder = training.Folder(tmp_path / "run")
-    for k, seed in ((0, 7), (1, 8)):
+    for k, seed in ((0, 13), (1, 14)):
         folder.iteration(k).mkdir(parents=True)
         save(folder.iteration(k) / "model.npz", *random_model(seed=seed, scale=0.004))
     table = [["kanbei", "heihachi", "kikuchiyo"], "easy"]
