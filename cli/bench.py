@@ -98,34 +98,34 @@ def bench(
     if as_json:
         print(json.dumps(result))
         return
-    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {strategy}"
-          + (f" {result['params']}" if result["params"] else ""))
-    print(f"machine       {result['cores']} cores, {used} threads, numba {numba.__version__}")
+    _print_workload(result)
     print(f"throughput    {result['games_per_second']:,.0f} games/s ({games:,} games in {seconds:.2f} s)")
     if compile_times:
         print(f"compile cold  {result['compile_cold_s']:.1f} s (new process, empty cache)")
         print(f"start warm    {result['start_warm_s']:.2f} s (new process, cache present, incl. imports)")
 
 
-def _profile(result: dict, config, as_json: bool) -> None:
-    from cli.profile import check_perf, profile
+def _print_workload(result: dict) -> None:
+    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {result['strategy']}"
+          + (f" {result['params']}" if result["params"] else ""))
+    print(f"machine       {result['cores']} cores, {result['threads']} threads, numba {result['numba']}")
 
-    try:
-        check_perf()
-    except FileNotFoundError as e:
-        fail(str(e))
-    stderr(f"profiling {result['games']:,} games under perf in a new process (it compiles everything first)...")
-    try:
-        found = profile(WORKLOAD, result["strategy"], config.param_dict(), result["games"], result["threads"])
-    except RuntimeError as e:
+
+def _profile(result: dict, config, as_json: bool) -> None:
+    from cli.profile import profile
+
+    try:  # perf's absence is found before any work, a failed run after it
+        found = profile(WORKLOAD, result["strategy"], config.param_dict(), result["games"], result["threads"],
+                        on_start=lambda: stderr(f"profiling {result['games']:,} games under perf in a new "
+                                                "process (it compiles everything first)..."))
+    except (FileNotFoundError, RuntimeError) as e:
         fail(str(e))
     result.update(games_per_second=found["games_per_second"],
                   functions=[{"share": round(share / 100, 6), "function": name} for share, name in found["functions"]])
     if as_json:
         print(json.dumps(result))
         return
-    print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {result['strategy']}")
-    print(f"machine       {result['cores']} cores, {result['threads']} threads, numba {result['numba']}")
+    _print_workload(result)
     print(f"under perf    {found['games_per_second']:,.0f} games/s")
     print("share of samples, by function (all threads):")
     for share, name in found["functions"]:

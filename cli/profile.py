@@ -120,10 +120,19 @@ def check_perf() -> str:
     return perf
 
 
-def profile(workload: dict, strategy: str, params: dict, games: int, threads: int, top: int = 25) -> dict:
+def _last_line(done: subprocess.CompletedProcess) -> str:
+    """What a failed command said last, or its exit status."""
+    err = done.stderr.strip()
+    return err.splitlines()[-1] if err else f"exit {done.returncode}"
+
+
+def profile(workload: dict, strategy: str, params: dict, games: int, threads: int, top: int = 25,
+            on_start=lambda: None) -> dict:
     """Play `games` of the workload in a new process under perf; returns its games/s and the
-    compiled functions' shares of the samples (the `top` largest)."""
+    compiled functions' shares of the samples (the `top` largest). perf is looked for first
+    (FileNotFoundError), then on_start() is called and the work begins."""
     perf = check_perf()
+    on_start()
     with tempfile.TemporaryDirectory(prefix="kiai-profile-") as tmp:
         data = os.path.join(tmp, "perf.data")
         args = dict(workload, strategy=strategy, params=params, games=games, threads=threads, data=data)
@@ -131,8 +140,7 @@ def profile(workload: dict, strategy: str, params: dict, games: int, threads: in
         done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(args)], env=env, capture_output=True,
                               text=True, check=False)  # fmt: skip
         if done.returncode != 0:
-            last = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
-            raise RuntimeError(f"the profiled run failed: {last}")
+            raise RuntimeError(f"the profiled run failed: {_last_line(done)}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
         try:
             report = _report(perf, data, result)
@@ -148,5 +156,5 @@ def _report(perf: str, data: str, result: dict) -> str:
     rep = subprocess.run([perf, "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],
                          capture_output=True, text=True, check=False)  # fmt: skip
     if rep.returncode != 0:
-        raise RuntimeError(f"perf report failed: {rep.stderr.strip().splitlines()[-1] if rep.stderr.strip() else rep.returncode}")
+        raise RuntimeError(f"perf report failed: {_last_line(rep)}")
     return rep.stdout

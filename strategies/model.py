@@ -37,7 +37,18 @@ FORMAT = "kiai-model"
 HEADS = {"action": N_ACTION, "card": N_CARD}
 MAX_FEATURES = 160
 MAX_HIDDEN = 64
-NAMES = tuple(f"{head}_{k}" for head in HEADS for k in ("w1", "b1", "w2", "b2", "w3", "b3"))  # one member's arrays
+
+
+def shapes(hidden: int) -> dict[str, tuple[int, ...]]:
+    """One member's arrays, by name, and their shapes."""
+    out = {}
+    for head, slots in HEADS.items():
+        out |= {f"{head}_w1": (hidden, N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
+                f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
+    return out
+
+
+NAMES = tuple(shapes(1))  # one member's arrays
 MAX_MEMBERS = 2  # networks a model may average (an ensemble); each costs the time of one more
 
 
@@ -158,13 +169,10 @@ def _read(path_text: str, raw: bytes) -> Model:
         raise ModelError(f"{where}: architecture {arch} does not fit (hidden 1..{MAX_HIDDEN}, {N_FEATURES} inputs, "
                          f"1..{MAX_MEMBERS} members)")
     for j in range(members):
-        for head, slots in HEADS.items():
-            want = {f"{head}_w1": (hidden, N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
-                    f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
-            for name, shape in want.items():
-                a = arrays.get(member_prefix(j) + name)
-                if a is None or a.shape != shape or not np.all(np.isfinite(a)):
-                    raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
+        for name, shape in shapes(hidden).items():
+            a = arrays.get(member_prefix(j) + name)
+            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+                raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
     for a in arrays.values():
         a.flags.writeable = False  # shared by every caller of the cached read
     return Model(str(path), hashlib.sha256(raw).hexdigest(), header, arrays)

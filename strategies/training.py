@@ -32,7 +32,7 @@ import numpy as np
 
 from simcore.questions import Q_CARD
 from strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save
+from strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save, shapes
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
 SIZE_WEIGHTS = {2: 1, 3: 3, 4: 4, 5: 3, 6: 1, 7: 1}  # team sizes: the analyser's usual tables weigh most
@@ -46,11 +46,7 @@ def keeper_model() -> tuple[dict, dict]:
     """Iteration 0: networks that score every answer 0 above keeper's, so `learned` never
     leaves keeper's answer and plays exactly as keeper does."""
     hidden = 8
-    arrays = {}
-    for head, slots in HEADS.items():
-        for k, shape in (("w1", (hidden, N_FEATURES)), ("b1", (hidden,)), ("w2", (hidden, hidden)), ("b2", (hidden,)),
-                         ("w3", (slots, hidden)), ("b3", (slots,))):
-            arrays[f"{head}_{k}"] = np.zeros(shape, dtype=np.float32)
+    arrays = {name: np.zeros(shape, dtype=np.float32) for name, shape in shapes(hidden).items()}
     header = {"architecture": architecture(hidden), "positions": 0,
               "teacher": "none: keeper's own answers (iteration 0)", "seeds": []}
     return arrays, header
@@ -506,9 +502,9 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
 
     its = list(range(max(0, best - settings.members + 1), best + 1))
     single = folder.iteration(best) / "model.npz"
-    header = {k: v for k, v in load(single).header.items() if k not in ("format", "feature_schema")}
-    arrays, header = ensemble([load(folder.iteration(k) / "model.npz") for k in its],
-                              {**header, "ensemble_of_iterations": its, "ensemble_command": command})
+    members = [load(folder.iteration(k) / "model.npz") for k in its]  # the best last
+    header = {k: v for k, v in members[-1].header.items() if k not in ("format", "feature_schema")}
+    arrays, header = ensemble(members, {**header, "ensemble_of_iterations": its, "ensemble_command": command})
     path = folder.path / "ensemble.json"
     doc = folder.read_json(path) if path.exists() else None
     if doc is None or doc["iterations"] != its:

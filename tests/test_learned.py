@@ -13,7 +13,7 @@ from cli.main import main
 from simcore.components import load_components
 from strategies import learned, training
 from strategies.features import N_FEATURES, SCHEMA
-from strategies.model import HEADS, ModelError, default_path, load, save
+from strategies.model import HEADS, ModelError, default_path, load, save, shapes
 from strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
 
@@ -26,10 +26,8 @@ SHA = load_components(None).sha256
 def random_model(hidden=6, seed=0, scale=0.3):
     rng = np.random.default_rng(seed)
     arrays = {}
-    for head, slots in HEADS.items():
-        for k, shape in (("w1", (hidden, N_FEATURES)), ("b1", (hidden,)), ("w2", (hidden, hidden)),
-                         ("b2", (hidden,)), ("w3", (slots, hidden)), ("b3", (slots,))):
-            arrays[f"{head}_{k}"] = (rng.standard_normal(shape) * scale).astype(np.float32)
+    for name, shape in shapes(hidden).items():
+        arrays[name] = (rng.standard_normal(shape) * scale).astype(np.float32)
     header = {"architecture": training.architecture(hidden), "positions": 0, "teacher": "none (test)", "seeds": [seed],
               "components_sha256": SHA}
     return arrays, header
