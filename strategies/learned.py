@@ -8,7 +8,8 @@ whether to activate Kiai and every Kiai effect's targets, Daisuke's receiver pla
 go to `keeper`, the slot keeper, whose own answer is also one of the networks' inputs.
 
 A model may average the scores of two such pairs of networks (an ensemble, strategies.model;
-the shipped model averages two training iterations'), at the cost of a second pass.
+the shipped model averages two training iterations'): the two are computed side by side, the
+second in the first's wait for its sums.
 
 The model's weights are data in the strategy's parameter record (the run layer fills it from
 the model file, strategies.model), read inside numba: playing needs no machine-learning
@@ -67,94 +68,88 @@ params = STRATEGY.reader()
 # types it as a subtype of keeper's record (its "experimental" record subtyping), on purpose
 warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subtype", category=NumbaExperimentalFeatureWarning)
 
-# mem.work, the strategy's scratch: the features, the two hidden layers, the scores
-_X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + MAX_HIDDEN, MAX_FEATURES + 2 * MAX_HIDDEN
-_SUM = _OUT + _BLOCK  # an ensemble's scores added up
-# numba checks no bounds: the scratch must hold every layer, padded scores and sums included
-assert MEM.fields["work"][0].shape[0] >= _SUM + _BLOCK and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
+# mem.work, the strategy's scratch: the features, then for each layer two lanes of _LANE
+# outputs, one per member of an ensemble (_scores)
+_LANE = MAX_HIDDEN
+_X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + 2 * _LANE, MAX_FEATURES + 4 * _LANE
+# numba checks no bounds: the scratch must hold every layer's two lanes, padding included
+assert MEM.fields["work"][0].shape[0] >= _OUT + 2 * _LANE and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
+assert MAX_MEMBERS == 2  # the two lanes
+_EVERY = np.arange(MAX_HIDDEN)  # a hidden layer's inputs, all of them
 
 
 @njit(cache=True)
-def _layer(w, b, n_in, n_out, work, src, dst, relu, nz_at):
-    """work[dst:dst + n_out] = b + w.T @ x, x = work[src:src + n_in] (with `relu`, its negative
-    entries, a hidden layer's, count as 0), and up to the next multiple of _BLOCK outputs, from
-    the zero padding. Most features are one-hot: the inputs that are not 0 are listed first in
-    nz_at (every position is written; the count moves on past the non-zero ones). Then each
-    block of _BLOCK outputs is summed in registers, each output in input order, so the result
-    is exact on every machine. A weight row's block is taken as one slice and read at constant
-    offsets: the form the SLP vectoriser (simcore._cache) turns into vector instructions.
-    The arrays are sliced once and indexed by counters and unsigned positions, which numba
-    knows are not negative: it then adds no wrap-around code to the loops (a third of them)."""
-    x = work[src:src + n_in]
-    nz = 0
-    if relu:
-        for i in range(n_in):
-            nz_at[nz] = i
-            nz += x[i] > 0.0
-    else:
-        for i in range(n_in):
-            nz_at[nz] = i
-            nz += x[i] != 0.0
-    out = work[dst:dst + n_out + _BLOCK]
+def _layer(w, b, second, n_out, work, src, dst, at, n_at, relu):
+    """Members 0 and `second` side by side: lane m of work[dst:] (work[dst + m * _LANE:]) =
+    b[m] + w[m].T @ x_m, up to the next multiple of _BLOCK outputs (from the zero padding). The
+    first layer's x is the features at work[src:], the same for both members; a hidden layer's
+    (`relu`) is the member's own lane of work[src:], its negative entries counted as 0. Only the
+    inputs listed in at[:n_at] are added, in that order: the features that are not 0 (most are
+    one-hot), every hidden unit (a zero one adds a zero, which changes no sum but the sign of a
+    zero one, and no answer depends on that sign).
+
+    Each output is one chain of float adds in input order, so the result is exact on every
+    machine, and a chain waits on each add's latency: the second member's chains run in those
+    waits (with one member, `second` is 0 and the second lane repeats the first at next to no
+    cost). A block of _BLOCK outputs is summed in registers, a weight row's block taken as one
+    slice and read at constant offsets: the form the SLP vectoriser (simcore._cache) turns into
+    one vector instruction per member and input. The arrays are sliced once and indexed by
+    counters and unsigned positions, which numba knows are not negative: it then adds no
+    wrap-around code to the loops."""
+    lane_in = uint64(_LANE if relu else 0)
+    x = work[src:src + lane_in + _LANE]
+    out = work[dst:dst + 2 * _LANE]
+    wa, wb, ba, bb = w[0], w[second], b[0], b[second]
+    zero = np.float32(0.0)
     for j in range(0, n_out, _BLOCK):
-        bj = b[j:j + _BLOCK]
-        a0, a1, a2, a3 = bj[0], bj[1], bj[2], bj[3]
-        a4, a5, a6, a7 = bj[4], bj[5], bj[6], bj[7]
-        a8, a9, a10, a11 = bj[8], bj[9], bj[10], bj[11]
-        a12, a13, a14, a15 = bj[12], bj[13], bj[14], bj[15]
-        for k in range(nz):
-            i = uint64(nz_at[k])
-            xi = x[i]
-            r = w[i, j:j + _BLOCK]
-            a0 += r[0] * xi
-            a1 += r[1] * xi
-            a2 += r[2] * xi
-            a3 += r[3] * xi
-            a4 += r[4] * xi
-            a5 += r[5] * xi
-            a6 += r[6] * xi
-            a7 += r[7] * xi
-            a8 += r[8] * xi
-            a9 += r[9] * xi
-            a10 += r[10] * xi
-            a11 += r[11] * xi
-            a12 += r[12] * xi
-            a13 += r[13] * xi
-            a14 += r[14] * xi
-            a15 += r[15] * xi
+        r = ba[j:j + _BLOCK]
+        a0, a1, a2, a3, a4, a5, a6, a7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+        a8, a9, a10, a11, a12, a13, a14, a15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
+        r = bb[j:j + _BLOCK]
+        c0, c1, c2, c3, c4, c5, c6, c7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+        c8, c9, c10, c11, c12, c13, c14, c15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
+        for k in range(n_at):
+            i = uint64(at[k])
+            xi, yi = x[i], x[i + lane_in]
+            if relu:
+                xi = xi if xi > zero else zero
+                yi = yi if yi > zero else zero
+            r = wa[i, j:j + _BLOCK]
+            a0 += r[0] * xi; a1 += r[1] * xi; a2 += r[2] * xi; a3 += r[3] * xi  # noqa: E702
+            a4 += r[4] * xi; a5 += r[5] * xi; a6 += r[6] * xi; a7 += r[7] * xi  # noqa: E702
+            a8 += r[8] * xi; a9 += r[9] * xi; a10 += r[10] * xi; a11 += r[11] * xi  # noqa: E702
+            a12 += r[12] * xi; a13 += r[13] * xi; a14 += r[14] * xi; a15 += r[15] * xi  # noqa: E702
+            r = wb[i, j:j + _BLOCK]
+            c0 += r[0] * yi; c1 += r[1] * yi; c2 += r[2] * yi; c3 += r[3] * yi  # noqa: E702
+            c4 += r[4] * yi; c5 += r[5] * yi; c6 += r[6] * yi; c7 += r[7] * yi  # noqa: E702
+            c8 += r[8] * yi; c9 += r[9] * yi; c10 += r[10] * yi; c11 += r[11] * yi  # noqa: E702
+            c12 += r[12] * yi; c13 += r[13] * yi; c14 += r[14] * yi; c15 += r[15] * yi  # noqa: E702
         o = out[j:j + _BLOCK]
-        o[0], o[1], o[2], o[3] = a0, a1, a2, a3
-        o[4], o[5], o[6], o[7] = a4, a5, a6, a7
-        o[8], o[9], o[10], o[11] = a8, a9, a10, a11
-        o[12], o[13], o[14], o[15] = a12, a13, a14, a15
+        o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
+        o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = a8, a9, a10, a11, a12, a13, a14, a15
+        o = out[_LANE + j:_LANE + j + _BLOCK]
+        o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = c0, c1, c2, c3, c4, c5, c6, c7
+        o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = c8, c9, c10, c11, c12, c13, c14, c15
 
 
 @njit(cache=True)
-def _scores(w1, b1, w2, b2, w3, b3, nf, nh, no, work, nz_at):
-    """The network's scores of the features in work[_X:], into work[_OUT:]."""
-    _layer(w1, b1, nf, nh, work, _X, _H1, False, nz_at)
-    _layer(w2, b2, nh, nh, work, _H1, _H2, True, nz_at)
-    _layer(w3, b3, nh, no, work, _H2, _OUT, True, nz_at)
-
-
-@njit(cache=True)
-def _ensemble_scores(w1, b1, w2, b2, w3, b3, members, nf, nh, no, work, nz_at):
-    """The mean of the members' scores (each member's arrays are w1[j], ...), into work[_OUT:]:
-    summed member by member in order, then scaled, so that the sum is the same on every
-    machine. One member is its scores as they are."""
-    _scores(w1[0], b1[0], w2[0], b2[0], w3[0], b3[0], nf, nh, no, work, nz_at)
-    if members == 1:
-        return
-    # element by element: numba's whole-array forms of these copy or allocate at every call
-    for i in range(_BLOCK):
-        work[_SUM + i] = work[_OUT + i]
-    for j in range(1, members):
-        _scores(w1[j], b1[j], w2[j], b2[j], w3[j], b3[j], nf, nh, no, work, nz_at)
-        for i in range(_BLOCK):
-            work[_SUM + i] += work[_OUT + i]
-    scale = np.float32(1.0 / members)
-    for i in range(_BLOCK):
-        work[_OUT + i] = work[_SUM + i] * scale
+def _scores(w1, b1, w2, b2, w3, b3, members, nf, nh, no, work, nz_at):
+    """The network's scores of the features in work[_X:], into work[_OUT:]: with two members
+    (an ensemble; member j's arrays are w1[j], ...) the mean of theirs, added in member order,
+    then scaled, so that it is the same on every machine."""
+    x = work[_X:_X + nf]
+    nz = 0
+    for i in range(nf):
+        nz_at[nz] = i
+        nz += x[i] != 0.0
+    second = members - 1
+    _layer(w1, b1, second, nh, work, _X, _H1, nz_at, nz, False)
+    _layer(w2, b2, second, nh, work, _H1, _H2, _EVERY, nh, True)
+    _layer(w3, b3, second, no, work, _H2, _OUT, _EVERY, nh, True)
+    if second:
+        half = np.float32(0.5)
+        for i in range(no):
+            work[_OUT + i] = (work[_OUT + i] + work[_OUT + _LANE + i]) * half
 
 
 @njit(cache=True)
@@ -190,9 +185,9 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     work = mem.work
     fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds)
     if q == Q_CARD:
-        _ensemble_scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.members, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
+        _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.members, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
     else:
-        _ensemble_scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.members, m.inputs, m.hidden, N_ACTION, work,
+        _scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.members, m.inputs, m.hidden, N_ACTION, work,
                          mem.nz_at)
     # keeper's answer stands unless another is worth `edge` more: the model is fitted to noisy
     # rollout means, and the best of several noisy estimates is biased upwards

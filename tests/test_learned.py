@@ -11,6 +11,7 @@ import pytest
 
 from cli.main import main
 from simcore.components import load_components
+from simcore.state import MEM
 from strategies import learned, training
 from strategies.features import N_FEATURES, SCHEMA
 from strategies.model import HEADS, ModelError, default_path, load, save, shapes
@@ -54,10 +55,10 @@ def test_the_network_in_numba_is_the_plain_arrays_forward_pass():
             x = rng.standard_normal(N_FEATURES) * (rng.random(N_FEATURES) < 0.3)
             one, other = forward(members[0], head, x), forward(members[1], head, x)
             for n, want in ((1, one), (2, (one + other) / 2)):
-                work = np.zeros(384, dtype=np.float32)
+                work = np.zeros(MEM.fields["work"][0].shape, dtype=np.float32)
                 work[learned._X : learned._X + N_FEATURES] = x
-                learned._ensemble_scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"],
-                                         rec[f"{p}b3"], n, N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
+                learned._scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"],
+                                rec[f"{p}b3"], n, N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
                 np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
 
 
