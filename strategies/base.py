@@ -25,6 +25,8 @@ import numpy as np
 
 from simcore.state import N_PARAMS, record_view
 
+DATA_ALIGN = 64  # bytes: a cache line
+
 
 @dataclass(frozen=True)
 class Param:
@@ -55,8 +57,27 @@ class Strategy:
     @cached_property
     def dtype(self) -> np.dtype:
         """The record the parameters are read as: one float64 field per parameter, in order, then
-        the strategy's data fields (strategies.learned: its model)."""
-        return np.dtype([(p.name, np.float64) for p in self.params] + list(self.data))
+        the strategy's data fields (strategies.learned: its model), each at a multiple of
+        DATA_ALIGN bytes (in a record that starts at one: new_record), so that a row of weights
+        is loaded without crossing a cache line."""
+        names = [p.name for p in self.params]
+        formats: list = [np.float64] * len(names)
+        offsets = [8 * i for i in range(len(names))]
+        at = 8 * len(names)
+        for name, *form in self.data:
+            field = np.dtype(form[0] if len(form) == 1 else tuple(form))
+            at = -(-at // DATA_ALIGN) * DATA_ALIGN
+            names.append(name)
+            formats.append(field)
+            offsets.append(at)
+            at += field.itemsize
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": at})
+
+    def new_record(self) -> np.ndarray:
+        """One zeroed record of dtype, starting at a multiple of DATA_ALIGN bytes."""
+        raw = np.zeros(self.dtype.itemsize + DATA_ALIGN, np.uint8)
+        skip = -raw.ctypes.data % DATA_ALIGN
+        return raw[skip:skip + self.dtype.itemsize].view(self.dtype)
 
     def reader(self):
         """An intrinsic reading the `prm` address as this strategy's parameter record."""

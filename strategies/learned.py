@@ -75,18 +75,17 @@ _X, _H1, _H2, _OUT = 0, MAX_FEATURES, MAX_FEATURES + 2 * _LANE, MAX_FEATURES + 4
 # numba checks no bounds: the scratch must hold every layer's two lanes, padding included
 assert MEM.fields["work"][0].shape[0] >= _OUT + 2 * _LANE and MEM.fields["nz_at"][0].shape[0] >= MAX_FEATURES
 assert MAX_MEMBERS == 2  # the two lanes
-_EVERY = np.arange(MAX_HIDDEN)  # a hidden layer's inputs, all of them
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _layer(w, b, second, n_out, work, src, dst, at, n_at, relu):
     """Members 0 and `second` side by side: lane m of work[dst:] (work[dst + m * _LANE:]) =
     b[m] + w[m].T @ x_m, up to the next multiple of _BLOCK outputs (from the zero padding). The
     first layer's x is the features at work[src:], the same for both members; a hidden layer's
     (`relu`) is the member's own lane of work[src:], its negative entries counted as 0. Only the
     inputs listed in at[:n_at] are added, in that order: the features that are not 0 (most are
-    one-hot), every hidden unit (a zero one adds a zero, which changes no sum but the sign of a
-    zero one, and no answer depends on that sign).
+    one-hot), the hidden units above 0 in either lane (_active). An input left out would add a
+    zero, which changes no sum but the sign of a zero one, and no answer depends on that sign.
 
     Each output is one chain of float adds in input order, so the result is exact on every
     machine, and a chain waits on each add's latency: the second member's chains run in those
@@ -95,7 +94,8 @@ def _layer(w, b, second, n_out, work, src, dst, at, n_at, relu):
     slice and read at constant offsets: the form the SLP vectoriser (simcore._cache) turns into
     one vector instruction per member and input. The arrays are sliced once and indexed by
     counters and unsigned positions, which numba knows are not negative: it then adds no
-    wrap-around code to the loops."""
+    wrap-around code to the loops. It is inlined into _scores, whose arrays numba then counts
+    references to once per call, not once per layer."""
     lane_in = uint64(_LANE if relu else 0)
     x = work[src:src + lane_in + _LANE]
     out = work[dst:dst + 2 * _LANE]
@@ -132,20 +132,36 @@ def _layer(w, b, second, n_out, work, src, dst, at, n_at, relu):
         o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = c8, c9, c10, c11, c12, c13, c14, c15
 
 
+@njit(cache=True, inline="always")
+def _active(work, src, nh, at):
+    """List in at[:n] the hidden units at work[src:] that either member's lane has above 0;
+    returns n. The units that are 0 after the ReLU in both lanes add only zeros to the next
+    layer's sums (most are: a trained unit is off for most positions), so they are left out."""
+    zero = np.float32(0.0)
+    x = work[src:src + 2 * _LANE]
+    n = uint64(0)
+    for i in range(nh):
+        at[n] = i
+        n += uint64((x[i] > zero) | (x[i + _LANE] > zero))
+    return n
+
+
 @njit(cache=True)
 def _scores(w1, b1, w2, b2, w3, b3, members, nf, nh, no, work, nz_at):
     """The network's scores of the features in work[_X:], into work[_OUT:]: with two members
     (an ensemble; member j's arrays are w1[j], ...) the mean of theirs, added in member order,
     then scaled, so that it is the same on every machine."""
     x = work[_X:_X + nf]
-    nz = 0
+    nz = uint64(0)
     for i in range(nf):
         nz_at[nz] = i
-        nz += x[i] != 0.0
+        nz += uint64(x[i] != 0.0)
     second = members - 1
     _layer(w1, b1, second, nh, work, _X, _H1, nz_at, nz, False)
-    _layer(w2, b2, second, nh, work, _H1, _H2, _EVERY, nh, True)
-    _layer(w3, b3, second, no, work, _H2, _OUT, _EVERY, nh, True)
+    n = _active(work, _H1, nh, nz_at)
+    _layer(w2, b2, second, nh, work, _H1, _H2, nz_at, n, True)
+    n = _active(work, _H2, nh, nz_at)
+    _layer(w3, b3, second, no, work, _H2, _OUT, nz_at, n, True)
     if second:
         half = np.float32(0.5)
         for i in range(no):
@@ -210,7 +226,7 @@ def data_record(config) -> np.ndarray:
     """The parameter record the run layer hands the engine: keeper's parameters, then the model
     named by config.model (default: the shipped one), checked against the game's components."""
     model = load(config.model, config.components.sha256)
-    rec = np.zeros(1, dtype=STRATEGY.dtype)
+    rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
