@@ -19,6 +19,7 @@ from cli.common import (
     check_games,
     check_threads,
     fail,
+    progress,
     resolve_strategy,
     stderr,
     warm_engine,
@@ -114,12 +115,22 @@ def _print_workload(result: dict) -> None:
 def _profile(result: dict, config, as_json: bool) -> None:
     from cli.profile import profile
 
-    try:  # perf's absence is found before any work, a failed run after it
-        found = profile(WORKLOAD, result["strategy"], config.param_dict(), result["games"], result["threads"],
-                        on_start=lambda: stderr(f"profiling {result['games']:,} games under perf in a new "
-                                                "process (it compiles everything first)..."))
-    except (FileNotFoundError, RuntimeError) as e:
-        fail(str(e))
+    games = result["games"]
+    with progress() as bar:  # the new process compiles for a minute or two, then plays
+        task = bar.add_task("compiling everything in a new process", total=None, visible=False)
+
+        def start() -> None:
+            stderr(f"profiling {games:,} games under perf in a new process (it compiles everything first)...")
+            bar.update(task, visible=True)
+
+        def played(n: int) -> None:
+            bar.update(task, description="playing under perf", total=games, completed=n)
+
+        try:  # perf's absence is found before any work, a failed run after it
+            found = profile(WORKLOAD, result["strategy"], config.param_dict(), games, result["threads"],
+                            on_start=start, on_progress=played)
+        except (FileNotFoundError, RuntimeError) as e:
+            fail(str(e))
     result.update(games_per_second=found["games_per_second"],
                   functions=[{"share": round(share / 100, 6), "function": name} for share, name in found["functions"]])
     if as_json:

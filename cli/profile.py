@@ -92,7 +92,7 @@ def shares(report: str) -> list[tuple[float, str]]:
 # The profiled process: compile everything here, write the map, play under `perf record`.
 _CHILD = """
 import json, os, signal, subprocess, sys, time
-from cli.profile import jit_symbols, write_perf_map
+from cli.profile import chunks, jit_symbols, write_perf_map
 from strategies.run import GameConfig, compile_here, run_games, set_threads
 args = json.loads(sys.argv[1])
 set_threads(args["threads"])
@@ -103,13 +103,41 @@ path = write_perf_map(jit_symbols())
 perf = subprocess.Popen(["perf", "record", "-q", "-F", "999", "-p", str(os.getpid()), "-o", args["data"]],
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 time.sleep(1.0)  # perf attaches
+print("kiai-progress 0", file=sys.stderr, flush=True)
 t0 = time.perf_counter()
-run_games(config, args["games"], 0)
+done = 0
+for n in chunks(args["games"]):  # the same games as one batch, so that the progress moves
+    run_games(config, n, 0, done)
+    done += n
+    print(f"kiai-progress {done}", file=sys.stderr, flush=True)
 seconds = time.perf_counter() - t0
 perf.send_signal(signal.SIGINT)
 err = perf.communicate()[1]
 print(json.dumps({"seconds": seconds, "perf_rc": perf.returncode, "perf_err": err.strip(), "map": path}))
 """
+
+
+_PROGRESS = "kiai-progress "
+_CHUNKS = 20
+
+
+def chunks(games: int) -> list[int]:
+    """The profiled batch in up to _CHUNKS parts of nearly equal size, played one after the
+    other, so that the progress moves."""
+    parts = min(games, _CHUNKS)
+    return [games // parts + (i < games % parts) for i in range(parts)]
+
+
+def read_progress(lines, on_progress) -> list[str]:
+    """Pass the child's progress lines (its games played, once the compiling is done) to
+    on_progress(games); returns its other lines (what it said when it failed)."""
+    other = []
+    for line in lines:
+        if line.startswith(_PROGRESS):
+            on_progress(int(line[len(_PROGRESS):]))
+        else:
+            other.append(line.rstrip("\n"))
+    return other
 
 
 def check_perf() -> str:
@@ -120,28 +148,32 @@ def check_perf() -> str:
     return perf
 
 
-def _last_line(done: subprocess.CompletedProcess) -> str:
+def _last_line(err: str, returncode: int) -> str:
     """What a failed command said last, or its exit status."""
-    err = done.stderr.strip()
-    return err.splitlines()[-1] if err else f"exit {done.returncode}"
+    err = err.strip()
+    return err.splitlines()[-1] if err else f"exit {returncode}"
 
 
 def profile(workload: dict, strategy: str, params: dict, games: int, threads: int, top: int = 25,
-            on_start=lambda: None) -> dict:
+            on_start=lambda: None, on_progress=lambda played: None) -> dict:
     """Play `games` of the workload in a new process under perf; returns its games/s and the
     compiled functions' shares of the samples (the `top` largest). perf is looked for first
-    (FileNotFoundError), then on_start() is called and the work begins."""
+    (FileNotFoundError), then on_start() is called and the work begins: the new process
+    compiles everything, then plays under perf, calling on_progress(games played) from 0 on."""
     perf = check_perf()
     on_start()
     with tempfile.TemporaryDirectory(prefix="kiai-profile-") as tmp:
         data = os.path.join(tmp, "perf.data")
         args = dict(workload, strategy=strategy, params=params, games=games, threads=threads, data=data)
         env = dict(os.environ, KIAI_CACHE_DIR=os.path.join(tmp, "numba"))
-        done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(args)], env=env, capture_output=True,
-                              text=True, check=False)  # fmt: skip
-        if done.returncode != 0:
-            raise RuntimeError(f"the profiled run failed: {_last_line(done)}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
+        with subprocess.Popen([sys.executable, "-c", _CHILD, json.dumps(args)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as child:  # fmt: skip
+            said = read_progress(child.stderr, on_progress)  # its stdout is one line: no deadlock
+            out = child.stdout.read()
+        if child.returncode != 0:
+            why = _last_line("\n".join(said), child.returncode)
+            raise RuntimeError(f"the profiled run failed: {why}")
+        result = json.loads(out.strip().splitlines()[-1])
         try:
             report = _report(perf, data, result)
         finally:  # perf reads the map when it reports: removed only then
@@ -156,5 +188,5 @@ def _report(perf: str, data: str, result: dict) -> str:
     rep = subprocess.run([perf, "report", "-i", data, "--no-children", "--sort", "symbol", "--stdio"],
                          capture_output=True, text=True, check=False)  # fmt: skip
     if rep.returncode != 0:
-        raise RuntimeError(f"perf report failed: {_last_line(rep)}")
+        raise RuntimeError(f"perf report failed: {_last_line(rep.stderr, rep.returncode)}")
     return rep.stdout

@@ -56,3 +56,19 @@ def test_shares_add_up_a_functions_copies_and_drop_perfs_columns():
 def test_bench_profile_without_perf_is_one_line_exit_2(capsys, monkeypatch):
     monkeypatch.setattr(profile.shutil, "which", lambda name: None)
     one_line_error(*run(capsys, "bench", "--profile", "-n", 1000), "Linux perf")
+
+
+def test_the_profiled_batch_is_played_in_parts_that_add_up():
+    for games in (1, 7, 20, 21, 200_000, 1_000_003):
+        parts = profile.chunks(games)
+        assert sum(parts) == games and len(parts) == min(games, 20) and max(parts) - min(parts) <= 1
+
+
+def test_the_childs_progress_lines_move_the_bar_and_its_other_lines_are_kept():
+    seen = []
+    said = profile.read_progress(["kiai-progress 0\n", "a warning\n", "kiai-progress 500\n",
+                                  "kiai-progress 1000\n", "Traceback: boom\n"], seen.append)
+    assert seen == [0, 500, 1000]
+    assert said == ["a warning", "Traceback: boom"]
+    assert profile._last_line("\n".join(said), 1) == "Traceback: boom"
+    assert profile._last_line("", 3) == "exit 3"
