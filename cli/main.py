@@ -22,6 +22,31 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+
+def _show_version(value: bool) -> None:
+    if not value:
+        return
+    import numba
+
+    from reports.summary import kiai_version
+    from simcore.components import load_components
+    from strategies.model import load
+
+    print(f"kiai {kiai_version()} (numba {numba.__version__}, shipped model {load().sha256[:12]}, "
+          f"components {load_components().sha256[:12]})")
+    raise typer.Exit()
+
+
+@app.callback()
+def _kiai(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
+                                 help="Print kiai's version, numba's, and the short hashes of the shipped model and "
+                                      "component data (the ones results name), then exit."),
+) -> None:
+    """Monte Carlo difficulty analyser for the cooperative card game Samurai Spirit."""
+
+
 # Each command lives in its own module and registers itself on `app`.
 from cli import bench as _bench  # noqa: E402,F401
 from cli import compare as _compare  # noqa: E402,F401

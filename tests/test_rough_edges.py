@@ -378,3 +378,14 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
     for folder in ROOT.glob("*/*/"):  # every folder inside a package is a listed package
         if folder.parent.name in setup["packages"] and not folder.name.startswith(("_", ".")):
             assert f"{folder.parent.name}.{folder.name}" in setup["packages"], folder
+
+
+def test_version_names_what_results_are_made_with(capsys):
+    from strategies.model import load
+
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and err == ""
+    assert out.startswith("kiai ") and f"shipped model {load().sha256[:12]}" in out
+    components = out.split("components ")[1].rstrip(")\n")
+    code, out, _ = run(capsys, "simulate", "-n", 10)
+    assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
