@@ -97,7 +97,7 @@ def _layer(w, b, second, n_out, work, src, dst, at, n_at, relu):
     wrap-around code to the loops. It is inlined into _scores, whose arrays numba then counts
     references to once per call, not once per layer."""
     lane_in = uint64(_LANE if relu else 0)
-    x = work[src:src + lane_in + _LANE]
+    x = work[src:src + (lane_in + _LANE if relu else MAX_FEATURES)]  # both lanes, or every feature
     out = work[dst:dst + 2 * _LANE]
     wa, wb, ba, bb = w[0], w[second], b[0], b[second]
     zero = np.float32(0.0)
