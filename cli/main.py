@@ -23,7 +23,6 @@ app = typer.Typer(
 )
 
 
-
 def _show_version(value: bool) -> None:
     if not value:
         return
@@ -44,7 +43,7 @@ def _kiai(
                                  help="Print kiai's version, numba's, and the short hashes of the shipped model and "
                                       "component data (the ones results name), then exit."),
 ) -> None:
-    """Monte Carlo difficulty analyser for the cooperative card game Samurai Spirit."""
+    """kiai's own options, before a command (the app's help text says what kiai is)."""
 
 
 # Each command lives in its own module and registers itself on `app`.

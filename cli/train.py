@@ -59,8 +59,8 @@ def train(
                                                                     "among --fits fits (unused with one fit)."),
     members: int = typer.Option(1, "--members", help="The final model averages the networks of the best iteration "
                                 "and of the iterations before it, this many in all (1 or 2), when that wins more "
-                                "of the evaluation deals than the best iteration alone; each network costs "
-                                "`learned` the time of one more. A finished run can be given another value."),
+                                "of the evaluation deals than the best iteration alone; the second network adds "
+                                "about a fifth to `learned`'s network time. A finished run can be given another value."),
     eval_games: int = typer.Option(4000, "--eval-games", help="Deals per evaluation table for the models."),
     teacher_games: int = typer.Option(300, "--teacher-games", help="Deals per evaluation table for the teacher "
                                                                    "(0: skip it; it plays about 100 times slower)."),

@@ -169,7 +169,7 @@ MEM = np.dtype([_field(name, f) for name, *f in (
     ("labels_cap",),  # ... its rows ...
     ("labels_n",),  # ... and the rows written (strategies.lookahead)
     ("work", np.float32, (544,)),  # scratch for the strategy's own computations (one per thread) ...
-    ("nz_at", np.int64, (160,)),  # ... and a list of positions in it (strategies.learned._layer)
+    ("nz_at", np.int64, (160,)),  # ... and a list of positions in it (strategies.learned._scores)
 )])
 MEM_HEAD = MEM.fields["q"][1]  # bytes of MEM a rollout copies: the stream and the plan
 

@@ -203,8 +203,7 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     if q == Q_CARD:
         _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.members, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
     else:
-        _scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.members, m.inputs, m.hidden, N_ACTION, work,
-                         mem.nz_at)
+        _scores(m.aw1, m.ab1, m.aw2, m.ab2, m.aw3, m.ab3, m.members, m.inputs, m.hidden, N_ACTION, work, mem.nz_at)
     # keeper's answer stands unless another is worth `edge` more: the model is fitted to noisy
     # rollout means, and the best of several noisy estimates is biased upwards
     best = mine

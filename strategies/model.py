@@ -49,7 +49,9 @@ def shapes(hidden: int) -> dict[str, tuple[int, ...]]:
 
 
 NAMES = tuple(shapes(1))  # one member's arrays
-MAX_MEMBERS = 2  # networks a model may average (an ensemble); each costs the time of one more
+# networks a model may average (an ensemble); the second, computed beside the first, adds
+# about a fifth to their time
+MAX_MEMBERS = 2
 
 
 class ModelError(ValueError):
