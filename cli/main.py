@@ -29,11 +29,18 @@ def _show_version(value: bool) -> None:
     import numba
 
     from reports.summary import kiai_version
-    from simcore.components import load_components
-    from strategies.model import load
+    from simcore.components import ComponentsError, load_components
+    from strategies.model import ModelError, load
 
-    print(f"kiai {kiai_version()} (numba {numba.__version__}, shipped model {load().sha256[:12]}, "
-          f"components {load_components().sha256[:12]})")
+    def short_hash(read, error) -> str:
+        # a damaged installation is what --version is run to diagnose: say so, do not crash
+        try:
+            return read().sha256[:12]
+        except error as e:
+            return f"unreadable: {e}"
+
+    print(f"kiai {kiai_version()} (numba {numba.__version__}, shipped model {short_hash(load, ModelError)}, "
+          f"components {short_hash(load_components, ComponentsError)})")
     raise typer.Exit()
 
 

@@ -389,3 +389,14 @@ def test_version_names_what_results_are_made_with(capsys):
     components = out.split("components ")[1].rstrip(")\n")
     code, out, _ = run(capsys, "simulate", "-n", 10)
     assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
+
+
+def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):
+    import strategies.model
+
+    broken = tmp_path / "learned.npz"
+    broken.write_bytes(b"not a model")
+    monkeypatch.setattr(strategies.model, "default_path", lambda: broken)
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and err == "" and out.count("\n") == 1
+    assert f"shipped model unreadable: model {broken}: not a kiai model file" in out
