@@ -100,8 +100,10 @@ config = GameConfig(tuple(args["samurai"].split(",")), args["difficulty"], args[
 compile_here([config])
 run_games(config, 10, 0)
 path = write_perf_map(jit_symbols())
+# perf's messages go to a file: a pipe read only after the play could fill and stall perf
+err_file = open(args["data"] + ".err", "w+")
 perf = subprocess.Popen(["perf", "record", "-q", "-F", "999", "-p", str(os.getpid()), "-o", args["data"]],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                        stdout=subprocess.DEVNULL, stderr=err_file)
 time.sleep(1.0)  # perf attaches
 print("kiai-progress 0", file=sys.stderr, flush=True)
 t0 = time.perf_counter()
@@ -112,8 +114,10 @@ for n in chunks(args["games"]):  # the same games as one batch, so that the prog
     print(f"kiai-progress {done}", file=sys.stderr, flush=True)
 seconds = time.perf_counter() - t0
 perf.send_signal(signal.SIGINT)
-err = perf.communicate()[1]
-print(json.dumps({"seconds": seconds, "perf_rc": perf.returncode, "perf_err": err.strip(), "map": path}))
+perf.wait()
+err_file.seek(0)
+err = err_file.read().strip().splitlines()  # the last line says why perf failed, if it did
+print(json.dumps({"seconds": seconds, "perf_rc": perf.returncode, "perf_err": err[-1] if err else "", "map": path}))
 """
 
 

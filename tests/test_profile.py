@@ -40,16 +40,16 @@ def test_jit_symbols_name_code_compiled_in_this_process(tmp_path):
 def test_shares_add_up_a_functions_copies_and_drop_perfs_columns():
     report = """# Samples: 1K of event 'cycles:P'
 #
-    19.19%  [.] strategies.learned._layer             -      -
+    19.19%  [.] strategies.learned._scores             -      -
     16.06%  [.] strategies.features.fill_counted      -      -
-     9.53%  [.] strategies.learned._layer             -      -
+     9.53%  [.] strategies.learned._scores             -      -
      0.40%  [k] clear_page_erms
      1.24%  [.] 0x00007f8a040a22ef                     -      -
 """
     got = profile.shares(report)
-    assert got[0] == (pytest.approx(28.72), "strategies.learned._layer")
+    assert got[0] == (pytest.approx(28.72), "strategies.learned._scores")
     assert got[1] == (16.06, "strategies.features.fill_counted")
-    assert [name for _, name in got] == ["strategies.learned._layer", "strategies.features.fill_counted",
+    assert [name for _, name in got] == ["strategies.learned._scores", "strategies.features.fill_counted",
                                          "0x00007f8a040a22ef", "clear_page_erms"]  # fmt: skip
 
 
