@@ -26,17 +26,19 @@ Layout (NAMES gives every entry):
   each neighbour, and whether each neighbour could defend it.
 """
 
+import numpy as np
 from numba import njit
 
 from simcore.obs import active_count, can_defend, last_card, left_of, popcount, right_of, talent_mask
 from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from strategies import keeper
-from strategies.playbook import _token_value, option_value
+from strategies.playbook import _token_value, option_values
 from strategies.risk import fight_rule
 from strategies.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
 
 SCHEMA = 2
 NO_RULE = (0, 0.0, False)  # fill_counted's rule for a question that is not about fighting
+NO_VALUES = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # ... and option values for one that is not about a card in hand
 N_ACTION = 8  # action slots: pass, fight, support to the seat 1..6 places to the left
 N_CARD = 6  # card slots: the CARD_* answers
 
@@ -124,13 +126,25 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
     answers, keeper_slot: the slot of keeper's answer, p: keeper's parameters) into x; returns
     how many (N_FEATURES)."""
     rule = fight_rule(p, pub, s) if q == Q_ACTION or q == Q_FIGHT_AGAIN else NO_RULE
-    return fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, fight_odds(pub, s))
+    values, score = card_reasoning(p, pub, s, a, legal) if q == Q_CARD else (NO_VALUES, 0.0)
+    return fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, fight_odds(pub, s), values, score)
 
 
 @njit(cache=True)
-def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
-    """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only)
-    and count (sense.fight_odds), which learned also uses for keeper's answer."""
+def card_reasoning(p, pub, s, c, legal):
+    """keeper's reasoning about card c in s's hand (Q_CARD): the value of each legal option
+    (playbook.option_values) and, when he may confront or defend it, the score of confronting
+    (keeper.confront_score; else NaN). The features read both, and keeper.card_answer turns
+    them into keeper's answer."""
+    values = option_values(pub, s, c, legal, keeper.KIAI_BONUS, p.stay, 1.0)
+    return values, keeper.confront_score(p, pub, s, c) if (legal & 3) == 3 else np.nan
+
+
+@njit(cache=True)
+def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, score):
+    """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only),
+    count (sense.fight_odds) and, for Q_CARD, card_reasoning's option values and score, which
+    learned also uses for keeper's answer."""
     n = pub.n
     # ---- self
     x[0] = (pub.kiai[s] - pub.total[s]) / 13.0
@@ -242,9 +256,9 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
     if card:
         for opt in range(N_CARD):
             if (legal >> opt) & 1:
-                x[i + opt] = _clip(option_value(pub, s, c, opt, keeper.KIAI_BONUS, p.stay, 1.0), -10.0, 10.0) / 5.0
+                x[i + opt] = _clip(values[opt], -10.0, 10.0) / 5.0
         if (legal & 3) == 3:
-            x[i + N_CARD] = _clip(keeper.confront_score(p, pub, s, c), -10.0, 10.0) / 10.0
+            x[i + N_CARD] = _clip(score, -10.0, 10.0) / 10.0
         v = pub.value[c]
         x[i + N_CARD + 1] = 1.0 if v == m else 0.0
         x[i + N_CARD + 2] = 1.0 if v > m else 0.0
@@ -253,4 +267,5 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds):
     return i + N_CARD + 9
 
 
-__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "NO_RULE", "SCHEMA", "action_slot", "fill", "fill_counted", "rel"]
+__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "NO_RULE", "NO_VALUES", "SCHEMA", "action_slot", "card_reasoning", "fill",
+           "fill_counted", "rel"]

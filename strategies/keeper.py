@@ -9,6 +9,7 @@ Parameters: risk, caution, late, stay (as `risk`), keep (weight of a slot kept o
 dearer card), capacity (what a point of margin is worth).
 """
 
+import numpy as np
 from numba import njit
 
 from simcore.obs import active_count, ignores, last_card, margin, talent_mask
@@ -103,17 +104,27 @@ def fight_counted(p, pub, q, rule, odds):
 
 
 @njit(cache=True)
+def card_answer(p, pub, s, c, legal, values, score):
+    """decide's answer to Q_CARD from the option values (playbook.option_values, of at least the
+    options playbook.card_options weighs) and confront_score (NaN: not worked out yet). learned
+    works both out for its features anyway."""
+    ch = playbook.best_option(playbook.card_options(pub, s, c, legal), values)
+    if ch != CARD_DEFEND or (legal >> CARD_CONFRONT) & 1 == 0:
+        return ch
+    if score != score:
+        score = confront_score(p, pub, s, c)
+    return CARD_CONFRONT if score > 0.0 else ch
+
+
+@njit(cache=True)
 def decide(prm, pub, mem, q, seat, a, b, legal):
     p = params(prm)
     if q == Q_ACTION or q == Q_FIGHT_AGAIN:
         return playbook.fight_answer(q, risk.wants_fight(p, pub, seat))
     if q == Q_CARD:
-        ch = playbook.card_choice(pub, seat, a, legal, KIAI_BONUS, p.stay, 1.0)
-        if ch != CARD_DEFEND:
-            return ch
-        if (legal >> CARD_CONFRONT) & 1 and confront_instead(p, pub, seat, a):
-            return CARD_CONFRONT
-        return ch
+        options = playbook.card_options(pub, seat, a, legal)
+        return card_answer(p, pub, seat, a, legal, playbook.option_values(pub, seat, a, options, KIAI_BONUS, p.stay, 1.0),
+                           np.nan)
     if q == Q_PLACE and (legal >> CARD_DEFEND) & 1 and confront_instead(p, pub, seat, a):
         return CARD_CONFRONT
     return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)

@@ -29,7 +29,7 @@ from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from simcore.state import MEM
 from strategies import keeper, risk
 from strategies.base import Param, Strategy
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, action_slot, fill_counted
+from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, NO_VALUES, action_slot, card_reasoning, fill_counted
 from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, MAX_MEMBERS, flush_subnormals, load
 from strategies.sense import fight_odds
 
@@ -191,15 +191,18 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
         mine = keeper.fight_counted(kp, pub, q, rule, odds)
         if one_answer:
             return mine
+        values, score = NO_VALUES, 0.0
     elif q == Q_CARD and not one_answer:
-        mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
+        # and the options' values serve them alike for a card in hand
+        values, score = card_reasoning(kp, pub, seat, a, legal)
+        mine = keeper.card_answer(kp, pub, seat, a, legal, values, score)
         rule = NO_RULE
         odds = fight_odds(pub, seat)
     else:
         return keeper.decide(prm, pub, mem, q, seat, a, b, legal)
     m = params(prm)
     work = mem.work
-    fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds)
+    fill_counted(kp, pub, q, seat, a, legal, _slot_of(pub, q, seat, mine), work, rule, odds, values, score)
     if q == Q_CARD:
         _scores(m.cw1, m.cb1, m.cw2, m.cb2, m.cw3, m.cb3, m.members, m.inputs, m.hidden, N_CARD, work, mem.nz_at)
     else:

@@ -151,23 +151,47 @@ def option_value(pub, s, c, opt, kiai_bonus, stay, team):
     return team * _takes(pub, t, c, kiai_bonus, stay) - 0.1
 
 
-@njit(cache=True)
-def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
-    """Where card c in s's hand goes (section 13 point 4-5): each legal option is valued
-    (option_value) and the best taken."""
+@njit(cache=True, inline=hot)
+def card_options(pub, s, c, legal):
+    """The options card_choice weighs: the legal ones, less a confront when c can be defended and
+    would not land on the Kiai (defending is worth 2 or more, confronting short of the Kiai
+    less than 1)."""
+    if (legal >> CARD_DEFEND) & 1 and pub.value[c] != margin(pub, s):
+        return legal & ~(1 << CARD_CONFRONT)
+    return legal
+
+
+@njit(cache=True, inline=hot)
+def _value_if(pub, s, c, opt, options, kiai_bonus, stay, team):
+    return option_value(pub, s, c, opt, kiai_bonus, stay, team) if (options >> opt) & 1 else 0.0
+
+
+@njit(cache=True, inline=hot)
+def option_values(pub, s, c, options, kiai_bonus, stay, team):
+    """option_value of each option set in `options`, 0 for the others, by CARD_* number."""
+    return (_value_if(pub, s, c, 0, options, kiai_bonus, stay, team), _value_if(pub, s, c, 1, options, kiai_bonus, stay, team),
+            _value_if(pub, s, c, 2, options, kiai_bonus, stay, team), _value_if(pub, s, c, 3, options, kiai_bonus, stay, team),
+            _value_if(pub, s, c, 4, options, kiai_bonus, stay, team), _value_if(pub, s, c, 5, options, kiai_bonus, stay, team))
+
+
+@njit(cache=True, inline=hot)
+def best_option(options, values):
+    """The first of `options` with the highest of `values` (option_values): card_choice's pick."""
     best = CARD_CONFRONT
     bv = -1e9
-    if (legal >> CARD_DEFEND) & 1 and pub.value[c] != margin(pub, s):
-        # defending is worth 2 or more, confronting short of the Kiai less than 1: skip it
-        legal &= ~(1 << CARD_CONFRONT)
     for opt in range(6):
-        if (legal >> opt) & 1 == 0:
-            continue
-        v = option_value(pub, s, c, opt, kiai_bonus, stay, team)
-        if v > bv:
-            bv = v
+        if (options >> opt) & 1 and values[opt] > bv:
+            bv = values[opt]
             best = opt
     return best
+
+
+@njit(cache=True)
+def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
+    """Where card c in s's hand goes (section 13 point 4-5): each option worth weighing
+    (card_options) is valued (option_value) and the best taken."""
+    options = card_options(pub, s, c, legal)
+    return best_option(options, option_values(pub, s, c, options, kiai_bonus, stay, team))
 
 
 @njit(cache=True)
