@@ -9,6 +9,7 @@ exactly on the Kiai is worth), `stay` (how much a card's repeating penalty count
 """
 
 from numba import njit
+from numba.cpython.unsafe.tuple import tuple_setitem
 
 from simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
 from simcore.kiai import PERMS
@@ -162,16 +163,13 @@ def card_options(pub, s, c, legal):
 
 
 @njit(cache=True, inline=hot)
-def _value_if(pub, s, c, opt, options, kiai_bonus, stay, team):
-    return option_value(pub, s, c, opt, kiai_bonus, stay, team) if (options >> opt) & 1 else 0.0
-
-
-@njit(cache=True, inline=hot)
 def option_values(pub, s, c, options, kiai_bonus, stay, team):
     """option_value of each option set in `options`, 0 for the others, by CARD_* number."""
-    return (_value_if(pub, s, c, 0, options, kiai_bonus, stay, team), _value_if(pub, s, c, 1, options, kiai_bonus, stay, team),
-            _value_if(pub, s, c, 2, options, kiai_bonus, stay, team), _value_if(pub, s, c, 3, options, kiai_bonus, stay, team),
-            _value_if(pub, s, c, 4, options, kiai_bonus, stay, team), _value_if(pub, s, c, 5, options, kiai_bonus, stay, team))
+    values = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for opt in range(6):  # a loop, not six calls: numba would compile option_value once per constant
+        if (options >> opt) & 1:
+            values = tuple_setitem(values, opt, option_value(pub, s, c, opt, kiai_bonus, stay, team))
+    return values
 
 
 @njit(cache=True, inline=hot)
