@@ -23,7 +23,7 @@ LADDER_CAPTION = (
     "Skill ladder",
     "For each level and team size, the win rate of each strategy on the same tables and deals: "
     "reference (the plain baseline), keeper, learned (kiai's default), the lookahead (on fewer "
-    "games: it plays some hundred and fifty times slower than learned) and, as a ceiling, foresight, "
+    "games: it plays some two hundred and fifty times slower than learned) and, as a ceiling, foresight, "
     "which cheats by seeing every hidden card. The climb from reference to the lookahead is what "
     "skill wins; what even foresight loses is the deal.",
 )
