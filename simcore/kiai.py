@@ -182,14 +182,16 @@ def _effect(g, s):
 
 @njit(cache=True)
 def resolve(g):
-    """Resolve pending Kiai triggers in seat order from the acting samurai (R-10); triggers
-    raised meanwhile join the queue in that same order (R-10d)."""
+    """Resolve pending Kiai triggers in seat order from the acting samurai (R-10), from seat 0
+    in the end-of-round steps, between turns (R-10e); triggers raised meanwhile wait their turn
+    in that same order (R-10d, R-10e)."""
     pub = g[0]
     n = pub.n
+    first = 0 if pub.round_end_steps else pub.acting
     while pub.game_over == 0:
         s = -1
         for k in range(n):
-            t = (pub.acting + k) % n
+            t = (first + k) % n
             if pub.pending[t]:
                 s = t
                 break

@@ -1,10 +1,10 @@
 """Kiai: triggers, activation, the seven effects on both sides, and their limits.
 
-RULES.md section 5 and decisions R-10, R-11; docs/rules.md R-10a, R-10b, R-10c.
+RULES.md section 5 and decisions R-10, R-10e, R-10f, R-11; docs/rules.md R-10a to R-10d.
 """
 
 import pytest
-from conftest import Cards, events, guarded, make_config, ok
+from conftest import Cards, events, guarded, make_config, ok, story
 from scenario import (
     Position,
     intruder_top_first,
@@ -22,6 +22,7 @@ from simcore.events import (
     EV_INTRUDER_TO_DISCARD,
     EV_KATSU,
     EV_KIAI,
+    EV_KIAI_SHED,
     EV_KIKU,
     EV_KYUZO_TOKEN,
     EV_OVERCOME,
@@ -703,3 +704,221 @@ def test_r19_known_cards_stay_known_until_drawn():
     assert seat_view(run, 1)["line"] == [b]
     assert run.pub.known_n == 1 and run.pub.known[0] == a
     assert raider_top_first(run) == [a, c]
+
+
+# --------------------------------------------------------------------------- R-10e, R-10f
+def _kiai_story(run, seats=None):
+    """The run's Kiai activations, Kiai-effect moves and first-card sheds, in order, as
+    (event, seat) pairs (for Daisuke's moves: the source seat)."""
+    keep = {EV_KIAI: "kiai", EV_KIAI_SHED: "shed", EV_KIKU: "kiku", EV_DAISUKE: "daisuke",
+            EV_WOUND: "wound"}  # fmt: skip
+    return [(keep[int(r[0])], int(r[2])) for r in run.events if int(r[0]) in keep]
+
+
+def _kikuchiyo_animal_and_kanbei(cards):
+    """Animal Kikuchiyo (seat 0, acting) reaches his Kiai (13) by confronting a 4; Kanbei
+    (seat 1) stands at 10, one above his Kiai (9), with a 1 as his last card."""
+    cfg = make_config("kikuchiyo", "kanbei", "kyuzo")
+    line0 = [free(cards, 4, "hat"), free(cards, 4, "doll"), free(cards, 1, "hat")]
+    four = cards(value=4, symbol="none")
+    line1 = [
+        cards(value=4, symbol="farm"),
+        cards(value=4, symbol="doll"),
+        cards(value=1, symbol="farm"),
+        cards(value=1, symbol="none"),
+    ]
+    pos = guarded(cfg, cards).line(0, line0).line(1, line1).wound(0, 2)
+    pos.raider([four, cards(value=2, symbol="none"), cards(value=3, symbol="none")]).turn(0)
+    return pos, line0, four, line1
+
+
+def test_r10e_a_trigger_raised_during_a_kiai_waits_until_the_activation_is_complete():
+    """R-10e: animal Kikuchiyo's first discard takes Kanbei's last card (10 -> 9, his Kiai); the
+    trigger waits through the second discard (Kikuchiyo's own last card) and Kikuchiyo's
+    first-card removal, then fires, since Kanbei is still at 9."""
+    cards = Cards()
+    pos, line0, four, line1 = _kikuchiyo_animal_and_kanbei(cards)
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, 1 + 0, PLAIN, 0])
+    ok(run)
+    assert _kiai_story(run) == [
+        ("kiai", 0), ("kiku", 1), ("kiku", 0), ("shed", 0), ("kiai", 1), ("shed", 1),
+    ]  # fmt: skip
+    assert [e[:2] for e in events(run, EV_KIKU)] == [(1, line1[-1]), (0, four)]
+    assert seat_view(run, 0)["line"] == line0[1:]
+    assert seat_view(run, 1)["line"] == line1[1:3]  # his first card went after Kikuchiyo's
+    assert village_view(run)["discard"] == [line1[-1], four, line0[0], line1[0]]
+
+
+def test_r10e_r10d_a_waiting_trigger_lapses_when_the_total_moved_off_the_kiai():
+    """R-10e, R-10d: animal Kikuchiyo discards Kanbei's last card twice: the first lands Kanbei
+    on his Kiai (10 -> 9), the second takes him off it (9 -> 8) before the trigger's turn comes,
+    so it lapses: no activation, and no declined one either."""
+    cards = Cards()
+    pos, line0, four, line1 = _kikuchiyo_animal_and_kanbei(cards)
+    run = pos.play(turns=1, decisions=[FIGHT, EFFECT, 1 + 1, 1 + 1, 0])
+    ok(run)
+    assert [e[:2] for e in events(run, EV_KIKU)] == [(1, line1[3]), (1, line1[2])]
+    assert events(run, EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert events(run, EV_TRIGGER_SKIPPED) == []
+    assert seat_view(run, 1)["line"] == line1[:2] and seat_view(run, 1)["total"] == 8
+    assert seat_view(run, 0)["line"] == line0[1:] + [four]
+
+
+def test_r10e_r10d_daisuke_moves_a_card_onto_a_line_and_off_again_the_trigger_lapses():
+    """R-10e, R-10d: animal Daisuke (seat 0) takes Kyuzo's last card (a 1) and gives it to
+    Kanbei (8 -> 9, his Kiai), then takes it from Kanbei again and gives it back to Kyuzo
+    (Kanbei 9 -> 8): Kanbei's waiting trigger lapses. Used the other way round (the second
+    move from Kyuzo's line instead), Kanbei is still at 9 and his Kiai fires after Daisuke's."""
+    cards = Cards()
+    cfg = make_config("daisuke", "kyuzo", "kanbei")
+    line0 = [free(cards, 4, "hat"), free(cards, 4, "doll")]
+    three = cards(value=3, symbol="none")
+    one = cards(value=1, symbol="none")
+    line1 = [cards(value=2, symbol="none"), cards(value=2, symbol="farm"), one]
+    line2 = [cards(value=4, symbol="farm"), cards(value=4, symbol="doll")]
+    pos = guarded(cfg, cards).line(0, line0).line(1, line1).line(2, line2).wound(0, 2)
+    pos.raider([three, cards(value=2, symbol="hat")]).turn(0)
+    back = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2, 2 * 8 + 1])
+    ok(back)
+    assert events(back, EV_DAISUKE) == [(1, 2, one, 0, 0, 0), (2, 1, one, 0, 0, 0)]
+    assert events(back, EV_KIAI) == [(0, EFFECT, 0, 0, 0, 0)]
+    assert events(back, EV_TRIGGER_SKIPPED) == []
+    assert seat_view(back, 2)["line"] == line2 and seat_view(back, 2)["total"] == 8
+    assert seat_view(back, 1)["line"] == line1
+    stays = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2, 1 * 8 + 0,
+                                         PLAIN])  # fmt: skip
+    ok(stays)
+    assert events(stays, EV_DAISUKE) == [(1, 2, one, 0, 0, 0), (1, 0, line1[1], 0, 0, 0)]
+    assert _kiai_story(stays) == [
+        ("kiai", 0), ("daisuke", 1), ("daisuke", 1), ("shed", 0), ("kiai", 2), ("shed", 2),
+    ]  # fmt: skip
+    assert seat_view(stays, 2)["line"] == line2[1:] + [one]
+
+
+def test_r10e_a_trigger_from_a_wound_the_effect_causes_waits():
+    """R-10e: at Hard, with no barricade left, Daisuke's Kiai (seat 0) gives Kyuzo's last card
+    to Kanbei, who is overcome; the farmstead that falls wounds Katsushiro (seat 3), who turns
+    animal on his animal Kiai (13). His trigger waits until Daisuke has shed his first card."""
+    cards = Cards()
+    cfg = make_config("daisuke", "kyuzo", "kanbei", "katsushiro", difficulty="hard")
+    line0 = [free(cards, 4, "hat"), free(cards, 1, "hat")]
+    three = cards(value=3, symbol="none")
+    line1 = [cards(value=2, symbol="none"), cards(value=4, symbol="farm")]
+    line2 = [cards(value=4, symbol="doll"), cards(value=4, symbol="hat")]
+    line3 = [cards(value=4, symbol="farm"), cards(value=4, symbol="doll"),
+             cards(value=4, symbol="hat"), cards(value=1, symbol="farm")]  # fmt: skip
+    pos = guarded(cfg, cards).line(0, line0).line(1, line1).line(2, line2).line(3, line3)
+    pos.wound(3, 1).village(barricades=0).farm_backs([FB_RANDOM_WOUND] * 6)
+    pos.raider([three, cards(value=2, symbol="hat")]).turn(0)
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, 1 * 8 + 2, PLAIN],
+                   randoms=[0, 3])  # fmt: skip
+    ok(run)
+    assert events(run, EV_OVERCOME)[0][:2] == (2, 12)
+    assert seat_view(run, 3)["wound"] == 2 and seat_view(run, 3)["kiai"] == 13
+    assert _kiai_story(run) == [
+        ("kiai", 0), ("daisuke", 1), ("wound", 3), ("shed", 0), ("kiai", 3), ("shed", 3),
+    ]  # fmt: skip
+    assert seat_view(run, 3)["line"] == line3[1:]
+
+
+def test_r10e_waiting_triggers_go_in_seat_order_from_the_acting_samurai():
+    """R-10e: Kyuzo (seat 0, acting) makes Daisuke (seat 1) draw (left_draws), landing him on
+    his Kiai outside his turn. Daisuke's Kiai takes Katsushiro's last card (seat 2: 12 -> 10,
+    his Kiai) and gives it to Kyuzo (7 -> 9, his Kiai). The two waiting triggers go in seat
+    order from the acting samurai, Kyuzo first, not from Daisuke (who would put seat 2 first)."""
+    cards = Cards()
+    cfg = make_config("kyuzo", "daisuke", "katsushiro")
+    pen = cards(value=3, symbol="doll", penalties=["left_draws"])
+    line0 = [free(cards, 4, "hat"), pen]
+    line1 = [cards(value=4, symbol="farm"), cards(value=2, symbol="doll")]
+    drawn = cards(value=2, symbol="none")
+    two = cards(value=2, symbol="farm")
+    line2 = [cards(value=4, symbol="doll"), cards(value=4, symbol="hat"), cards(value=2, symbol="hat"), two]
+    pos = guarded(cfg, cards).line(0, line0).line(1, line1).line(2, line2)
+    pos.raider([drawn, cards(value=1, symbol="none")]).turn(0)
+    run = pos.play(turns=1, decisions=[EFFECT, 2 * 8 + 0, PLAIN, PLAIN, PASS])
+    ok(run)
+    assert events(run, EV_DAISUKE) == [(2, 0, two, 0, 0, 0)]
+    assert [e[0] for e in events(run, EV_KIAI)] == [1, 0, 2]
+    assert seat_view(run, 0)["line"] == [pen, two]
+    assert seat_view(run, 2)["line"] == line2[1:3]
+
+
+def _daisuke_moves(src, dst):
+    """Human Daisuke (seat 0) at his Kiai; Kyuzo (seat 1) and Kanbei (seat 2) hold lines."""
+    pos, line, three, line1, line2 = _daisuke()
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, src * 8 + dst])
+    last = {0: three, 1: line1[-1], 2: line2[-1]}[src]
+    return run, last
+
+
+def _daisuke_at_seat_1(src, dst):
+    """Human Daisuke at seat 1 (acting) reaches his Kiai; Kyuzo (seat 0) and Katsushiro
+    (seat 2) hold lines well under their Kiai."""
+    cards = Cards()
+    cfg = make_config("kyuzo", "daisuke", "katsushiro")
+    line0 = [free(cards, 4, "hat"), cards(value=1, symbol="none")]
+    line1 = [cards(value=3, symbol="none"), free(cards, 2, "hat")]
+    line2 = [free(cards, 3, "doll"), cards(value=2, symbol="none")]
+    three = cards(value=3, symbol="doll", penalties=["no_defend"])
+    pos = guarded(cfg, cards).line(0, line0).line(1, line1).line(2, line2)
+    pos.raider([three, cards(value=2, symbol="farm")]).turn(1)
+    run = pos.play(turns=1, decisions=[FIGHT, CARD_CONFRONT, EFFECT, src * 8 + dst])
+    return run, {0: line0[-1], 1: three, 2: line2[-1]}[src]
+
+
+@pytest.mark.parametrize("daisuke, seat", [(0, 1), (0, 2), (1, 1), (1, 2)])
+def test_r10f_daisuke_never_gives_the_card_back_to_the_line_it_left(daisuke, seat):
+    """R-10f: the card Daisuke's Kiai takes goes to a samurai other than the one whose line it
+    left, whether that line is another's or Daisuke's own: "back to the same seat" is not a
+    legal answer (forced, it is refused and the effect goes unused). (Seat 0 to seat 0 is the
+    answer 0, which means "no use", so it is spelled by no move at all.)"""
+    run, _last = (_daisuke_moves if daisuke == 0 else _daisuke_at_seat_1)(seat, seat)
+    assert run.book.err == ERR_FORCED
+    assert events(run, EV_DAISUKE) == []
+    assert events(run, EV_KIAI)[0] == (daisuke, EFFECT, 0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "daisuke, src, dst",
+    [(0, 0, 1), (0, 0, 2), (0, 1, 0), (0, 1, 2), (0, 2, 0), (0, 2, 1),
+     (1, 1, 0), (1, 1, 2), (1, 0, 1), (1, 2, 1), (1, 0, 2), (1, 2, 0)],
+)  # fmt: skip
+def test_r10f_daisuke_gives_to_any_other_samurai_himself_included(daisuke, src, dst):
+    """R-10f: every receiver other than the card's former owner is legal: Daisuke may give away
+    the last card of his own line, and may receive a card taken from another samurai's line."""
+    run, last = (_daisuke_moves if daisuke == 0 else _daisuke_at_seat_1)(src, dst)
+    ok(run)
+    assert events(run, EV_DAISUKE) == [(src, dst, last, 0, 0, 0)]
+    assert last not in seat_view(run, src)["line"]
+    placed = seat_view(run, dst)
+    assert last in placed["line"] or last in placed["defence"]
+
+
+def test_r10e_v4_waiting_triggers_between_turns_go_from_seat_0():
+    """Hard, end-kiai=on. Kanbei (seat 2) empties the raider stack with his fight (8 < 9): the
+    round ends, Kanbei is the last active samurai. Step 1: Daisuke (seat 0, no hat) turns animal
+    on 11 and activates (V-4). His first move takes Kyuzo's last card (16 -> 12) and gives it to
+    himself (overcome; no barricade: a farmstead falls, its back D wounds Kyuzo, now animal on
+    12); his second move takes that card from his own line and gives it to Kanbei (8 -> 12,
+    overcome; farmstead D wounds Kanbei, now animal on 12). Two triggers wait, seats 1 and 2.
+    R-10e: no turn is under way, so they go from seat 0: Kyuzo (1), then Kanbei (2)."""
+    cards = Cards()
+    cfg = make_config("daisuke", "kyuzo", "kanbei", difficulty="hard", rules={"end-kiai": "on"})
+    pos = Position(cfg)
+    pos.defence(1, cards.guard()).defence(2, cards.guard())
+    pos.defence(0, [cards(value=1, symbol="farm"), cards(value=1, symbol="doll")])
+    l2 = cards(value=4, symbol="doll", penalties=[])
+    a = cards(value=4, symbol="doll")
+    pos.line(0, [cards(value=4), cards(value=4), cards(value=3)])
+    pos.line(1, [cards(value=4), cards(value=4), cards(value=4), a])
+    pos.line(2, [l2])
+    pos.raider([cards(value=4)])
+    for s in range(3):
+        pos.wound(s, 1)
+    pos.turn(2).village(barricades=0, farmsteads=6).farm_backs([FB_RANDOM_WOUND] * 6)
+    run = pos.play(round_end=True, randoms=[0, 1, 0, 2],
+                   decisions=[ACT_FIGHT, KIAI_EFFECT, 1 * 8 + 0, 0 * 8 + 2, KIAI_PLAIN, KIAI_PLAIN])
+    ok(run)
+    assert [seat_view(run, s)["wound"] for s in range(3)] == [2, 2, 2]
+    assert [e[0] for e in events(run, EV_KIAI)] == [0, 1, 2], story(run)
