@@ -140,7 +140,10 @@ def _events(rows, n: int) -> tuple[list, list[int] | None]:
                 v = int(r[2 + k])
                 e[field] = conv(v) if conv else v
             if name == "overcome":  # with what it cost: the next event
-                nxt = int(rows[i, 0]) if i < total else 0
+                j = i  # a farmstead's loss follows its draw, the random event of the token
+                while j < total and int(rows[j, 0]) == L.EV_RANDOM:
+                    j += 1
+                nxt = int(rows[j, 0]) if j < total else 0
                 e["cost"] = {L.EV_BARR_LOST: "barricade", L.EV_FARM_LOST: "farmstead"}.get(nxt)
             elif name == "wound" and e["state"] == "animal":
                 e["side"] = "animal"

@@ -18,6 +18,7 @@ from simcore.events import (
     EV_EOR_STEP,
     EV_FLAME,
     EV_GAME_END,
+    EV_INTRUDER_TO_DISCARD,
     EV_RANDOM,
     EV_ROUND_END,
     EV_ROUND_START,
@@ -300,7 +301,11 @@ def end_of_round(g):
             elif bonus == FAM_INTRUDER_TO_DISCARD:
                 log(g, EV_BONUS, f, bonus, -1, 0)
                 if pub.intruder_n > 0:
-                    discard_push(pub, intruder_pop(g))
+                    c = intruder_pop(g)
+                    discard_push(pub, c)
+                    # the record's intruder_to_discard (docs/records.md); recorded games only, so
+                    # traced event logs (tests/data/digests.json) stay as stored
+                    record_row(g, EV_INTRUDER_TO_DISCARD, c, 0, 0, 0, 0, 0)
     record_state(g)
     log(g, EV_EOR_STEP, 4, 0, 0, 0)
     while pub.intruder_n > 0:

@@ -63,6 +63,55 @@ def test_a_record_holds_the_setup_every_decision_and_the_result():
             assert e["choice"] in e["options"]
 
 
+def _records(samurai: tuple[str, ...], level: str, seed: int, games: range):
+    config = GameConfig(samurai, level, "random")
+    for k in games:
+        yield write(config, seed, k, *record_game(config, seed, k), "test")
+
+
+def test_an_overcome_names_the_barricade_or_farmstead_it_destroyed():
+    """R-8: `cost` is what the overcome destroyed, a farmstead once no barricade is left (its
+    draw, a random event, comes between the overcome and farmstead_destroyed)."""
+    farmsteads = 0
+    for rec in _records(("kyuzo", "kikuchiyo"), "easy", 7, range(100, 130)):  # game 112 has one
+        ev, barricades = rec["events"], rec["setup"]["barricades"]
+        for i, e in enumerate(ev):
+            barricades = {"state": e.get("barricades"), "barricade_lost": e.get("left"),
+                          "barricade_added": e.get("now")}.get(e["e"], barricades)
+            if e["e"] == "overcome":
+                after = next(x["e"] for x in ev[i + 1:] if x["e"] != "random")
+                want = ("barricade", "barricade_lost") if barricades else ("farmstead", "farmstead_destroyed")
+                assert (e["cost"], after) == want, (rec["game"], i)
+                farmsteads += not barricades
+    assert farmsteads
+
+
+def test_family_bonus_c_writes_the_intruder_card_it_discards():
+    """Section 9 step 3: bonus C sends the top intruder card to the discard pile, written as
+    intruder_to_discard after its family_bonus; step 4 then reveals only the cards under it."""
+    seen = named = 0
+    for rec in _records(("kyuzo", "kikuchiyo"), "easy", 3, range(20)):  # game 17 names its card
+        intruder: list = []  # top last; None: a card the record has not shown (section 9)
+        raider = 0
+        ev = rec["events"]
+        for i, e in enumerate(ev):
+            if e["e"] == "state":
+                raider = e["stacks"]["raider"]
+                assert len(intruder) == e["stacks"]["intruder"], (rec["game"], i)
+            elif e["e"] in ("support", "to_intruder"):
+                intruder.append(e["card"])
+            elif e["e"] == "round_end" and e["why"] != "stack_empty":
+                intruder += [None] * raider  # the raider stack goes, unseen, onto the intruder stack
+            elif e["e"] in ("intruder_to_discard", "intruder_revealed"):
+                assert intruder.pop() in (e["card"], None), (rec["game"], i)
+            elif e["e"] == "family_bonus" and e["bonus"] == "intruder_to_discard" and intruder:
+                assert ev[i + 1]["e"] == "intruder_to_discard", (rec["game"], i)
+                assert intruder[-1] in (ev[i + 1]["card"], None), (rec["game"], i)
+                seen += 1
+                named += intruder[-1] is not None
+    assert seen and named
+
+
 def _record_file(capsys, tmp_path, *extra) -> Path:
     out = tmp_path / "games.jsonl"
     code, _, err = run(capsys, "record", "-n", 3, "--strategy", "keeper", "--seed", 9, "--out", out, *extra)
@@ -95,7 +144,7 @@ def test_one_game_gzipped_is_the_game_trace_plays(capsys, tmp_path):
     assert code == 0
     draws = [e["card"] for e in rec["events"] if e["e"] == "draw"]
     assert trace.count("reveals") == len(draws) and f"#{draws[0]}]" in trace
-    assert run(capsys, "replay", out)[1].startswith("1 games verified")
+    assert run(capsys, "replay", out)[1].startswith("1 game verified")
 
 
 def test_a_moved_card_is_caught_where_it_is_first_met(capsys, tmp_path):
