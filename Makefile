@@ -25,7 +25,7 @@ setup: $(STAMP)
 # the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
 # 4-samurai line-up at easy), the skill ladder's two sweeps, then the charts and pages in kiai-report/
 report: $(STAMP)
-	@set -e; t0=$$(date +%s); \
+	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --force); \
 	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --force); \
@@ -44,7 +44,7 @@ READINGS := "" "--rule heal=wounded" "--rule penalty=once" "--rule round-end=dra
 	"--rule end-kiai=on --rule second-fight=always" "--rule heal=wounded --rule penalty=once --rule round-end=drawn"
 LINEUP := heihachi,daisuke,gorobei,kanbei,kyuzo,katsushiro,kikuchiyo
 verify-records: $(STAMP)
-	@set -e; rm -rf kiai-records; k=0; rot=$(LINEUP); \
+	@set -e; rm -rf kiai-records; mkdir kiai-records; k=0; rot=$(LINEUP); \
 	for n in 2 3 4 5 6 7; do for level in easy normal hard heroic; do \
 	  set -- $(READINGS); shift $$(( k % 6 )); rules=$$1; k=$$((k + 1)); rot="$${rot#*,},$${rot%%,*}"; \
 	  $(BIN)/kiai record -n 834 --strategy random -s $$(echo $$rot | cut -d, -f1-$$n) -d $$level --seed $$k \

@@ -25,6 +25,7 @@ from cli.common import (
     warm_engine,
 )
 from cli.main import app
+from reports.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
 
@@ -47,7 +48,8 @@ def _probe(cache_dir: str, strategy: str) -> float:
     return json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
 
 
-@app.command(help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
+@app.command(short_help="Time the engine and its compilation.",
+             help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
                   "1,000,000 games by default) after compilation, and the compile time cold "
                   "(empty cache, new process) and warm (cache present, new process).")
 def bench(
@@ -90,7 +92,7 @@ def bench(
             stderr(f"  compiled in {result['compile_cold_s']:.1f} s; timing a warm start...")
             result["start_warm_s"] = _probe(tmp, strategy)
     warm_engine(config)  # load or compile before timing
-    stderr(f"playing {games:,} games...")
+    stderr(f"playing {plural(games, 'game')}...")
     t0 = time.perf_counter()
     run_games(config, games, 0)
     seconds = time.perf_counter() - t0
@@ -100,7 +102,7 @@ def bench(
         print(json.dumps(result))
         return
     _print_workload(result)
-    print(f"throughput    {result['games_per_second']:,.0f} games/s ({games:,} games in {seconds:.2f} s)")
+    print(f"throughput    {result['games_per_second']:,.0f} games/s ({plural(games, 'game')} in {seconds:.2f} s)")
     if compile_times:
         print(f"compile cold  {result['compile_cold_s']:.1f} s (new process, empty cache)")
         print(f"start warm    {result['start_warm_s']:.2f} s (new process, cache present, incl. imports)")
@@ -109,7 +111,8 @@ def bench(
 def _print_workload(result: dict) -> None:
     print(f"workload      4 samurai ({WORKLOAD['samurai']}), {WORKLOAD['difficulty']}, strategy {result['strategy']}"
           + (f" {result['params']}" if result["params"] else ""))
-    print(f"machine       {result['cores']} cores, {result['threads']} threads, numba {result['numba']}")
+    print(f"machine       {plural(result['cores'], 'core')}, {plural(result['threads'], 'thread')}, "
+          f"numba {result['numba']}")
 
 
 def _profile(result: dict, config, as_json: bool) -> None:
@@ -120,7 +123,7 @@ def _profile(result: dict, config, as_json: bool) -> None:
         task = bar.add_task("compiling everything in a new process", total=None, visible=False)
 
         def start() -> None:
-            stderr(f"profiling {games:,} games under perf in a new process (it compiles everything first)...")
+            stderr(f"profiling {plural(games, 'game')} under perf in a new process (it compiles everything first)...")
             bar.update(task, visible=True)
 
         def played(n: int) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 import typer
 from rich.progress import ProgressColumn
 
+from reports.words import plural
+
 DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
 # The most games one command plays per configuration: 100 million is about 15 minutes at the
 # engine's full speed. (It is not a memory bound: games are summarised block by block as they
@@ -125,12 +127,19 @@ def resolve_strategy(strategy: str | None, params: list[str] | None, params_file
 
 
 def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
-    """Comma-separated names; an empty name (`a,,b`, a trailing comma) is an error, not skipped."""
+    """Comma-separated names; an empty name (`a,,b`, a trailing comma) is an error, not skipped,
+    and so is a name that is not a samurai (every unknown one named, as every command names them)."""
+    from reports.seatings import check_known
+
     names = tuple(s.strip() for s in text.split(","))
     if not any(names):
         fail(f"{option} expects a comma-separated list of 2 to 7 names")
     if not all(names):
         fail(f"{option} '{text}' has an empty name; give the names separated by single commas")
+    try:
+        check_known(names)
+    except ValueError as e:
+        fail(str(e))
     return names
 
 
@@ -203,15 +212,14 @@ def check_threads(threads: int | None) -> None:
 
     most = numba.config.NUMBA_NUM_THREADS
     if threads > most:
-        stderr(f"note: --threads {threads}: this machine runs at most {most} engine thread(s); using {most}")
+        stderr(f"note: --threads {threads}: this machine runs at most {plural(most, 'engine thread')}; using {most}")
 
 
 def check_output(path: Path, option: str = "--out", *, force: bool = False, suffixes: tuple[str, ...] = (),
                  exists_hint: str = "use --force to replace it") -> Path:
     """Check an output file before any game is played: the right suffix, not a folder, not an
-    existing file unless --force, and a folder we can create files in (its nearest existing
-    ancestor, since missing folders are made). The check creates and removes a probe file,
-    so it holds for root and for file systems (/proc) whose modes say nothing."""
+    existing file unless --force, and in an existing folder we can create files in (kiai makes
+    no folders for an output file: a missing one is more often a typo than a wish)."""
     path = Path(path)
     if suffixes and path.suffix.lower() not in suffixes:
         fail(f"{option} must end in {' or '.join(suffixes)}, got '{path}'")
@@ -219,9 +227,26 @@ def check_output(path: Path, option: str = "--out", *, force: bool = False, suff
         fail(f"{option} {path} is a folder; give a file name")
     if path.exists() and not force:
         fail(f"{option} {path} exists; {exists_hint}")
-    folder = path.parent
-    while not folder.exists():
-        folder = folder.parent
+    _check_writable_folder(path.parent, option, path)
+    return path
+
+
+def check_output_folder(folder: Path, option: str = "--out") -> Path:
+    """Check a folder of kiai's own output (`report --out`, `train`'s FOLDER) before any work:
+    a folder, made if missing, but then in an existing folder, as for an output file."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        fail(f"{option} {folder} exists and is not a folder")
+    _check_writable_folder(folder if folder.is_dir() else folder.parent, option, folder)
+    return folder
+
+
+def _check_writable_folder(folder: Path, option: str, path: Path) -> None:
+    """`folder` (where `path` goes) exists, is a folder and takes new files. The check creates
+    and removes a probe file, so it holds for root and for file systems (/proc) whose modes say
+    nothing."""
+    if not folder.exists():
+        fail(f"{option} {path}: folder {folder} does not exist; create it first")
     if not folder.is_dir():
         fail(f"{option} {path}: {folder} is not a folder")
     try:
@@ -230,7 +255,6 @@ def check_output(path: Path, option: str = "--out", *, force: bool = False, suff
         os.unlink(probe)
     except OSError as e:
         fail(f"{option} {path}: cannot write in {folder} ({e.strerror or e})")
-    return path
 
 
 def progress(total: int | None = None, description: str = "", enabled: bool | None = None):

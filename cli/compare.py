@@ -36,9 +36,11 @@ from cli.common import (
     warm_engine,
 )
 from cli.main import app
+from reports.words import plural
 
 
-@app.command(help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
+@app.command(short_help="Compare seatings, strategies or rule readings on the same games.",
+             help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
                   "seating, mirror images are not) on the same games of one seed, rank them by win "
                   "rate and test each against the best with McNemar's paired test on the per-game "
                   "results. Every seating starts with the first name of --lineup, so the seating as "
@@ -125,7 +127,7 @@ def compare(
     check_model(model, [arm.config for arm in arms])
 
     played, seconds = _play(C, arms, games, seed, mode)
-    speed = f"{games * len(arms) / seconds:,.0f} games/s on {used} thread(s)"
+    speed = f"{games * len(arms) / seconds:,.0f} games/s on {plural(used, 'thread')}"
     if strategies is not None:
         _report_strategies(C, played, games, seed, speed, as_json)
     elif axis is not None:
@@ -227,7 +229,8 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
     print(f"seatings of {typed} at {d['difficulty']}, strategy {d['strategy']}"
           + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"]) + rules_label(d["rules"]))  # fmt: skip
-    print(f"{len(ranked)} seatings x {games:,} games, seed {seed}: every seating plays the same deals ({speed})")
+    print(f"{plural(len(ranked), 'seating')} x {plural(games, 'game')}, seed {seed}: every seating plays the same "
+          f"deals ({speed})")  # fmt: skip
     print(f"each seating starts with {names[0]}, as typed")
     print()
     width = max(len(e["label"]) for e in ranked)
@@ -244,7 +247,7 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
         print(f"{e['rank']:>4}  {e['label']:<{width}}  {100 * e['win_rate']:>8.3f}%  {_ci(*e['ci95']):<19}  "
               f"{vs:>10}  {p:>9}  {sig:<3}{mark}")  # fmt: skip
     print()
-    print(f"p-values are Holm-adjusted over the {len(ranked) - 1} comparisons with the best seating "
+    print(f"p-values are Holm-adjusted over the {plural(len(ranked) - 1, 'comparison')} with the best seating "
           "(McNemar tests on the same games; 'yes' = significant at 5%).")  # fmt: skip
 
 
@@ -270,7 +273,8 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
     unused = [p["summary"]["strategy"] for p in ordered if p["summary"]["absent_tokens_unused"]]
     if unused:
         print(f"note: {', '.join(unused)} never use(s) absent tokens")
-    print(f"{len(rows)} strategies x {games:,} games, seed {seed}: every strategy plays the same deals ({speed})")
+    print(f"{plural(len(rows), 'strategy', 'strategies')} x {plural(games, 'game')}, seed {seed}: every strategy "
+          f"plays the same deals ({speed})")  # fmt: skip
     print()
     w = max(len("strategy"), *(len(v) for v in label.values()))
     print(f"{'rank':>4}  {'strategy':<{w}}  {'win rate':>9}  {'95% CI':<19}  {'method':<15}  parameters")
@@ -310,7 +314,8 @@ def _report_rules(C, played, reading: str, games: int, seed: int, speed: str, as
           + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
           + (f", every arm with {rules_text(others)}" if others else ""))  # fmt: skip
-    print(f"{len(rows)} readings x {games:,} games, seed {seed}: every reading plays the same deals ({speed})")
+    print(f"{plural(len(rows), 'reading')} x {plural(games, 'game')}, seed {seed}: every reading plays the same "
+          f"deals ({speed})")  # fmt: skip
     print()
     w = max(len("reading"), *(len(v) for v in label.values()))
     print(f"{'rank':>4}  {'reading':<{w}}  {'win rate':>9}  {'95% CI':<19}  method")
@@ -332,4 +337,5 @@ def _print_pairs(pairs: list[dict], label: dict) -> None:
               f"{'yes' if p['significant'] else 'no'}")  # fmt: skip
     print()
     print(f"a only / b only: games only a / only b won (the others were won or lost by both). p: McNemar's test on "
-          f"the same games; p (Holm): adjusted over the {len(pairs)} pairs ('yes' = significant at 5%).")  # fmt: skip
+          f"the same games; p (Holm): adjusted over the {plural(len(pairs), 'pair')} ('yes' = significant "
+          "at 5%).")  # fmt: skip

@@ -20,6 +20,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"max_content_width": 100},  # help as wide as the terminal, up to 100 columns
 )
 
 

@@ -30,11 +30,13 @@ from cli.common import (
     warm_engine,
 )
 from cli.main import app
+from reports.words import plural
 
 MAX_RECORDED = 1_000_000  # games one `kiai record` writes (a record is some 20 to 100 KB)
 
 
-@app.command(help="Play games and write each as a record: one JSON object per line with the setup, every "
+@app.command(short_help="Play games and write each as a JSON record.",
+             help="Play games and write each as a record: one JSON object per line with the setup, every "
                   "event, decision and random outcome in order of play, the public state after each turn "
                   "and end-of-round step, and the result (docs/records.md). `kiai replay` checks records "
                   "against the engine; so can an independent implementation of the rules.")
@@ -78,7 +80,6 @@ def record(
     version = kiai_version()
     tmp = None
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.with_name(out.name + ".part")
     sink = sys.stdout if out is None else open_text(tmp, "wt", gz=out.name.lower().endswith(".gz"))
     try:
@@ -96,10 +97,11 @@ def record(
     if out is not None:
         sink.close()
         tmp.replace(out)
-        stderr(f"{len(indices):,} game record(s) written to {out}")
+        stderr(f"{plural(len(indices), 'game record')} written to {out}")
 
 
-@app.command(help="Check game records against the engine: replay each, feeding it the record's random outcomes "
+@app.command(short_help="Check game records against the engine.",
+             help="Check game records against the engine: replay each, feeding it the record's random outcomes "
                   "and decisions, and compare every event, state and the result. Prints 'N games verified', or "
                   "the first divergence (game, event, field, recorded and replayed values) and exits 1. A record "
                   "made with another component file needs that file (--components).")
@@ -151,4 +153,4 @@ def replay(
     if checked == 0:
         fail(f"no records in {', '.join(str(f) for f in files)}")
     seconds = time.perf_counter() - start
-    print(f"{checked:,} games verified ({seconds:.1f} s)")
+    print(f"{plural(checked, 'game')} verified ({seconds:.1f} s)")

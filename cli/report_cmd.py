@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
-from cli.common import fail
+from cli.common import check_output_folder, fail
 from cli.main import app
+from reports.words import plural
 
 
 def _sweep_notes(path: Path) -> dict:
@@ -28,19 +29,21 @@ def _sweep_notes(path: Path) -> dict:
     if info.get("command"):
         notes["Sweep"] = info["command"]
     if info.get("configurations") and "keys" in info and len(info["keys"]) < info["configurations"]:
-        notes["Incomplete"] = f"{len(info['keys'])} of {info['configurations']} configurations finished"
+        notes["Incomplete"] = f"{len(info['keys'])} of {plural(info['configurations'], 'configuration')} finished"
     return notes
 
 
-@app.command("report", help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
-                            "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
-                            "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
-                            "Several tables are read as one: `make report` adds the skill ladder's "
-                            "(ladder.parquet, planners.parquet) to the main sweep's.")
+@app.command("report", short_help="Write charts and pages from results tables.",
+             help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
+                  "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
+                  "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
+                  "Several tables are read as one: `make report` adds the skill ladder's "
+                  "(ladder.parquet, planners.parquet) to the main sweep's.")
 def report(
     results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
                                                    "`kiai simulate --out`, or a folder holding results.parquet."),
-    out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages."),
+    out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages (made if "
+                                                                     "missing, in an existing folder)."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
 ):
     import pandas as pd
@@ -48,8 +51,7 @@ def report(
     from reports.report import check_results, load_results, write_report
     from reports.sweep import with_rules_column
 
-    if out.exists() and not out.is_dir():
-        fail(f"--out {out} exists and is not a folder")
+    check_output_folder(out)  # made if missing, in an existing folder
     frames, notes = [], {}
     for path in results:
         if path.is_dir():
@@ -85,4 +87,4 @@ def report(
         fail(f"{results[0]}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
-          f"({len(charts)} chart(s): {', '.join(charts) or 'none'})")  # fmt: skip
+          f"({plural(len(charts), 'chart')}: {', '.join(charts) or 'none'})")  # fmt: skip

@@ -9,7 +9,8 @@ import typer
 from cli.main import app
 
 
-@app.command(help="List the rule readings careful tables disagree on (RULES.md section 14, V-1 to V-5): each "
+@app.command(short_help="List the rule readings that players disagree on.",
+             help="List the rule readings careful tables disagree on (RULES.md section 14, V-1 to V-5): each "
                   "one's values, its default (RULES.md's reading) and the decision it departs from. Set one with "
                   "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
                   "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")

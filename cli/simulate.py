@@ -51,7 +51,8 @@ def play(config, games: int, seed: int, label: str = "games") -> tuple[Tally, fl
     return tally, time.perf_counter() - start
 
 
-@app.command(help="Play N games of one configuration and print a summary: win rate with a 95% "
+@app.command(short_help="Play N games of one configuration and summarise them.",
+             help="Play N games of one configuration and print a summary: win rate with a 95% "
                   "interval, how games were lost and when, scores and grades of wins, speed. "
                   "--out also writes the result as a one-row table in the schema of `kiai sweep`, "
                   "which `kiai report` reads.")

@@ -9,7 +9,8 @@ import typer
 from cli.main import app
 
 
-@app.command(help="List the registered strategies with their parameters (defaults and ranges); the "
+@app.command(short_help="List the strategies and their parameters.",
+             help="List the registered strategies with their parameters (defaults and ranges); the "
                   "default strategy, which every command plays unless told otherwise, is marked.")
 def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text "
                                                                  "(the default strategy has \"default\": true).")):

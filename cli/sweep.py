@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import typer
+from typer.core import TyperCommand
 
 from cli.common import (
     AbsentOpt,
@@ -29,6 +30,7 @@ from cli.common import (
     warm_engine,
 )
 from cli.main import app
+from reports.words import plural
 
 DEFAULT_GAMES = 10_000
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
@@ -118,14 +120,29 @@ def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
     return grid
 
 
-@app.command(help="Play a grid of configurations on one seed and write one tidy table (Parquet; "
+DEFAULT_PRESET = "<the default preset>"  # filled in from reports.presets when the help is shown
+
+
+class SweepCommand(TyperCommand):
+    """`kiai sweep`, whose help quotes the default preset as reports.presets defines it (its games
+    each included), read when the help is shown: importing reports.presets loads every strategy,
+    too slow for each start of kiai."""
+
+    def format_help_text(self, ctx, formatter) -> None:
+        from reports.presets import PRESETS
+
+        self.help = self.help.replace(DEFAULT_PRESET, PRESETS["default"])
+        super().format_help_text(ctx, formatter)
+
+
+@app.command(cls=SweepCommand, short_help="Play a grid of configurations into one results table.",
+             help="Play a grid of configurations on one seed and write one tidy table (Parquet; "
                   "CSV too with --csv), one row per configuration, in the schema `kiai report` "
                   "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
                   "line-ups and seatings of a team size and level meet the same deals (paired "
                   "comparisons). Results are written after each configuration; a killed sweep "
                   "continues with --resume. `--preset default` is the main job of `make report`: "
-                  "every level x 3-5 samurai x every line-up, plus every seating of every "
-                  "4-samurai line-up at easy, 20,000 games each (a few minutes on 2 cores).")
+                  f"{DEFAULT_PRESET} (a few minutes on 2 cores).")
 def sweep(
     out: Path = typer.Option(None, "--out", "-o", help="Results table to write (.parquet). Required."),
     difficulty: str = typer.Option(None, "--difficulty", "-d", help=LEVELS_HELP),
@@ -259,9 +276,10 @@ def sweep(
                 counts = parse_counts(players)
                 chosen = S.expand_lineups(counts, mode, k, seed)
                 for n in counts if mode == "sample" else ():
-                    if k >= math.comb(7, n):
-                        stderr(f"note: --lineups sample:{k}: there are only {math.comb(7, n)} line-ups of {n} "
-                               "samurai; playing all of them")
+                    c = math.comb(7, n)
+                    if k >= c:
+                        stderr(f"note: --lineups sample:{k}: there {'is' if c == 1 else 'are'} only "
+                               f"{plural(c, 'line-up')} of {n} samurai; playing {'it' if c == 1 else 'all of them'}")
             variants = S.strategy_variants(strategies, param_grid)
             plan = S.build_plan(levels, S.expand_seatings(chosen, seatings), variants, absent_tokens.lower(), comp,
                                 model, rules=S.rule_variants(rule_grid))
@@ -318,7 +336,8 @@ def sweep(
 
             df = job.run(backend, block=block or S.BLOCK, on_finished=on_finished, on_block=on_block)
     except KeyboardInterrupt:
-        stderr(f"interrupted: {len(job.rows)} of {len(job.plan)} configurations are saved in {out}; "
+        stderr(f"interrupted: {len(job.rows)} of {plural(len(job.plan), 'configuration')} "
+               f"{'is' if len(job.rows) == 1 else 'are'} saved in {out}; "
                "run the same command with --resume to finish")  # fmt: skip
         raise
     except S.SweepError as e:
@@ -327,11 +346,12 @@ def sweep(
         if backend is not None:
             backend.close()
     seconds = time.perf_counter() - start
-    where = (f"on {used} thread(s)" if used is not None else
-             f"on {len(getattr(backend, 'threads', {}))} Dask worker(s)")  # fmt: skip
+    where = (f"on {plural(used, 'thread')}" if used is not None else
+             f"on {plural(len(getattr(backend, 'threads', {})), 'Dask worker')}")  # fmt: skip
     speed = f"{played[1] / seconds:,.0f} games/s " if played[1] and seconds > 0 else ""
-    print(f"sweep: {len(df)} configurations ({played[0]} played, {len(df) - played[0]} resumed), "
-          f"{int(df['games'].sum()):,} games; {played[1]:,} played in {S.fmt_duration(seconds)} ({speed}{where})")  # fmt: skip
+    print(f"sweep: {plural(len(df), 'configuration')} ({played[0]:,} played, {len(df) - played[0]:,} resumed), "
+          f"{plural(int(df['games'].sum()), 'game')}; {played[1]:,} played in {S.fmt_duration(seconds)} "
+          f"({speed}{where})")  # fmt: skip
     print(f"table written to {out}" + (f" and {out.with_suffix('.csv')}" if csv else ""))
 
 

@@ -24,7 +24,8 @@ from cli.common import (
 from cli.main import app
 
 
-@app.command(help="Play one game and print it turn by turn: who acts, which card, where it went, "
+@app.command(short_help="Play one game and print it turn by turn.",
+             help="Play one game and print it turn by turn: who acts, which card, where it went, "
                   "totals, Kiai, penalties and the end-of-round steps. The same seed and game index "
                   "replay the same game as `kiai simulate` played.")
 def trace(

@@ -12,7 +12,7 @@ from cli.common import (
     ComponentsOpt,
     SeedOpt,
     ThreadsOpt,
-    check_output,
+    check_output_folder,
     check_seed,
     check_threads,
     command_line,
@@ -21,6 +21,7 @@ from cli.common import (
     stderr,
 )
 from cli.main import app
+from reports.words import plural
 
 
 def parse_table(text: str) -> tuple[tuple[str, ...], str]:
@@ -33,7 +34,8 @@ def parse_table(text: str) -> tuple[tuple[str, ...], str]:
     return parse_samurai(seating, "--eval"), level.strip().lower()
 
 
-@app.command(help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
+@app.command(short_help="Train the model of the `learned` strategy.",
+             help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
                   "lookahead, weighing every question by rollouts over the current model (at first over "
                   "keeper), plays --games games on --tables training tables drawn from the seed and labels "
                   "each question with what every answer was worth; two small networks are fitted (PyTorch, "
@@ -44,7 +46,8 @@ def parse_table(text: str) -> tuple[tuple[str, ...], str]:
                   "to ship as strategies/data/learned.npz) and the training report: training.csv (win rate "
                   "per iteration), curve.csv (learning curve) and training.png.")
 def train(
-    folder: Path = typer.Argument(Path("kiai-train"), metavar="FOLDER", help="The run's folder (made if missing)."),
+    folder: Path = typer.Argument(Path("kiai-train"), metavar="FOLDER", help="The run's folder (made if missing, "
+                                                                             "in an existing folder)."),
     iterations: int = typer.Option(2, "--iterations", help="At most this many iterations (label, fit, evaluate)."),
     games: int = typer.Option(30_000, "--games", "-n", help="Teacher games per iteration, over the training tables."),
     tables: int = typer.Option(300, "--tables", help="Training tables (line-up with seat order, level) drawn from the "
@@ -96,8 +99,8 @@ def train(
         fail(str(e))
     if folder.exists() and not folder.is_dir():
         fail(f"FOLDER {folder} is a file; give a folder")
-    # the run's first file, checked the way every output file is, before any game is played
-    check_output(folder / "settings.json", "FOLDER", force=True)
+    # the run's folder, checked the way every output is, before any game is played
+    check_output_folder(folder, "FOLDER")
     from reports import training as R
 
     start = time.perf_counter()
@@ -135,6 +138,7 @@ def train(
     paths = R.write(folder)
     minutes = (time.perf_counter() - start) / 60
     best = done["best"]
-    print(f"kiai train: {len(done['history'])} iteration(s) in {minutes:.1f} min on {used} thread(s); best: "
+    print(f"kiai train: {plural(len(done['history']), 'iteration')} in {minutes:.1f} min on "
+          f"{plural(used, 'thread')}; best: "
           + (f"iteration {best}" if best is not None else "none gained over keeper (model.npz plays as keeper)"))
     print(f"model: {folder / 'model.npz'}  report: {', '.join(str(p) for p in paths)}")

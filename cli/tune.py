@@ -37,9 +37,11 @@ from cli.common import (
     warm_engine,
 )
 from cli.main import app
+from reports.words import plural
 
 
-@app.command(help="Search a strategy's parameters over their declared ranges (successive halving, or "
+@app.command(short_help="Search a strategy's parameters for the best win rate.",
+             help="Search a strategy's parameters over their declared ranges (successive halving, or "
                   "random search) on one or more configurations, every candidate playing the same games "
                   "(common random numbers); then play the best candidate and the start point (defaults "
                   "or --params-file) on fresh games, print the best parameters with their win rate, "
@@ -140,7 +142,7 @@ def tune(
                                    for rows in play_chunks(configs[c][j], seed, offset, count, advance)])  # fmt: skip
 
         def on_rung(r, rung):
-            bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {rung.candidates} candidates")
+            bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {plural(rung.candidates, 'candidate')}")
 
         found = T.search(len(cands), n_cfg, rungs, play, on_rung=on_rung)
         if found.best == 0:  # the start point won: it is played once
@@ -185,14 +187,14 @@ def tune(
     }
     searched = [p.name for p in info.params if p.name not in fixed]
     where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
-    print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {n_cfg} configuration(s): {where}"
+    print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {plural(n_cfg, 'configuration')}: {where}"
           + rules_label(base.rules))
     how = (f"successive halving (eta {eta})" if method == "halving" else "random search")
-    print(f"{how}, {len(cands)} candidates searching {', '.join(searched)}"
+    print(f"{how}, {plural(len(cands), 'candidate')} searching {', '.join(searched)}"
           + (f" (fixed: {format_params(fixed)})" if fixed else "") + f", seed {seed}, common random numbers")  # fmt: skip
     for r, h in enumerate(found.rungs):
-        print(f"  rung {r + 1}: {len(h['candidates'])} candidates x {h['games']:,} games per configuration, "
-              f"kept {len(h['kept'])}")  # fmt: skip
+        print(f"  rung {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} per "
+              f"configuration, kept {len(h['kept'])}")  # fmt: skip
     print()
     print(f"best parameters   {format_params(best)}" + ("   (the start point)" if found.best == 0 else ""))
     print(f"re-evaluated on {games:,} fresh games per configuration (indices {T.EVAL_OFFSET:,} on, which the "
@@ -212,7 +214,8 @@ def tune(
         for (s, lv), r in zip(grid, fresh["best"]["configurations"]):
             print(f"    {','.join(s)} at {lv}: {100 * r['win_rate']:.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
                   f"{100 * r['ci95'][1]:.3f}%]")  # fmt: skip
-    print(f"{done[0]:,} games in {seconds:.1f} s ({done[0] / seconds:,.0f} games/s on {used} thread(s))")
+    print(f"{plural(done[0], 'game')} in {seconds:.1f} s ({done[0] / seconds:,.0f} games/s on "
+          f"{plural(used, 'thread')})")  # fmt: skip
     try:  # after the results are printed: a late failure (a full disk) must not lose them
         atomic_write(out, lambda tmp: tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8"))
     except OSError as e:

@@ -13,6 +13,7 @@ import pandas as pd
 
 from reports import charts
 from reports.charts import NoChartData, pooled_rates
+from reports.words import plural
 
 RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
 
@@ -134,7 +135,7 @@ def plain_summary(df: pd.DataFrame, strategy: str) -> list[str]:
     if not seats.empty and "spread (pp)" in seats:
         spread = seats["spread (pp)"].astype(float)
         clear = int((seats["p (Holm)"].astype(float) < 0.05).sum()) if "p (Holm)" in seats else 0
-        lines.append(f"How much seating matters: across {len(seats)} line-ups played in several seatings, "
+        lines.append(f"How much seating matters: across {plural(len(seats), 'line-up')} played in several seatings, "
                      f"the best seating beats the worst by {spread.median():.1f} percentage points (median; at most "
                      f"{spread.max():.1f}); {clear} of them differ clearly after Holm's adjustment.")
     return lines

@@ -13,6 +13,7 @@ import pandas as pd
 
 from reports import charts, ladder
 from reports.charts import NoChartData
+from reports.words import plural
 
 REQUIRED = ("difficulty", "n_samurai", "lineup", "strategy", "games", "wins")
 COUNTS = ("n_samurai", "games", "wins")  # whole numbers the charts add up
@@ -179,7 +180,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
 
 def _summary(df: pd.DataFrame) -> str:
     return (
-        f"{len(df)} configurations, {int(df['games'].sum()):,} games, "
+        f"{plural(len(df), 'configuration')}, {plural(int(df['games'].sum()), 'game')}, "
         f"{int(df['wins'].sum()):,} won."
     )
 
@@ -248,7 +249,7 @@ def _rules_note(df: pd.DataFrame, shown: str) -> str:
     text = f"Rule readings (RULES.md section 14, `kiai rules`): {shown}"
     if others:
         text += (f" in the charts and tables; the results also hold {'; '.join(others)} "
-                 f"({int((rule_readings(df) != shown).sum())} configuration(s), not shown)")
+                 f"({plural(int((rule_readings(df) != shown).sum()), 'configuration')}, not shown)")
     return text + "."
 
 
@@ -260,7 +261,7 @@ def _methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None
         strategies.append(f"{label}" + (f" (params: {'; '.join(params)})" if params else ""))
     items = [
         "Strategies: " + (", ".join(strategies) or "none") + ".",
-        f"Games per configuration: {_spread(df['games'])}; {len(df)} configurations.",
+        f"Games per configuration: {_spread(df['games'])}; {plural(len(df), 'configuration')}.",
         f"Seeds: {_listing(df, 'seed')}.",
         *([rules_note] if rules_note else []),
         f"Components file SHA-256: {_listing(df, 'components_sha256')}.",

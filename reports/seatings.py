@@ -20,14 +20,21 @@ _ORDER = {name: i for i, name in enumerate(SAMURAI)}
 MIN_SEATS = 2
 
 
+def check_known(names: Sequence[str]) -> None:
+    """ValueError naming every name that is not a samurai (case aside), in the one form every
+    command prints: unknown samurai 'bob', 'eve' (known: kanbei, ...)."""
+    unknown = list(dict.fromkeys(name for name in names if name.strip().lower() not in _ORDER))
+    if unknown:
+        listed = ", ".join(f"'{name}'" for name in unknown)
+        raise ValueError(f"unknown samurai {listed} (known: {', '.join(SAMURAI)})")
+
+
 def _names(names: Sequence[str] | str) -> tuple[str, ...]:
     """Validated names; a comma-joined string (a lineup or seating key) is accepted too."""
     if isinstance(names, str):
         names = names.split(",")
     out = tuple(str(name).strip().lower() for name in names)
-    unknown = [name for name in out if name not in _ORDER]
-    if unknown:
-        raise ValueError(f"unknown samurai {unknown}; known: {', '.join(SAMURAI)}")
+    check_known(out)
     if len(set(out)) != len(out):
         raise ValueError(f"samurai repeated in {list(out)}")
     if not MIN_SEATS <= len(out) <= MAX_SEATS:

@@ -10,6 +10,7 @@ from importlib import metadata
 import numpy as np
 
 from reports.stats import proportion_ci
+from reports.words import plural
 from simcore import results as L
 from strategies.run import GameConfig, grade
 from simcore.codes import OUTCOMES
@@ -210,5 +211,6 @@ def format_summary(s: dict) -> str:
         f"stalled games {s['stalled_games']}",
     ]
     if "games_per_second" in s:
-        lines.append(f"speed   {s['games_per_second']:,.0f} games/s on {s.get('threads', '?')} threads")
+        threads = plural(s["threads"], "thread") if "threads" in s else "? threads"
+        lines.append(f"speed   {s['games_per_second']:,.0f} games/s on {threads}")
     return "\n".join(lines)

@@ -173,7 +173,7 @@ def test_report_reads_tables_with_and_without_the_rules_column(swept, tmp_path, 
     code, out, err = run(capsys, "report", swept, "--out", tmp_path / "r-new")
     assert code == 0, err
     text = (tmp_path / "r-new" / "report.md").read_text()
-    assert "default in the charts and tables; the results also hold penalty=once (2 configuration(s)" in text
+    assert "default in the charts and tables; the results also hold penalty=once (2 configurations, not shown)" in text
     assert text.startswith("# kiai report\n\n4 configurations")
 
 
@@ -270,7 +270,7 @@ def test_tune_plays_its_fixed_rules(capsys, tmp_path):
     code, out, _ = run(capsys, "tune", "reference", "-s", TRIO, "-d", "easy", "-n", 300, "-k", 2, "--method", "random",
                        "--rule", "penalty=once", "--out", path)  # fmt: skip
     assert code == 0
-    assert out.splitlines()[0] == f"tune reference on 1 configuration(s): {TRIO} at easy, rules penalty=once"
+    assert out.splitlines()[0] == f"tune reference on 1 configuration: {TRIO} at easy, rules penalty=once"
     doc = json.loads(path.read_text())
     assert doc["rules"] == {**DEFAULTS, "penalty": "once"}
     fresh = wins_of(300, offset=T.EVAL_OFFSET, rules={"penalty": "once"}, **doc["params"])

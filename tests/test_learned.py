@@ -357,7 +357,9 @@ def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv,
 
 def test_kiai_train_checks_its_folder_before_any_work(tmp_path, capsys):
     pytest.importorskip("torch")
-    one_line_error(*run(capsys, "train", "/proc/kiai-no-such-dir/run", *TINY), "cannot write")
+    one_line_error(*run(capsys, "train", "/proc/kiai-run", *TINY), "cannot write")
+    one_line_error(*run(capsys, "train", tmp_path / "no" / "run", *TINY), "folder", "does not exist")
+    assert not (tmp_path / "no").exists()
     (tmp_path / "file").write_text("x")
     one_line_error(*run(capsys, "train", tmp_path / "file", *TINY), "is a file")
 

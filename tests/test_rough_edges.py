@@ -23,7 +23,7 @@ except ModuleNotFoundError:  # Python 3.10
 pytestmark = pytest.mark.usefixtures("engine")
 
 ROOT = Path(__file__).resolve().parent.parent
-UNWRITABLE = Path("/proc/kiai-no-such-dir")  # no one, root included, can create files there
+UNWRITABLE = Path("/proc")  # no one, root included, can create files there
 
 
 @pytest.fixture
@@ -400,3 +400,124 @@ def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == "" and out.count("\n") == 1
     assert f"shipped model unreadable: model {broken}: not a kiai model file" in out
+
+
+# ------------------------------------------------ "A newcomer's first hour", item 8: small slips
+
+KNOWN = "heihachi, daisuke, gorobei, kanbei, kyuzo, katsushiro, kikuchiyo"  # simcore.codes.SAMURAI
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-s", "bob,kyuzo,eve,heihachi"],
+    ["trace", "-s", "bob,kyuzo,eve,heihachi"],
+    ["record", "-s", "bob,kyuzo,eve,heihachi"],
+    ["compare", "--lineup", "bob,kyuzo,eve,heihachi"],
+    ["compare", "--lineup", "bob,kyuzo,eve,heihachi", "--strategies", "reference,keeper"],
+    ["compare", "--lineup", "bob,kyuzo,eve,heihachi", "--rules", "heal=any,wounded"],
+    ["tune", "reference", "-s", "bob,kyuzo,eve,heihachi"],
+    ["sweep", "--out", "s.parquet", "--lineup", "bob,kyuzo,eve,heihachi"],
+    ["train", "--eval", "bob,kyuzo,eve,heihachi:normal"],
+])  # fmt: skip
+def test_unknown_samurai_are_named_in_one_form(capsys, no_games, tmp_path, monkeypatch, argv):  # item 8.1
+    monkeypatch.chdir(tmp_path)  # sweep's --out
+    if argv[0] == "train":
+        pytest.importorskip("torch")
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"kiai: error: unknown samurai 'bob', 'eve' (known: {KNOWN})\n")
+
+
+def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
+    from reports.seatings import seatings_from
+
+    with pytest.raises(ValueError) as e:
+        seatings_from("kyuzo,bob,heihachi")
+    assert str(e.value) == f"unknown samurai 'bob' (known: {KNOWN})"
+
+
+def test_plural_is_singular_for_one():  # item 8.2
+    from reports.words import plural
+
+    assert plural(1, "configuration") == "1 configuration"
+    assert plural(2, "configuration") == "2 configurations"
+    assert plural(0, "game") == "0 games"
+    assert plural(20_000, "game") == "20,000 games"
+    assert plural(1, "strategy", "strategies") == "1 strategy"
+    assert plural(3, "strategy", "strategies") == "3 strategies"
+
+
+def test_compare_of_two_seatings_speaks_of_one_comparison(capsys):  # item 8.2
+    code, out, _ = run(capsys, "compare", "--lineup", "kyuzo,heihachi,daisuke", "-d", "easy", "-n", 200)
+    assert code == 0 and "2 seatings x 200 games, seed 0" in out
+    assert "Holm-adjusted over the 1 comparison with the best seating" in out
+
+
+def test_compare_of_two_strategies_speaks_of_one_pair(capsys):  # item 8.2
+    code, out, _ = run(capsys, "compare", "--lineup", "kyuzo,heihachi", "--strategies", "reference,random",
+                       "-d", "easy", "-n", 200)  # fmt: skip
+    assert code == 0 and "adjusted over the 1 pair ('yes'" in " ".join(out.split())
+
+
+def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item 8.2
+    code, out, _ = run(capsys, "sweep", "--out", tmp_path / "s.parquet", "--lineup", "kyuzo,heihachi",
+                       "--strategy", "reference", "-n", 200)  # fmt: skip
+    assert code == 0 and out.startswith("sweep: 1 configuration (1 played, 0 resumed), 200 games;")
+
+
+def test_a_one_configuration_report_says_configuration():  # item 8.2
+    from reports.report import _summary
+
+    assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
+
+
+def test_kiai_help_gives_whole_summaries(capsys):  # item 8.3
+    from typer.main import get_command
+
+    from cli.main import app
+
+    code, out, _ = run(capsys, "--help")
+    listed = out.split("Commands:")[1]
+    assert code == 0 and "..." not in listed
+    for name, command in get_command(app).commands.items():
+        summary = command.short_help  # one short sentence, shown whole
+        assert summary and summary.endswith(".") and len(summary) <= 70, name
+        assert _squeezed(f"{name} {summary}") in _squeezed(listed)
+
+
+def _squeezed(text: str) -> str:
+    """Help text without its white space: the same words however wide the terminal wraps them."""
+    return "".join(text.split())
+
+
+def test_sweep_help_quotes_the_default_presets_real_games(capsys, monkeypatch):  # item 8.4
+    from reports import presets
+
+    code, out, _ = run(capsys, "sweep", "--help")
+    text = _squeezed(out)
+    assert code == 0 and _squeezed(presets.PRESETS["default"]) in text and "20,000" not in text
+    assert _squeezed(f"{presets.DEFAULT_GAMES:,} games each") in text
+    monkeypatch.setitem(presets.PRESETS, "default", "every line-up once; 7 games each")  # read, not copied
+    assert _squeezed("every line-up once; 7 games each") in _squeezed(run(capsys, "sweep", "--help")[1])
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-n", 200, "--out", "x.parquet"],
+    ["sweep", "-n", 200, "--lineup", "kyuzo,heihachi", "--out", "x.parquet"],
+    ["sweep", "-n", 200, "--lineup", "kyuzo,heihachi", "--csv", "--out", "x.parquet"],
+    ["record", "--out", "x.jsonl"],
+    ["tune", "reference", "-n", 200, "-k", 2, "--out", "t.json"],
+])  # fmt: skip
+def test_a_missing_output_folder_is_refused_before_playing(capsys, no_games, tmp_path, argv):  # item 8.5
+    missing = tmp_path / "no" / "such"
+    path = missing / argv[-1]
+    code, out, err = run(capsys, *argv[:-1], path)
+    assert (code, out, err) == (2, "", f"kiai: error: --out {path}: folder {missing} does not exist; create it first\n")
+    assert not (tmp_path / "no").exists()
+
+
+def test_report_makes_its_own_folder_but_not_its_parent(capsys, tmp_path):  # item 8.5
+    table = _table(capsys, tmp_path)
+    out = tmp_path / "no" / "rep"
+    code, printed, err = run(capsys, "report", table, "--out", out)
+    assert (code, printed, err) == (2, "", f"kiai: error: --out {out}: folder {out.parent} does not exist; "
+                                           "create it first\n")  # fmt: skip
+    assert not out.parent.exists()

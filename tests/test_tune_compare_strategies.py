@@ -245,7 +245,7 @@ def test_tune_several_configurations(tmp_path, capsys):
     out_path = tmp_path / "multi.json"
     code, out, _ = run(capsys, "tune", "reference", "-s", TRIO, "-s", "gorobei,kanbei,katsushiro", "-d", "easy,normal",
                        "-n", 400, "-k", 3, "--out", out_path)  # fmt: skip
-    assert code == 0 and "4 configuration(s)" in out
+    assert code == 0 and "4 configurations" in out
     doc = json.loads(out_path.read_text())
     grid = [(c["samurai"], c["difficulty"]) for c in doc["configurations"]]
     assert grid == [(list(SEATING), "easy"), (list(SEATING), "normal"),
