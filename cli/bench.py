@@ -18,13 +18,13 @@ from cli.common import (
     ThreadsOpt,
     check_games,
     check_threads,
+    command,
     fail,
     progress,
     resolve_strategy,
     stderr,
     warm_engine,
 )
-from cli.main import app
 from reports.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
@@ -48,10 +48,10 @@ def _probe(cache_dir: str, strategy: str) -> float:
     return json.loads(done.stdout.strip().splitlines()[-1])["seconds"]
 
 
-@app.command(short_help="Time the engine and its compilation.",
-             help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
-                  "1,000,000 games by default) after compilation, and the compile time cold "
-                  "(empty cache, new process) and warm (cache present, new process).")
+@command(short_help="Time the engine and its compilation.",
+         help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
+              "1,000,000 games by default) after compilation, and the compile time cold "
+              "(empty cache, new process) and warm (cache present, new process).")
 def bench(
     games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch (at most 100,000,000)."),
     strategy: str = StrategyOpt,

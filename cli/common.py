@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -11,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import typer
-from rich.progress import ProgressColumn
 
 from reports.words import plural
 
@@ -23,6 +23,18 @@ MAX_GAMES = 100_000_000
 MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
 
 _COMMAND_LINE: list[str] = []  # the arguments of this run, set by cli.main.main
+
+
+def command(name: str | None = None, **settings):
+    """Mark a function as a kiai command: `name` (default: the function's) and typer's other
+    settings of `Typer.command` (short_help, help, cls...). cli/main.py registers the marked
+    functions on the app, all in one place; a command module never imports the app."""
+
+    def mark(function):
+        function.command_settings = {"name": name, **settings}
+        return function
+
+    return mark
 
 
 class UserError(Exception):
@@ -269,21 +281,35 @@ def progress(total: int | None = None, description: str = "", enabled: bool | No
     console = Console(stderr=True)
     show = console.is_terminal if enabled is None else enabled
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), _rate_column()(),
         TimeRemainingColumn(), console=console, disable=not show, transient=True, speed_estimate_period=10,
     )  # fmt: skip
 
 
-class RateColumn(ProgressColumn):
-    """The task's `rate` field if set, else its recent speed in games/s."""
+@functools.cache
+def _rate_column() -> type:
+    """RateColumn, made on first use: rich.progress is imported only when a bar is drawn."""
+    from rich.progress import ProgressColumn
 
-    def render(self, task):
-        from rich.text import Text
+    class RateColumn(ProgressColumn):
+        """The task's `rate` field if set, else its recent speed in games/s."""
 
-        text = task.fields.get("rate") or ""
-        if not text and task.speed is not None:
-            text = f"{task.speed:,.0f} games/s"
-        return Text(text)
+        def render(self, task):
+            from rich.text import Text
+
+            text = task.fields.get("rate") or ""
+            if not text and task.speed is not None:
+                text = f"{task.speed:,.0f} games/s"
+            return Text(text)
+
+    RateColumn.__module__ = __name__
+    return RateColumn
+
+
+def __getattr__(name: str):
+    if name == "RateColumn":  # `from cli.common import RateColumn`
+        return _rate_column()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one

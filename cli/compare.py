@@ -25,6 +25,7 @@ from cli.common import (
     check_games,
     check_seed,
     check_threads,
+    command,
     fail,
     format_params,
     load_params_file,
@@ -35,22 +36,21 @@ from cli.common import (
     resolve_strategy,
     warm_engine,
 )
-from cli.main import app
 from reports.words import plural
 
 
-@app.command(short_help="Compare seatings, strategies or rule readings on the same games.",
-             help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
-                  "seating, mirror images are not) on the same games of one seed, rank them by win "
-                  "rate and test each against the best with McNemar's paired test on the per-game "
-                  "results. Every seating starts with the first name of --lineup, so the seating as "
-                  "typed is among them and plays the games `kiai simulate` plays for it; "
-                  "p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
-                  "play those strategies on the one seating --lineup gives (as written) on the same "
-                  "games, and test every pair of them the same way. With --rules NAME=V1,V2: play "
-                  "the one seating --lineup gives and the one strategy under each value of that rule "
-                  "reading (`kiai rules`) on the same games, and test every pair: how much easier or "
-                  "harder the game is under each reading.")
+@command(short_help="Compare seatings, strategies or rule readings on the same games.",
+         help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
+              "seating, mirror images are not) on the same games of one seed, rank them by win "
+              "rate and test each against the best with McNemar's paired test on the per-game "
+              "results. Every seating starts with the first name of --lineup, so the seating as "
+              "typed is among them and plays the games `kiai simulate` plays for it; "
+              "p-values are Holm-adjusted over the comparisons. With --strategies a,b,c: "
+              "play those strategies on the one seating --lineup gives (as written) on the same "
+              "games, and test every pair of them the same way. With --rules NAME=V1,V2: play "
+              "the one seating --lineup gives and the one strategy under each value of that rule "
+              "reading (`kiai rules`) on the same games, and test every pair: how much easier or "
+              "harder the game is under each reading.")
 def compare(
     lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, "
                                                                        "comma-separated. With --strategies: the "

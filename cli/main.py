@@ -11,6 +11,19 @@ try:  # typer >= 0.2x ships its own copy of click
 except ImportError:  # pragma: no cover - older typer on plain click
     import click.exceptions as cx
 
+from cli import (
+    bench,
+    compare,
+    record_cmd,
+    report_cmd,
+    rules_cmd,
+    simulate,
+    strategies_cmd,
+    sweep,
+    trace_cmd,
+    train,
+    tune,
+)
 from cli.common import UserError, set_command_line
 
 app = typer.Typer(
@@ -29,7 +42,7 @@ def _show_version(value: bool) -> None:
         return
     import numba
 
-    from reports.summary import kiai_version
+    from simcore.version import kiai_version
     from simcore.components import ComponentsError, load_components
     from strategies.model import ModelError, load
 
@@ -54,18 +67,24 @@ def _kiai(
     """kiai's own options, before a command (the app's help text says what kiai is)."""
 
 
-# Each command lives in its own module and registers itself on `app`.
-from cli import bench as _bench  # noqa: E402,F401
-from cli import compare as _compare  # noqa: E402,F401
-from cli import record_cmd as _record  # noqa: E402,F401
-from cli import report_cmd as _report  # noqa: E402,F401
-from cli import rules_cmd as _rules  # noqa: E402,F401
-from cli import simulate as _simulate  # noqa: E402,F401
-from cli import strategies_cmd as _strategies  # noqa: E402,F401
-from cli import sweep as _sweep  # noqa: E402,F401
-from cli import trace_cmd as _trace  # noqa: E402,F401
-from cli import train as _train  # noqa: E402,F401
-from cli import tune as _tune  # noqa: E402,F401
+# Each command lives in its own module as a plain function marked with cli.common.command; they
+# are registered here, in this order (the order of `kiai --help`). No command module imports this one.
+COMMANDS = (
+    bench.bench,
+    compare.compare,
+    record_cmd.record,
+    record_cmd.replay,
+    report_cmd.report,
+    rules_cmd.rules,
+    simulate.simulate,
+    strategies_cmd.strategies,
+    sweep.sweep,
+    trace_cmd.trace,
+    train.train,
+    tune.tune,
+)
+for _function in COMMANDS:
+    app.command(**_function.command_settings)(_function)
 
 
 def main(argv: list[str] | None = None) -> int:

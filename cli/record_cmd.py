@@ -23,23 +23,23 @@ from cli.common import (
     StrategyOpt,
     check_output,
     check_seed,
+    command,
     fail,
     make_config,
     progress,
     stderr,
     warm_engine,
 )
-from cli.main import app
 from reports.words import plural
 
 MAX_RECORDED = 1_000_000  # games one `kiai record` writes (a record is some 20 to 100 KB)
 
 
-@app.command(short_help="Play games and write each as a JSON record.",
-             help="Play games and write each as a record: one JSON object per line with the setup, every "
-                  "event, decision and random outcome in order of play, the public state after each turn "
-                  "and end-of-round step, and the result (docs/records.md). `kiai replay` checks records "
-                  "against the engine; so can an independent implementation of the rules.")
+@command(short_help="Play games and write each as a JSON record.",
+         help="Play games and write each as a record: one JSON object per line with the setup, every "
+              "event, decision and random outcome in order of play, the public state after each turn "
+              "and end-of-round step, and the result (docs/records.md). `kiai replay` checks records "
+              "against the engine; so can an independent implementation of the rules.")
 def record(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,
@@ -100,11 +100,11 @@ def record(
         stderr(f"{plural(len(indices), 'game record')} written to {out}")
 
 
-@app.command(short_help="Check game records against the engine.",
-             help="Check game records against the engine: replay each, feeding it the record's random outcomes "
-                  "and decisions, and compare every event, state and the result. Prints 'N games verified', or "
-                  "the first divergence (game, event, field, recorded and replayed values) and exits 1. A record "
-                  "made with another component file needs that file (--components).")
+@command(short_help="Check game records against the engine.",
+         help="Check game records against the engine: replay each, feeding it the record's random outcomes "
+              "and decisions, and compare every event, state and the result. Prints 'N games verified', or "
+              "the first divergence (game, event, field, recorded and replayed values) and exits 1. A record "
+              "made with another component file needs that file (--components).")
 def replay(
     files: list[Path] = typer.Argument(..., help="Record files (.jsonl or .jsonl.gz), as `kiai record` writes."),
     components: list[str] = typer.Option(None, "--components", help="Component data file(s) the records were made "

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import check_output_folder, fail
-from cli.main import app
+from cli.common import check_output_folder, command, fail
 from reports.words import plural
 
 
@@ -33,12 +32,12 @@ def _sweep_notes(path: Path) -> dict:
     return notes
 
 
-@app.command("report", short_help="Write charts and pages from results tables.",
-             help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
-                  "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
-                  "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
-                  "Several tables are read as one: `make report` adds the skill ladder's "
-                  "(ladder.parquet, planners.parquet) to the main sweep's.")
+@command("report", short_help="Write charts and pages from results tables.",
+         help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
+              "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
+              "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
+              "Several tables are read as one: `make report` adds the skill ladder's "
+              "(ladder.parquet, planners.parquet) to the main sweep's.")
 def report(
     results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
                                                    "`kiai simulate --out`, or a folder holding results.parquet."),

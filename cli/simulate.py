@@ -25,13 +25,13 @@ from cli.common import (
     check_output,
     check_seed,
     check_threads,
+    command,
     make_config,
     ModelOpt,
     progress,
     stderr,
     warm_engine,
 )
-from cli.main import app
 
 if TYPE_CHECKING:
     from reports.summary import Tally
@@ -51,11 +51,11 @@ def play(config, games: int, seed: int, label: str = "games") -> tuple[Tally, fl
     return tally, time.perf_counter() - start
 
 
-@app.command(short_help="Play N games of one configuration and summarise them.",
-             help="Play N games of one configuration and print a summary: win rate with a 95% "
-                  "interval, how games were lost and when, scores and grades of wins, speed. "
-                  "--out also writes the result as a one-row table in the schema of `kiai sweep`, "
-                  "which `kiai report` reads.")
+@command(short_help="Play N games of one configuration and summarise them.",
+         help="Play N games of one configuration and print a summary: win rate with a 95% "
+              "interval, how games were lost and when, scores and grades of wins, speed. "
+              "--out also writes the result as a one-row table in the schema of `kiai sweep`, "
+              "which `kiai report` reads.")
 def simulate(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,

@@ -6,12 +6,12 @@ import json
 
 import typer
 
-from cli.main import app
+from cli.common import command
 
 
-@app.command(short_help="List the strategies and their parameters.",
-             help="List the registered strategies with their parameters (defaults and ranges); the "
-                  "default strategy, which every command plays unless told otherwise, is marked.")
+@command(short_help="List the strategies and their parameters.",
+         help="List the registered strategies with their parameters (defaults and ranges); the "
+              "default strategy, which every command plays unless told otherwise, is marked.")
 def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text "
                                                                  "(the default strategy has \"default\": true).")):
     from strategies.registry import DEFAULT, REGISTRY

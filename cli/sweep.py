@@ -20,6 +20,7 @@ from cli.common import (
     check_output,
     check_seed,
     check_threads,
+    command,
     fail,
     games_rate,
     load_params_file,
@@ -29,7 +30,6 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from cli.main import app
 from reports.words import plural
 
 DEFAULT_GAMES = 10_000
@@ -135,14 +135,14 @@ class SweepCommand(TyperCommand):
         super().format_help_text(ctx, formatter)
 
 
-@app.command(cls=SweepCommand, short_help="Play a grid of configurations into one results table.",
-             help="Play a grid of configurations on one seed and write one tidy table (Parquet; "
-                  "CSV too with --csv), one row per configuration, in the schema `kiai report` "
-                  "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
-                  "line-ups and seatings of a team size and level meet the same deals (paired "
-                  "comparisons). Results are written after each configuration; a killed sweep "
-                  "continues with --resume. `--preset default` is the main job of `make report`: "
-                  f"{DEFAULT_PRESET} (a few minutes on 2 cores).")
+@command(cls=SweepCommand, short_help="Play a grid of configurations into one results table.",
+         help="Play a grid of configurations on one seed and write one tidy table (Parquet; "
+              "CSV too with --csv), one row per configuration, in the schema `kiai report` "
+              "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
+              "line-ups and seatings of a team size and level meet the same deals (paired "
+              "comparisons). Results are written after each configuration; a killed sweep "
+              "continues with --resume. `--preset default` is the main job of `make report`: "
+              f"{DEFAULT_PRESET} (a few minutes on 2 cores).")
 def sweep(
     out: Path = typer.Option(None, "--out", "-o", help="Results table to write (.parquet). Required."),
     difficulty: str = typer.Option(None, "--difficulty", "-d", help=LEVELS_HELP),

@@ -16,18 +16,18 @@ from cli.common import (
     StrategyOpt,
     MAX_INDEX,
     check_seed,
+    command,
     fail,
     make_config,
     ModelOpt,
     warm_engine,
 )
-from cli.main import app
 
 
-@app.command(short_help="Play one game and print it turn by turn.",
-             help="Play one game and print it turn by turn: who acts, which card, where it went, "
-                  "totals, Kiai, penalties and the end-of-round steps. The same seed and game index "
-                  "replay the same game as `kiai simulate` played.")
+@command(short_help="Play one game and print it turn by turn.",
+         help="Play one game and print it turn by turn: who acts, which card, where it went, "
+              "totals, Kiai, penalties and the end-of-round steps. The same seed and game index "
+              "replay the same game as `kiai simulate` played.")
 def trace(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,

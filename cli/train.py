@@ -15,12 +15,12 @@ from cli.common import (
     check_output_folder,
     check_seed,
     check_threads,
+    command,
     command_line,
     fail,
     progress,
     stderr,
 )
-from cli.main import app
 from reports.words import plural
 
 
@@ -34,17 +34,17 @@ def parse_table(text: str) -> tuple[tuple[str, ...], str]:
     return parse_samurai(seating, "--eval"), level.strip().lower()
 
 
-@app.command(short_help="Train the model of the `learned` strategy.",
-             help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
-                  "lookahead, weighing every question by rollouts over the current model (at first over "
-                  "keeper), plays --games games on --tables training tables drawn from the seed and labels "
-                  "each question with what every answer was worth; two small networks are fitted (PyTorch, "
-                  "CPU: the optional extra kiai[train]) to all labels so far; the new model, the previous one "
-                  "and the teacher then play the same deals of the evaluation tables. It goes on while the new "
-                  "model wins more than the previous one. FOLDER gets each step as it finishes (a killed run "
-                  "resumes: run the same command again), the best model (model.npz, to play with --model or "
-                  "to ship as strategies/data/learned.npz) and the training report: training.csv (win rate "
-                  "per iteration), curve.csv (learning curve) and training.png.")
+@command(short_help="Train the model of the `learned` strategy.",
+         help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
+              "lookahead, weighing every question by rollouts over the current model (at first over "
+              "keeper), plays --games games on --tables training tables drawn from the seed and labels "
+              "each question with what every answer was worth; two small networks are fitted (PyTorch, "
+              "CPU: the optional extra kiai[train]) to all labels so far; the new model, the previous one "
+              "and the teacher then play the same deals of the evaluation tables. It goes on while the new "
+              "model wins more than the previous one. FOLDER gets each step as it finishes (a killed run "
+              "resumes: run the same command again), the best model (model.npz, to play with --model or "
+              "to ship as strategies/data/learned.npz) and the training report: training.csv (win rate "
+              "per iteration), curve.csv (learning curve) and training.png.")
 def train(
     folder: Path = typer.Argument(Path("kiai-train"), metavar="FOLDER", help="The run's folder (made if missing, "
                                                                              "in an existing folder)."),

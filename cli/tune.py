@@ -25,6 +25,7 @@ from cli.common import (
     check_output,
     check_seed,
     check_threads,
+    command,
     command_line,
     fail,
     format_params,
@@ -36,17 +37,16 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from cli.main import app
 from reports.words import plural
 
 
-@app.command(short_help="Search a strategy's parameters for the best win rate.",
-             help="Search a strategy's parameters over their declared ranges (successive halving, or "
-                  "random search) on one or more configurations, every candidate playing the same games "
-                  "(common random numbers); then play the best candidate and the start point (defaults "
-                  "or --params-file) on fresh games, print the best parameters with their win rate, "
-                  "interval and a paired test against the start point, and write them to a JSON file "
-                  "that --params-file loads in every command.")
+@command(short_help="Search a strategy's parameters for the best win rate.",
+         help="Search a strategy's parameters over their declared ranges (successive halving, or "
+              "random search) on one or more configurations, every candidate playing the same games "
+              "(common random numbers); then play the best candidate and the start point (defaults "
+              "or --params-file) on fresh games, print the best parameters with their win rate, "
+              "interval and a paired test against the start point, and write them to a JSON file "
+              "that --params-file loads in every command.")
 def tune(
     strategy: str = typer.Argument(None, metavar="STRATEGY", help="The strategy to tune (default: the "
                                                                   "--params-file's)."),

@@ -18,7 +18,6 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Sequence
 
 from reports.summary import Tally
 from reports.sweep import ConfigRun, SweepError, play_block, warm
@@ -166,8 +165,3 @@ class DaskBackend:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def workers_summary(threads: dict[str, int]) -> str:
-    counts: Sequence[int] = sorted(set(threads.values()))
-    return f"{len(threads)} Dask worker(s), {'/'.join(map(str, counts))} numba thread(s) each"

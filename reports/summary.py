@@ -5,24 +5,16 @@ not grow with the number of games; summarize() turns a Tally into kiai's result 
 
 from __future__ import annotations
 
-from importlib import metadata
-
 import numpy as np
 
 from reports.stats import proportion_ci
 from reports.words import plural
 from simcore import results as L
+from simcore.version import kiai_version
 from strategies.run import GameConfig, grade
 from simcore.codes import OUTCOMES
 
 MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token
-
-
-def kiai_version() -> str:
-    try:
-        return metadata.version("kiai")
-    except metadata.PackageNotFoundError:  # running from a source tree
-        return "0+unknown"
 
 
 def absent_tokens_unused(config: GameConfig) -> bool:

@@ -30,14 +30,17 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
 from reports.stats import proportion_ci
 from reports.summary import MAX_SCORE, Tally, kiai_version, summarize
 from simcore.codes import OUTCOMES
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BLOCK = 50_000  # game indices per kernel call / Dask task
 # play_range's kernel calls: the first plays FIRST_CHUNK games, and each next one is sized to take
@@ -128,16 +131,6 @@ def half_width(wins: int, games: int) -> float:
     """Half the width of the 95% interval kiai reports (reports.stats.proportion_ci)."""
     lo, hi, _ = proportion_ci(wins, games)
     return (hi - lo) / 2
-
-
-def precision_schedule(request: Request) -> list[int]:
-    """The totals after each batch of a --precision run: start, 2 start, 4 start, ..., max."""
-    totals, n = [], request.start
-    while n < request.max_games:
-        totals.append(n)
-        n *= 2
-    totals.append(request.max_games)
-    return totals
 
 
 # ---------------------------------------------------------------------------- plans
@@ -334,6 +327,8 @@ def row_from_summary(summary: dict, config) -> dict:
 
 def to_frame(rows: list[dict]) -> pd.DataFrame:
     """Rows in COLUMNS order with COLUMNS dtypes (also for an empty table)."""
+    import pandas as pd
+
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     return df.astype(COLUMNS)
 

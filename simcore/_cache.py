@@ -6,9 +6,9 @@ strategy, so an edit to a strategy would leave a stale kernel in the cache. We t
 numba at a directory named by a hash of every source file compiled code is built from (and the
 numba version): any edit gives a fresh directory, and a warm start reuses the old one.
 
-The plain Python modules of the two packages (PLAIN: configuration, records, the run layer,
-training) are left out of the hash, so editing them recompiles nothing; no compiled module may
-import them (tests/test_cache.py checks it).
+The plain Python modules of the two packages (PLAIN: configuration, records, statistics, the run
+layer, training) are left out of the hash, so editing them recompiles nothing; no compiled module
+may import them (tests/test_cache.py checks it).
 
 Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
 This module must run before any jitted module is imported: simcore/__init__ imports it first.
@@ -24,7 +24,8 @@ from numba.core import config
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
 _SOURCE_DIRS = ("simcore", "strategies")
 PLAIN = frozenset({
-    "simcore/components.py", "simcore/config.py", "simcore/readings.py", "simcore/trace.py",
+    "simcore/components.py", "simcore/config.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
+    "simcore/version.py",
     "strategies/registry.py", "strategies/run.py", "strategies/training.py", "strategies/village_fit.py",
 })  # fmt: skip
 

@@ -36,12 +36,9 @@ from simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, l
 from simcore.unseen import pen_count
 from strategies.inlining import hot
 
-# what a samurai does with his next card, best first (fight_odds)
-F_DEFEND = 0  # onto the defence side
-F_DISCARD = 1  # Kyuzo's talent
-F_KIAI = 2  # confronted, lands exactly on the Kiai
-F_FIT = 3  # confronted, stays below the Kiai
-F_GIVE = 4  # handed to a neighbour who can take it
+# fight_odds gives the odds of what a samurai does with his next card, best first: defend,
+# discard (Kyuzo's talent), kiai (confronted, lands exactly on the Kiai), fit (stays below it),
+# give (to a neighbour who can take it), over; then the penalty cost. `over` is read by name:
 F_OVER = 5  # confronted above the Kiai: a barricade falls
 
 # the counting heuristics' fighting rules weigh what the card kept last will cost next turn

@@ -236,7 +236,7 @@ class Folder:
 
 
 def header_for(settings: Settings, k: int, positions: int, losses: dict, command: str) -> dict:
-    from reports.summary import kiai_version
+    from simcore.version import kiai_version
 
     return {
         "architecture": architecture(settings.hidden),
@@ -389,7 +389,7 @@ def _threads() -> int:
 def evaluate(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> dict:
     """Step 3: the new model, the previous one and the teacher on the same deals of every
     evaluation table (iteration-k/eval.json); the teacher on the first `teacher_games` only."""
-    from reports.stats import paired_test, proportion_ci
+    from simcore.stats import paired_test, proportion_ci
     from simcore.results import O_OUTCOME
     from strategies.run import run_games
 
@@ -494,7 +494,7 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
     best model alone, on the evaluation deals (ensemble.json, kept for a rerun). The ensemble
     replaces folder/model.npz when it wins more of them; its header then says of which
     iterations it is made and how the two played."""
-    from reports.stats import paired_test, proportion_ci
+    from simcore.stats import paired_test, proportion_ci
     from simcore.results import O_OUTCOME
     from strategies.model import ensemble, load
     from strategies.model import save as save_model

@@ -34,6 +34,28 @@ def test_wilson_for_a_million_games_is_tight_and_matches_statsmodels():
     assert hi - lo == pytest.approx(2 * 1.959964 * np.sqrt(0.123456 * 0.876544 / 1e6), rel=1e-3)
 
 
+@pytest.mark.parametrize("level", [0.95, 0.9, 0.99, 0.5])
+def test_proportion_ci_is_statsmodels_bit_for_bit(level):
+    """proportion_ci computes statsmodels' intervals without importing it: the same numbers,
+    to the last bit, at every level, at and near the edges and far from them."""
+    cases = [(w, n) for n in range(1, 60) for w in range(n + 1)]
+    cases += [(w, n) for n in (999, 1000, 123_457, 10**6, 10**8)
+              for w in (0, 1, 5, 6, 7, n // 3, n // 2, n - 7, n - 6, n - 5, n - 1, n)]
+    for wins, n in cases:
+        edge = wins <= 5 or n - wins <= 5
+        lo, hi, method = proportion_ci(wins, n, level)
+        ref = proportion_confint(wins, n, alpha=1 - level, method="beta" if edge else "wilson")
+        assert (lo, hi, method) == (float(ref[0]), float(ref[1]), "clopper-pearson" if edge else "wilson"), (wins, n)
+
+
+def test_the_written_out_normal_quantile_is_scipys():
+    from scipy.stats import norm
+
+    from simcore.stats import Z_95
+
+    assert Z_95 == float(norm.isf((1.0 - 0.95) / 2.0))
+
+
 def test_clopper_pearson_at_zero_wins():
     lo, hi, method = proportion_ci(0, 50)
     assert method == "clopper-pearson"

@@ -163,7 +163,7 @@ TUNE = ["tune", "reference", "-s", TRIO, "-d", "easy", "-n", 2000, "-k", 4, "--e
 
 @pytest.fixture(scope="module")
 def tuned(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tune") / "sub" / "tuned.json"
+    path = tmp_path_factory.mktemp("tune") / "tuned.json"
     code, out = quiet(*TUNE, "--out", path)
     assert code == 0
     return path, json.loads(path.read_text()), out

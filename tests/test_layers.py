@@ -1,0 +1,173 @@
+"""kiai's packages are layers: simcore < strategies < reports < cli.
+
+A module may import its own layer and the layers below it, never one above (an import inside
+a function counts too: it is still a dependency, only a later one). Among the project's
+modules, the imports made at module top level (those run when the module is imported) form no
+cycle. Both are read from the source with `ast`, so nothing here is imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("simcore", "strategies", "reports", "cli")  # lowest first
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for layer in LAYERS for p in sorted((ROOT / layer).rglob("*.py"))}
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    """The absolute name of a `from ... import` (relative ones resolved against `module`)."""
+    if not node.level:
+        return node.module or ""
+    package = module.split(".") if MODULES[module].name == "__init__.py" else module.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _targets(module: str, node: ast.AST) -> list[str]:
+    """The modules an import statement names: for `from X import y`, X.y when that is one of
+    the project's modules (a submodule), else X."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = _resolve(module, node)
+    return [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports(module: str) -> tuple[set[str], set[str]]:
+    """(all imports, top-level imports) of a project module, each as the names of modules.
+
+    Top level means run on import: statements of the module's body, also inside its if/try
+    blocks, but not inside functions or classes' methods, and not under `if TYPE_CHECKING:`."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"), filename=str(MODULES[module]))
+    every = {t for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+             for t in _targets(module, node)}  # fmt: skip
+
+    top: set[str] = set()
+
+    def visit(body):
+        for node in body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                top.update(_targets(module, node))
+            elif isinstance(node, ast.If) and not _is_type_checking(node):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body)  # a class body runs on import (its methods do not)
+            elif isinstance(node, (ast.With,)):
+                visit(node.body)
+
+    visit(tree.body)
+    return every, top
+
+
+def project(names: set[str]) -> set[str]:
+    """The project's modules among imported names (`import simcore.x` also runs simcore)."""
+    found = set()
+    for name in names:
+        parts = name.split(".")
+        if parts[0] not in LAYERS:
+            continue
+        found.update(p for p in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if p in MODULES)
+    return found
+
+
+def layer(module: str) -> int:
+    return LAYERS.index(module.split(".")[0])
+
+
+def test_the_modules_are_found():
+    assert {"simcore.kernel", "strategies.run", "reports.summary", "cli.main"} <= set(MODULES)
+
+
+def layer_violations() -> list[str]:
+    bad = []
+    for module in MODULES:
+        every, _ = imports(module)
+        for target in sorted(project(every)):
+            if layer(target) > layer(module):
+                bad.append(f"{module} ({LAYERS[layer(module)]}) imports {target} ({LAYERS[layer(target)]})")
+    return bad
+
+
+def top_level_cycles() -> list[list[str]]:
+    """The cycles of the graph of top-level imports between the project's modules, one per
+    back edge a depth-first search finds (enough to say whether there are any, and where)."""
+    graph = {m: sorted(project(imports(m)[1]) - {m}) for m in MODULES}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in graph[node]:
+            if state.get(nxt) == 1:
+                cycles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+    return cycles
+
+
+def test_no_module_imports_a_higher_layer():
+    bad = layer_violations()
+    assert not bad, "imports against the layer order simcore < strategies < reports < cli:\n" + "\n".join(bad)
+
+
+def test_no_import_cycle_at_module_top_level():
+    cycles = top_level_cycles()
+    assert not cycles, "import cycles at module top level:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize("source, module", [
+    ("from reports.stats import proportion_ci\n", "simcore.kernel"),
+    ("def f():\n    from cli.common import fail\n", "reports.summary"),
+    ("if True:\n    import cli.main as m\n", "strategies.run"),
+])
+def test_an_upward_import_is_found(monkeypatch, tmp_path, source, module):
+    """The layer check catches an upward import, also one inside a function or a block."""
+    fake = tmp_path / "fake.py"
+    fake.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, module, fake)
+    assert any(v.startswith(f"{module} ") for v in layer_violations())
+
+
+def test_a_cycle_is_found_and_an_import_in_a_function_is_no_cycle(monkeypatch, tmp_path):
+    a, b, c = tmp_path / "a.py", tmp_path / "b.py", tmp_path / "c.py"
+    a.write_text("import strategies.fake_b\n", encoding="utf-8")
+    b.write_text("from strategies import fake_a\n", encoding="utf-8")
+    c.write_text("def f():\n    from strategies import fake_c\n", encoding="utf-8")
+    for name, path in (("fake_a", a), ("fake_b", b), ("fake_c", c)):
+        monkeypatch.setitem(MODULES, f"strategies.{name}", path)
+    cycles = top_level_cycles()
+    assert ["strategies.fake_a", "strategies.fake_b", "strategies.fake_a"] in cycles
+    assert not any("strategies.fake_c" in cycle for cycle in cycles)

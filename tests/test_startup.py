@@ -1,0 +1,53 @@
+"""kiai starts in about a second: the heavy libraries are imported by the commands that use them.
+
+`kiai --help` needs only typer, and `kiai simulate` the engine; pandas, scipy, statsmodels,
+matplotlib, dask, pyarrow and torch took most of a second to import before any game was played.
+These tests check which modules a fresh process loads (they time nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("pandas", "scipy", "statsmodels", "matplotlib", "dask", "distributed", "pyarrow", "torch")
+
+
+def loaded_after(code: str) -> dict[str, list[str]]:
+    """The heavy packages (and rich, numba) a fresh interpreter has loaded after running `code`."""
+    probe = (f"{code}\nimport json, sys\n"
+             f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_importing_the_cli_loads_no_heavy_library():
+    loaded = loaded_after("import cli.main")
+    assert not [m for m in HEAVY if m in loaded], f"`import cli.main` loads {[m for m in HEAVY if m in loaded]}"
+    # `kiai --help` needs neither the engine nor the progress bars
+    assert "numba" not in loaded
+    assert "rich" not in loaded
+
+
+def test_simulate_loads_no_heavy_library_but_the_part_of_scipy_numba_brings():
+    """`kiai simulate` summarises its games (95% interval included) without statsmodels, scipy.stats
+    or pandas; numba itself imports scipy.linalg for its BLAS, so scipy is checked by module."""
+    loaded = loaded_after(
+        "import contextlib, io, sys\n"
+        "from cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(['simulate', '-n', '50', '-s', 'kyuzo,kikuchiyo']) == 0\n"
+        "heavy = sorted({m for m in sys.modules if m.split('.')[0] in %r and m.split('.')[0] != 'scipy'}\n"
+        "               | {m for m in sys.modules if m.startswith(('scipy.stats', 'scipy.special'))})\n"
+        "assert not heavy, heavy" % (HEAVY,))
+    assert "numba" in loaded  # the probe did play
+
+
+def test_the_heavy_libraries_are_still_there_when_used():
+    """A lazy import is still an import: the statistics that need statsmodels get it."""
+    loaded = loaded_after("from reports.stats import paired_test\npaired_test([True, False] * 20, [False, True] * 20)")
+    assert "statsmodels" in loaded
