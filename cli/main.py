@@ -22,6 +22,7 @@ from cli import (
     sweep,
     trace_cmd,
     train,
+    train_value,
     tune,
 )
 from cli.common import UserError, set_command_line
@@ -81,6 +82,7 @@ COMMANDS = (
     sweep.sweep,
     trace_cmd.trace,
     train.train,
+    train_value.train_value,
     tune.tune,
 )
 for _function in COMMANDS:

@@ -4,7 +4,7 @@ One game is five numpy records (structured dtypes), bundled in the tuple
 ``g = (pub, hid, book, cfg, mem)``; numba passes each record as one pointer and counts no
 references, so a call costs five machine words whatever the state holds.
 
-    pub   TABLE    everything face up (RULES.md section 12): the observation strategies see (R-19)
+    pub   TABLE    everything face up (docs/rules.md section 12): the observation strategies see (R-19)
     hid   HIDDEN   what no honest player may read: the stacks' order, the farmstead backs, and
                    the game's random stream
     book  BOOK     bookkeeping: counters for the results, script cursors, the first error
@@ -118,7 +118,7 @@ TABLE = np.dtype([_field(name, f) for name, *f in (
     ("rank", (CAP,)),
     ("kiai_value", (SEATS, 2)),  # [samurai id, side]: human, animal
     ("family_kind", (16,)),  # bonus of family f (codes.FAM_*); families lie face up
-    # the rule readings played (simcore.readings, RULES.md section 14): 0 is RULES.md's
+    # the rule readings played (simcore.readings, docs/rules.md section 14): 0 is docs/rules.md's
     ("heal_wounded",),  # V-1
     ("penalty_once",),  # V-2
     ("round_end_drawn",),  # V-3
@@ -174,7 +174,7 @@ MEM = np.dtype([_field(name, f) for name, *f in (
 MEM_HEAD = MEM.fields["q"][1]  # bytes of MEM a rollout copies: the stream and the plan
 
 CFG = np.dtype([_field(name, f) for name, *f in (
-    # ---- the table: who sits where, the level's numbers (RULES.md section 10)
+    # ---- the table: who sits where, the level's numbers (docs/rules.md section 10)
     ("n",),
     ("seats", (SEATS,)),  # samurai id of each seat
     ("plunderers",),  # per samurai
@@ -207,7 +207,8 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("plan_turns",),  # ... called before every turn ...
     ("plan_questions",),  # ... and at the questions whose bit (1 << q) is set ...
     ("plan_variant",),  # ... which of its variants is played (a planner module's own numbering) ...
-    ("pprm", np.float64, (N_PARAMS,)),  # ... and its parameters
+    ("pprm", np.float64, (N_PARAMS,)),  # ... and its parameters ...
+    ("pdata",),  # ... or the address of its record of parameters and data (a value's weights), or 0
     # ---- how to play: tests, fuzzing, tracing
     ("check",),  # address of the invariant checker called at every decision (fuzzing), or 0
     ("tracing",),
@@ -242,7 +243,6 @@ G_TYPE = types.Tuple((TABLE_T, HIDDEN_T, BOOK_T, CFG_T, MEM_T))
 TABLE_SIZE = TABLE.itemsize
 HIDDEN_SIZE = HIDDEN.itemsize
 BOOK_SIZE = BOOK.itemsize
-MEM_SIZE = MEM.itemsize
 CFG_SIZE = CFG.itemsize
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from strategies import counter, foresight, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
+from strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
 from strategies.base import Param, Strategy
 
 MODULES: tuple[ModuleType, ...] = (
@@ -21,6 +21,7 @@ MODULES: tuple[ModuleType, ...] = (
     lookahead,
     foresight,
     peek,
+    judge,
 )
 
 REGISTRY: tuple[Strategy, ...] = tuple(m.STRATEGY for m in MODULES)

@@ -8,6 +8,7 @@ own, and hands the engine their addresses in the configuration record (simcore.g
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -41,7 +42,7 @@ class GameConfig(TableFacts):
     components: Components | None = None
     first_seat: int | None = None  # None: drawn at random (R-3)
     model: str | None = None  # the model file of `learned` (played, or a planner's base); None: the shipped one
-    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); RULES.md's by default
+    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); the rules' own by default
 
     def __post_init__(self):
         check_table(self)
@@ -51,6 +52,11 @@ class GameConfig(TableFacts):
             raise ConfigError(e.args[0]) from None
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        if self.strategy_info.planner and hasattr(registry.module(self.strategy), "check_data"):
+            try:
+                registry.module(self.strategy).check_data(self)
+            except ValueError as e:
+                raise ConfigError(str(e)) from None
         if self.uses_model:
             from strategies.model import ModelError, load
 
@@ -243,6 +249,10 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
         cfg.plan_turns, cfg.plan_questions = module.hooks(info.param_dict(config.params))
         cfg.plan_variant = module.VARIANT
         cfg.pprm[:] = info.param_vector(config.params)
+        if hasattr(module, "plan_record"):  # a planner with data (judge's value): kept alive by its bytes
+            rec = module.plan_record(config)
+            key = ("plan", info.name, hashlib.sha256(rec.tobytes()).hexdigest())
+            cfg.pdata = _RECORDS.setdefault(key, rec).ctypes.data
     cfg.check = checker_address() if check else 0
     cfg.tracing = int(trace)
     cfg.scramble = int(scramble)
@@ -269,7 +279,7 @@ def _records():
     return tuple(np.zeros(1, dtype=d) for d in (state.TABLE, state.HIDDEN, state.BOOK, state.MEM))
 
 
-def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0):
+def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0, width: int = 0):
     """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads.
     Returns the last chunk's records (a one-game batch: that game's final state) and, with
     `labels` rows of room per game, the questions a planner weighed (strategies.lookahead),
@@ -289,7 +299,7 @@ def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int 
     def chunk(k):
         recs = _records()
         lo, hi = cuts[k], cuts[k + 1]
-        buf = np.zeros((labels * (hi - lo), LABEL_WIDTH), dtype=np.float32)
+        buf = np.zeros((labels * (hi - lo), width or LABEL_WIDTH), dtype=np.float32)
         mem = recs[3][0]
         mem["labels"], mem["labels_cap"] = (buf.ctypes.data, buf.shape[0]) if labels else (0, 0)
         play_games(cfg, np.int64(seed), np.int64(game0 + lo), out[lo:hi], *(r[0] for r in recs), start_pub, start_hid)

@@ -1,0 +1,79 @@
+"""`kiai train-value`: learn the value of the table that `judge` plays by (strategies.valuefit)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_output_folder, check_seed, check_threads, command, command_line, fail, progress
+
+
+@command("train-value", short_help="Learn the value of the table that `judge` plays by.",
+         help="Learn the value of the table (the chance to win from the public table at a turn's start) by "
+              "self-play, for the experimental strategy `judge`. Iteration 0 plays `learned` on --tables "
+              "training tables drawn from the seed (2 to 7 samurai, every level) and fits the value to the "
+              "games' outcomes; each later iteration plays `judge` over the previous value and fits the "
+              "TD(lambda) returns of its games. FOLDER gets each step as it finishes (a killed run resumes: "
+              "run the same command again); value-I.npz is iteration I's value, to play with "
+              "KIAI_VALUE_MODEL=FILE or to ship as strategies/data/value.npz. Needs PyTorch "
+              "(the extra kiai[train]).")
+def train_value(
+    folder: Path = typer.Argument(Path("kiai-value"), metavar="FOLDER", help="The run's folder (made if missing)."),
+    iterations: int = typer.Option(3, "--iterations", help="Self-play iterations (1-50)."),
+    tables: int = typer.Option(300, "--tables", help="Training tables drawn from the seed."),
+    games: int = typer.Option(800, "--games", "-n", help="Games per training table and iteration."),
+    keep: float = typer.Option(0.1, "--keep", help="Share of the positions (turn starts) kept for the fit."),
+    lam: float = typer.Option(0.7, "--lambda", help="TD(lambda): 1 fits the outcomes, 0 the next position's value."),
+    samples: int = typer.Option(2, "--samples", help="judge's sampled hidden orders per answer while it plays for "
+                                                      "the positions."),
+    h1: int = typer.Option(64, "--h1", help="Units of the value's first hidden layer (1-64)."),
+    h2: int = typer.Option(32, "--h2", help="Units of its second hidden layer (1-32)."),
+    epochs: int = typer.Option(6, "--epochs", help="Passes over the positions when fitting."),
+    seed: int = SeedOpt,
+    components: str = ComponentsOpt,
+    threads: int = ThreadsOpt,
+):
+    from simcore.components import ComponentsError, load_components
+    from strategies import valuefit as V
+    from strategies.run import set_threads
+
+    check_seed(seed)
+    check_threads(threads)
+    settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
+                               samples=samples, h1=h1, h2=h2, epochs=epochs, seed=seed)
+    try:
+        settings.check()
+        comp = load_components(components)
+    except (V.TrainValueError, ComponentsError) as e:
+        fail(str(e))
+    if folder.exists() and not folder.is_dir():
+        fail(f"FOLDER {folder} is a file; give a folder")
+    check_output_folder(folder, "FOLDER")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        fail("kiai train-value needs PyTorch: install the training extra, pip install -e '.[train]'")
+    used = set_threads(threads)
+    start = time.perf_counter()
+    with progress() as bar:
+        class Bars(V.Stages):
+            task = None
+
+            def stage(self, description, total):
+                if self.task is not None:
+                    bar.remove_task(self.task)
+                self.task = bar.add_task(description, total=total, rate="")
+
+            def advance(self, k=1):
+                bar.advance(self.task, k)
+
+            def note(self, line):
+                bar.console.print(line)
+
+        try:
+            last = V.train_value(folder, settings, comp, Bars(), command=command_line(), threads=used)
+        except V.TrainValueError as e:
+            fail(str(e))
+    print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min)")

@@ -1,0 +1,217 @@
+"""The value of the table: what `judge` (strategies.judge) weighs its answers by.
+
+V(table) is the chance to win from the public table at the start of a turn (before the acting
+samurai's battle penalty), learned from the outcomes of self-play games (strategies.valuefit).
+It reads the public observation only (R-19): the village, every board, every combat line's last
+card (the penalty each samurai will meet) and the multiset of unseen cards (section 12), with the
+seats taken clockwise from the acting one.
+
+The value is a small network: features -> H1 (ReLU) -> H2 (ReLU) -> logit, float32, its weights
+data in the planner's record (strategies.judge). Inputs are scaled inside the first layer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, OUT_WIN, PENALTIES
+
+N_PEN = len(PENALTIES) - 1  # penalty codes past "none"
+
+_GLOBAL = (
+    ["round1", "round2", "round3", "barricades", "barricades_max", "farmsteads", "families",
+     "farm_penalties", "family_bonuses", "raider_n", "intruder_n", "discard_n"]
+    + [f"n{k}" for k in range(2, MAX_SEATS + 1)]
+    + ["absent_on", "absent_left", "known_n", "known_value", "unseen_n", "unseen_value_sum", "unseen_flames",
+       "intruder_flames_expected"]
+    + [f"unseen_v{v}" for v in range(1, 7)]
+    + [f"unseen_sym{s}" for s in range(1, 4)]
+    + [f"unseen_pen{p}" for p in range(1, N_PEN + 1)]
+    + [f"backs{k}" for k in range(4)]
+    + [f"family{k}" for k in range(3)]
+    # what the end of the round will cost as the boards stand (section 9), and the room left
+    + ["no_hat", "no_farm", "no_doll", "farm_margin", "family_margin", "still_in", "room", "cards_per_seat",
+       "near_death", "worst_wound"]
+)
+_SEAT = (
+    ["present", *(f"samurai{k}" for k in range(N_SAMURAI_KINDS)), *(f"wound{k}" for k in range(4)), "kiai",
+     "total", "gap", "at_kiai", "over_kiai", "passed", "line_n", "hat", "farm", "doll", "own_token", "tokens",
+     "last_value", *(f"last_pen{p}" for p in range(1, N_PEN + 1))]
+)
+NAMES = tuple(_GLOBAL + [f"seat{k}.{name}" for k in range(MAX_SEATS) for name in _SEAT])
+N_GLOBAL = len(_GLOBAL)
+N_SEAT = len(_SEAT)
+N_VALUE_FEATURES = len(NAMES)
+SCHEMA = "table-v2:" + ",".join(NAMES)
+
+
+@njit(cache=True)
+def table_features(pub, x):
+    """Write the features of pub, seats clockwise from pub.acting, into x[:N_VALUE_FEATURES]."""
+    for i in range(N_VALUE_FEATURES):
+        x[i] = 0.0
+    n = pub.n
+    r = pub.round_no
+    if 1 <= r <= 3:
+        x[r - 1] = 1.0
+    x[3] = pub.barricades
+    x[4] = pub.barricades_max
+    x[5] = pub.farmsteads
+    x[6] = pub.families
+    x[7] = pub.farm_penalties
+    x[8] = pub.family_bonuses
+    x[9] = pub.raider_n
+    x[10] = pub.intruder_n
+    x[11] = pub.discard_n
+    x[12 + n - 2] = 1.0
+    i = 12 + MAX_SEATS - 1
+    x[i] = pub.absent_on
+    left = 0
+    m = pub.absent_avail
+    while m:
+        left += m & 1
+        m >>= 1
+    x[i + 1] = left
+    x[i + 2] = pub.known_n
+    x[i + 3] = pub.value[pub.known[0]] if pub.known_n > 0 else 0.0
+    # the unseen multiset (section 12): by value, symbol, penalty and flame
+    base_v = i + 8
+    base_s = base_v + 6
+    base_p = base_s + 3
+    unseen = 0
+    vsum = 0
+    flames = 0
+    for c in range(pub.n_cards):
+        if pub.unseen[c]:
+            unseen += 1
+            v = pub.value[c]
+            vsum += v
+            flames += pub.flame[c]
+            if 1 <= v <= 6:
+                x[base_v + v - 1] += 1.0
+            sym = pub.symbol[c]
+            if sym > 0:
+                x[base_s + sym - 1] += 1.0
+            if pub.pen1[c] > 0:
+                x[base_p + pub.pen1[c] - 1] += 1.0
+            if pub.pen2[c] > 0:
+                x[base_p + pub.pen2[c] - 1] += 1.0
+    x[i + 4] = unseen
+    x[i + 5] = vsum
+    x[i + 6] = flames
+    x[i + 7] = pub.intruder_n * flames / unseen if unseen > 0 else 0.0
+    base_b = base_p + N_PEN
+    for k in range(4):
+        x[base_b + k] = pub.backs_left[k]
+    for k in range(3):
+        x[base_b + 4 + k] = (pub.family_mask >> k) & 1
+    # the end-of-round forecast: seats missing each symbol, the room left below the Kiai values
+    o = base_b + 7
+    no_hat = 0
+    no_farm = 0
+    no_doll = 0
+    still_in = 0
+    room = 0
+    near = 0
+    worst = 0
+    for s in range(n):
+        no_hat += pub.defence[s, 0] < 0
+        no_farm += pub.defence[s, 1] < 0
+        no_doll += pub.defence[s, 2] < 0
+        if pub.passed[s] == 0:
+            still_in += 1
+            if pub.total[s] < pub.kiai[s]:
+                room += pub.kiai[s] - pub.total[s]
+        near += pub.wound[s] >= 3
+        worst = max(worst, pub.wound[s])
+    x[o] = no_hat
+    x[o + 1] = no_farm
+    x[o + 2] = no_doll
+    x[o + 3] = pub.farmsteads - no_farm
+    x[o + 4] = pub.families - no_doll
+    x[o + 5] = still_in
+    x[o + 6] = room
+    x[o + 7] = pub.raider_n / still_in if still_in > 0 else 0.0
+    x[o + 8] = near
+    x[o + 9] = worst
+    # the boards, clockwise from the acting samurai
+    a = pub.acting
+    for k in range(n):
+        s = (a + k) % n
+        o = N_GLOBAL + k * N_SEAT
+        x[o] = 1.0
+        x[o + 1 + pub.samurai[s]] = 1.0
+        w = pub.wound[s]
+        if w < 4:
+            x[o + 8 + w] = 1.0
+        kv = pub.kiai[s]
+        t = pub.total[s]
+        x[o + 12] = kv
+        x[o + 13] = t
+        x[o + 14] = kv - t
+        x[o + 15] = 1.0 if t == kv else 0.0
+        x[o + 16] = 1.0 if t > kv else 0.0
+        x[o + 17] = pub.passed[s]
+        x[o + 18] = pub.line_n[s]
+        for d in range(3):
+            x[o + 19 + d] = 1.0 if pub.defence[s, d] >= 0 else 0.0
+        x[o + 22] = 1.0 if pub.holder[s] == s else 0.0
+        held = 0
+        for u in range(n):
+            if pub.holder[u] == s:
+                held += 1
+        x[o + 23] = held
+        ln = pub.line_n[s]
+        if ln > 0:
+            c = pub.line[s, ln - 1]
+            x[o + 24] = pub.value[c]
+            if pub.pen1[c] > 0:
+                x[o + 25 + pub.pen1[c] - 1] = 1.0
+            if pub.pen2[c] > 0:
+                x[o + 25 + pub.pen2[c] - 1] = 1.0
+
+
+@njit(cache=True)
+def table_value(p, pub, x):
+    """The chance to win from pub (the start of a turn, or a finished game: exact)."""
+    if pub.game_over:
+        return 1.0 if pub.outcome == OUT_WIN else 0.0
+    table_features(pub, x)
+    h1 = p.vh1
+    h2 = p.vh2
+    a1 = np.empty(h1, dtype=np.float32)
+    for j in range(h1):
+        a1[j] = p.vb1[j]
+    for i in range(N_VALUE_FEATURES):
+        xi = np.float32(x[i])
+        if xi != 0.0:
+            for j in range(h1):
+                a1[j] += xi * p.vw1[i, j]
+    a2 = np.empty(h2, dtype=np.float32)
+    for j in range(h2):
+        a2[j] = p.vb2[j]
+    for i in range(h1):
+        ai = a1[i]
+        if ai > 0.0:
+            for j in range(h2):
+                a2[j] += ai * p.vw2[i, j]
+    z = p.vb3[0]
+    for i in range(h2):
+        if a2[i] > 0.0:
+            z += a2[i] * p.vw3[i]
+    return 1.0 / (1.0 + np.exp(-np.float64(z)))
+
+
+MAX_H1 = 64
+MAX_H2 = 32
+DATA = (
+    ("vh1", np.int64),
+    ("vh2", np.int64),
+    ("vw1", np.float32, (N_VALUE_FEATURES, MAX_H1)),
+    ("vb1", np.float32, (MAX_H1,)),
+    ("vw2", np.float32, (MAX_H1, MAX_H2)),
+    ("vb2", np.float32, (MAX_H2,)),
+    ("vw3", np.float32, (MAX_H2,)),
+    ("vb3", np.float32, (1,)),
+)

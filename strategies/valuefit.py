@@ -1,0 +1,245 @@
+"""Learning the value of the table (strategies.table_value) by self-play (`kiai train-value`).
+
+Iteration 0 plays `learned` and labels each position (the table at a turn's start) with its
+game's outcome. Each later iteration plays `judge` over the previous value and labels each
+position with its TD(lambda) return: the outcome mixed with the previous value of the positions
+that followed it in the same game, which has far less noise than the outcome alone. The value is
+then fitted (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one
+before it.
+
+Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
+run resumes where it stopped; every random choice comes from the seed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simcore.codes import OUT_WIN, SAMURAI
+from simcore.results import N_OUT, O_OUTCOME
+
+SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
+LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
+
+
+class TrainValueError(ValueError):
+    """Bad settings or a folder that cannot be resumed; one line."""
+
+
+@dataclass(frozen=True)
+class ValueSettings:
+    iterations: int = 3
+    tables: int = 300
+    games: int = 800  # per table and iteration
+    keep: float = 0.1  # share of positions kept (neighbouring turns of a game say nearly the same)
+    lam: float = 0.7
+    samples: int = 2  # judge's samples per answer while it plays for the positions
+    h1: int = 64
+    h2: int = 32
+    epochs: int = 6
+    seed: int = 0
+
+    def check(self) -> None:
+        from strategies.table_value import MAX_H1, MAX_H2
+
+        for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
+                             ("samples", 1, 64), ("h1", 1, MAX_H1), ("h2", 1, MAX_H2), ("epochs", 1, 1000)):
+            v = getattr(self, name)
+            if not lo <= v <= hi:
+                raise TrainValueError(f"--{name} must be in [{lo}, {hi}], got {v}")
+        if not 0.0 < self.keep <= 1.0:
+            raise TrainValueError(f"--keep must be in (0, 1], got {self.keep}")
+        if not 0.0 <= self.lam <= 1.0:
+            raise TrainValueError(f"--lambda must be in [0, 1], got {self.lam}")
+        if not 0 <= self.seed < 2**63:
+            raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
+
+
+def tables(settings: ValueSettings) -> list[tuple[tuple[str, ...], str]]:
+    """The training tables (seating, level), drawn from the seed: 2 to 7 samurai, every level."""
+    rng = np.random.default_rng([settings.seed, 1])
+    out = []
+    for _ in range(settings.tables):
+        size = int(rng.choice(SIZES))
+        out.append((tuple(str(s) for s in rng.permutation(SAMURAI)[:size]), LEVEL_DRAW[int(rng.integers(len(LEVEL_DRAW)))]))
+    return out
+
+
+def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200):
+    """Play games of config (judge with `collect` 1 or 2): the features at every turn's start,
+    whether its game was won, its game's index, and the per-game result rows."""
+    from strategies.judge import ROW_WIDTH
+    from strategies.run import _play, kernel_config
+
+    out = np.zeros((games, N_OUT), dtype=np.int32)
+    _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
+    game = np.cumsum(rows[:, 0] == 0) - 1  # a game's first position is its turn 0
+    if len(rows) == 0 or game[-1] != games - 1:
+        raise TrainValueError("a game's positions overflowed their buffer")
+    won = (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32)
+    return rows[:, 1:], won, game, out
+
+
+def predict(arrays: dict, x: np.ndarray) -> np.ndarray:
+    """The value of feature rows x (numpy; the same network judge computes in numba)."""
+    h = np.maximum(x @ arrays["w1"].T + arrays["b1"], 0)
+    h = np.maximum(h @ arrays["w2"].T + arrays["b2"], 0)
+    z = (h @ arrays["w3"].T + arrays["b3"])[:, 0]
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+def td_returns(won: np.ndarray, game: np.ndarray, v: np.ndarray | None, lam: float) -> np.ndarray:
+    """Each position's lambda-return, backwards within its game: G = (1 - lam) V(next) + lam G(next),
+    the outcome at a game's last position (v None: the outcome everywhere)."""
+    if v is None:
+        return won.astype(np.float32)
+    out = np.empty(len(won), dtype=np.float32)
+    last = np.r_[game[1:] != game[:-1], True]
+    g = 0.0
+    for i in range(len(won) - 1, -1, -1):
+        g = won[i] if last[i] else (1.0 - lam) * v[i + 1] + lam * g
+        out[i] = g
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, threads: int = 1,
+        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3) -> dict:
+    """Fit the network to targets y in [0, 1] (logistic loss); the arrays of value_model, with
+    the input scaling folded into the first layer. x is scaled in place."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    mean = x.mean(axis=0, dtype=np.float64)
+    scale = x.std(axis=0, dtype=np.float64)
+    scale = np.where(scale > 1e-6, scale, 1.0)
+    x -= mean.astype(np.float32)  # in place, in float32: millions of rows of 300 features
+    x /= scale.astype(np.float32)
+    X = torch.from_numpy(x)
+    Y = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
+    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], settings.h1), torch.nn.ReLU(),
+                              torch.nn.Linear(settings.h1, settings.h2), torch.nn.ReLU(), torch.nn.Linear(settings.h2, 1))
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    n = len(X)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, settings.epochs * -(-n // batch)))
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    gen = torch.Generator().manual_seed(seed)
+    for e in range(settings.epochs):
+        perm = torch.randperm(n, generator=gen)
+        total = 0.0
+        for b in range(0, n, batch):
+            idx = perm[b : b + batch]
+            opt.zero_grad()
+            loss = loss_fn(net(X[idx])[:, 0], Y[idx])
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        if on_epoch:
+            on_epoch(e, total / max(n, 1))
+    w1 = net[0].weight.detach().numpy().astype(np.float64)
+    b1 = net[0].bias.detach().numpy().astype(np.float64)
+    return {"w1": (w1 / scale).astype(np.float32), "b1": (b1 - (w1 / scale) @ mean).astype(np.float32),
+            "w2": net[2].weight.detach().numpy(), "b2": net[2].bias.detach().numpy(),
+            "w3": net[4].weight.detach().numpy(), "b3": net[4].bias.detach().numpy()}
+
+
+class Stages:
+    """Progress of a run: a stage with its size, then advances; the CLI draws bars."""
+
+    def stage(self, description: str, total: int) -> None:
+        pass
+
+    def advance(self, k: int = 1) -> None:
+        pass
+
+    def note(self, line: str) -> None:
+        pass
+
+
+def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
+                command: str = "", threads: int = 1) -> Path:
+    """Run (or resume) the iterations in folder; returns the last value file (value-I.npz)."""
+    from strategies import value_model as M
+
+    stages = stages or Stages()
+    settings.check()
+    folder.mkdir(exist_ok=True)
+    stored = folder / "settings.json"
+    mine = {**asdict(settings), "components_sha256": components.sha256}
+    if stored.exists():
+        if json.loads(stored.read_text()) != mine:
+            raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
+    else:
+        stored.write_text(json.dumps(mine, indent=1))
+    drawn = tables(settings)
+    previous = None
+    before = os.environ.get(M.ENV)
+    try:
+        _iterate(folder, settings, components, stages, command, threads, mine, drawn)
+    finally:  # judge read the iterations' values through the environment: put it back
+        if before is None:
+            os.environ.pop(M.ENV, None)
+        else:
+            os.environ[M.ENV] = before
+    return folder / f"value-{settings.iterations - 1}.npz"
+
+
+def _iterate(folder, settings, components, stages, command, threads, mine, drawn) -> None:
+    from simcore.version import kiai_version
+    from strategies import value_model as M
+    from strategies.run import GameConfig
+
+    previous = None
+    for it in range(settings.iterations):
+        positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
+        if value.exists():
+            previous = value
+            continue
+        if not positions.exists():
+            if previous is not None:
+                os.environ[M.ENV] = str(previous)  # judge plays the previous value
+            prev_arrays = M.load(previous).arrays if previous else None
+            params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples, "chance": 0}
+            rng = np.random.default_rng([settings.seed, 2, it])
+            xs, ys = [], []
+            stages.stage(f"iteration {it}: self-play of {'learned' if previous is None else 'judge'}", len(drawn))
+            for t, (seating, level) in enumerate(drawn):
+                cfg = GameConfig(seating, level, "judge", params, components=components)
+                x, won, game, _ = collect(cfg, settings.games, settings.seed + 1_000_003 * it + t)
+                y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
+                keep = rng.random(len(x)) < settings.keep
+                xs.append(x[keep])
+                ys.append(y[keep])
+                stages.advance()
+            np.savez(positions, x=np.concatenate(xs), y=np.concatenate(ys))
+        x, y = _load_positions(folder, it)
+        stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs)
+        arrays = fit(x, y, settings, seed=settings.seed + it, threads=threads,
+                     on_epoch=lambda e, loss: (stages.advance(), stages.note(f"epoch {e}: loss {loss:.5f}")))
+        M.save(value, arrays, {
+            "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
+                             "h1": settings.h1, "h2": settings.h2},
+            "iteration": it, "positions": int(len(x)), "games": settings.tables * settings.games * (it + 1),
+            "method": "iteration 0: outcomes of learned's games; then judge's games, TD(lambda) returns",
+            "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
+            "date": datetime.date.today().isoformat(), "command": command})
+        previous = value
+
+
+def _load_positions(folder: Path, it: int) -> tuple[np.ndarray, np.ndarray]:
+    """This iteration's positions and the one before it's (judge's own games only)."""
+    parts = [it] if it <= 1 else [it, it - 1]
+    xs, ys = [], []
+    for k in parts:
+        with np.load(folder / f"positions-{k}.npz") as z:
+            xs.append(z["x"])
+            ys.append(z["y"])
+    return np.concatenate(xs), np.concatenate(ys)

@@ -1,0 +1,140 @@
+"""`judge` and the value of the table it plays by: the features read the public table as
+documented, the value file's round trip and refusals, TD(lambda) returns, and a tiny
+`kiai train-value` run that goes end to end and resumes."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simcore.components import load_components
+from strategies import judge, table_value, valuefit
+from strategies import value_model as M
+from strategies.run import GameConfig, run_games, run_one
+from conftest import one_line_error, run
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+
+
+def random_value(h1=6, h2=4, seed=0):
+    rng = np.random.default_rng(seed)
+    shapes = {"w1": (h1, table_value.N_VALUE_FEATURES), "b1": (h1,), "w2": (h2, h1), "b2": (h2,), "w3": (1, h2), "b3": (1,)}
+    return {k: (rng.standard_normal(s) * 0.1).astype(np.float32) for k, s in shapes.items()}
+
+
+def test_features_read_the_table_from_the_acting_seat():
+    """Barricades, the team size's one-hot, and the boards taken clockwise from the acting
+    samurai: seat k of the features is seat (acting + k) mod n of the table."""
+    game = run_one(GameConfig(FOUR, "normal", "keeper"), seed=3, game_index=0, stop_after_turns=6, trace=False)
+    pub = np.array(game.pub, dtype=game.pub.dtype).reshape(1).view(np.recarray)[0]
+    x = np.zeros(table_value.N_VALUE_FEATURES)
+    table_value.table_features(pub, x)
+    names = table_value.NAMES
+    assert x[names.index("barricades")] == pub.barricades
+    assert x[names.index("n4")] == 1 and x[names.index("n3")] == 0
+    a = int(pub.acting)
+    for k in range(4):
+        s = (a + k) % 4
+        assert x[names.index(f"seat{k}.total")] == pub.total[s]
+        assert x[names.index(f"seat{k}.samurai{pub.samurai[s]}")] == 1
+    assert x[names.index("seat4.present")] == 0  # no fifth samurai
+    assert x[names.index("unseen_n")] == pub.unseen[: pub.n_cards].sum()
+
+
+def test_the_value_in_numba_is_the_plain_arrays_forward_pass(tmp_path):
+    arrays = random_value(seed=2)
+    path = tmp_path / "v.npz"
+    M.save(path, arrays, {"note": "test"})
+    model = M.load(path)
+    rec = judge.STRATEGY.new_record()
+    model.pack(rec[0])
+    game = run_one(GameConfig(FOUR, "easy", "keeper"), seed=1, game_index=2, stop_after_turns=9, trace=False)
+    pub = np.array(game.pub, dtype=game.pub.dtype).reshape(1).view(np.recarray)[0]
+    x = np.zeros(table_value.N_VALUE_FEATURES)
+    got = table_value.table_value(rec[0], pub, x)
+    assert got == pytest.approx(valuefit.predict(model.arrays, x[None, :].astype(np.float64))[0], rel=1e-5)
+
+
+def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys, monkeypatch):
+    arrays = random_value()
+    good = tmp_path / "good.npz"
+    M.save(good, arrays, {"iteration": 0})
+    back = M.load(good)
+    assert back.header["feature_schema"] == table_value.SCHEMA and back.header["iteration"] == 0
+    for k, v in arrays.items():
+        assert np.array_equal(back.arrays[k], v)
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(good.read_bytes()[:200])
+    other = tmp_path / "other.npz"
+    M.save(other, arrays, {"feature_schema": "table-v0:old"})
+    wide = tmp_path / "wide.npz"
+    M.save(wide, random_value(h1=65), {})
+    for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
+                        (other, "another feature schema"), (wide, "at most 64")):
+        with pytest.raises(M.ValueModelError, match=words):
+            M.load(path)
+        monkeypatch.setenv(M.ENV, str(path))
+        one_line_error(*run(capsys, "simulate", "--strategy", "judge", "-s", "kyuzo,kikuchiyo", "-n", 10), words)
+
+
+def test_td_returns_mix_the_next_values_and_the_outcome():
+    won = np.array([1, 1, 1, 0, 0], dtype=np.float32)
+    game = np.array([0, 0, 0, 1, 1])
+    v = np.array([0.5, 0.2, 0.6, 0.3, 0.9])
+    got = valuefit.td_returns(won, game, v, 0.5)
+    # game 0: G2 = 1, G1 = 0.5 * 0.6 + 0.5 * 1 = 0.8, G0 = 0.5 * 0.2 + 0.5 * 0.8 = 0.5; game 1: G4 = 0, G3 = 0.45
+    assert got == pytest.approx([0.5, 0.8, 1.0, 0.45, 0.0])
+    assert valuefit.td_returns(won, game, None, 0.5) == pytest.approx(won)
+
+
+def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    comp = load_components(None)
+    settings = valuefit.ValueSettings(iterations=2, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5)
+    folder = tmp_path / "run"
+    last = valuefit.train_value(folder, settings, comp)
+    assert last == folder / "value-1.npz"
+    model = M.load(last)
+    assert model.header["iteration"] == 1 and model.header["positions"] > 0
+    assert model.header["settings"]["seed"] == 5
+    with np.load(folder / "positions-1.npz") as z:
+        assert ((z["y"] >= 0) & (z["y"] <= 1)).all() and len(z["x"]) == len(z["y"])
+    # resumed: a finished run recomputes nothing
+    stamp = last.stat().st_mtime_ns
+    valuefit.train_value(folder, settings, comp)
+    assert last.stat().st_mtime_ns == stamp
+    with pytest.raises(valuefit.TrainValueError, match="other settings"):
+        valuefit.train_value(folder, valuefit.ValueSettings(iterations=2, tables=3, games=30, seed=5), comp)
+    # and judge plays the value it made
+    monkeypatch.setenv(M.ENV, str(last))
+    rows = run_games(GameConfig(("gorobei", "kanbei", "katsushiro"), "easy", "judge", {"samples": 1}), 10, seed=1)
+    assert (rows[:, 13] == 0).all()  # no illegal answer
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--iterations", "0"], "--iterations"),
+    (["--keep", "0"], "--keep"),
+    (["--lambda", "2"], "--lambda"),
+    (["--h1", "65"], "--h1"),
+    (["--seed", "-1"], "seed"),
+])
+def test_bad_input_to_train_value_is_one_line_before_any_work(tmp_path, capsys, argv, words):
+    folder = tmp_path / "run"
+    one_line_error(*run(capsys, "train-value", folder, *argv), words)
+    assert not folder.exists()
+
+
+def test_train_value_refuses_a_file_for_its_folder(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    one_line_error(*run(capsys, "train-value", f), "is a file")
+
+
+def test_the_shipped_value_file_is_a_value_file():
+    model = M.load(M.default_path())
+    assert model.header["feature_schema"] == table_value.SCHEMA
+    assert json.dumps(model.header)  # provenance is plain JSON
