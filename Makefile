@@ -1,4 +1,5 @@
-# kiai: make report (main job), make test (tests), make bench (speed).
+# kiai: make report (main job), make test (tests), make bench (speed), make docs (generated outputs);
+# make (or make help) lists the targets.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,19 @@ STAMP := $(VENV)/.installed
 EXTRAS := test,train
 COMMA := ,
 
-.PHONY: report test bench setup clean verify-records
+.PHONY: help report test bench docs setup clean verify-records
+.DEFAULT_GOAL := help
+
+# `make` alone: this list; it needs nothing installed
+help:
+	@echo "make report          set up, play the default sweeps, write the report to kiai-report/ (report.html)"
+	@echo "make test            set up, run the test suite"
+	@echo "make bench           time the engine and its compilation (kiai bench)"
+	@echo "make docs            re-run the commands whose outputs README.md and docs/*.md show, speed tables too"
+	@echo "make verify-records  record 20,016 games and replay them against the engine (kiai record, kiai replay)"
+	@echo "make setup           create $(VENV)/ and install kiai with its extras (the other targets do it first)"
+	@echo "make clean           remove $(VENV)/, kiai-report/, kiai-records/ and the test cache"
+	@echo "make help            this list (also what make alone does)"
 
 # each stage prints how long it took; the first run's set-up and compile are the slow part
 STAGE = t=$$(date +%s); echo "== $(1)"; $(2); echo "== $(firstword $(1)) done in $$(( $$(date +%s) - t )) s"
@@ -37,6 +50,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/kiai bench
+
+# the generated blocks of README.md and docs/*.md (docs/generate.py), the slow ones too (kiai bench's
+# speed tables, a few minutes); tests/test_readme.py checks the others
+docs: $(STAMP)
+	$(BIN)/python docs/generate.py --slow
 
 # 20,016 games of the `random` strategy recorded and replayed (docs/records.md): 2 to 7 samurai x
 # every level (834 games each), the rule readings taking turns so that each value of each is played

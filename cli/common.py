@@ -360,8 +360,8 @@ ThreadsOpt = typer.Option(None, "--threads", help="Worker threads (default: all 
                                                    "do not depend on it.")
 ForceOpt = typer.Option(False, "--force", help="Replace an existing output file.")
 RuleOpt = typer.Option(None, "--rule", help="A rule reading NAME=VALUE where players read the rules differently "
-                                            "(RULES.md section 14; `kiai rules` lists them); repeatable, e.g. "
-                                            "--rule heal=wounded. Default: RULES.md's readings.")
+                                            "(docs/rules.md section 14; `kiai rules` lists them); repeatable, e.g. "
+                                            "--rule heal=wounded. Default: the rules' own readings.")
 ModelOpt = typer.Option(None, "--model", help="Model file that `learned` plays (also as a lookahead's base), as "
                                               "`kiai train` writes it (default: the model shipped with kiai).")
 

@@ -70,7 +70,7 @@ def report(
             check_results(df)  # before the folder is made: a bad table leaves nothing behind
         except ValueError as e:
             fail(f"{path}: {e}")
-        frames.append(with_rules_column(df))  # a table older than the column played RULES.md's readings
+        frames.append(with_rules_column(df))  # a table older than the column played the rules' own readings
         for key, value in _sweep_notes(path).items():
             notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)

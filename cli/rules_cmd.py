@@ -1,4 +1,4 @@
-"""`kiai rules`: the rule readings a command can switch (RULES.md section 14)."""
+"""`kiai rules`: the rule readings a command can switch (docs/rules.md section 14)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from cli.common import command
 
 
 @command(short_help="List the rule readings that players disagree on.",
-         help="List the rule readings careful tables disagree on (RULES.md section 14, V-1 to V-5): each "
-              "one's values, its default (RULES.md's reading) and the decision it departs from. Set one with "
+         help="List the rule readings careful tables disagree on (docs/rules.md section 14, V-1 to V-5): each "
+              "one's values, its default (the rules' own reading) and the decision it departs from. Set one with "
               "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
               "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")
 def rules(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):

@@ -165,7 +165,7 @@ def sweep(
     absent_tokens: str = AbsentOpt,
     rule: list[str] = typer.Option(None, "--rule", help="A rule reading NAME=VALUE or NAME=V1,V2 (an axis, e.g. "
                                                         "--rule heal=any,wounded); repeatable, one per reading "
-                                                        "(`kiai rules` lists them). Default: RULES.md's readings."),
+                                                        "(`kiai rules` lists them). Default: the rules' own readings."),
     components: str = ComponentsOpt,
     model: str = ModelOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {DEFAULT_GAMES:,}; "

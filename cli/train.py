@@ -68,7 +68,7 @@ def train(
     teacher_games: int = typer.Option(300, "--teacher-games", help="Deals per evaluation table for the teacher "
                                                                    "(0: skip it; it plays about 100 times slower)."),
     eval_table: list[str] = typer.Option(None, "--eval", help="An evaluation table SEATING:LEVEL; repeatable "
-                                                              "(default: three tables of the README, kept out "
+                                                              "(default: three tables kept out "
                                                               "of training)."),
     seed: int = SeedOpt,
     components: str = ComponentsOpt,

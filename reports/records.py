@@ -508,7 +508,7 @@ def schema() -> dict:
                              "description": "the model file a learned strategy played (kiai train)"},
             "seed": {"type": "integer", "minimum": 0},
             "game": {"type": "integer", "minimum": 0},
-            "rules": {"type": "object", "description": "every rule reading (RULES.md section 14, `kiai rules`)",
+            "rules": {"type": "object", "description": "every rule reading (docs/rules.md section 14, `kiai rules`)",
                       "additionalProperties": {"type": "string"}},
             "absent_tokens": {"type": "boolean"},
             "setup": {"type": "object", "additionalProperties": False, "required": [

@@ -76,7 +76,7 @@ def load_results(path) -> pd.DataFrame:
 
 def rule_readings(df: pd.DataFrame) -> pd.Series:
     """Each row's rule readings (the `rules` column of a sweep table): 'default' where the table
-    predates the column or leaves it empty, since those rows played RULES.md's readings."""
+    predates the column or leaves it empty, since those rows played the rules' own readings."""
     from reports.sweep import DEFAULT_RULES
 
     if "rules" not in df:
@@ -85,7 +85,7 @@ def rule_readings(df: pd.DataFrame) -> pd.Series:
 
 
 def main_rules(df: pd.DataFrame) -> str:
-    """The rule readings the charts and tables show: RULES.md's where the table has them, else
+    """The rule readings the charts and tables show: the rules' own where the table has them, else
     the readings played on the most configurations."""
     from reports.sweep import DEFAULT_RULES
 
@@ -122,7 +122,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
     everything = df
-    # the charts and tables show one set of rule readings, RULES.md's where the table has them
+    # the charts and tables show one set of rule readings, the rules' own where the table has them
     # (a sweep over --rule holds several: pooling them would mix games of different rules)
     rules = main_rules(df)
     df = df[(rule_readings(df) == rules).to_numpy()]
@@ -244,9 +244,9 @@ def _table_blocks(df: pd.DataFrame, strategy: str) -> list[tuple]:
 
 
 def _rules_note(df: pd.DataFrame, shown: str) -> str:
-    """The methods' line on the rule readings (RULES.md section 14) the table played."""
+    """The methods' line on the rule readings (docs/rules.md section 14) the table played."""
     others = sorted(set(rule_readings(df)) - {shown})
-    text = f"Rule readings (RULES.md section 14, `kiai rules`): {shown}"
+    text = f"Rule readings (docs/rules.md section 14, `kiai rules`): {shown}"
     if others:
         text += (f" in the charts and tables; the results also hold {'; '.join(others)} "
                  f"({plural(int((rule_readings(df) != shown).sum()), 'configuration')}, not shown)")

@@ -19,12 +19,12 @@ MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token
 
 def absent_tokens_unused(config: GameConfig) -> bool:
     """True when absent tokens are on but the strategy never uses one (R-18; `reference`,
-    REFERENCE_STRATEGY.md step 1): the option then changes nothing."""
+    docs/reference-strategy.md step 1): the option then changes nothing."""
     return bool(config.absent_on and not config.strategy_info.absent_tokens)
 
 
 def rules_label(rules: dict | None) -> str:
-    """The header's words for the rule readings: '' for RULES.md's, else ', rules heal=wounded,...'."""
+    """The header's words for the rule readings: '' for the rules' own, else ', rules heal=wounded,...'."""
     from simcore.readings import label
 
     text = label(rules or {})
@@ -130,7 +130,7 @@ class Tally:
 def summarize(out: Tally | np.ndarray, config: GameConfig, seed: int, seconds: float | None = None,
               threads: int | None = None) -> dict:
     """The summary of a batch (a Tally, or per-game rows); the keys are kiai's stable result
-    format (see README). Means are integer sums over games: the same floats as numpy's mean of
+    format (docs/commands.md). Means are integer sums over games: the same floats as numpy's mean of
     the rows' integer columns, whose float64 sums are exact below 2**53."""
     t = out if isinstance(out, Tally) else Tally.of(out)
     games = t.games

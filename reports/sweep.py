@@ -63,7 +63,7 @@ COLUMNS: dict[str, str] = {
     "honest": "bool",
     "params": "str",  # JSON object, every parameter with defaults applied, sorted keys
     "absent_tokens": "bool",
-    "rules": "str",  # the rule readings that differ from RULES.md's, 'heal=wounded,...', or 'default'
+    "rules": "str",  # the rule readings that differ from the rules' own, 'heal=wounded,...', or 'default'
     "games": "int64",
     "wins": "int64",
     "win_rate": "float64",
@@ -88,7 +88,7 @@ COLUMNS: dict[str, str] = {
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
             "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
-DEFAULT_RULES = "default"  # the `rules` column of RULES.md's readings (and of tables older than the column)
+DEFAULT_RULES = "default"  # the `rules` column of the rules' own readings (and of tables older than the column)
 
 
 class SweepError(ValueError):
@@ -182,7 +182,7 @@ def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]])
 def rule_variants(rules: dict[str, list[str]] | None) -> list[dict[str, str]]:
     """The rule readings of a grid: every combination of the values given per reading
     ({name: [values]}, as cli.common.parse_rules(axis=True) returns), in the order given;
-    [{}] (RULES.md's readings) when none is given."""
+    [{}] (the rules' own readings) when none is given."""
     combos: list[dict[str, str]] = [{}]
     for name, values in (rules or {}).items():
         combos = [{**c, name: v} for c in combos for v in values]
@@ -194,7 +194,7 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
                rules: Sequence[dict] | None = None) -> list:
     """The configurations of a grid, level by level, seating by seating, strategy by strategy,
     rule readings by rule readings (`rules`: a list of {name: value}, rule_variants; default
-    RULES.md's); a configuration listed twice is played once."""
+    docs/rules.md's); a configuration listed twice is played once."""
     from simcore.config import ConfigError
     from strategies.run import GameConfig
 
@@ -262,7 +262,7 @@ def rules_label(config) -> str:
 
 
 def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
-    """A results table with the `rules` column: tables written before it existed played RULES.md's
+    """A results table with the `rules` column: tables written before it existed played docs/rules.md's
     readings, so it is filled with 'default' (after absent_tokens, where COLUMNS has it)."""
     if "rules" in df.columns:
         return df

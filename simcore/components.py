@@ -1,4 +1,4 @@
-"""Load and validate a component data file (RULES.md R-1).
+"""Load and validate a component data file (docs/rules.md R-1).
 
 Every number printed on the physical components comes from one TOML file. The loader checks it
 completely and turns it into integer tables for the engine; any problem raises ComponentsError

@@ -47,7 +47,7 @@ class Table(TableFacts):
     absent_tokens: str = "auto"  # on | off | auto (R-18: on with two samurai)
     components: Components | None = None
     first_seat: int | None = None  # None: drawn at random (R-3)
-    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); RULES.md's by default
+    rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); the rules' own by default
 
     def __post_init__(self):
         check_table(self)

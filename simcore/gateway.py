@@ -1,4 +1,4 @@
-"""The decision gateway: every choice of RULES.md section 13 passes through ask().
+"""The decision gateway: every choice of docs/rules.md section 13 passes through ask().
 
 This is the engine's one link to strategies, and it is an address, not an import: the run layer
 (strategies.run) compiles the strategy's decide() on its own and puts its address in cfg.decide;

@@ -1,4 +1,4 @@
-"""The decision points of RULES.md section 13 and their answers: the language between the engine
+"""The decision points of docs/rules.md section 13 and their answers: the language between the engine
 and a strategy (simcore.gateway).
 
 A strategy's decide(prm, pub, mem, q, seat, a, b, legal) gets one of the questions Q_* for the

@@ -1,6 +1,6 @@
-"""The rule readings careful tables disagree on (RULES.md section 14, V-1..V-5), as options.
+"""The rule readings careful tables disagree on (docs/rules.md section 14, V-1..V-5), as options.
 
-Each reading has a name, its values (the first is RULES.md's, the default) and the decision it
+Each reading has a name, its values (the first is the rules' own, the default) and the decision it
 departs from. A table's readings are a dict {name: value} holding every reading; the engine gets
 them as flags (the index of the value played) in READINGS's order: simcore.kernel.load_readings
 copies them into TABLE.heal_wounded, ..., second_fight_always.
@@ -18,9 +18,9 @@ class ReadingError(ValueError):
 @dataclass(frozen=True)
 class Reading:
     name: str
-    v: str  # its number in RULES.md section 14
-    departs: str  # the decision of RULES.md it departs from
-    values: tuple[str, str]  # the first is RULES.md's
+    v: str  # its number in docs/rules.md section 14
+    departs: str  # the decision of docs/rules.md it departs from
+    values: tuple[str, str]  # the first is docs/rules.md's
     summary: str
 
     @property
@@ -77,7 +77,7 @@ def parse_rule_items(items: list[str] | None, option: str = "--rule") -> dict[st
 
 
 def changed(rules: dict) -> dict[str, str]:
-    """The readings that differ from RULES.md's."""
+    """The readings that differ from the rules' own."""
     return {k: v for k, v in rules.items() if DEFAULTS.get(k) != v}
 
 

@@ -2,7 +2,7 @@
 and parameters; the registry (strategies.registry) collects the modules.
 
 A heuristic module also defines `decide(prm, pub, mem, q, seat, a, b, legal)`, an njit function
-that answers every decision point of RULES.md section 13 (see simcore.questions and
+that answers every decision point of docs/rules.md section 13 (see simcore.questions and
 simcore.gateway); a planner module defines `plan(pub, hid, book, cfg, mem)` instead and names
 the heuristic that plays the rest (its `base` parameter). The run layer (strategies.run)
 compiles each on demand and hands the engine its address.

@@ -1,4 +1,4 @@
-"""Considered answers, from the public table only (R-19), to the decision points of RULES.md
+"""Considered answers, from the public table only (R-19), to the decision points of docs/rules.md
 section 13 that the heuristic strategies share: penalties, absent tokens, where a card in hand
 goes, and every Kiai effect's targets.
 

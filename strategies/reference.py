@@ -1,4 +1,4 @@
-"""The `reference` strategy, exactly as shared/REFERENCE_STRATEGY.md specifies (parameter T).
+"""The `reference` strategy, exactly as docs/reference-strategy.md specifies (parameter T).
 
 It is deliberately simple and must not be improved: independent implementations compare win
 rates on it. Step numbers below are the specification's.
@@ -33,9 +33,9 @@ from strategies.base import Param, Strategy
 
 STRATEGY = Strategy(
     "reference",
-    "The fully specified baseline of REFERENCE_STRATEGY.md: fight while the margin to the Kiai is at least T.",
+    "The fully specified baseline of docs/reference-strategy.md: fight while the margin to the Kiai is at least T.",
     (Param("T", 3, 0, 20, True, "fight only while Kiai minus combat total is at least T"),),
-    absent_tokens=False,  # REFERENCE_STRATEGY.md step 1: absent tokens are never used
+    absent_tokens=False,  # docs/reference-strategy.md step 1: absent tokens are never used
 )
 params = STRATEGY.reader()
 

@@ -1,4 +1,4 @@
-"""What a player can work out from the public table (RULES.md section 12, R-19).
+"""What a player can work out from the public table (docs/rules.md section 12, R-19).
 
 Shared by the heuristic strategies: card counting over the unseen cards, what a samurai would
 do with a given card, how bad a card's penalty is as the last card of a line. Everything here

@@ -1,7 +1,7 @@
 """--rule NAME=VALUE on every command, the sweep's `rules` axis and column, and `kiai compare --rules`.
 
 Games are few and played by `reference` (fast). Where a test checks that a reading was played,
-it compares the command's figures with the engine's under that reading, and checks that RULES.md's
+it compares the command's figures with the engine's under that reading, and checks that docs/rules.md's
 reading gives other figures on those games, so the test fails if the option were ignored."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_simulate_default_header_is_unchanged(capsys):
     assert code == 0 and "rules" not in out
     assert out.splitlines()[0] == "kyuzo, kikuchiyo, heihachi, daisuke at normal, strategy reference {'T': 3}"
     code, out, _ = run(capsys, "simulate", "-n", 200, "--strategy", "reference", "--rule", "heal=any", "--json")
-    assert code == 0 and json.loads(out)["rules"] == DEFAULTS  # RULES.md's value is the default: no change
+    assert code == 0 and json.loads(out)["rules"] == DEFAULTS  # the rules' own value is the default: no change
     code, out, _ = run(capsys, "simulate", "-n", 200, "--strategy", "reference", "--rule", "heal=any")
     assert code == 0 and "rules" not in out
 
@@ -169,7 +169,7 @@ def test_report_reads_tables_with_and_without_the_rules_column(swept, tmp_path, 
     pd.read_csv(swept.with_suffix(".csv")).query("rules == 'default'").drop(columns="rules").to_csv(old, index=False)
     code, out, err = run(capsys, "report", old, "--out", tmp_path / "r-old")
     assert code == 0, err
-    assert "Rule readings (RULES.md section 14, `kiai rules`): default." in (tmp_path / "r-old" / "report.md").read_text()
+    assert "Rule readings (docs/rules.md section 14, `kiai rules`): default." in (tmp_path / "r-old" / "report.md").read_text()
     code, out, err = run(capsys, "report", swept, "--out", tmp_path / "r-new")
     assert code == 0, err
     text = (tmp_path / "r-new" / "report.md").read_text()

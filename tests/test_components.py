@@ -1,4 +1,4 @@
-"""Component data file loading and validation (RULES.md R-1, §1, §10)."""
+"""Component data file loading and validation (docs/rules.md R-1, §1, §10)."""
 
 import hashlib
 import os

@@ -1,7 +1,7 @@
 """Rules of a fight: talents on a revealed card, give chains, Kikuchiyo's second fight,
 overcome, the round ending mid-turn, stalled rounds.
 
-RULES.md section 4 and decisions R-7, R-7a, R-7b, R-8, R-9, R-9b, R-9c.
+docs/rules.md section 4 and decisions R-7, R-7a, R-7b, R-8, R-9, R-9b, R-9c.
 """
 
 import pytest

@@ -1,6 +1,6 @@
 """Kiai: triggers, activation, the seven effects on both sides, and their limits.
 
-RULES.md section 5 and decisions R-10, R-10e, R-10f, R-11; docs/rules.md R-10a to R-10d.
+docs/rules.md section 5 and decisions R-10, R-10e, R-10f, R-11; docs/rules.md R-10a to R-10d.
 """
 
 import pytest

@@ -1,4 +1,4 @@
-"""The rule readings (RULES.md section 14, V-1 to V-5) on scripted positions, each beside the
+"""The rule readings (docs/rules.md section 14, V-1 to V-5) on scripted positions, each beside the
 default reading it departs from, and the readings as options (simcore.readings)."""
 
 import pytest

@@ -1,6 +1,6 @@
 """The end of a round, the next round, setup checks and public information.
 
-RULES.md sections 2, 9, 10, 11, 12 and decisions R-16, R-16a, R-17, R-18, R-19a.
+docs/rules.md sections 2, 9, 10, 11, 12 and decisions R-16, R-16a, R-17, R-18, R-19a.
 """
 
 import numpy as np

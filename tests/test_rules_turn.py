@@ -1,6 +1,6 @@
 """Rules of a turn: seats, first player, battle penalties, the action, support tokens.
 
-RULES.md sections 2, 3, 7, 11 and decisions R-2, R-2a, R-3, R-4, R-5, R-6, R-18, R-20, R-20a;
+docs/rules.md sections 2, 3, 7, 11 and decisions R-2, R-2a, R-3, R-4, R-5, R-6, R-18, R-20, R-20a;
 docs/rules.md is the project's statement of the same rules.
 """
 

@@ -1,6 +1,6 @@
 """Wounds, farmsteads, families, the end of the game and the score.
 
-RULES.md sections 6, 8, 9 (score) and decisions R-12, R-13, R-14, R-15.
+docs/rules.md sections 6, 8, 9 (score) and decisions R-12, R-13, R-14, R-15.
 """
 
 import pytest
