@@ -25,9 +25,12 @@ from cli.common import (
 
 
 @command(short_help="Play one game and print it turn by turn.",
-         help="Play one game and print it turn by turn: who acts, which card, where it went, "
-              "totals, Kiai, penalties and the end-of-round steps. The same seed and game index "
-              "replay the same game as `kiai simulate` played.")
+         help="Play one game and print it turn by turn, in words: who acts, which card, where it "
+              "went, totals, Kiai, penalties and the end-of-round steps, with a line after every "
+              "turn giving the village (barricades, farmsteads, families) and each samurai's "
+              "wounds. A legend at the top explains the card notation. The same seed and game "
+              "index replay the same game as `kiai simulate` played; `kiai record` writes it as "
+              "JSON for programs.")
 def trace(
     samurai: str = SamuraiOpt,
     difficulty: str = DifficultyOpt,
@@ -44,9 +47,9 @@ def trace(
 ):
 
     from strategies.run import grade, run_one
-    from simcore.codes import OUTCOMES
+    from simcore.codes import OUT_WIN
     from reports.summary import absent_label, absent_tokens_unused, rules_label
-    from simcore.trace import describe
+    from simcore.trace import LEGEND, describe, outcome_words
 
     check_seed(seed)
     if not 0 <= game_index <= MAX_INDEX:
@@ -60,12 +63,14 @@ def trace(
     absent = absent_label(config.absent_on, absent_tokens_unused(config))
     print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}"
           f"{absent}{rules_label(config.rules)}.")
+    for line in LEGEND:
+        print(line)
     for line in describe(run.events, config.samurai, config.components):
         print(line)
-    outcome = OUTCOMES[run.result("outcome")]
-    if outcome == "win":
+    outcome = run.result("outcome")
+    if outcome == OUT_WIN:
         print(f"The samurai win. Score {grade(run.result('score'), config.level_pluses)}.")
     else:
-        print(f"The samurai lose ({outcome}) in round {run.result('end_round')}.")
+        print(f"The samurai lose in round {run.result('end_round')}: {outcome_words(outcome)}.")
     if run.book.err:
         print(f"warning: an invariant failed during this game (code {int(run.book.err)})")

@@ -1,13 +1,138 @@
-"""Turn a game's event log (simcore.events EV_* rows) into plain words."""
+"""Turn a game's event log (simcore.events EV_* rows) into plain words, for `kiai trace`.
+
+This is the text for people; `kiai record` writes the same game as JSON for programs. The
+component files and the engine name penalties, farmstead backs, family bonuses and wound states by
+code names (simcore.codes); WORDS holds the plain words for each, defined once. The village line
+printed after every turn is rebuilt from the events alone (setup numbers, then every barricade,
+farmstead, family, wound and heal event), so the engine and its event log stay as they are.
+"""
 
 from __future__ import annotations
+
+import textwrap
 
 from simcore import events as L
 from simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, OUTCOMES, PENALTIES, SYMBOLS, WOUND_STATES
 from simcore.components import Components
 
+# code name -> (short words: inside a card's brackets and on the village line,
+#               long words: in the sentences of the trace)
+WORDS: dict[str, tuple[str, str]] = {
+    # battle penalties (codes.PENALTIES)
+    "none": ("none", "no penalty"),
+    "barricade": ("barricade", "a barricade falls"),
+    "wound": ("wound", "the samurai is wounded"),
+    "intruder": ("intruder", "the top raider card goes face down onto the intruder stack"),
+    "no_defend": ("no defending", "no defending this turn"),
+    "no_support": ("no support", "no supporting this turn"),
+    "left_draws": ("left draws", "the left neighbour draws and confronts a card"),
+    "right_draws": ("right draws", "the right neighbour draws and confronts a card"),
+    "must_pass": ("must pass", "the samurai must pass this turn"),
+    "discard_to_raider": ("discard back", "a random discarded card is shuffled back into the raider stack"),
+    "no_talent": ("no talent", "no talent this turn"),
+    "lose_defence": ("lose defence", "the samurai discards a card from his defence side"),
+    # farmstead backs (codes.FARMSTEAD_BACKS), read at Hard and Heroic
+    "lose_family": ("lose family", "a family is lost"),
+    "lose_farmstead": ("lose farmstead", "another farmstead is destroyed"),
+    "lose_barricade": ("lose barricade", "a barricade falls"),
+    "random_wound": ("random wound", "a samurai drawn at random is wounded"),
+    # family bonuses (codes.FAMILY_BONUSES), at the end of a round
+    "heal_random": ("heal", "a samurai drawn at random heals a wound token"),
+    "add_barricade": ("add barricade", "a barricade is added"),
+    "intruder_to_discard": ("discard intruder", "the top intruder card is discarded"),
+    # wound states (codes.WOUND_STATES)
+    "human": ("ok", "human side, no wound token"),
+    "human+token": ("wounded", "human side, with a wound token"),
+    "animal": ("animal", "animal side, no wound token"),
+    "animal+token": ("wounded animal", "animal side, with a wound token"),
+    "dead": ("dead", "dead"),
+    # outcomes (codes.OUTCOMES)
+    "win": ("win", "the samurai win"),
+    "death": ("death", "a samurai has died"),
+    "farmsteads": ("farmsteads", "every farmstead is destroyed"),
+    "families": ("families", "every family is lost"),
+}
+
+
+def outcome_words(outcome: int) -> str:
+    """A game's outcome (codes.OUTCOMES) in words."""
+    return _long(OUTCOMES[outcome])
+
+
+def _short(name: str) -> str:
+    return WORDS[name][0]
+
+
+def _long(name: str) -> str:
+    return WORDS[name][1]
+
+
+def _legend() -> list[str]:
+    pens = "; ".join(f"{_short(p)} = {_long(p)}" for p in PENALTIES[1:])
+    ok, hurt, animal, hurt_animal, dead = (_short(s) for s in WOUND_STATES)
+    text = [
+        "Legend. A card is [value symbol, penalties, flame, #id]: its value (1 to 6); its defence "
+        "symbol, hat, farm or doll (left out if it has none); the battle penalties it inflicts as "
+        "the last card of a combat line; \"flame\" if it destroys a barricade when revealed among "
+        "the intruders at the end of the round; #id, the card's number (as in `kiai record`).",
+        f"Penalties: {pens}.",
+        "The village line, after every turn and after the end-of-round steps: the barricades, "
+        f"farmsteads and families left; each samurai {ok}, {hurt} ({_long('human+token')}), "
+        f"{animal}, {hurt_animal} ({_long('animal+token')}) or {dead}.",
+    ]
+    return [line for para in text for line in textwrap.wrap(para, 100, subsequent_indent="  ")]
+
+
+LEGEND = _legend()
+
 _ROUND_END = ("the raider stack is empty", "every samurai has passed", "", "the round stalled (R-9b)")
 _KIAI = ("declines", "activates Kiai (no effect)", "activates Kiai with its effect")
+_WOUNDED = (
+    "",
+    "is wounded (human side, with a wound token)",
+    "is wounded and turns animal",
+    "is wounded (animal side, with a wound token)",
+    "is wounded a fourth time and dies",
+)
+
+
+def _count(n, one: str, many: str) -> str:
+    return f"? {many}" if n is None else f"{n} {one if n == 1 else many}"
+
+
+class Village:
+    """The village and the samurai's wounds as the events leave them: the setup event gives the
+    barricades (farmsteads, families and unhurt samurai come from the components); every later
+    event that changes one carries its new value. Unknown values (a log that starts from a
+    prepared position, without a setup event) show as '?'."""
+
+    def __init__(self, n_seats: int, comp: Components):
+        self.comp = comp
+        self.barricades = self.farmsteads = self.families = None
+        self.wound: list[int | None] = [None] * n_seats
+
+    def update(self, code: int, a: int, b: int) -> None:
+        if code == L.EV_SETUP:
+            self.barricades = b
+            self.farmsteads = len(self.comp.farm_backs)
+            self.families = len(self.comp.family_bonuses)
+            self.wound = [0] * len(self.wound)
+        elif code in (L.EV_BARR_LOST, L.EV_BARR_ADDED):
+            self.barricades = a
+        elif code == L.EV_FARM_LOST:
+            self.farmsteads = b
+        elif code == L.EV_FAMILY_LOST:
+            self.families = b
+        elif code in (L.EV_WOUND, L.EV_HEAL) and 0 <= a < len(self.wound):
+            self.wound[a] = b
+
+    def line(self, who) -> str:
+        village = ", ".join((_count(self.barricades, "barricade", "barricades"),
+                             _count(self.farmsteads, "farmstead", "farmsteads"),
+                             _count(self.families, "family", "families")))
+        seats = ", ".join(f"{who(s)} {'?' if st is None else _short(WOUND_STATES[st])}"
+                          for s, st in enumerate(self.wound))
+        return f"  village: {village} | {seats}"
 
 
 class Describer:
@@ -19,19 +144,16 @@ class Describer:
         return self.samurai[s].capitalize() if 0 <= s < len(self.samurai) else f"seat {s}"
 
     def card(self, c: int) -> str:
+        """[value symbol, penalties..., flame, #id], in short words (LEGEND explains them)."""
         if c < 0:
             return "-"
         comp = self.comp
         sym = SYMBOLS[comp.card_symbol[c]]
-        pens = [PENALTIES[p] for p in comp.card_pen[c] if p]
-        bits = [f"{comp.card_value[c]}"]
-        if sym != "none":
-            bits.append(sym)
-        if pens:
-            bits.append("/".join(pens))
+        bits = [f"{comp.card_value[c]}" + (f" {sym}" if sym != "none" else "")]
+        bits += [_short(PENALTIES[p]) for p in comp.card_pen[c] if p]
         if comp.card_flame[c]:
             bits.append("flame")
-        return f"[{' '.join(bits)} #{c}]"
+        return f"[{', '.join(bits)}, #{c}]"
 
     def event(self, row) -> str:  # noqa: C901 - one branch per event kind
         code, _rnd, a, b, c, d = (int(x) for x in row[:6])
@@ -46,11 +168,12 @@ class Describer:
             names = [n for i, n in enumerate(("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo")) if b >> i & 1]
             return f"   {w(a)} uses the absent support tokens of {', '.join(names)}."
         if code == L.EV_PENALTY:
-            return f"   Battle penalty of {k(b)}: {PENALTIES[c]}."
+            return f"   Battle penalty of {k(b)}: {_long(PENALTIES[c])}."
         if code == L.EV_PEN_IGNORED:
-            return f"   {w(a)} ignores the {PENALTIES[c]} penalty of {k(b)} (R-4)."
+            return f"   {w(a)} ignores the \"{_short(PENALTIES[c])}\" penalty of {k(b)} (R-4)."
         if code == L.EV_PEN_UNABLE:
-            return f"   The {PENALTIES[b]} penalty cannot be applied: {w(a)} takes a wound instead (R-5)."
+            pen = _short(PENALTIES[b])
+            return f"   The \"{pen}\" penalty cannot be carried out: {w(a)} takes a wound instead (R-5)."
         if code == L.EV_PASS:
             why = ("", " (forced: above his Kiai)", " (forced: must pass)", " (the raider stack is empty, V-3)")[b]
             return f"   {w(a)} passes{why}."
@@ -79,14 +202,15 @@ class Describer:
         if code == L.EV_BARR_ADDED:
             return f"   A barricade is added ({a} now)."
         if code == L.EV_FARM_LOST:
-            back = f"; its back: {FARMSTEAD_BACKS[a]}" if a >= 0 else ""
-            return f"   A farmstead is destroyed ({b} left{back})."
+            back = f"; its back: {_long(FARMSTEAD_BACKS[a])}" if a >= 0 else ""
+            return f"   A farmstead is destroyed ({b} left){back}."
         if code == L.EV_FAMILY_LOST:
-            return f"   A family is lost: {FAMILY_BONUSES[self.comp.family_bonuses[a]]} ({b} left)."
+            bonus = _short(FAMILY_BONUSES[self.comp.family_bonuses[a]])
+            return f"   A family is lost ({b} left), and with it its bonus \"{bonus}\"."
         if code == L.EV_WOUND:
-            return f"   {w(a)} is wounded: now {WOUND_STATES[b]}."
+            return f"   {w(a)} {_WOUNDED[b] if 0 < b < len(_WOUNDED) else 'is wounded'}."
         if code == L.EV_HEAL:
-            return f"   {w(a)} loses his wound token: now {WOUND_STATES[b]}."
+            return f"   {w(a)} heals his wound token ({_long(WOUND_STATES[b])})."
         if code == L.EV_KIAI:
             return f"   {w(a)} {_KIAI[b]}."
         if code == L.EV_TRIGGER_SKIPPED:
@@ -125,27 +249,43 @@ class Describer:
                 "Step 4: the intruder stack is revealed.",
             )[a]
         if code == L.EV_FLAME:
-            return f"   Intruder {k(a)}" + (" shows flames." if b else ": no flames.")
+            return f"   Intruder {k(a)}" + (" shows flames: a barricade burns." if b else ": no flames.")
         if code == L.EV_BONUS:
             tgt = f" (drawn: {w(c)})" if c >= 0 else ""
-            return f"   Family bonus {FAMILY_BONUSES[b]}{tgt}."
+            return f"   Family bonus: {_long(FAMILY_BONUSES[b])}{tgt}."
         if code == L.EV_TOKEN_RETURN:
             return f"   {w(a)}'s support token returns from {w(b)}."
         if code == L.EV_STALL:
             return "   The round has run 1,000 turns: everyone still in passes (R-9b)."
         if code == L.EV_GAME_END:
-            return f"Game over: {OUTCOMES[a]}."
+            return f"Game over: {_long(OUTCOMES[a])}."
         return f"   (event {code}: {a} {b} {c} {d})"
 
 
+# events that close a turn (or the end-of-round steps): the village line goes before them
+_CLOSERS = (L.EV_TURN, L.EV_ROUND_END, L.EV_GAME_END)
+
+
 def describe(events, samurai: tuple[str, ...], comp: Components) -> list[str]:
+    """The log in words: one line an event, a round header at each new round, and a village line
+    after every turn and after each round's end-of-round steps (LEGEND explains the notation)."""
     d = Describer(samurai, comp)
+    village = Village(len(samurai), comp)
     lines = []
     current = 0
+    open_ = False  # a turn, or end-of-round steps, awaiting its village line
     for row in events:
-        rnd = int(row[1])
+        code, rnd = int(row[0]), int(row[1])
+        if open_ and (rnd != current or code in _CLOSERS):
+            lines.append(village.line(d.who))
+            open_ = False
         if rnd != current:
             lines.append(f"\n=== Round {rnd} ===")
             current = rnd
+        village.update(code, int(row[2]), int(row[3]))
         lines.append(d.event(row))
+        if code in (L.EV_TURN, L.EV_EOR_STEP):
+            open_ = True
+    if open_:
+        lines.append(village.line(d.who))
     return lines
