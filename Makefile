@@ -36,12 +36,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 # the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
-# 4-samurai line-up at easy), the skill ladder's two sweeps, then the charts and pages in kiai-report/
+# 4-samurai line-up at easy), the skill ladder's two sweeps, then the charts and pages in kiai-report/.
+# --resume keeps the configurations a table already holds as played by this engine (same sources,
+# model, component file and kiai version) and plays the rest: a second `make report` plays nothing
+# again, one after an update replays what the update changed, one after a Ctrl-C finishes the job.
+# A table of another grid (a preset changed by an update) is refused: remove kiai-report/ first
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
-	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --force); \
-	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --force); \
-	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --force); \
+	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
+	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
+	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 

@@ -319,28 +319,42 @@ def warm_engine(config, *more) -> float:
     """Compile the engine and what `config` (and the configurations `more`) play, or load them
     from numba's cache, before any game is timed.
 
-    When that takes longer than a warm start, one line on stderr says the engine is being
-    compiled (a first run, or a new kiai version), so a long silence is explained. Returns the
-    seconds it took."""
+    When that takes longer than a warm start, one line on stderr says what is being compiled
+    (the engine and the strategies played, on a first run after an install or an update; or
+    only the strategies played for the first time, the engine being cached), so a long silence
+    is explained, and one more says how long it took. Returns the seconds it took."""
     import threading
     import time
 
     from reports.sweep import warm
-    from strategies.run import prepare
+    from strategies.run import prepare, uncompiled
 
+    configs = [config, *more]
+    engine, names = uncompiled(configs)
+    strategies = ", ".join(names)
+    if engine:
+        what = "the engine" + (f" and the strategies it plays ({strategies})" if names else "")
+        doing = f"compiling {what} (first run after an install or an update; about a minute)..."
+        done = f"compiled {what}"
+    elif names:
+        what = f"strateg{'ies' if len(names) > 1 else 'y'} {strategies}"
+        doing = f"compiling {what}, played for the first time (the engine is already compiled)..."
+        done = f"compiled {what}"
+    else:
+        doing = "loading the compiled engine and strategies from the cache..."
+        done = "loaded the compiled engine and strategies"
     start = time.perf_counter()
-    note = threading.Timer(COMPILE_NOTE_AFTER, stderr, ["compiling the engine (first run after an install or an update; "
-                                         "about a minute, once; later runs start in about a second)..."])
+    note = threading.Timer(COMPILE_NOTE_AFTER, stderr, [doing])
     note.daemon = True
     note.start()
     try:
-        prepare([config, *more])
+        prepare(configs)
         warm(config)
     finally:
         note.cancel()
     seconds = time.perf_counter() - start
     if seconds > COMPILE_NOTE_AFTER:
-        stderr(f"engine compiled in {seconds:.0f} s (cached for later runs)")
+        stderr(f"{done} in {seconds:.0f} s" + (" (cached for later runs)" if engine or names else ""))
     return seconds
 
 

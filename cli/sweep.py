@@ -141,7 +141,8 @@ class SweepCommand(TyperCommand):
               "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
               "line-ups and seatings of a team size and level meet the same deals (paired "
               "comparisons). Results are written after each configuration; a killed sweep "
-              "continues with --resume. `--preset default` is the main job of `make report`: "
+              "continues with --resume, which also plays again what an older engine played. "
+              "`--preset default` is the main job of `make report`: "
               f"{DEFAULT_PRESET} (a few minutes on 2 cores).")
 def sweep(
     out: Path = typer.Option(None, "--out", "-o", help="Results table to write (.parquet). Required."),
@@ -177,8 +178,11 @@ def sweep(
                                                             "precision is not reached (default 10,000,000)."),
     seed: int = typer.Option(0, "--seed", help="Random seed shared by every configuration."),
     csv: bool = typer.Option(False, "--csv", help="Also write the table as CSV beside the Parquet file."),
-    resume: bool = typer.Option(False, "--resume", help="Keep the finished configurations of an interrupted "
-                                                        "run of this sweep in --out and play the rest."),
+    resume: bool = typer.Option(False, "--resume", help="Keep the configurations of this sweep that --out "
+                                                        "holds, played by this engine (and model and component "
+                                                        "file), and play the rest: those of an interrupted run, "
+                                                        "and those an older engine played. A missing --out "
+                                                        "plays everything."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out."),
     threads: int = typer.Option(None, "--threads", help="Numba threads (per Dask worker with --workers or "
                                                         "--scheduler; default: cores, or cores // workers). "
@@ -293,6 +297,8 @@ def sweep(
         info = {"command": _describe(preset, difficulty, players, lineup, lineups, seatings, strategies, param,
                                      games, precision, max_games, seed, params_file, rule)}  # fmt: skip
         job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
+        if job.resume_note() is not None:
+            stderr(job.resume_note())
     except S.SweepError as e:
         fail(str(e))
     except ValueError as e:  # seatings and samplers reject bad sizes

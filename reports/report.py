@@ -69,8 +69,8 @@ def load_results(path) -> pd.DataFrame:
     suffix = path.suffix.lower()
     if suffix == ".parquet":
         return pd.read_parquet(path)
-    if suffix == ".csv":
-        return pd.read_csv(path)
+    if suffix == ".csv":  # hashes as text: one made of digits alone would otherwise read as a number
+        return pd.read_csv(path, dtype={"components_sha256": str, "engine": str})
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 

@@ -84,11 +84,17 @@ COLUMNS: dict[str, str] = {
     "seed": "int64",
     "components_sha256": "str",
     "kiai_version": "str",
+    "engine": "str",  # the engine's source hash (engine_hash: simcore._cache.source_hash) that played the row
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
             "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
 DEFAULT_RULES = "default"  # the `rules` column of the rules' own readings (and of tables older than the column)
+# the defining columns that say how a configuration was played rather than which one it is: a row
+# of the same configuration, seed and games whose provenance (these, the model's SHA-256 and the
+# engine) differs from this run's is played again by --resume
+PROVENANCE = ("components_sha256", "kiai_version")
+UNKNOWN_ENGINE = ""  # the `engine` column of tables older than it: stale for --resume
 
 
 class SweepError(ValueError):
@@ -272,6 +278,17 @@ def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `engine` column: tables written before it existed say nothing of
+    the engine that played them, so it is filled with UNKNOWN_ENGINE (which --resume plays again)."""
+    if "engine" in df.columns:
+        return df
+    df = df.copy()
+    at = list(df.columns).index("kiai_version") + 1 if "kiai_version" in df.columns else len(df.columns)
+    df.insert(at, "engine", UNKNOWN_ENGINE)
+    return df
+
+
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
     """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
@@ -316,6 +333,7 @@ def row_from_summary(summary: dict, config) -> dict:
         **{f"score_{s}": summary["scores"].get(str(s), 0) for s in range(MAX_SCORE + 1)},
         "stalled_games": summary["stalled_games"],
         "seed": summary["seed"],
+        "engine": engine_hash(),
     }
     for name in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
                  "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game"):  # fmt: skip
@@ -391,7 +409,7 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
     if raw is None:
         raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
     info = json.loads(raw)
-    df = with_rules_column(table.to_pandas())
+    df = with_engine_column(with_rules_column(table.to_pandas()))
     keys = list(info.pop("keys", []))
     if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
         raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
@@ -568,6 +586,8 @@ class Sweep:
         if len(set(self.keys)) != len(self.keys):  # pragma: no cover - build_plan dedupes
             raise SweepError("the plan lists a configuration twice")
         self.rows: dict[int, dict] = {}
+        self.reused: int | None = None  # with --resume and a table at --out: the rows kept (_load)
+        self.stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         if resume and force:
             raise SweepError("--resume and --force exclude each other")
         if self.out.exists() and not (resume or force):
@@ -583,15 +603,77 @@ class Sweep:
             stale.unlink(missing_ok=True)
 
     def _load(self) -> None:
-        df, keys, _ = read_table(self.out)
+        """Keep the rows of the table at --out that this run would play the same way: same key
+        (the configuration, the component file's and the model's SHA-256, the kiai version, the
+        seed, the games or precision asked for, the engine's source hash) and the engine that
+        played them recorded as this one. A row of a configuration of this plan whose provenance
+        differs (another engine, model, component file or kiai version; or a table older than
+        the `engine` column) is dropped, to be played again; a row of any other configuration,
+        seed or request is refused (another sweep's results, not to be mixed in or lost)."""
+        df, keys, info = read_table(self.out)
         where = {k: i for i, k in enumerate(self.keys)}
-        foreign = [k for k in keys if k not in where]
-        if foreign:
-            raise SweepError(f"{self.out} holds {len(foreign)} result(s) that are not part of this sweep "
-                             "(other configurations, seed, games or engine build); use --force to start "
-                             "over or choose another --out")  # fmt: skip
+        same = {self._identity(config_columns(c), self.seed, self.request.describe()): i
+                for i, c in enumerate(self.plan)}  # fmt: skip
+        engine = engine_hash()
+        foreign = 0
+        stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         for key, row in zip(keys, df.to_dict("records")):
-            self.rows[where[key]] = row
+            i = where.get(key)
+            if i is not None and row["engine"] == engine:
+                self.rows[i] = row
+                continue
+            j = same.get(self._identity(row, row["seed"], info.get("request")))
+            if j is None:
+                foreign += 1
+            else:
+                stale[j] = self._why_stale(row, self.plan[j])
+        if foreign:
+            raise SweepError(f"{self.out} holds {foreign} result(s) that are not part of this sweep "
+                             "(other configurations, seed or games); use --force to start over or choose "
+                             "another --out")  # fmt: skip
+        stale = {j: why for j, why in stale.items() if j not in self.rows}
+        self.reused, self.stale = len(self.rows), stale
+
+    @staticmethod
+    def _identity(columns: dict, seed, request) -> str:
+        """Which configuration a row is, with the seed and request, its provenance left out."""
+        cast = {"int64": int, "bool": bool, "str": str}
+        ident = {c: cast[COLUMNS[c]](columns[c]) for c in DEFINING if c not in PROVENANCE}
+        return json.dumps({**ident, "seed": int(seed), "request": request}, sort_keys=True)
+
+    def _why_stale(self, row: dict, config) -> list[str]:
+        """Why a stored row of `config` (same configuration, seed and request) is played again."""
+        now = config_columns(config)
+        why = []
+        if row["engine"] == UNKNOWN_ENGINE:
+            why.append("engine not recorded")
+        elif row["engine"] != engine_hash():
+            why.append("engine changed")
+        if row["components_sha256"] != now["components_sha256"]:
+            why.append("component file changed")
+        if row["kiai_version"] != now["kiai_version"]:
+            why.append("kiai version changed")
+        return why or ["model changed"]  # the key's one other ingredient: the model's SHA-256
+
+    def resume_note(self) -> str | None:
+        """One line for stderr after loading a table to resume: how many configurations are
+        reused, how many are played again and why, how many were never played."""
+        if self.reused is None:
+            return None
+        total = len(self.plan)
+        counts: dict[str, int] = {}
+        for why in self.stale.values():
+            for reason in why:
+                counts[reason] = counts.get(reason, 0) + 1
+        note = f"resume: {self.reused:,} of {total:,} configuration{'s' if total != 1 else ''} reused"
+        if self.stale:
+            reasons = (next(iter(counts)) if len(counts) == 1 else
+                       ", ".join(f"{reason}: {n:,}" for reason, n in counts.items()))  # fmt: skip
+            note += f"; {len(self.stale):,} played again ({reasons})"
+        new = total - self.reused - len(self.stale)
+        if new:
+            note += f"; {new:,} not played yet"
+        return note
 
     @property
     def todo(self) -> list[tuple[int, object]]:

@@ -163,6 +163,16 @@ def _in_cache(dispatcher) -> bool:
         return True
 
 
+def uncompiled(configs) -> tuple[bool, list[str]]:
+    """What prepare(configs) would compile rather than load from numba's cache: whether the
+    engine's kernel, and the strategies (by name, once each) of a piece not there yet. A look,
+    no compiling."""
+    from simcore.kernel import play_games
+
+    names = [name for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
+    return not _in_cache(play_games), list(dict.fromkeys(names))
+
+
 def compile_pieces(pieces: list[str]) -> None:
     """Compile pieces named FUNCTION=STRATEGY (decide=keeper, plan=lookahead), or load them
     from the cache."""

@@ -288,9 +288,25 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
 
     monkeypatch.setattr(strategies.run, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
+    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
     common.warm_engine(None)
     err = capsys.readouterr().err
-    assert "compiling the engine" in err and "engine compiled in" in err
+    assert "compiling the engine and the strategies it plays (learned)" in err
+    assert "compiled the engine and the strategies it plays (learned) in 0 s (cached for later runs)" in err
+    assert "once" not in err
+
+    # a later command that plays new strategies: the engine is cached, they are compiled
+    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
+    common.warm_engine(None)
+    err = capsys.readouterr().err
+    assert "compiling strategies lookahead, foresight, played for the first time" in err
+    assert "compiling the engine" not in err and "once" not in err
+
+    # everything cached but slow to load (a busy machine): nothing is said to compile
+    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (False, []))
+    common.warm_engine(None)
+    err = capsys.readouterr().err
+    assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
 
 def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11

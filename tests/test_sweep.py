@@ -151,6 +151,102 @@ def test_resume_refuses_another_sweeps_results(table, tmp_path, capsys):
     assert (pd.read_parquet(path)["games"] == 1000).all()
 
 
+def _rewrite(path, change):
+    """Rewrite the sweep table at path with change(frame) applied, its metadata (the row keys) kept."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    old = pq.read_table(path)
+    df = change(old.to_pandas())
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(old.schema.metadata), path)
+
+
+def test_every_row_records_the_engine_that_played_it(table):
+    from simcore._cache import source_hash
+
+    df = pd.read_parquet(table)
+    assert (df["engine"] == source_hash()).all() and len(source_hash()) == 16
+
+
+def test_resume_reuses_what_this_engine_played(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "again.parquet"
+    path.write_bytes(table.read_bytes())
+    idle = Counter(monkeypatch)
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and idle.calls == [] and "0 played, 8 resumed" in out
+    assert "resume: 8 of 8 configurations reused" in err and "played again" not in err
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
+
+
+def test_resume_plays_again_what_another_engine_played(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "stale.parquet"
+    path.write_bytes(table.read_bytes())
+    stale = pd.read_parquet(table).iloc[[1, 4, 6]]
+    _rewrite(path, lambda df: df.assign(engine=df["engine"].where(~df.index.isin(stale.index), "0" * 16)))
+    again = Counter(monkeypatch)
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and "3 played, 5 resumed" in out
+    assert "resume: 5 of 8 configurations reused; 3 played again (engine changed)" in err
+    assert set(again.configs) == set(zip(stale["difficulty"], stale["seating"]))
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))  # the same games, played again
+
+
+def test_resume_after_an_engine_update_plays_everything_again(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "update.parquet"
+    path.write_bytes(table.read_bytes())
+    monkeypatch.setattr(S, "engine_hash", lambda: "feedfacefeedface")  # the sources changed since
+    again = Counter(monkeypatch)
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and len(again.configs) == 8 and "8 played, 0 resumed" in out
+    assert "resume: 0 of 8 configurations reused; 8 played again (engine changed)" in err
+    df = pd.read_parquet(path)
+    assert (df["engine"] == "feedfacefeedface").all()
+    pd.testing.assert_frame_equal(df.drop(columns="engine"), pd.read_parquet(table).drop(columns="engine"))
+
+
+def test_resume_plays_again_a_table_older_than_the_engine_column(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "old.parquet"
+    path.write_bytes(table.read_bytes())
+    _rewrite(path, lambda df: df.drop(columns="engine"))
+    frame, keys, _ = S.read_table(path)  # still read, the column filled in as unknown
+    assert list(frame.columns) == list(S.COLUMNS) and (frame["engine"] == S.UNKNOWN_ENGINE).all()
+    again = Counter(monkeypatch)
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and len(again.configs) == 8
+    assert "8 played again (engine not recorded)" in err
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
+
+
+def test_resume_plays_again_what_another_component_file_played(tmp_path, monkeypatch, capsys):
+    from simcore.components import default_components_path
+
+    comp = tmp_path / "components.toml"
+    comp.write_text(default_components_path().read_text() + "\n# the same components, another file\n")
+    path = tmp_path / "comp.parquet"
+    small = ["--strategy", "reference", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke", "--games", 100]
+    assert run(capsys, "sweep", "--out", path, *small)[0] == 0
+    again = Counter(monkeypatch)
+    code, _, err = run(capsys, "sweep", "--out", path, "--resume", "--components", comp, *small)
+    assert code == 0 and len(again.configs) == 1
+    assert "0 of 1 configuration reused; 1 played again (component file changed)" in err
+
+
+def test_resume_with_no_table_yet_plays_everything(tmp_path, capsys):
+    """`make report` runs its sweeps with --resume, the first time too, when no table exists."""
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
+    report = makefile[makefile.index("\nreport:"):makefile.index("\ntest:")]
+    sweeps = [line for line in report.splitlines() if "kiai sweep" in line]
+    assert len(sweeps) == 3 and all("--resume" in s and "--force" not in s for s in sweeps)
+
+    path = tmp_path / "first.parquet"
+    small = ["--strategy", "reference", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke", "--games", 100]
+    code, out, err = run(capsys, "sweep", "--out", path, "--csv", "--resume", *small)
+    assert code == 0 and "1 played, 0 resumed" in out and "resume:" not in err
+    assert len(pd.read_parquet(path)) == 1 and len(pd.read_csv(path.with_suffix(".csv"))) == 1
+
+
 # --------------------------------------------------------------------- atomic writes
 
 
