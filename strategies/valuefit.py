@@ -174,11 +174,12 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     folder.mkdir(exist_ok=True)
     stored = folder / "settings.json"
     mine = {**asdict(settings), "components_sha256": components.sha256}
+    # a run may be resumed with more (or fewer) iterations; everything else must be the same
     if stored.exists():
-        if json.loads(stored.read_text()) != mine:
+        held = json.loads(stored.read_text())
+        if {k: v for k, v in held.items() if k != "iterations"} != {k: v for k, v in mine.items() if k != "iterations"}:
             raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
-    else:
-        stored.write_text(json.dumps(mine, indent=1))
+    stored.write_text(json.dumps(mine, indent=1))
     drawn = tables(settings)
     previous = None
     before = os.environ.get(M.ENV)

@@ -107,6 +107,10 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     stamp = last.stat().st_mtime_ns
     valuefit.train_value(folder, settings, comp)
     assert last.stat().st_mtime_ns == stamp
+    # extended by one more iteration: the first two are kept, the third is added
+    more = valuefit.ValueSettings(iterations=3, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5)
+    assert valuefit.train_value(folder, more, comp) == folder / "value-2.npz"
+    assert last.stat().st_mtime_ns == stamp and M.load(folder / "value-2.npz").header["iteration"] == 2
     with pytest.raises(valuefit.TrainValueError, match="other settings"):
         valuefit.train_value(folder, valuefit.ValueSettings(iterations=2, tables=3, games=30, seed=5), comp)
     # and judge plays the value it made
