@@ -17,31 +17,31 @@ the run's label buffer: the positions the value learns from.
 import numpy as np
 from numba import carray, njit
 
-from simcore.gateway import call_decide
 from simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from simcore.resume import from_action, from_card, from_fight_again
 from simcore.rng import mix64
 from simcore.rounds import play_game
 from simcore.state import (
     BOOK,
-    BOOK_SIZE,
     CFG,
-    CFG_SIZE,
     HIDDEN,
-    HIDDEN_SIZE,
     MEM,
-    MEM_HEAD,
     TABLE,
-    TABLE_DYNAMIC,
     TABLE_SIZE,
     copy_record,
-    data_pointer,
     int_to_float32_pointer,
     int_to_voidptr,
     keep_alive,
 )
 from strategies.base import Param, Strategy
-from strategies.lookahead import MAX_CANDIDATES, resample
+from strategies.lookahead import (
+    MAX_CANDIDATES,
+    answer_question,
+    copy_state,
+    put_on_top,
+    question_candidates,
+    rollout_config,
+    sample_hidden,
+)
 from strategies.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
 from strategies.value_model import load as load_value
 
@@ -82,21 +82,6 @@ def _collect(pub, book, mem):
 
 
 @njit(cache=True)
-def _force_top(pub, hid, c):
-    """Put unseen card c on top of the raider stack, swapping it with the card there: the
-    sample is then uniform among the orders with c next."""
-    top = pub.raider_n - 1
-    for i in range(pub.raider_n):
-        if hid.raider[i] == c:
-            hid.raider[i], hid.raider[top] = hid.raider[top], hid.raider[i]
-            return
-    for i in range(pub.intruder_n):
-        if hid.intruder[i] == c:
-            hid.intruder[i], hid.raider[top] = hid.raider[top], hid.intruder[i]
-            return
-
-
-@njit(cache=True)
 def _draws(q, option):
     """Whether the answer draws the next raider card at once (Fight, Kikuchiyo's second fight)."""
     return (q == Q_ACTION and option == ACT_FIGHT) or (q == Q_FIGHT_AGAIN and option == 1)
@@ -104,69 +89,40 @@ def _draws(q, option):
 
 @njit(cache=True)
 def _play_to_next_turn(g, r, q, option, seed, x, p, top=-1):
-    """One sample: copy g into r, resample what is hidden, answer the question with option,
-    finish the turn and play on to the next turn's start; its value."""
-    pub, hid, book, cfg, mem = g
-    rpub, rhid, rbook, rcfg, rmem = r
-    copy_record(rpub, pub, TABLE_DYNAMIC)
-    copy_record(rhid, hid, HIDDEN_SIZE)
-    copy_record(rbook, book, BOOK_SIZE)
-    copy_record(rmem, mem, MEM_HEAD)
-    R = np.empty(1, dtype=np.int64)
-    R[0] = seed
-    resample(rpub, rhid, R)
+    """One sample: copy g into r, resample what is hidden (with card `top` next, if given),
+    answer the question with option, finish the turn and play on (the base answering) to the
+    start of the next turn, or `turns` turns further; the value of the table there."""
+    copy_state(g, r)
+    sample_hidden(g, r, seed, False)
     if top >= 0:
-        _force_top(rpub, rhid, top)
-    rhid.rng[0] = np.int64(mix64(np.uint64(seed) ^ np.uint64(0x5851F42D4C957F2D)))
-    if q == Q_ACTION:
-        from_action(r, mem.seat, option)
-    elif q == Q_CARD:
-        from_card(r, mem.seat, mem.a, option)
-    else:
-        from_fight_again(r, mem.seat, option)
-    if rpub.game_over == 0:
-        rcfg.stop_turns = rbook.turns + int(p.turns)
+        put_on_top(r[0], r[1], top)
+    answer_question(r, g[4], q, option)
+    if r[0].game_over == 0:
+        r[3].stop_turns = r[2].turns + int(p.turns)
         play_game(r)
-    return table_value(p, rpub, x)
+    return table_value(p, r[0], x)
 
 
 @njit(cache=True)
 def _judge(g, p):
     pub, hid, book, cfg, mem = g
-    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
-    own = call_decide(cfg.decide, prm, pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    cand[0] = own
-    k = 1
-    for option in range(63):
-        if (mem.legal >> option) & 1 and option != own and k < MAX_CANDIDATES:
-            cand[k] = option
-            k += 1
+    k = question_candidates(g, cand)
     if k < 2:
         return
+    # the samples' state, reused: the card tables are copied once, the rest per sample
     pubs = np.zeros(1, dtype=TABLE)
     hids = np.zeros(1, dtype=HIDDEN)
     books = np.zeros(1, dtype=BOOK)
     mems = np.zeros(1, dtype=MEM)
     rcfgs = np.zeros(1, dtype=CFG)
     copy_record(pubs[0], pub, TABLE_SIZE)
-    rcfg = rcfgs[0]
-    copy_record(rcfg, cfg, CFG_SIZE)
-    rcfg.plan = 0
-    rcfg.tracing = 0
-    rcfg.recording = 0
-    rcfg.check = 0
-    rcfg.scramble = 0
-    rcfg.fd_n = 0
-    rcfg.fr_n = 0
-    rcfg.from_state = 1
-    rcfg.stop_round_end = 0
-    r = (pubs[0], hids[0], books[0], rcfg, mems[0])
+    r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 0), mems[0])
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
     samples = int(p.samples)
     seed0 = np.uint64(mem.stream[0]) ^ np.uint64(mix64(np.uint64(book.decisions) ^ np.uint64(0xA0761D6478BD642F)))
     # the next card's candidates, for an exact expectation over it (`chance` 1): every unseen
-    # card not made known, each equally likely (section 12); none when the top card is known
+    # card, each equally likely (section 12); none when Katsushiro made the top card known
     nxt = np.empty(pub.n_cards, dtype=np.int64)
     m = 0
     if int(p.chance) == 1 and pub.known_n == 0:

@@ -220,8 +220,14 @@ def keep_next_card(pub, hid, sample):
     next. A card Katsushiro made known (R-19) is on top already."""
     if pub.raider_n == 0 or pub.known_n > 0:
         return
+    put_on_top(pub, sample, hid.raider[pub.raider_n - 1])
+
+
+@njit(cache=True)
+def put_on_top(pub, sample, c):
+    """Put unseen card c on top of the sample's raider stack, swapping it with the card there:
+    the sample is then uniform among the orders with c next."""
     top = pub.raider_n - 1
-    c = hid.raider[top]
     for i in range(pub.raider_n):
         if sample.raider[i] == c:
             sample.raider[i], sample.raider[top] = sample.raider[top], sample.raider[i]
@@ -233,9 +239,9 @@ def keep_next_card(pub, hid, sample):
 
 
 @njit(cache=True)
-def rollout_config(cfg, rcfgs, p):
+def rollout_config(cfg, rcfgs, stop_round_end):
     """The configuration rollouts are played under: the game's, with no planner, no scripts,
-    no checks, trace or record, from a given state, stopping at the end of the round (horizon 0)."""
+    no checks, trace or record, from a given state, stopping at the end of the round or not."""
     rcfg = rcfgs[0]
     copy_record(rcfg, cfg, CFG_SIZE)
     rcfg.plan = 0
@@ -247,8 +253,56 @@ def rollout_config(cfg, rcfgs, p):
     rcfg.fr_n = 0
     rcfg.from_state = 1
     rcfg.stop_turns = -1
-    rcfg.stop_round_end = 1 if int(p.horizon) == 0 else 0
+    rcfg.stop_round_end = stop_round_end
     return rcfg
+
+
+@njit(cache=True)
+def copy_state(g, r):
+    """Copy the state g into the rollout's records r (the card tables were copied once)."""
+    copy_record(r[0], g[0], TABLE_DYNAMIC)
+    copy_record(r[1], g[1], HIDDEN_SIZE)
+    copy_record(r[2], g[2], BOOK_SIZE)
+    copy_record(r[4], g[4], MEM_HEAD)
+
+
+@njit(cache=True)
+def sample_hidden(g, r, sample_seed, peek):
+    """Replace what is hidden in r by a sample drawn from public information (R-19), and give
+    the rollout's future random events a stream of the sample's own."""
+    R = np.empty(1, dtype=np.int64)
+    R[0] = sample_seed
+    resample(r[0], r[1], R)
+    if peek:
+        keep_next_card(g[0], g[1], r[1])
+    r[1].rng[0] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
+
+
+@njit(cache=True)
+def answer_question(r, mem, q, option):
+    """Play on in r from the question in mem answered with option (simcore.resume)."""
+    if q == Q_ACTION:
+        from_action(r, mem.seat, option)
+    elif q == Q_CARD:
+        from_card(r, mem.seat, mem.a, option)
+    else:
+        from_fight_again(r, mem.seat, option)
+
+
+@njit(cache=True)
+def question_candidates(g, cand):
+    """The legal answers to the question in mem, the base's own first (so that it wins ties:
+    answers the rollouts cannot tell apart keep the sound default); how many."""
+    pub, hid, book, cfg, mem = g
+    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
+    own = call_decide(cfg.decide, prm, pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
+    cand[0] = own
+    k = 1
+    for option in range(63):
+        if (mem.legal >> option) & 1 and option != own and k < MAX_CANDIDATES:
+            cand[k] = option
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -257,28 +311,16 @@ def _rollout(g, r, q, option, key, p, sampled, peek, sample_seed):
     hidden resampled (when `sampled`). At the turn's start (q == 0) `option` is planned for
     the turn's action (-1: no plan); at a question (mem.q) `option` answers it (-1: the base
     does), and the turn goes on from there (simcore.resume)."""
-    pub, hid, book, cfg, mem = g
-    rpub, rhid, rbook, rcfg, rmem = r
-    copy_record(rpub, pub, TABLE_DYNAMIC)
-    copy_record(rhid, hid, HIDDEN_SIZE)
-    copy_record(rbook, book, BOOK_SIZE)
-    copy_record(rmem, mem, MEM_HEAD)
+    mem = g[4]
+    rpub, rmem = r[0], r[4]
+    copy_state(g, r)
     if sampled:
-        R = np.empty(1, dtype=np.int64)
-        R[0] = sample_seed
-        resample(rpub, rhid, R)
-        if peek:
-            keep_next_card(pub, hid, rhid)
-        rhid.rng[0] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
+        sample_hidden(g, r, sample_seed, peek)
     if q == 0:
         rmem.plan = option
         rmem.plan_at = key if option >= 0 else 0
-    elif q == Q_ACTION:
-        from_action(r, mem.seat, option)
-    elif q == Q_CARD:
-        from_card(r, mem.seat, mem.a, option)
     else:
-        from_fight_again(r, mem.seat, option)
+        answer_question(r, mem, q, option)
     if rpub.game_over == 0:
         play_game(r)
     return win_chance(rpub) if int(p.value) == 1 else village_value(rpub, p)
@@ -301,7 +343,7 @@ def weigh(g, p, sampled, peek, q, cand, k, key, seed0, vals):
     mems = np.zeros(1, dtype=MEM)
     rcfgs = np.zeros(1, dtype=CFG)
     copy_record(pubs[0], pub, TABLE_SIZE)
-    r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, p), mems[0])
+    r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 1 if int(p.horizon) == 0 else 0), mems[0])
     rows = k + 1 if margin > 0.0 else k
     best = 0
     bv = -1e18
@@ -380,17 +422,8 @@ def plan_question(g, p, sampled, peek):
     """Weigh the question in mem (the action, a card in hand or Kikuchiyo's second fight) by
     rollouts from this moment; write the answer into mem (-1: the base answers)."""
     pub, hid, book, cfg, mem = g
-    # the base's own answer first, so that it wins ties: options the rollouts cannot tell
-    # apart (often exactly, few samples ending in the same village) keep the sound default
-    prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
-    own = call_decide(cfg.decide, prm, pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    cand[0] = own
-    k = 1
-    for option in range(63):
-        if (mem.legal >> option) & 1 and option != own and k < MAX_CANDIDATES:
-            cand[k] = option
-            k += 1
+    k = question_candidates(g, cand)
     if k < 2:
         return
     vals = np.empty((k + 1, int(p.samples) if sampled else 1))
