@@ -270,22 +270,23 @@ def rules_label(config) -> str:
 def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
     """A results table with the `rules` column: tables written before it existed played docs/rules.md's
     readings, so it is filled with 'default' (after absent_tokens, where COLUMNS has it)."""
-    if "rules" in df.columns:
-        return df
-    df = df.copy()
-    at = list(df.columns).index("absent_tokens") + 1 if "absent_tokens" in df.columns else len(df.columns)
-    df.insert(at, "rules", DEFAULT_RULES)
-    return df
+    return _with_column(df, "rules", DEFAULT_RULES, after="absent_tokens")
 
 
 def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
     """A results table with the `engine` column: tables written before it existed say nothing of
     the engine that played them, so it is filled with UNKNOWN_ENGINE (which --resume plays again)."""
-    if "engine" in df.columns:
+    return _with_column(df, "engine", UNKNOWN_ENGINE, after="kiai_version")
+
+
+def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataFrame:
+    """df with column `name` (filled with `fill` where the table predates it) after column `after`
+    (at the end if the table lacks that one too)."""
+    if name in df.columns:
         return df
     df = df.copy()
-    at = list(df.columns).index("kiai_version") + 1 if "kiai_version" in df.columns else len(df.columns)
-    df.insert(at, "engine", UNKNOWN_ENGINE)
+    at = list(df.columns).index(after) + 1 if after in df.columns else len(df.columns)
+    df.insert(at, name, fill)
     return df
 
 

@@ -20,18 +20,7 @@ from numba import carray, njit
 from simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from simcore.rng import mix64
 from simcore.rounds import play_game
-from simcore.state import (
-    BOOK,
-    CFG,
-    HIDDEN,
-    MEM,
-    TABLE,
-    TABLE_SIZE,
-    copy_record,
-    int_to_float32_pointer,
-    int_to_voidptr,
-    keep_alive,
-)
+from simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
 from strategies.base import Param, Strategy
 from strategies.lookahead import (
     MAX_CANDIDATES,
@@ -39,7 +28,9 @@ from strategies.lookahead import (
     copy_state,
     put_on_top,
     question_candidates,
+    question_seed,
     rollout_config,
+    rollout_records,
     sample_hidden,
 )
 from strategies.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
@@ -110,17 +101,11 @@ def _judge(g, p):
     k = question_candidates(g, cand)
     if k < 2:
         return
-    # the samples' state, reused: the card tables are copied once, the rest per sample
-    pubs = np.zeros(1, dtype=TABLE)
-    hids = np.zeros(1, dtype=HIDDEN)
-    books = np.zeros(1, dtype=BOOK)
-    mems = np.zeros(1, dtype=MEM)
-    rcfgs = np.zeros(1, dtype=CFG)
-    copy_record(pubs[0], pub, TABLE_SIZE)
+    pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 0), mems[0])
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
     samples = int(p.samples)
-    seed0 = np.uint64(mem.stream[0]) ^ np.uint64(mix64(np.uint64(book.decisions) ^ np.uint64(0xA0761D6478BD642F)))
+    seed0 = question_seed(g)
     # the next card's candidates, for an exact expectation over it (`chance` 1): every unseen
     # card, each equally likely (section 12); none when Katsushiro made the top card known
     nxt = np.empty(pub.n_cards, dtype=np.int64)

@@ -258,6 +258,27 @@ def rollout_config(cfg, rcfgs, stop_round_end):
 
 
 @njit(cache=True)
+def rollout_records(pub):
+    """The records rollouts play on, reused from one to the next: pub's card tables are copied
+    here once, the rest of the state before each rollout (copy_state). The caller keeps the
+    arrays alive while it uses views of their records."""
+    pubs = np.zeros(1, dtype=TABLE)
+    hids = np.zeros(1, dtype=HIDDEN)
+    books = np.zeros(1, dtype=BOOK)
+    mems = np.zeros(1, dtype=MEM)
+    rcfgs = np.zeros(1, dtype=CFG)
+    copy_record(pubs[0], pub, TABLE_SIZE)
+    return pubs, hids, books, mems, rcfgs
+
+
+@njit(cache=True)
+def question_seed(g):
+    """The samples' seed for the question in mem: the strategy's stream and the decision's count,
+    so that every answer to one question meets the same samples."""
+    return np.uint64(g[4].stream[0]) ^ np.uint64(mix64(np.uint64(g[2].decisions) ^ np.uint64(0xA0761D6478BD642F)))
+
+
+@njit(cache=True)
 def copy_state(g, r):
     """Copy the state g into the rollout's records r (the card tables were copied once)."""
     copy_record(r[0], g[0], TABLE_DYNAMIC)
@@ -336,13 +357,7 @@ def weigh(g, p, sampled, peek, q, cand, k, key, seed0, vals):
     pub, hid, book, cfg, mem = g
     samples = vals.shape[1]
     margin = p.margin if sampled else 0.0
-    # the rollouts' state, reused: the card tables are copied once, the rest per rollout
-    pubs = np.zeros(1, dtype=TABLE)
-    hids = np.zeros(1, dtype=HIDDEN)
-    books = np.zeros(1, dtype=BOOK)
-    mems = np.zeros(1, dtype=MEM)
-    rcfgs = np.zeros(1, dtype=CFG)
-    copy_record(pubs[0], pub, TABLE_SIZE)
+    pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 1 if int(p.horizon) == 0 else 0), mems[0])
     rows = k + 1 if margin > 0.0 else k
     best = 0
@@ -427,7 +442,7 @@ def plan_question(g, p, sampled, peek):
     if k < 2:
         return
     vals = np.empty((k + 1, int(p.samples) if sampled else 1))
-    seed0 = np.uint64(mem.stream[0]) ^ np.uint64(mix64(np.uint64(book.decisions) ^ np.uint64(0xA0761D6478BD642F)))
+    seed0 = question_seed(g)
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
     if mem.labels != 0 and mem.labels_n < mem.labels_cap:

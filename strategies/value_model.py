@@ -4,6 +4,7 @@ refused with one line (ValueModelError)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import json
@@ -58,15 +59,27 @@ def save(path, arrays: dict, header: dict) -> None:
 
 
 def load(path=None) -> ValueModel:
-    """The value file at path (None: $KIAI_VALUE_MODEL, else the shipped one), checked."""
+    """The value file at path (None: $KIAI_VALUE_MODEL, else the shipped one), checked. A judge
+    configuration checks its file and plays it (strategies.run), and a sweep builds many: the
+    bytes are read each time, but checked and unpacked once while they stay the same."""
     path = Path(path) if path else default_path()
     try:
         raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueModelError(f"value file {path}: no such file") from None
+    except OSError as e:
+        raise ValueModelError(f"value file {path}: not a kiai value file ({type(e).__name__})") from None
+    return _read(str(path), raw)
+
+
+@functools.lru_cache(maxsize=8)
+def _read(path_text: str, raw: bytes) -> ValueModel:
+    """The checks of load() on the file's bytes."""
+    path = Path(path_text)
+    try:
         with np.load(io.BytesIO(raw)) as z:
             header = json.loads(bytes(z["header"]).decode())
             arrays = {k: z[k] for k in z.files if k != "header"}
-    except FileNotFoundError:
-        raise ValueModelError(f"value file {path}: no such file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as e:
         raise ValueModelError(f"value file {path}: not a kiai value file ({type(e).__name__})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -83,4 +96,6 @@ def load(path=None) -> ValueModel:
         want = tuple(dims.get(d, d) for d in shape)
         if arrays[name].shape != want or not np.all(np.isfinite(arrays[name])):
             raise ValueModelError(f"value file {path}: array {name} is not {want} finite numbers")
+    for a in arrays.values():
+        a.flags.writeable = False  # shared by every load of the same bytes
     return ValueModel(arrays, header, str(path), hashlib.sha256(raw).hexdigest())
