@@ -292,7 +292,8 @@ def _records():
 def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0, width: int = 0):
     """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads.
     Returns the last chunk's records (a one-game batch: that game's final state) and, with
-    `labels` rows of room per game, the questions a planner weighed (strategies.lookahead),
+    `labels` rows of room per game, the rows a planner wrote (`width` floats each, default
+    LABEL_WIDTH): the questions the lookahead weighed, or the positions judge collected,
     in game order."""
     from simcore.kernel import play_games
     from strategies.lookahead import LABEL_WIDTH
