@@ -26,11 +26,13 @@ help:
 # each stage prints how long it took; the first run's set-up and compile are the slow part
 STAGE = t=$$(date +%s); echo "== $(1)"; $(2); echo "== $(firstword $(1)) done in $$(( $$(date +%s) - t )) s"
 
+# pip -e: the packages install under kiai (pyproject.toml), through an import hook that setuptools
+# warns about at length; PYTHONWARNINGS=ignore keeps the set-up quiet
 $(STAMP): pyproject.toml
 	@set -e; $(call STAGE,set-up (virtualenv and install; once),\
 	  test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); \
 	  $(BIN)/python -m pip install --quiet --upgrade pip; \
-	  $(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'; \
+	  PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'; \
 	  touch $(STAMP))
 
 setup: $(STAMP)

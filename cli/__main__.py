@@ -1,7 +1,7 @@
-"""`python -m cli` runs the kiai command."""
+"""`python -m kiai.cli` runs the kiai command."""
 
 import sys
 
-from cli.main import main
+from kiai.cli.main import main
 
 sys.exit(main())

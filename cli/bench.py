@@ -11,7 +11,7 @@ import time
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     ParamOpt,
     ParamsFileOpt,
     StrategyOpt,
@@ -25,7 +25,7 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
 
@@ -33,7 +33,7 @@ WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal",
 _PROBE = """
 import time, json
 t0 = time.perf_counter()
-from strategies.run import GameConfig, run_games
+from kiai.strategies.run import GameConfig, run_games
 run_games(GameConfig(tuple({samurai!r}.split(',')), {difficulty!r}, {strategy!r}), 10, 0)
 print(json.dumps({{"seconds": time.perf_counter() - t0}}))
 """
@@ -67,9 +67,9 @@ def bench(
 ):
     import numba
 
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig, run_games, set_threads
-    from strategies import registry
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig, run_games, set_threads
+    from kiai.strategies import registry
 
     check_games(games)
     check_threads(threads)
@@ -116,7 +116,7 @@ def _print_workload(result: dict) -> None:
 
 
 def _profile(result: dict, config, as_json: bool) -> None:
-    from cli.profile import profile
+    from kiai.cli.profile import profile
 
     games = result["games"]
     with progress() as bar:  # the new process compiles for a minute or two, then plays

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from reports.words import plural
+from kiai.reports.words import plural
 
 DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
 # The most games one command plays per configuration: 100 million is about 15 minutes at the
@@ -47,7 +47,7 @@ def fail(message: str):
 
 def default_strategy() -> str:
     """kiai's default strategy (strategies.registry.DEFAULT), imported only when needed."""
-    from strategies.registry import DEFAULT
+    from kiai.strategies.registry import DEFAULT
 
     return DEFAULT
 
@@ -94,7 +94,7 @@ def load_params_file(path: str | Path) -> ParamsFile:
 
     Every problem (no file, bad JSON, unknown strategy, unknown or out-of-range parameter) is
     a one-line UserError that names the file."""
-    from strategies import registry
+    from kiai.strategies import registry
 
     where = f"--params-file {path}"
     try:
@@ -141,7 +141,7 @@ def resolve_strategy(strategy: str | None, params: list[str] | None, params_file
 def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
     """Comma-separated names; an empty name (`a,,b`, a trailing comma) is an error, not skipped,
     and so is a name that is not a samurai (every unknown one named, as every command names them)."""
-    from reports.seatings import check_known
+    from kiai.reports.seatings import check_known
 
     names = tuple(s.strip() for s in text.split(","))
     if not any(names):
@@ -158,7 +158,7 @@ def parse_samurai(text: str, option: str = "--samurai") -> tuple[str, ...]:
 def parse_rules(items: list[str] | None, option: str = "--rule", axis: bool = False) -> dict:
     """--rule NAME=VALUE (repeatable) into {name: value}; with `axis` (a sweep, a comparison) a
     name may list several values, {name: [values]}. Every problem is a UserError."""
-    from simcore.readings import ReadingError, parse_rule_items
+    from kiai.simcore.readings import ReadingError, parse_rule_items
 
     try:
         parsed = parse_rule_items(items, option)
@@ -176,9 +176,9 @@ def make_config(samurai: str, difficulty: str, strategy: str | None, params: lis
                 absent_tokens: str, components: str | None, first_seat: int | None = None,
                 params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None):
     """Build a GameConfig from command-line text; every problem becomes a UserError."""
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig
-    from simcore.components import ComponentsError, load_components
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
+    from kiai.simcore.components import ComponentsError, load_components
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)
@@ -326,8 +326,8 @@ def warm_engine(config, *more) -> float:
     import threading
     import time
 
-    from reports.sweep import warm
-    from strategies.run import prepare, uncompiled
+    from kiai.reports.sweep import warm
+    from kiai.strategies.run import prepare, uncompiled
 
     configs = [config, *more]
     engine, names = uncompiled(configs)

@@ -11,7 +11,7 @@ import time
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     DEFAULT_SAMURAI,
     AbsentOpt,
     ComponentsOpt,
@@ -36,7 +36,7 @@ from cli.common import (
     resolve_strategy,
     warm_engine,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 
 @command(short_help="Compare seatings, strategies or rule readings on the same games.",
@@ -81,11 +81,11 @@ def compare(
                                                        "--strategies one object with 'strategies' and 'pairs'; "
                                                        "with --rules one object with 'readings' and 'pairs'."),
 ):
-    from reports import compare as C
-    from reports.seatings import _names
-    from simcore.config import ConfigError
-    from strategies.run import set_threads
-    from simcore.components import ComponentsError, load_components
+    from kiai.reports import compare as C
+    from kiai.reports.seatings import _names
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import set_threads
+    from kiai.simcore.components import ComponentsError, load_components
 
     check_games(games)
     check_seed(seed)
@@ -153,7 +153,7 @@ def _rule_axis(rules: str, fixed: dict) -> tuple[str, list[str]]:
 def _strategy_params(strategies: str, param: list[str] | None,
                      params_files: list[str] | None) -> list[tuple[str, dict]]:
     """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
-    from strategies import registry
+    from kiai.strategies import registry
 
     names = [t.strip() for t in strategies.split(",") if t.strip()]
     if len(names) < 2:
@@ -213,7 +213,7 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_json: bool) -> None:
-    from reports.summary import absent_label, rules_label
+    from kiai.reports.summary import absent_label, rules_label
 
     ranked = C.rank(played)
     d = played[0]["summary"]
@@ -252,7 +252,7 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
 
 
 def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bool) -> None:
-    from reports.summary import absent_label, rules_label
+    from kiai.reports.summary import absent_label, rules_label
 
     ordered = C.by_win_rate(played)
     pairs = C.pairwise(ordered)
@@ -288,8 +288,8 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
 
 def _report_rules(C, played, reading: str, games: int, seed: int, speed: str, as_json: bool) -> None:
     """The arms of --rules: one strategy and seating under each value of one rule reading."""
-    from reports.summary import absent_label
-    from simcore.readings import BY_NAME, changed, label as rules_text
+    from kiai.reports.summary import absent_label
+    from kiai.simcore.readings import BY_NAME, changed, label as rules_text
 
     info = BY_NAME[reading]
     ordered = C.by_win_rate(played)

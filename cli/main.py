@@ -11,7 +11,7 @@ try:  # typer >= 0.2x ships its own copy of click
 except ImportError:  # pragma: no cover - older typer on plain click
     import click.exceptions as cx
 
-from cli import (
+from kiai.cli import (
     bench,
     compare,
     record_cmd,
@@ -25,7 +25,7 @@ from cli import (
     train_value,
     tune,
 )
-from cli.common import UserError, set_command_line
+from kiai.cli.common import UserError, set_command_line
 
 app = typer.Typer(
     name="kiai",
@@ -43,9 +43,9 @@ def _show_version(value: bool) -> None:
         return
     import numba
 
-    from simcore.version import kiai_version
-    from simcore.components import ComponentsError, load_components
-    from strategies.model import ModelError, load
+    from kiai.simcore.version import kiai_version
+    from kiai.simcore.components import ComponentsError, load_components
+    from kiai.strategies.model import ModelError, load
 
     def short_hash(read, error) -> str:
         # a damaged installation is what --version is run to diagnose: say so, do not crash

@@ -92,8 +92,8 @@ def shares(report: str) -> list[tuple[float, str]]:
 # The profiled process: compile everything here, write the map, play under `perf record`.
 _CHILD = """
 import json, os, signal, subprocess, sys, time
-from cli.profile import chunks, jit_symbols, write_perf_map
-from strategies.run import GameConfig, compile_here, run_games, set_threads
+from kiai.cli.profile import chunks, jit_symbols, write_perf_map
+from kiai.strategies.run import GameConfig, compile_here, run_games, set_threads
 args = json.loads(sys.argv[1])
 set_threads(args["threads"])
 config = GameConfig(tuple(args["samurai"].split(",")), args["difficulty"], args["strategy"], args["params"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     MAX_INDEX,
     AbsentOpt,
     ComponentsOpt,
@@ -30,7 +30,7 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 MAX_RECORDED = 1_000_000  # games one `kiai record` writes (a record is some 20 to 100 KB)
 
@@ -57,9 +57,9 @@ def record(
     out: Path = typer.Option(None, "--out", help="Write to this .jsonl or .jsonl.gz file (default: standard output)."),
     force: bool = ForceOpt,
 ):
-    from reports.records import dumps, open_text, write
-    from reports.summary import kiai_version
-    from strategies.run import record_game
+    from kiai.reports.records import dumps, open_text, write
+    from kiai.reports.summary import kiai_version
+    from kiai.strategies.run import record_game
 
     check_seed(seed)
     if games is not None and game_index is not None:
@@ -110,10 +110,10 @@ def replay(
     components: list[str] = typer.Option(None, "--components", help="Component data file(s) the records were made "
                                                                      "with, when not the packaged one; repeatable."),
 ):
-    from reports.records import RecordError, first_divergence, read, replayed
-    from reports.summary import kiai_version
-    from simcore.components import ComponentsError, load_components
-    from strategies.run import GameConfig
+    from kiai.reports.records import RecordError, first_divergence, read, replayed
+    from kiai.reports.summary import kiai_version
+    from kiai.simcore.components import ComponentsError, load_components
+    from kiai.strategies.run import GameConfig
 
     for f in files:
         if not f.is_file():

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from cli.common import check_output_folder, command, fail
-from reports.words import plural
+from kiai.cli.common import check_output_folder, command, fail
+from kiai.reports.words import plural
 
 
 def _sweep_notes(path: Path) -> dict:
@@ -18,7 +18,7 @@ def _sweep_notes(path: Path) -> dict:
     try:
         import pyarrow.parquet as pq
 
-        from reports.sweep import METADATA_KEY
+        from kiai.reports.sweep import METADATA_KEY
 
         raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
         info = json.loads(raw) if raw else {}
@@ -47,8 +47,8 @@ def report(
 ):
     import pandas as pd
 
-    from reports.report import check_results, load_results, write_report
-    from reports.sweep import with_rules_column
+    from kiai.reports.report import check_results, load_results, write_report
+    from kiai.reports.sweep import with_rules_column
 
     check_output_folder(out)  # made if missing, in an existing folder
     frames, notes = [], {}

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from cli.common import command
+from kiai.cli.common import command
 
 
 @command(short_help="List the rule readings that players disagree on.",
@@ -15,7 +15,7 @@ from cli.common import command
               "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
               "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")
 def rules(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):
-    from simcore.readings import READINGS
+    from kiai.simcore.readings import READINGS
 
     items = [{"name": r.name, "v": r.v, "values": list(r.values), "default": r.default, "departs_from": r.departs,
               "summary": r.summary} for r in READINGS]

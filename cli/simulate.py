@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     DifficultyOpt,
@@ -34,14 +34,14 @@ from cli.common import (
 )
 
 if TYPE_CHECKING:
-    from reports.summary import Tally
+    from kiai.reports.summary import Tally
 
 
 def play(config, games: int, seed: int, label: str = "games") -> tuple[Tally, float]:
     """Games 0..games-1 of a configuration with a progress bar that moves every second or so;
     returns their Tally (summarised as they are played) and the seconds spent playing
     (compilation excluded)."""
-    from reports.sweep import play_range
+    from kiai.reports.sweep import play_range
 
     warm_engine(config)
     start = time.perf_counter()
@@ -74,8 +74,8 @@ def simulate(
                                                  "in the schema of `kiai sweep`."),
     force: bool = ForceOpt,
 ):
-    from reports.summary import format_summary, summarize
-    from strategies.run import set_threads
+    from kiai.reports.summary import format_summary, summarize
+    from kiai.strategies.run import set_threads
 
     check_games(games)
     check_seed(seed)
@@ -100,7 +100,7 @@ def simulate(
 
 def write_summary_table(summary: dict, config, path: Path) -> None:
     """The summary as a one-row results table, the same columns and types as a sweep's."""
-    from reports.sweep import atomic_write, row_from_summary, to_frame
+    from kiai.reports.sweep import atomic_write, row_from_summary, to_frame
 
     df = to_frame([row_from_summary(summary, config)])
     if path.suffix.lower() == ".parquet":

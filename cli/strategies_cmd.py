@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from cli.common import command
+from kiai.cli.common import command
 
 
 @command(short_help="List the strategies and their parameters.",
@@ -14,7 +14,7 @@ from cli.common import command
               "default strategy, which every command plays unless told otherwise, is marked.")
 def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text "
                                                                  "(the default strategy has \"default\": true).")):
-    from strategies.registry import DEFAULT, REGISTRY
+    from kiai.strategies.registry import DEFAULT, REGISTRY
 
     items = [
         {

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from typer.core import TyperCommand
 
-from cli.common import (
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     ModelOpt,
@@ -30,7 +30,7 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 DEFAULT_GAMES = 10_000
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
@@ -41,7 +41,7 @@ def _split(text: str) -> list[str]:
 
 
 def parse_levels(text: str | None, comp) -> list[str]:
-    from simcore.codes import LEVELS
+    from kiai.simcore.codes import LEVELS
 
     if text is None:
         return ["normal"]
@@ -88,7 +88,7 @@ def parse_lineup_mode(text: str | None) -> tuple[str, int | None]:
 
 
 def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
-    from reports.seatings import _names
+    from kiai.reports.seatings import _names
 
     out = []
     for text in values:
@@ -129,7 +129,7 @@ class SweepCommand(TyperCommand):
     too slow for each start of kiai."""
 
     def format_help_text(self, ctx, formatter) -> None:
-        from reports.presets import PRESETS
+        from kiai.reports.presets import PRESETS
 
         self.help = self.help.replace(DEFAULT_PRESET, PRESETS["default"])
         super().format_help_text(ctx, formatter)
@@ -196,10 +196,10 @@ def sweep(
                                                       "(the report's skill ladder); each with its own strategies "
                                                       "and games unless --strategy / --games say otherwise."),
 ):
-    from reports import presets
-    from reports import sweep as S
-    from strategies.run import set_threads
-    from simcore.components import ComponentsError, load_components
+    from kiai.reports import presets
+    from kiai.reports import sweep as S
+    from kiai.strategies.run import set_threads
+    from kiai.simcore.components import ComponentsError, load_components
 
     # ---- checks that need no engine
     if out is None:
@@ -325,7 +325,7 @@ def sweep(
             if local:
                 backend = S.LocalBackend(on_games=on_games)
             else:
-                from reports.cluster import DaskBackend
+                from kiai.reports.cluster import DaskBackend
 
                 backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
                            DaskBackend.connect(scheduler, threads, todo[0][1])) if todo else S.LocalBackend()  # fmt: skip

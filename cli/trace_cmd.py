@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     DifficultyOpt,
@@ -46,10 +46,10 @@ def trace(
     rule: list[str] = RuleOpt,
 ):
 
-    from strategies.run import grade, run_one
-    from simcore.codes import OUT_WIN
-    from reports.summary import absent_label, absent_tokens_unused, rules_label
-    from simcore.trace import LEGEND, describe, outcome_words
+    from kiai.strategies.run import grade, run_one
+    from kiai.simcore.codes import OUT_WIN
+    from kiai.reports.summary import absent_label, absent_tokens_unused, rules_label
+    from kiai.simcore.trace import LEGEND, describe, outcome_words
 
     check_seed(seed)
     if not 0 <= game_index <= MAX_INDEX:

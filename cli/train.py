@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     ComponentsOpt,
     SeedOpt,
     ThreadsOpt,
@@ -21,12 +21,12 @@ from cli.common import (
     progress,
     stderr,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 
 def parse_table(text: str) -> tuple[tuple[str, ...], str]:
     """'kanbei,heihachi,kikuchiyo:normal' as (seating, level)."""
-    from cli.common import parse_samurai
+    from kiai.cli.common import parse_samurai
 
     seating, sep, level = text.rpartition(":")
     if not sep or not seating or not level:
@@ -74,10 +74,10 @@ def train(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
-    from simcore.components import ComponentsError, load_components
-    from simcore.config import ConfigError
-    from strategies import training as T
-    from strategies.run import GameConfig, set_threads
+    from kiai.simcore.components import ComponentsError, load_components
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies import training as T
+    from kiai.strategies.run import GameConfig, set_threads
 
     check_seed(seed)
     check_threads(threads)
@@ -101,7 +101,7 @@ def train(
         fail(f"FOLDER {folder} is a file; give a folder")
     # the run's folder, checked the way every output is, before any game is played
     check_output_folder(folder, "FOLDER")
-    from reports import training as R
+    from kiai.reports import training as R
 
     start = time.perf_counter()
     with progress() as bar:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_output_folder, check_seed, check_threads, command, command_line, fail, progress
+from kiai.cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_output_folder, check_seed, check_threads, command, command_line, fail, progress
 
 
 @command("train-value", short_help="Learn the value of the table that `judge` plays by.",
@@ -35,9 +35,9 @@ def train_value(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
-    from simcore.components import ComponentsError, load_components
-    from strategies import valuefit as V
-    from strategies.run import set_threads
+    from kiai.simcore.components import ComponentsError, load_components
+    from kiai.strategies import valuefit as V
+    from kiai.strategies.run import set_threads
 
     check_seed(seed)
     check_threads(threads)

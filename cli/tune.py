@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import (
+from kiai.cli.common import (
     DEFAULT_SAMURAI,
     AbsentOpt,
     ComponentsOpt,
@@ -37,7 +37,7 @@ from cli.common import (
     stderr,
     warm_engine,
 )
-from reports.words import plural
+from kiai.reports.words import plural
 
 
 @command(short_help="Search a strategy's parameters for the best win rate.",
@@ -77,14 +77,14 @@ def tune(
 ):
     import numpy as np
 
-    from cli.sweep import parse_levels
-    from reports import tune as T
-    from reports.sweep import atomic_write, play_chunks
-    from reports.summary import kiai_version, rules_label
-    from simcore import results as L
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig, set_threads
-    from simcore.components import ComponentsError, load_components
+    from kiai.cli.sweep import parse_levels
+    from kiai.reports import tune as T
+    from kiai.reports.sweep import atomic_write, play_chunks
+    from kiai.reports.summary import kiai_version, rules_label
+    from kiai.simcore import results as L
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.simcore.components import ComponentsError, load_components
 
     # ---- what to search
     check_games(games)

@@ -95,7 +95,7 @@ def kiai_executable() -> list[str]:
     on_path = shutil.which("kiai")
     if on_path:
         return [on_path]
-    return [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main(sys.argv[1:]))"]
+    return [sys.executable, "-c", "import sys; from kiai.cli.main import main; sys.exit(main(sys.argv[1:]))"]
 
 
 def run(block: Block, cwd: Path) -> str:

@@ -21,9 +21,9 @@ from matplotlib.figure import Figure
 from scipy.stats import chi2_contingency
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from reports.seatings import lineup_key, seating_key
-from reports.stats import holm, proportion_ci_arrays
-from simcore.codes import LEVEL_PLUSES, LEVELS, SAMURAI
+from kiai.reports.seatings import lineup_key, seating_key
+from kiai.reports.stats import holm, proportion_ci_arrays
+from kiai.simcore.codes import LEVEL_PLUSES, LEVELS, SAMURAI
 
 # Okabe & Ito (2008) colours, chosen to stay distinguishable under the common colour-vision
 # deficiencies. Yellow is last because it is faint on white.

@@ -19,8 +19,8 @@ import os
 import socket
 import threading
 
-from reports.summary import Tally
-from reports.sweep import ConfigRun, SweepError, play_block, warm
+from kiai.reports.summary import Tally
+from kiai.reports.sweep import ConfigRun, SweepError, play_block, warm
 
 _LOCK = threading.Lock()  # one engine call at a time per process
 _THREADS: int | None = None  # numba threads per engine call in this process
@@ -34,7 +34,7 @@ def usable_cores() -> int:
 
 
 def _host_info() -> dict:
-    from reports.sweep import engine_hash
+    from kiai.reports.sweep import engine_hash
 
     return {"host": socket.gethostname(), "pid": os.getpid(), "cores": usable_cores(), "engine": engine_hash()}
 
@@ -124,7 +124,7 @@ class DaskBackend:
 
     def prepare(self, threads: int | None, warm_config) -> None:
         """Check the workers run this engine, share out the cores, load the compiled engine."""
-        from reports.sweep import engine_hash
+        from kiai.reports.sweep import engine_hash
 
         info = self.client.run(_host_info)
         wrong = [w for w, i in info.items() if i["engine"] != engine_hash()]

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reports import sweep
-from reports.seatings import seatings_from
-from reports.stats import holm, paired_test_counts
-from reports.summary import Tally, summarize
-from simcore import results as L
+from kiai.reports import sweep
+from kiai.reports.seatings import seatings_from
+from kiai.reports.stats import holm, paired_test_counts
+from kiai.reports.summary import Tally, summarize
+from kiai.simcore import results as L
 
 ALPHA = 0.05
 # a block's win matrix (arms x games, float64 for the pair counts) holds at most this many cells
@@ -46,7 +46,7 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
     games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
-    from strategies.run import GameConfig
+    from kiai.strategies.run import GameConfig
 
     arms = []
     for seating in seatings_from(lineup):
@@ -63,8 +63,8 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
     """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
     the label is the strategy's name, so a strategy may appear once. `rules`: the rule readings
     every arm plays."""
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
 
     names = [name for name, _ in strategies]
     twice = sorted({name for name in names if names.count(name) > 1})
@@ -83,8 +83,8 @@ def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: di
     (seat 0 first) and strategy, so every arm plays the same deals and the arms differ in that
     reading only; `rules` are the other readings, the same in every arm. The label is
     'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
 
     twice = sorted({v for v in values if list(values).count(v) > 1})
     if twice:

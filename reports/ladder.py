@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports import charts
-from reports.charts import NoChartData, pooled_rates
-from reports.words import plural
+from kiai.reports import charts
+from kiai.reports.charts import NoChartData, pooled_rates
+from kiai.reports.words import plural
 
 RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
 
@@ -96,7 +96,7 @@ def plot_ladder(df: pd.DataFrame):
 def main_strategy(df: pd.DataFrame) -> str:
     """The strategy the main charts show: kiai's default where the table has it, else the one
     played on the most configurations."""
-    from strategies.registry import DEFAULT
+    from kiai.strategies.registry import DEFAULT
 
     names = df["strategy"].astype(str)
     if names.empty or (names == DEFAULT).any():

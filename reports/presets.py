@@ -10,8 +10,8 @@ times slower.
 
 from __future__ import annotations
 
-from simcore.codes import LEVELS
-from strategies.registry import DEFAULT as DEFAULT_STRATEGY
+from kiai.simcore.codes import LEVELS
+from kiai.strategies.registry import DEFAULT as DEFAULT_STRATEGY
 
 # The default sweep: every level x 3, 4 and 5 samurai x every line-up (91 per level), plus every
 # seating of every 4-samurai line-up at SEATINGS_LEVEL (the neighbour-effect chart and the seating
@@ -51,7 +51,7 @@ PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "ladder": LADDER_STRATEGIES
 
 def merge_plans(*plans) -> list:
     """Concatenate plans, keeping the first of configurations listed twice."""
-    from reports.sweep import identity_key
+    from kiai.reports.sweep import identity_key
 
     out, seen = [], set()
     for plan in plans:
@@ -64,7 +64,7 @@ def merge_plans(*plans) -> list:
 
 
 def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
-    from reports.sweep import (
+    from kiai.reports.sweep import (
         build_plan,
         expand_lineups,
         expand_seatings,
@@ -80,7 +80,7 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
 
 
 def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
-    from reports.sweep import build_plan, expand_lineups, strategy_variants
+    from kiai.reports.sweep import build_plan, expand_lineups, strategy_variants
 
     lineups = expand_lineups(LADDER_COUNTS, "sample", LADDER_LINEUPS, 0)
     return build_plan(list(DEFAULT_LEVELS), lineups, strategy_variants(list(strategies), {}), absent_tokens,

@@ -18,8 +18,8 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from simcore import events as L
-from simcore.codes import (
+from kiai.simcore import events as L
+from kiai.simcore.codes import (
     BOSS,
     FAMILY_BONUSES,
     FARMSTEAD_BACKS,
@@ -30,7 +30,7 @@ from simcore.codes import (
     SAMURAI,
     WOUND_STATES,
 )
-from simcore.questions import Q_ABSENT, QUESTIONS
+from kiai.simcore.questions import Q_ABSENT, QUESTIONS
 
 FORMAT = 1  # the record format's version: a change that old readers would misread raises it
 
@@ -194,7 +194,7 @@ def _events(rows, n: int) -> tuple[list, list[int] | None]:
 def write(config, seed: int, game: int, row, rows, version: str) -> dict:
     """The record of game `game` of `seed` under `config` (strategies.run.GameConfig), from its
     results row and recorded event rows."""
-    from simcore.results import OUT_NAMES
+    from kiai.simcore.results import OUT_NAMES
 
     comp = config.components
     res = {k: int(v) for k, v in zip(OUT_NAMES, row)}
@@ -324,8 +324,8 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     """The record the engine writes when it plays `rec` again: the record's table, readings and
     first player, its random outcomes and its decisions (`reference` stands in for the strategy:
     it is asked nothing while the record's decisions last). Bad fields are RecordErrors."""
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig, record_game
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig, record_game
 
     setup, values, decisions = replay_inputs(rec, comp, where)
     try:
@@ -532,5 +532,5 @@ def schema() -> dict:
     }
 
 
-if __name__ == "__main__":  # python -m reports.records > docs/record.schema.json
+if __name__ == "__main__":  # python -m kiai.reports.records > docs/record.schema.json
     print(json.dumps(schema(), indent=1))

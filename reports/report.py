@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports import charts, ladder
-from reports.charts import NoChartData
-from reports.words import plural
+from kiai.reports import charts, ladder
+from kiai.reports.charts import NoChartData
+from kiai.reports.words import plural
 
 REQUIRED = ("difficulty", "n_samurai", "lineup", "strategy", "games", "wins")
 COUNTS = ("n_samurai", "games", "wins")  # whole numbers the charts add up
@@ -77,7 +77,7 @@ def load_results(path) -> pd.DataFrame:
 def rule_readings(df: pd.DataFrame) -> pd.Series:
     """Each row's rule readings (the `rules` column of a sweep table): 'default' where the table
     predates the column or leaves it empty, since those rows played the rules' own readings."""
-    from reports.sweep import DEFAULT_RULES
+    from kiai.reports.sweep import DEFAULT_RULES
 
     if "rules" not in df:
         return pd.Series(DEFAULT_RULES, index=df.index, dtype=object)
@@ -87,7 +87,7 @@ def rule_readings(df: pd.DataFrame) -> pd.Series:
 def main_rules(df: pd.DataFrame) -> str:
     """The rule readings the charts and tables show: the rules' own where the table has them, else
     the readings played on the most configurations."""
-    from reports.sweep import DEFAULT_RULES
+    from kiai.reports.sweep import DEFAULT_RULES
 
     readings = rule_readings(df)
     if readings.empty or (readings == DEFAULT_RULES).any():

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simcore.codes import MAX_SEATS, SAMURAI
+from kiai.simcore.codes import MAX_SEATS, SAMURAI
 
 _ORDER = {name: i for i, name in enumerate(SAMURAI)}
 MIN_SEATS = 2

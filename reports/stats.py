@@ -1,7 +1,7 @@
 """Confidence intervals and tests for win rates: simcore.stats, where the layers below reports
 (training, in strategies) reach them too. Imported here under the names reports has always used."""
 
-from simcore.stats import (  # noqa: F401
+from kiai.simcore.stats import (  # noqa: F401
     EDGE,
     MCNEMAR_EXACT_BELOW,
     holm,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from reports.stats import proportion_ci
-from reports.words import plural
-from simcore import results as L
-from simcore.version import kiai_version
-from strategies.run import GameConfig, grade
-from simcore.codes import OUTCOMES
+from kiai.reports.stats import proportion_ci
+from kiai.reports.words import plural
+from kiai.simcore import results as L
+from kiai.simcore.version import kiai_version
+from kiai.strategies.run import GameConfig, grade
+from kiai.simcore.codes import OUTCOMES
 
 MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token
 
@@ -25,7 +25,7 @@ def absent_tokens_unused(config: GameConfig) -> bool:
 
 def rules_label(rules: dict | None) -> str:
     """The header's words for the rule readings: '' for the rules' own, else ', rules heal=wounded,...'."""
-    from simcore.readings import label
+    from kiai.simcore.readings import label
 
     text = label(rules or {})
     return "" if text == "default" else f", rules {text}"

@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
-from reports.stats import proportion_ci
-from reports.summary import MAX_SCORE, Tally, kiai_version, summarize
-from simcore.codes import OUTCOMES
+from kiai.reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
+from kiai.reports.stats import proportion_ci
+from kiai.reports.summary import MAX_SCORE, Tally, kiai_version, summarize
+from kiai.simcore.codes import OUTCOMES
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -163,7 +163,7 @@ def expand_seatings(lineups: Iterable[Sequence[str]], mode: str) -> list[tuple[s
 def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]]) -> list[tuple[str, dict]]:
     """(strategy, params) pairs: each strategy with every combination of the values given for
     the parameters it has. A parameter no chosen strategy has is an error."""
-    from strategies import registry
+    from kiai.strategies import registry
 
     infos = []
     for name in strategies:
@@ -201,8 +201,8 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
     """The configurations of a grid, level by level, seating by seating, strategy by strategy,
     rule readings by rule readings (`rules`: a list of {name: value}, rule_variants; default
     docs/rules.md's); a configuration listed twice is played once."""
-    from simcore.config import ConfigError
-    from strategies.run import GameConfig
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
 
     plan, seen = [], set()
     for level in levels:
@@ -228,7 +228,7 @@ def with_base_params(plan: Sequence, strategy: str, base: dict) -> list:
     configurations are unchanged."""
     import dataclasses
 
-    from simcore.config import ConfigError
+    from kiai.simcore.config import ConfigError
 
     out = []
     for config in plan:
@@ -262,7 +262,7 @@ def config_columns(config) -> dict:
 
 def rules_label(config) -> str:
     """A configuration's `rules` column: 'default', or its changed readings ('heal=wounded,...')."""
-    from simcore.readings import label
+    from kiai.simcore.readings import label
 
     return label(getattr(config, "rules", None) or {})
 
@@ -293,7 +293,7 @@ def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataF
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
     """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
-    from simcore._cache import source_hash
+    from kiai.simcore._cache import source_hash
 
     return source_hash()
 
@@ -422,7 +422,7 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
 
 def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
     """Games offset .. offset + count - 1 of `seed`: one row of simcore.results.OUT_NAMES each."""
-    from strategies.run import run_games
+    from kiai.strategies.run import run_games
 
     return run_games(config, count, seed, game_offset=offset)
 
@@ -467,7 +467,7 @@ def play_range(config, seed: int, offset: int, count: int,
 
 def warm(config) -> None:
     """Compile the engine, or load it from numba's on-disk cache: play one game."""
-    from strategies.run import run_games
+    from kiai.strategies.run import run_games
 
     run_games(config, 1, 0)
 

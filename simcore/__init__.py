@@ -5,6 +5,6 @@ Importing the package points numba's cache at a directory keyed by the engine's 
 (see _cache).
 """
 
-from simcore import _cache  # noqa: F401  (must precede every jitted module)
+from kiai.simcore import _cache  # noqa: F401  (must precede every jitted module)
 
 __all__ = ["_cache"]

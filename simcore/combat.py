@@ -2,9 +2,9 @@
 
 from numba import njit
 
-from simcore.events import EV_CONFRONT, EV_DEFEND, EV_OVERCOME, log
-from simcore.village import destroy_barricade, trigger_check
-from simcore.zones import line_append
+from kiai.simcore.events import EV_CONFRONT, EV_DEFEND, EV_OVERCOME, log
+from kiai.simcore.village import destroy_barricade, trigger_check
+from kiai.simcore.zones import line_append
 
 
 @njit(cache=True, inline="always")

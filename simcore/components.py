@@ -22,7 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from simcore import codes
+from kiai.simcore import codes
 
 SCHEMA = 1
 TOP_KEYS = (

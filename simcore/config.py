@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore import state
-from simcore.codes import CARD_CAP, LEVEL_PLUSES, SAMURAI
-from simcore.components import Components, load_components
-from simcore.readings import ReadingError, check_rules, flags
+from kiai.simcore import state
+from kiai.simcore.codes import CARD_CAP, LEVEL_PLUSES, SAMURAI
+from kiai.simcore.components import Components, load_components
+from kiai.simcore.readings import ReadingError, check_rules, flags
 
 
 class ConfigError(ValueError):

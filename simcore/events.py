@@ -8,7 +8,7 @@ each turn and end-of-round step (reports.records turns them into JSON).
 
 from numba import carray, njit, types
 
-from simcore.state import G_TYPE, int_to_pointer
+from kiai.simcore.state import G_TYPE, int_to_pointer
 
 TR_COLS = 8  # code, round, then the arguments a .. f (zeros where an event has fewer)
 EV_ROUND_START = 1  # first seat, raider count

@@ -2,13 +2,13 @@
 
 from numba import njit
 
-from simcore.codes import KATSUSHIRO, KYUZO
-from simcore.combat import confront, defend
-from simcore.events import EV_GIVE, EV_KYUZO_DISCARD, EV_REDRAW, EV_REVEAL, log
-from simcore.gateway import ask
-from simcore.kiai import resolve
-from simcore.obs import can_defend, gives, left_of, line_has_value, right_of, talent_mask
-from simcore.questions import (
+from kiai.simcore.codes import KATSUSHIRO, KYUZO
+from kiai.simcore.combat import confront, defend
+from kiai.simcore.events import EV_GIVE, EV_KYUZO_DISCARD, EV_REDRAW, EV_REVEAL, log
+from kiai.simcore.gateway import ask
+from kiai.simcore.kiai import resolve
+from kiai.simcore.obs import can_defend, gives, left_of, line_has_value, right_of, talent_mask
+from kiai.simcore.questions import (
     CARD_CONFRONT,
     CARD_DEFEND,
     CARD_GIVE_LEFT,
@@ -17,7 +17,7 @@ from simcore.questions import (
     CARD_REDRAW,
     Q_CARD,
 )
-from simcore.zones import discard_push, draw, put_under
+from kiai.simcore.zones import discard_push, draw, put_under
 
 
 @njit(cache=True)

@@ -29,12 +29,12 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from simcore.events import EV_DECISION, record_row
-from simcore.invariants import ERR_FORCED
-from simcore.obs import lowbit, turn_key
-from simcore.questions import Q_ABSENT, Q_ACTION
-from simcore.rng import mix64
-from simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer, int_to_pointer, int_to_voidptr
+from kiai.simcore.events import EV_DECISION, record_row
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.obs import lowbit, turn_key
+from kiai.simcore.questions import Q_ABSENT, Q_ACTION
+from kiai.simcore.rng import mix64
+from kiai.simcore.state import BOOK_T, CFG_T, G_TYPE, HIDDEN_T, MEM_T, TABLE_T, data_pointer, int_to_pointer, int_to_voidptr
 
 DECIDE_ARGS = (types.voidptr, TABLE_T, MEM_T, types.int64, types.int64, types.int64, types.int64, types.int64)
 HOOK_ARGS = (TABLE_T, HIDDEN_T, BOOK_T, CFG_T, MEM_T)
@@ -152,7 +152,7 @@ def check(g):
 
 def checker_address() -> int:
     """The address of the invariant checker, for cfg.check."""
-    from simcore.invariants import check_hook
+    from kiai.simcore.invariants import check_hook
 
     return address(check_hook, HOOK_ARGS)
 

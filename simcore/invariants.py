@@ -7,8 +7,8 @@ simcore.gateway), so a run that does not fuzz never compiles it.
 import numpy as np
 from numba import njit
 
-from simcore.obs import popcount
-from simcore.unseen import bins_agree
+from kiai.simcore.obs import popcount
+from kiai.simcore.unseen import bins_agree
 
 ERR_CARD_COUNT = 1  # a card is missing or in two places
 ERR_TOTAL = 2  # a combat total is not the sum of its line

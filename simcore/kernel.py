@@ -10,11 +10,11 @@ allocates nothing: the caller hands it the state records to play in.
 
 from numba import njit
 
-from simcore.results import record
-from simcore.rng import seed_streams
-from simcore.rounds import play_game, setup
-from simcore.state import HIDDEN_SIZE, TABLE_SIZE, copy_record
-from simcore.unseen import recount_unseen
+from kiai.simcore.results import record
+from kiai.simcore.rng import seed_streams
+from kiai.simcore.rounds import play_game, setup
+from kiai.simcore.state import HIDDEN_SIZE, TABLE_SIZE, copy_record
+from kiai.simcore.unseen import recount_unseen
 
 
 @njit(cache=True, inline="always")

@@ -7,9 +7,9 @@ while resolving (R-10). No recursion: an effect only moves cards and sets flags.
 
 from numba import njit
 
-from simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
-from simcore.combat import confront, defend
-from simcore.events import (
+from kiai.simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
+from kiai.simcore.combat import confront, defend
+from kiai.simcore.events import (
     EV_DAISUKE,
     EV_INTRUDER_TO_DISCARD,
     EV_KATSU,
@@ -21,9 +21,9 @@ from simcore.events import (
     EV_TRIGGER_SKIPPED,
     log,
 )
-from simcore.gateway import ask
-from simcore.obs import can_defend
-from simcore.questions import (
+from kiai.simcore.gateway import ask
+from kiai.simcore.obs import can_defend
+from kiai.simcore.questions import (
     CARD_CONFRONT,
     CARD_DEFEND,
     KIAI_DECLINE,
@@ -36,8 +36,8 @@ from simcore.questions import (
     Q_KYUZO,
     Q_PLACE,
 )
-from simcore.village import add_barricade, heal, trigger_check
-from simcore.zones import discard_push, draw_top, intruder_pop, line_pop_first, line_pop_last, refresh_known
+from kiai.simcore.village import add_barricade, heal, trigger_check
+from kiai.simcore.zones import discard_push, draw_top, intruder_pop, line_pop_first, line_pop_last, refresh_known
 
 # Katsushiro's orders (Q_KATSU answers): the new order, top first, is old[perm[i]]; with two
 # cards the permutations are (0, 1) and (1, 0), i.e. PERMS[0] and PERMS[2].

@@ -5,7 +5,7 @@ Everything here reads pub only (R-19), so strategies may call it freely.
 
 from numba import njit
 
-from simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI
+from kiai.simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI
 
 
 @njit(cache=True, inline="always")

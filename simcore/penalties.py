@@ -3,7 +3,7 @@ R-4, R-5, R-6)."""
 
 from numba import njit
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     PEN_BARRICADE,
     PEN_DISCARD_TO_RAIDER,
     PEN_INTRUDER,
@@ -16,8 +16,8 @@ from simcore.codes import (
     PEN_RIGHT_DRAWS,
     PEN_WOUND,
 )
-from simcore.combat import confront
-from simcore.events import (
+from kiai.simcore.combat import confront
+from kiai.simcore.events import (
     EV_DISCARD_TO_RAIDER,
     EV_LOSE_DEFENCE,
     EV_PEN_DRAW,
@@ -32,14 +32,14 @@ from simcore.events import (
     record_row,
     record_stack,
 )
-from simcore.gateway import ask
-from simcore.kiai import resolve
-from simcore.obs import left_of, may_ignore, right_of
-from simcore.questions import Q_BOSS_ORDER, Q_IGNORE, Q_LOSE_DEF
-from simcore.rng import pick_index, shuffle_range
-from simcore.unseen import mark_unseen
-from simcore.village import destroy_barricade, wound
-from simcore.zones import defence_take, discard_push, discard_take, draw, round_over, top_to_intruder
+from kiai.simcore.gateway import ask
+from kiai.simcore.kiai import resolve
+from kiai.simcore.obs import left_of, may_ignore, right_of
+from kiai.simcore.questions import Q_BOSS_ORDER, Q_IGNORE, Q_LOSE_DEF
+from kiai.simcore.rng import pick_index, shuffle_range
+from kiai.simcore.unseen import mark_unseen
+from kiai.simcore.village import destroy_barricade, wound
+from kiai.simcore.zones import defence_take, discard_push, discard_take, draw, round_over, top_to_intruder
 
 
 @njit(cache=True, inline="always")

@@ -2,7 +2,7 @@
 
 from numba import njit
 
-from simcore.codes import OUT_WIN
+from kiai.simcore.codes import OUT_WIN
 
 O_OUTCOME = 0  # codes.OUT_*, or -1 if the game stopped early (a test's stop point)
 O_END_ROUND = 1

@@ -9,10 +9,10 @@ simcore.fight), and leaves the state ready for rounds.play_game to go on with th
 
 from numba import njit
 
-from simcore.fight import place_card
-from simcore.kiai import resolve
-from simcore.obs import left_of
-from simcore.turn import act, end_turn, second_fight
+from kiai.simcore.fight import place_card
+from kiai.simcore.kiai import resolve
+from kiai.simcore.obs import left_of
+from kiai.simcore.turn import act, end_turn, second_fight
 
 
 @njit(cache=True)

@@ -19,8 +19,8 @@ record's outcomes so, and an outcome that is not among the candidates is an erro
 import numpy as np
 from numba import njit
 
-from simcore.invariants import ERR_FORCED
-from simcore.state import int_to_pointer
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.state import int_to_pointer
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

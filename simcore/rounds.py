@@ -3,7 +3,7 @@
 
 from numba import njit
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     BOSS,
     FAM_ADD_BARRICADE,
     FAM_HEAL_RANDOM,
@@ -13,7 +13,7 @@ from simcore.codes import (
     PLUNDERER,
     SYM_DOLL,
 )
-from simcore.events import (
+from kiai.simcore.events import (
     EV_BONUS,
     EV_EOR_STEP,
     EV_FLAME,
@@ -31,13 +31,13 @@ from simcore.events import (
     record_stack,
     record_state,
 )
-from simcore.gateway import check, plan
-from simcore.kiai import resolve
-from simcore.rng import pick_index, rand_below, shuffle_range
-from simcore.turn import play_turn
-from simcore.unseen import clear_unseen, mark_unseen
-from simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
-from simcore.zones import discard_push, intruder_pop, round_over
+from kiai.simcore.gateway import check, plan
+from kiai.simcore.kiai import resolve
+from kiai.simcore.rng import pick_index, rand_below, shuffle_range
+from kiai.simcore.turn import play_turn
+from kiai.simcore.unseen import clear_unseen, mark_unseen
+from kiai.simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
+from kiai.simcore.zones import discard_push, intruder_pop, round_over
 
 MAX_TURNS_PER_ROUND = 1000  # R-9b
 STACK_EMPTY, ALL_PASSED, STOPPED, STALLED = 0, 1, 2, 3  # how play_round ended

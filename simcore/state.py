@@ -28,7 +28,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from simcore.codes import CARD_CAP, MAX_SEATS
+from kiai.simcore.codes import CARD_CAP, MAX_SEATS
 
 U_BINS = 7 * 4  # unseen-card bins: value (0..6) * 4 + symbol (R-19a)
 N_PARAMS = 16  # floats a strategy's (or a planner's) parameters may use

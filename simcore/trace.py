@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import textwrap
 
-from simcore import events as L
-from simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, OUTCOMES, PENALTIES, SYMBOLS, WOUND_STATES
-from simcore.components import Components
+from kiai.simcore import events as L
+from kiai.simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, OUTCOMES, PENALTIES, SYMBOLS, WOUND_STATES
+from kiai.simcore.components import Components
 
 # code name -> (short words: inside a card's brackets and on the village line,
 #               long words: in the sentences of the trace)

@@ -2,14 +2,14 @@
 
 from numba import njit
 
-from simcore.codes import KIKUCHIYO
-from simcore.events import EV_ABSENT, EV_FIGHT, EV_FIGHT_AGAIN, EV_PASS, EV_SUPPORT, EV_TOKEN_RETURN, EV_TURN, log
-from simcore.fight import fight
-from simcore.gateway import ask
-from simcore.obs import talent_mask
-from simcore.penalties import battle_penalty
-from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ABSENT, Q_ACTION, Q_FIGHT_AGAIN
-from simcore.zones import round_over, top_to_intruder
+from kiai.simcore.codes import KIKUCHIYO
+from kiai.simcore.events import EV_ABSENT, EV_FIGHT, EV_FIGHT_AGAIN, EV_PASS, EV_SUPPORT, EV_TOKEN_RETURN, EV_TURN, log
+from kiai.simcore.fight import fight
+from kiai.simcore.gateway import ask
+from kiai.simcore.obs import talent_mask
+from kiai.simcore.penalties import battle_penalty
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ABSENT, Q_ACTION, Q_FIGHT_AGAIN
+from kiai.simcore.zones import round_over, top_to_intruder
 
 
 @njit(cache=True, inline="always")

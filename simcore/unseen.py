@@ -10,8 +10,8 @@ through here; the invariant check (ERR_UNSEEN) recounts the bins.
 
 from numba import njit
 
-from simcore.codes import PENALTIES
-from simcore.state import U_BINS
+from kiai.simcore.codes import PENALTIES
+from kiai.simcore.state import U_BINS
 
 assert len(PENALTIES) <= 16  # two 8-field words per bin
 

@@ -6,7 +6,7 @@ dies; callers check pub.game_over and unwind.
 
 from numba import njit
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     FB_LOSE_BARRICADE,
     FB_LOSE_FAMILY,
     FB_LOSE_FARMSTEAD,
@@ -15,7 +15,7 @@ from simcore.codes import (
     OUT_FAMILIES,
     OUT_FARMSTEADS,
 )
-from simcore.events import (
+from kiai.simcore.events import (
     EV_BARR_ADDED,
     EV_BARR_LOST,
     EV_FAMILY_LOST,
@@ -29,7 +29,7 @@ from simcore.events import (
     log,
     record_row,
 )
-from simcore.rng import pick_index, rand_below
+from kiai.simcore.rng import pick_index, rand_below
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,7 @@ and the known top cards (R-19, R-19a) are kept in one place.
 
 from numba import njit
 
-from simcore.unseen import mark_seen, mark_unseen
+from kiai.simcore.unseen import mark_seen, mark_unseen
 
 
 @njit(cache=True, inline="always")

@@ -3,4 +3,4 @@
 Importing simcore first configures numba's cache before any strategy is compiled.
 """
 
-import simcore  # noqa: F401
+import kiai.simcore  # noqa: F401  (configures numba's cache first)

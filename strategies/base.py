@@ -23,7 +23,7 @@ from functools import cached_property
 import numba
 import numpy as np
 
-from simcore.state import N_PARAMS, record_view
+from kiai.simcore.state import N_PARAMS, record_view
 
 DATA_ALIGN = 64  # bytes: a cache line
 

@@ -9,11 +9,11 @@ of the last card's repeating penalty). Cards in hand and Kiai effects: strategie
 
 from numba import njit
 
-from simcore.obs import active_count
-from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
-from strategies import playbook
-from strategies.base import Param, Strategy
-from strategies.sense import STAY_CHANCE, fight_within, missing
+from kiai.simcore.obs import active_count
+from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
+from kiai.strategies import playbook
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.sense import STAY_CHANCE, fight_within, missing
 
 STRATEGY = Strategy(
     "counter",

@@ -29,12 +29,13 @@ Layout (NAMES gives every entry):
 import numpy as np
 from numba import njit
 
-from simcore.obs import active_count, can_defend, last_card, left_of, popcount, right_of, talent_mask
-from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from strategies import keeper
-from strategies.playbook import _token_value, option_values
-from strategies.risk import fight_rule
-from strategies.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
+from kiai.simcore.obs import active_count, can_defend, last_card, left_of, popcount, right_of, talent_mask
+from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from kiai.strategies import keeper
+from kiai.strategies.playbook import _token_value, option_values
+from kiai.strategies.risk import fight_rule
+from kiai.strategies.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
+from kiai.strategies.inlining import cold
 
 SCHEMA = 2
 NO_RULE = (0, 0.0, False)  # fill_counted's rule for a question that is not about fighting
@@ -121,6 +122,7 @@ def _card_for(pub, t, c, x, i):
 
 
 @njit(cache=True)
+@cold
 def fill(p, pub, q, s, a, legal, keeper_slot, x):
     """Write the features of question q put to seat s (a: the card in hand, legal: the legal
     answers, keeper_slot: the slot of keeper's answer, p: keeper's parameters) into x; returns

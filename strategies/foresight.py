@@ -2,8 +2,8 @@
 stacks and the game's future shuffles, so the gap between it and the best honest strategy is
 what luck of the deal is worth (strategies.lookahead plays it)."""
 
-from strategies.base import Param, Strategy
-from strategies.lookahead import BASES, FORESIGHT, hooks, plan, planning_params  # noqa: F401  (hooks, plan: the run layer reads them)
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.lookahead import BASES, FORESIGHT, hooks, plan, planning_params  # noqa: F401  (hooks, plan: the run layer reads them)
 
 STRATEGY = Strategy(
     "foresight",

@@ -17,12 +17,12 @@ the run's label buffer: the positions the value learns from.
 import numpy as np
 from numba import carray, njit
 
-from simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from simcore.rng import mix64
-from simcore.rounds import play_game
-from simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
-from strategies.base import Param, Strategy
-from strategies.lookahead import (
+from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from kiai.simcore.rng import mix64
+from kiai.simcore.rounds import play_game
+from kiai.simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
     answer_question,
     copy_state,
@@ -33,8 +33,8 @@ from strategies.lookahead import (
     rollout_records,
     sample_hidden,
 )
-from strategies.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
-from strategies.value_model import load as load_value
+from kiai.strategies.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
+from kiai.strategies.value_model import load as load_value
 
 BASES = ("keeper", "learned")
 STRATEGY = Strategy(

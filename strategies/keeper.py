@@ -12,12 +12,12 @@ dearer card), capacity (what a point of margin is worth).
 import numpy as np
 from numba import njit
 
-from simcore.obs import active_count, ignores, last_card, margin, talent_mask
-from simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
-from strategies import playbook, risk
-from strategies.base import Param, Strategy
-from strategies.inlining import hot
-from strategies.sense import kept_cost, packed_cost, state_costs, symbol_cost
+from kiai.simcore.obs import active_count, ignores, last_card, margin, talent_mask
+from kiai.simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
+from kiai.strategies import playbook, risk
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.inlining import hot
+from kiai.strategies.sense import kept_cost, packed_cost, state_costs, symbol_cost
 
 STRATEGY = Strategy(
     "keeper",

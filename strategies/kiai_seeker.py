@@ -11,10 +11,10 @@ stay (weight of a card's repeating penalty).
 
 from numba import njit
 
-from simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
-from strategies import playbook
-from strategies.base import Param, Strategy
-from strategies.sense import fight_odds, missing
+from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
+from kiai.strategies import playbook
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.sense import fight_odds, missing
 
 STRATEGY = Strategy(
     "kiai",

@@ -25,13 +25,13 @@ import numpy as np
 from numba import njit, uint64
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from simcore.state import MEM
-from strategies import keeper, risk
-from strategies.base import Param, Strategy
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, NO_VALUES, action_slot, card_reasoning, fill_counted
-from strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, MAX_MEMBERS, flush_subnormals, load
-from strategies.sense import fight_odds
+from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from kiai.simcore.state import MEM
+from kiai.strategies import keeper, risk
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, NO_VALUES, action_slot, card_reasoning, fill_counted
+from kiai.strategies.model import HEADS, MAX_FEATURES, MAX_HIDDEN, MAX_MEMBERS, flush_subnormals, load
+from kiai.strategies.sense import fight_odds
 
 # a layer's outputs are summed _BLOCK at a time, in registers: every layer's width is padded to a
 # multiple of it (MAX_HIDDEN is one; the scores, at most 8, get one block)

@@ -22,14 +22,14 @@ honest planner must be before it overrides its base).
 import numpy as np
 from numba import carray, njit
 
-from simcore.codes import OUT_WIN
-from simcore.obs import turn_key
-from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from simcore.resume import from_action, from_card, from_fight_again
-from simcore.rng import mix64, stream_below
-from simcore.gateway import call_decide
-from simcore.rounds import play_game
-from simcore.state import (
+from kiai.simcore.codes import OUT_WIN
+from kiai.simcore.obs import turn_key
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from kiai.simcore.resume import from_action, from_card, from_fight_again
+from kiai.simcore.rng import mix64, stream_below
+from kiai.simcore.gateway import call_decide
+from kiai.simcore.rounds import play_game
+from kiai.simcore.state import (
     BOOK,
     BOOK_SIZE,
     CFG,
@@ -47,9 +47,9 @@ from simcore.state import (
     int_to_voidptr,
     keep_alive,
 )
-from strategies import keeper
-from strategies.base import Param, Strategy
-from strategies.features import N_ACTION, N_FEATURES, action_slot, fill
+from kiai.strategies import keeper
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.features import N_ACTION, N_FEATURES, action_slot, fill
 
 HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
 BASES = ("counter", "kiai", "team", "risk", "keeper", "learned")  # the `base` parameter's values

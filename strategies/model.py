@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, SCHEMA
+from kiai.strategies.features import N_ACTION, N_CARD, N_FEATURES, SCHEMA
 
 FORMAT = "kiai-model"
 HEADS = {"action": N_ACTION, "card": N_CARD}

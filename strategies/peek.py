@@ -2,8 +2,8 @@
 the true next raider card on top: it sees one card ahead and nothing more, so the gap between
 it and `lookahead` is what that one card is worth (strategies.lookahead plays it)."""
 
-from strategies.base import Strategy
-from strategies.lookahead import BASES, LOOKAHEAD_PARAMS, PEEK, hooks, plan  # noqa: F401  (hooks, plan: the run layer reads them)
+from kiai.strategies.base import Strategy
+from kiai.strategies.lookahead import BASES, LOOKAHEAD_PARAMS, PEEK, hooks, plan  # noqa: F401  (hooks, plan: the run layer reads them)
 
 STRATEGY = Strategy(
     "peek",

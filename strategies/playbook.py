@@ -11,9 +11,9 @@ exactly on the Kiai is worth), `stay` (how much a card's repeating penalty count
 from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 
-from simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
-from simcore.kiai import PERMS
-from simcore.obs import (
+from kiai.simcore.codes import DAISUKE, GOROBEI, HEIHACHI, KANBEI, KATSUSHIRO, KIKUCHIYO, KYUZO
+from kiai.simcore.kiai import PERMS
+from kiai.simcore.obs import (
     active_count,
     can_defend,
     defend_mask,
@@ -27,7 +27,7 @@ from simcore.obs import (
     right_of,
     talent_mask,
 )
-from simcore.questions import (
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     CARD_CONFRONT,
@@ -50,9 +50,9 @@ from simcore.questions import (
     Q_LOSE_DEF,
     Q_PLACE,
 )
-from simcore.unseen import card_bin
-from strategies.inlining import hot
-from strategies.sense import (
+from kiai.simcore.unseen import card_bin
+from kiai.strategies.inlining import cold, hot
+from kiai.strategies.sense import (
     confront_value,
     next_known,
     packed_cost,
@@ -81,6 +81,7 @@ def _takes(pub, t, c, kiai_bonus, stay):
 
 
 @njit(cache=True)
+@cold
 def _kiai_or_discard(pub, s, b, kiai_bonus, stay):
     """The unseen cards of bin b (value v = b // 4, landing on Kyuzo's Kiai, v in his line)
     added up as _takes values them: the better of the Kiai, less the card's own penalty, and
@@ -94,6 +95,7 @@ def _kiai_or_discard(pub, s, b, kiai_bonus, stay):
 
 
 @njit(cache=True)
+@cold
 def _redraw_value(pub, s, kiai_bonus, stay):
     """Expected value of a fresh card for s (the card in hand goes under the stack): _takes
     averaged over the unseen cards, counted by bin (value, symbol) from the engine's counts
@@ -193,6 +195,7 @@ def card_choice(pub, s, c, legal, kiai_bonus, stay, team):
 
 
 @njit(cache=True)
+@cold
 def lose_defence(pub, s, legal):
     """Boss: give up the defence card whose symbol costs least, counting how likely it is to
     come again this round."""
@@ -208,6 +211,7 @@ def lose_defence(pub, s, legal):
 
 
 @njit(cache=True)
+@cold
 def absent_tokens(pub, s, avail):
     """Spread the once-per-game tokens over the rounds: at his first turn of a round a samurai
     takes his share, most useful talents first (section 11)."""
@@ -225,6 +229,7 @@ def absent_tokens(pub, s, avail):
 
 
 @njit(cache=True)
+@cold
 def heal_target(pub, legal):
     """Heihachi's animal Kiai: the token holder nearest death."""
     best = 0
@@ -250,6 +255,7 @@ def _relief(pub, t, c, kiai_bonus, stay):
 
 
 @njit(cache=True)
+@cold
 def daisuke_target(pub, legal, kiai_bonus, stay, team):
     """Daisuke's Kiai: move the last card of a line to a samurai who places it; taken only
     if the move helps (R-10b)."""
@@ -272,6 +278,7 @@ def daisuke_target(pub, legal, kiai_bonus, stay, team):
 
 
 @njit(cache=True)
+@cold
 def kikuchiyo_target(pub, legal, kiai_bonus, stay):
     """Kikuchiyo's Kiai: discard the last card whose removal helps most."""
     best = 0
@@ -307,6 +314,7 @@ def _token_value(pub, giver, rec):
 
 
 @njit(cache=True)
+@cold
 def kyuzo_target(pub, legal, team):
     """Kyuzo's Kiai: a support token to whoever can use that talent best (R-20)."""
     best = 0
@@ -324,6 +332,7 @@ def kyuzo_target(pub, legal, team):
 
 
 @njit(cache=True)
+@cold
 def _draw_order_value(pub, cards, k, kiai_bonus, stay):
     """Value of handing the known top cards, in this order, to the next samurai to draw: the
     acting one, then the others still in, clockwise."""
@@ -341,6 +350,7 @@ def _draw_order_value(pub, cards, k, kiai_bonus, stay):
 
 
 @njit(cache=True)
+@cold
 def katsushiro_order(pub, k, kiai_bonus, stay):
     """Katsushiro's Kiai: the order of the k known top cards (R-10c) that suits the samurai
     about to draw them. Answers a permutation index, as the engine numbers them."""

@@ -2,10 +2,10 @@
 
 from numba import njit
 
-from simcore.obs import nth_bit, popcount
-from simcore.questions import Q_ABSENT
-from simcore.rng import stream_below
-from strategies.base import Strategy
+from kiai.simcore.obs import nth_bit, popcount
+from kiai.simcore.questions import Q_ABSENT
+from kiai.simcore.rng import stream_below
+from kiai.strategies.base import Strategy
 
 STRATEGY = Strategy("random", "Uniformly random among the legal choices at every decision point (for fuzzing).")
 

@@ -6,9 +6,9 @@ rates on it. Step numbers below are the specification's.
 
 from numba import njit
 
-from simcore.codes import GOROBEI, HEIHACHI, KANBEI, KIKUCHIYO
-from simcore.obs import can_defend, left_of, margin, right_of
-from simcore.questions import (
+from kiai.simcore.codes import GOROBEI, HEIHACHI, KANBEI, KIKUCHIYO
+from kiai.simcore.obs import can_defend, left_of, margin, right_of
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     CARD_CONFRONT,
@@ -29,7 +29,7 @@ from simcore.questions import (
     Q_LOSE_DEF,
     Q_PLACE,
 )
-from strategies.base import Param, Strategy
+from kiai.strategies.base import Param, Strategy
 
 STRATEGY = Strategy(
     "reference",

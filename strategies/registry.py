@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
-from strategies.base import Param, Strategy
+from kiai.strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
+from kiai.strategies.base import Param, Strategy
 
 MODULES: tuple[ModuleType, ...] = (
     reference,

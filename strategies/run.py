@@ -19,13 +19,13 @@ from functools import cache
 import numba
 import numpy as np
 
-from simcore import state
-from simcore.components import Components
-from simcore.config import ConfigError, TableFacts, check_table, configure, script
-from simcore.events import TR_COLS
-from simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
-from simcore.results import N_OUT, OUT_NAMES
-from strategies import registry
+from kiai.simcore import state
+from kiai.simcore.components import Components
+from kiai.simcore.config import ConfigError, TableFacts, check_table, configure, script
+from kiai.simcore.events import TR_COLS
+from kiai.simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
+from kiai.simcore.results import N_OUT, OUT_NAMES
+from kiai.strategies import registry
 
 MAX_TRACE_ROWS = 200_000
 
@@ -58,7 +58,7 @@ class GameConfig(TableFacts):
             except ValueError as e:
                 raise ConfigError(str(e)) from None
         if self.uses_model:
-            from strategies.model import ModelError, load
+            from kiai.strategies.model import ModelError, load
 
             try:
                 load(self.model, self.components.sha256)
@@ -101,11 +101,11 @@ class GameConfig(TableFacts):
             "rules": dict(self.rules),
         }
         if self.uses_model:
-            from strategies.model import load
+            from kiai.strategies.model import load
 
             from pathlib import Path
 
-            from strategies.model import default_path
+            from kiai.strategies.model import default_path
 
             m = load(self.model)
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
@@ -132,7 +132,7 @@ def _data_record(config: GameConfig, base) -> int:
     """The address of the base strategy's parameter record with its data (a model), made once
     per (strategy, parameters, model, components). The model's bytes name it, not its path: a
     file rewritten in place (a training run's candidate fits) is another model."""
-    from strategies.model import load
+    from kiai.strategies.model import load
 
     overrides = {} if config.strategy_info.planner else dict(config.params)
     key = (base.name, tuple(sorted(overrides.items())), load(config.model).sha256, config.components.sha256)
@@ -167,7 +167,7 @@ def uncompiled(configs) -> tuple[bool, list[str]]:
     """What prepare(configs) would compile rather than load from numba's cache: whether the
     engine's kernel, and the strategies (by name, once each) of a piece not there yet. A look,
     no compiling."""
-    from simcore.kernel import play_games
+    from kiai.simcore.kernel import play_games
 
     names = [name for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
     return not _in_cache(play_games), list(dict.fromkeys(names))
@@ -187,7 +187,7 @@ HELPER_TIMEOUT = 900  # seconds after the engine: far beyond any compile, short 
 
 def _compile_engine(cfgs) -> None:
     """Compile the engine's kernel, or load it from the cache: a call that plays no game."""
-    from simcore.kernel import play_games
+    from kiai.simcore.kernel import play_games
 
     recs = _records()
     pub, hid = (r.view(np.ndarray)[0] for r in recs[:2])
@@ -201,7 +201,7 @@ def _compile_side_by_side(configs, cfgs) -> None:
     a process, and each of the two takes half a minute or more: side by side on two cores they
     take the time of the longer. The helper writes numba's on-disk cache, and this process then
     loads the strategies from it; should the helper fail, this process compiles them itself."""
-    from simcore.kernel import play_games
+    from kiai.simcore.kernel import play_games
 
     if _in_cache(play_games) or (os.cpu_count() or 1) < 2:
         return  # nothing to overlap (every call of kernel_config after the first ends here, on one look)
@@ -295,8 +295,8 @@ def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int 
     `labels` rows of room per game, the rows a planner wrote (`width` floats each, default
     LABEL_WIDTH): the questions the lookahead weighed, or the positions judge collected,
     in game order."""
-    from simcore.kernel import play_games
-    from strategies.lookahead import LABEL_WIDTH
+    from kiai.simcore.kernel import play_games
+    from kiai.strategies.lookahead import LABEL_WIDTH
 
     cfg = cfgs.view(np.ndarray)[0]
     if start is None:

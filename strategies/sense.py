@@ -14,7 +14,7 @@ engine's bins (pub.bin_n, pub.bin_pens, simcore.unseen): a strategy that reads t
 import numpy as np
 from numba import njit
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     DAISUKE,
     GOROBEI,
     HEIHACHI,
@@ -32,9 +32,9 @@ from simcore.codes import (
     PEN_RIGHT_DRAWS,
     PEN_WOUND,
 )
-from simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, left_of, margin, right_of, talent_mask
-from simcore.unseen import pen_count
-from strategies.inlining import hot
+from kiai.simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, left_of, margin, right_of, talent_mask
+from kiai.simcore.unseen import pen_count
+from kiai.strategies.inlining import hot
 
 # fight_odds gives the odds of what a samurai does with his next card, best first: defend,
 # discard (Kyuzo's talent), kiai (confronted, lands exactly on the Kiai), fit (stays below it),

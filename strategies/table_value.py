@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, OUT_WIN, PENALTIES
+from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, OUT_WIN, PENALTIES
 
 N_PEN = len(PENALTIES) - 1  # penalty codes past "none"
 

@@ -11,11 +11,11 @@ passing), team (weight of a teammate's gain against its own), stay.
 
 from numba import njit
 
-from simcore.obs import active_count
-from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
-from strategies import playbook
-from strategies.base import Param, Strategy
-from strategies.sense import STAY_CHANCE, fight_within, missing, seat_danger
+from kiai.simcore.obs import active_count
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
+from kiai.strategies import playbook
+from kiai.strategies.base import Param, Strategy
+from kiai.strategies.sense import STAY_CHANCE, fight_within, missing, seat_danger
 
 STRATEGY = Strategy(
     "team",

@@ -30,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.questions import Q_CARD
-from strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save, shapes
+from kiai.simcore.questions import Q_CARD
+from kiai.strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
+from kiai.strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save, shapes
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
 SIZE_WEIGHTS = {2: 1, 3: 3, 4: 4, 5: 3, 6: 1, 7: 1}  # team sizes: the analyser's usual tables weigh most
@@ -194,7 +194,7 @@ def training_tables(rng: np.random.Generator, count: int, held_out: Sequence[tup
     """`count` (line-up, level) pairs drawn with weights on team size and level, seat order
     random, none of them a held-out line-up (as a set) so the evaluation can tell whether the
     model plays line-ups it never saw."""
-    from simcore.codes import SAMURAI
+    from kiai.simcore.codes import SAMURAI
 
     held = {frozenset(h) for h in held_out}
     sizes, sw = zip(*SIZE_WEIGHTS.items())
@@ -236,7 +236,7 @@ class Folder:
 
 
 def header_for(settings: Settings, k: int, positions: int, losses: dict, command: str) -> dict:
-    from simcore.version import kiai_version
+    from kiai.simcore.version import kiai_version
 
     return {
         "architecture": architecture(settings.hidden),
@@ -268,7 +268,7 @@ def _tables(settings: Settings) -> list:
 
 
 def _configs(lineup, level, components, strategy: str, model: Path | None, params: dict | None = None):
-    from strategies.run import GameConfig
+    from kiai.strategies.run import GameConfig
 
     return GameConfig(tuple(lineup), level, strategy, params=params or {}, components=components,
                       model=str(model) if model is not None else None)
@@ -276,7 +276,7 @@ def _configs(lineup, level, components, strategy: str, model: Path | None, param
 
 def teacher(settings: Settings, lineup, level, components, model: Path, k: int):
     """The lookahead weighing each question, over keeper (iteration 0) or the model `model`."""
-    from strategies.lookahead import BASES
+    from kiai.strategies.lookahead import BASES
 
     base = "keeper" if k == 0 else "learned"
     return _configs(lineup, level, components, "lookahead",
@@ -287,7 +287,7 @@ def teacher(settings: Settings, lineup, level, components, model: Path, k: int):
 def label(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> np.ndarray:
     """Step 1: the teacher plays `games` games over the training tables; its weighed questions
     are the labels (iteration-k/labels.npy)."""
-    from strategies.run import label_games
+    from kiai.strategies.run import label_games
 
     path = folder.iteration(k) / "labels.npy"
     if path.exists():
@@ -357,8 +357,8 @@ def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: s
 def select(folder: Folder, settings: Settings, k: int, candidates: list, header: dict, components, stages: Stages) -> list:
     """Wins of each candidate model on the same `select_games` deals spread over the training
     tables (never the evaluation's, which stay a fair test of the kept model)."""
-    from simcore.results import O_OUTCOME
-    from strategies.run import run_games
+    from kiai.simcore.results import O_OUTCOME
+    from kiai.strategies.run import run_games
 
     tables = _tables(settings)
     per = [settings.select_games // len(tables) + (i < settings.select_games % len(tables)) for i in range(len(tables))]
@@ -381,7 +381,7 @@ def select(folder: Folder, settings: Settings, k: int, candidates: list, header:
 
 
 def _threads() -> int:
-    from strategies.run import set_threads
+    from kiai.strategies.run import set_threads
 
     return set_threads(None)
 
@@ -389,9 +389,9 @@ def _threads() -> int:
 def evaluate(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> dict:
     """Step 3: the new model, the previous one and the teacher on the same deals of every
     evaluation table (iteration-k/eval.json); the teacher on the first `teacher_games` only."""
-    from simcore.stats import paired_test, proportion_ci
-    from simcore.results import O_OUTCOME
-    from strategies.run import run_games
+    from kiai.simcore.stats import paired_test, proportion_ci
+    from kiai.simcore.results import O_OUTCOME
+    from kiai.strategies.run import run_games
 
     path = folder.iteration(k) / "eval.json"
     if path.exists():
@@ -437,7 +437,7 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     evaluates; it goes on while the new model wins more of the evaluation deals than the
     previous one did (at most `iterations`). The best model is copied to folder/model.npz.
     Returns {"best": k, "history": [eval docs]}."""
-    from strategies.model import save as save_model
+    from kiai.strategies.model import save as save_model
 
     folder.path.mkdir(parents=True, exist_ok=True)
     settings_path = folder.path / "settings.json"
@@ -475,7 +475,7 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     if best is None:
         copy_model(folder.model(0), final)
     else:  # the best iteration's model, its header telling how it played on the evaluation deals
-        from strategies.model import load
+        from kiai.strategies.model import load
 
         m = load(folder.iteration(best) / "model.npz")
         doc = history[best]
@@ -494,11 +494,11 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
     best model alone, on the evaluation deals (ensemble.json, kept for a rerun). The ensemble
     replaces folder/model.npz when it wins more of them; its header then says of which
     iterations it is made and how the two played."""
-    from simcore.stats import paired_test, proportion_ci
-    from simcore.results import O_OUTCOME
-    from strategies.model import ensemble, load
-    from strategies.model import save as save_model
-    from strategies.run import run_games
+    from kiai.simcore.stats import paired_test, proportion_ci
+    from kiai.simcore.results import O_OUTCOME
+    from kiai.strategies.model import ensemble, load
+    from kiai.strategies.model import save as save_model
+    from kiai.strategies.run import run_games
 
     its = list(range(max(0, best - settings.members + 1), best + 1))
     single = folder.iteration(best) / "model.npz"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.table_value import MAX_H1, MAX_H2, N_VALUE_FEATURES, SCHEMA
+from kiai.strategies.table_value import MAX_H1, MAX_H2, N_VALUE_FEATURES, SCHEMA
 
 FORMAT = "kiai-value"
 ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the shipped one otherwise)

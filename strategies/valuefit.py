@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.codes import OUT_WIN, SAMURAI
-from simcore.results import N_OUT, O_OUTCOME
+from kiai.simcore.codes import OUT_WIN, SAMURAI
+from kiai.simcore.results import N_OUT, O_OUTCOME
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
@@ -47,7 +47,7 @@ class ValueSettings:
     seed: int = 0
 
     def check(self) -> None:
-        from strategies.table_value import MAX_H1, MAX_H2
+        from kiai.strategies.table_value import MAX_H1, MAX_H2
 
         for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
                              ("samples", 1, 64), ("h1", 1, MAX_H1), ("h2", 1, MAX_H2), ("epochs", 1, 1000)):
@@ -75,8 +75,8 @@ def tables(settings: ValueSettings) -> list[tuple[tuple[str, ...], str]]:
 def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200):
     """Play games of config (judge with `collect` 1 or 2): the features at every turn's start,
     whether its game was won, its game's index, and the per-game result rows."""
-    from strategies.judge import ROW_WIDTH
-    from strategies.run import _play, kernel_config
+    from kiai.strategies.judge import ROW_WIDTH
+    from kiai.strategies.run import _play, kernel_config
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
     _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
@@ -167,7 +167,7 @@ class Stages:
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
                 command: str = "", threads: int = 1) -> Path:
     """Run (or resume) the iterations in folder; returns the last value file (value-I.npz)."""
-    from strategies import value_model as M
+    from kiai.strategies import value_model as M
 
     stages = stages or Stages()
     settings.check()
@@ -194,9 +194,9 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
 
 
 def _iterate(folder, settings, components, stages, command, threads, mine, drawn) -> None:
-    from simcore.version import kiai_version
-    from strategies import value_model as M
-    from strategies.run import GameConfig
+    from kiai.simcore.version import kiai_version
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import GameConfig
 
     previous = None
     for it in range(settings.iterations):

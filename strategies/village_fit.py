@@ -5,7 +5,7 @@ Plays games with a heuristic, reads the village (barricades, farmsteads, familie
 states) at each round's end from the event log, and fits one statsmodels Logit per round on
 the game's outcome. Run it to refit, for example with other component data:
 
-    python -m strategies.village_fit --games 200000 --strategy risk
+    python -m kiai.strategies.village_fit --games 200000 --strategy risk
 
 and paste the printed WIN_FIT into strategies/lookahead.py. Plain Python: nothing here is
 compiled into the kernel.
@@ -17,10 +17,10 @@ import argparse
 
 import numpy as np
 
-from simcore import events as L
-from simcore import results as R
-from simcore.config import ConfigError
-from strategies.run import GameConfig, run_one
+from kiai.simcore import events as L
+from kiai.simcore import results as R
+from kiai.simcore.config import ConfigError
+from kiai.strategies.run import GameConfig, run_one
 
 LINEUPS = (
     ("kyuzo", "kikuchiyo", "heihachi", "daisuke"),

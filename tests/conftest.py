@@ -15,7 +15,7 @@ import pytest
 @pytest.fixture(scope="session")
 def engine():
     """Import the engine and play one tiny game, so compilation happens once for the session."""
-    from strategies.run import run_one
+    from kiai.strategies.run import run_one
 
     run = run_one(make_config("heihachi", "kyuzo", first_seat=0), seed=1, stop_after_turns=1)
     assert run.book.err == 0
@@ -31,7 +31,7 @@ def one_thread(engine):
     (simcore.rng), so this changes nothing but the time taken."""
     import numba
 
-    from strategies.run import set_threads
+    from kiai.strategies.run import set_threads
 
     before = numba.get_num_threads()
     set_threads(1)
@@ -41,7 +41,7 @@ def one_thread(engine):
 
 # --------------------------------------------------------------------------- rules-test helpers
 def _comp():
-    from simcore.components import load_components
+    from kiai.simcore.components import load_components
 
     return load_components()
 
@@ -73,7 +73,7 @@ class Cards:
         return c
 
     def guard(self):
-        from simcore.codes import SYMBOLS
+        from kiai.simcore.codes import SYMBOLS
 
         comp = self.comp
 
@@ -102,7 +102,7 @@ class Cards:
 def make_config(*samurai, **kw):
     """A GameConfig played by `reference` unless the caller names a strategy: the rules tests
     were written against reference's choices, whatever kiai's default strategy becomes."""
-    from strategies.run import GameConfig
+    from kiai.strategies.run import GameConfig
 
     kw.setdefault("strategy", "reference")
     return GameConfig(samurai=tuple(samurai), **kw)
@@ -119,7 +119,7 @@ def event_codes(run):
 
 def story(run) -> str:
     """The run's event log in words (for assertion messages)."""
-    from simcore.trace import describe
+    from kiai.simcore.trace import describe
 
     return "\n".join(describe(run.events, run.config.samurai, run.config.components))
 
@@ -176,7 +176,7 @@ class RecordingBar:
 # --------------------------------------------------------------------------- command-line helpers
 def run(capsys, *argv):
     """`kiai ARGV...` in this process: (exit code, standard output, standard error)."""
-    from cli.main import main
+    from kiai.cli.main import main
 
     code = main([str(a) for a in argv])
     out, err = capsys.readouterr()

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.codes import SYMBOLS
+from kiai.simcore.codes import SYMBOLS
 
 
 class Position:
     def __init__(self, config, seed: int = 0):
-        from strategies.run import run_one
+        from kiai.strategies.run import run_one
 
         self.config = config
         base = run_one(config, seed, 0, trace=False, check=False, stop_after_turns=0)
@@ -166,7 +166,7 @@ class Position:
     # ---------------------------------------------------------------- play
     def play(self, *, turns=None, round_end=False, decisions=(), randoms=(), seed=0,
              trace=True, scramble=False, config=None):
-        from strategies.run import run_one
+        from kiai.strategies.run import run_one
 
         return run_one(
             config or self.config, seed, 0, trace=trace, check=True, scramble=scramble,
@@ -217,7 +217,7 @@ def intruder_top_first(run) -> list[int]:
 
 def find_card(comp, *, value=None, symbol=None, penalties=None, flames=None, rank=None, exclude=()):
     """The first card id matching every given property (symbol/penalty by name)."""
-    from simcore.codes import PENALTIES, RANKS
+    from kiai.simcore.codes import PENALTIES, RANKS
 
     for c in range(comp.n_cards()):
         if c in exclude:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from simcore import _cache
+from kiai.simcore import _cache
 
 ROOT = Path(_cache.__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ def test_no_compiled_module_imports_a_plain_one():
 def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypatch):
     """On a cold cache the strategy's pieces go to a helper process while this one compiles the
     engine; the helper is waited for before the strategy is loaded."""
-    from strategies import run
+    from kiai.strategies import run
 
     calls = []
 
@@ -78,7 +78,7 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
     is stopped and this process goes on (it compiles what the helper left)."""
     import subprocess
 
-    from strategies import run
+    from kiai.strategies import run
 
     events = []
 
@@ -114,7 +114,7 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
 
 
 def test_the_cache_look_sees_a_compiled_strategy():
-    from strategies import keeper, run
+    from kiai.strategies import keeper, run
 
     from types import SimpleNamespace
 
@@ -134,7 +134,7 @@ def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
 
     from numba.core import config
 
-    from strategies import reference, run
+    from kiai.strategies import reference, run
 
     env = dict(os.environ, KIAI_CACHE_DIR=str(tmp_path))
     subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300)

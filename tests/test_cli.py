@@ -49,7 +49,7 @@ def test_simulate_text_summary(capsys):
 
 
 def test_simulate_writes_its_table_in_the_sweep_schema(capsys, tmp_path):
-    from reports.sweep import COLUMNS
+    from kiai.reports.sweep import COLUMNS
 
     for name in ("t.csv", "t.parquet"):
         path = tmp_path / name
@@ -110,7 +110,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 
 
 def test_invalid_component_file_is_rejected(capsys, tmp_path):
-    from simcore.components import default_components_path
+    from kiai.simcore.components import default_components_path
 
     text = default_components_path().read_text().replace("kyuzo      = { human = 9", "kyuzo      = { human = 99")
     bad = tmp_path / "bad.toml"

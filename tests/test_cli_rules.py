@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
-from reports import sweep as S
-from reports import tune as T
-from reports.stats import paired_test
-from simcore import results as L
-from simcore.readings import DEFAULTS, READINGS
-from strategies.run import GameConfig, run_games
+from kiai.cli.main import main
+from kiai.reports import sweep as S
+from kiai.reports import tune as T
+from kiai.reports.stats import paired_test
+from kiai.simcore import results as L
+from kiai.simcore.readings import DEFAULTS, READINGS
+from kiai.strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
-from reports import compare as C
-from reports.seatings import seatings_from
-from reports.stats import holm, paired_test
+from kiai.cli.main import main
+from kiai.reports import compare as C
+from kiai.reports.seatings import seatings_from
+from kiai.reports.stats import holm, paired_test
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -34,7 +34,7 @@ def compared():
     import contextlib
     import io
 
-    from strategies.run import GameConfig, run_games
+    from kiai.strategies.run import GameConfig, run_games
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -8,8 +8,8 @@ import tomllib
 import numpy as np
 import pytest
 
-from simcore import codes
-from simcore.components import ComponentsError, default_components_path, load_components
+from kiai.simcore import codes
+from kiai.simcore.components import ComponentsError, default_components_path, load_components
 
 DEFAULT = default_components_path()
 TEXT = DEFAULT.read_text(encoding="utf-8")

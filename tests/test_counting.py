@@ -7,13 +7,13 @@ import pytest
 from conftest import Cards, make_config
 from scenario import Position
 
-from simcore.codes import KATSUSHIRO, KYUZO, PEN_WOUND, PENALTIES
-from simcore.obs import defend_mask, in_round, last_card, margin, talent_mask
-from simcore.results import N_OUT
-from simcore.state import U_BINS
-from simcore.unseen import bins_agree, pen_count, pen_field, recount_unseen
-from strategies import playbook, risk, sense
-from strategies.run import GameConfig, _play, kernel_config, run_one
+from kiai.simcore.codes import KATSUSHIRO, KYUZO, PEN_WOUND, PENALTIES
+from kiai.simcore.obs import defend_mask, in_round, last_card, margin, talent_mask
+from kiai.simcore.results import N_OUT
+from kiai.simcore.state import U_BINS
+from kiai.simcore.unseen import bins_agree, pen_count, pen_field, recount_unseen
+from kiai.strategies import playbook, risk, sense
+from kiai.strategies.run import GameConfig, _play, kernel_config, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from strategies.registry import REGISTRY, names
-from strategies.run import GameConfig, run_games, run_one
+from kiai.strategies.registry import REGISTRY, names
+from kiai.strategies.run import GameConfig, run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore.results import (
+from kiai.simcore.results import (
     O_BARR,
     O_DECISIONS,
     O_END_ROUND,
@@ -22,9 +22,9 @@ from simcore.results import (
     O_STALLED,
     O_WOUND_SUM,
 )
-from strategies.run import GameConfig, run_games, run_one, set_threads
-from simcore.codes import LEVELS, SAMURAI
-from strategies.registry import REGISTRY
+from kiai.strategies.run import GameConfig, run_games, run_one, set_threads
+from kiai.simcore.codes import LEVELS, SAMURAI
+from kiai.strategies.registry import REGISTRY
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -206,7 +206,7 @@ def _unshift(y, k):
 
 def _unmix64(y):
     """The inverse of rng.mix64 (SplitMix64's finalizer), on Python ints."""
-    from simcore import rng
+    from kiai.simcore import rng
 
     y = _unshift(y, 31) * pow(int(rng._M2), -1, U64) % U64
     y = _unshift(y, 27) * pow(int(rng._M1), -1, U64) % U64
@@ -221,7 +221,7 @@ def test_strategy_stream_does_not_reveal_the_game_stream():
     """The strategy's stream is public to it, so the game's stream must not be a function of it:
     inverting the derivation finds a second (seed, game) with the same strategy stream and
     another game stream."""
-    from simcore import rng
+    from kiai.simcore import rng
 
     def mix(x):
         return _u(rng.mix64(np.uint64(x % U64)))

@@ -11,16 +11,16 @@ import pickle
 import numpy as np
 import pytest
 
-from cli.main import main
-from reports import compare as C
-from strategies.registry import DEFAULT
+from kiai.cli.main import main
+from kiai.reports import compare as C
+from kiai.strategies.registry import DEFAULT
 from conftest import RecordingBar
-from reports import sweep as S
-from reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
-from reports.stats import proportion_ci
-from simcore import results as L
-from simcore.codes import OUTCOMES
-from strategies.run import GameConfig, grade, run_games
+from kiai.reports import sweep as S
+from kiai.reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
+from kiai.reports.stats import proportion_ci
+from kiai.simcore import results as L
+from kiai.simcore.codes import OUTCOMES
+from kiai.strategies.run import GameConfig, grade, run_games
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -144,7 +144,7 @@ def blocks_in_turn(calls, arms):
 
 
 def test_compare_in_blocks_is_compare_whole(monkeypatch):
-    from cli.compare import _report_seatings
+    from kiai.cli.compare import _report_seatings
 
     lineup, games, seed = ("kyuzo", "heihachi", "daisuke", "gorobei"), 3000, 2
     rec = Recorder(monkeypatch)
@@ -161,7 +161,7 @@ def test_compare_in_blocks_is_compare_whole(monkeypatch):
 
 
 def test_compare_strategies_in_blocks_is_compare_whole(monkeypatch):
-    from cli.compare import _report_strategies
+    from kiai.cli.compare import _report_strategies
 
     seating, games, seed = ("kyuzo", "heihachi", "daisuke"), 2500, 4
     monkeypatch.setattr(C, "PAIR_CELLS", 3 * 300)  # blocks of at most 300 games: many of them
@@ -178,7 +178,7 @@ def test_compare_strategies_in_blocks_is_compare_whole(monkeypatch):
 
 
 def test_compare_bar_counts_every_game_as_it_is_played(monkeypatch):
-    from cli import compare as cli_compare
+    from kiai.cli import compare as cli_compare
 
     bar = RecordingBar()
     monkeypatch.setattr(cli_compare, "progress", bar)

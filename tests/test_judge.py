@@ -9,10 +9,10 @@ import json
 import numpy as np
 import pytest
 
-from simcore.components import load_components
-from strategies import judge, table_value, valuefit
-from strategies import value_model as M
-from strategies.run import GameConfig, run_games, run_one
+from kiai.simcore.components import load_components
+from kiai.strategies import judge, table_value, valuefit
+from kiai.strategies import value_model as M
+from kiai.strategies.run import GameConfig, run_games, run_one
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -7,8 +7,8 @@ import pytest
 from conftest import Cards, events, make_config, ok, story
 from scenario import Position
 
-from simcore.events import EV_CONFRONT, EV_DEFEND, EV_FIGHT
-from simcore.questions import ACT_FIGHT
+from kiai.simcore.events import EV_CONFRONT, EV_DEFEND, EV_FIGHT
+from kiai.simcore.questions import ACT_FIGHT
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

@@ -1,4 +1,4 @@
-"""kiai's packages are layers: simcore < strategies < reports < cli.
+"""kiai's packages are layers: simcore < strategies < reports < the API (kiai/) < cli.
 
 A module may import its own layer and the layers below it, never one above (an import inside
 a function counts too: it is still a dependency, only a later one). Among the project's
@@ -14,14 +14,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("simcore", "strategies", "reports", "cli")  # lowest first
+LAYERS = ("simcore", "strategies", "reports", "kiai", "cli")  # lowest first; kiai/ holds the API
+FOLDERS = ("simcore", "strategies", "reports", "cli")  # installed as kiai.<folder>
 
 
 def module_name(path: Path) -> str:
+    """The installed name: simcore/kernel.py is kiai.simcore.kernel, kiai/api.py kiai.api."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join(parts if parts[0] == "kiai" else ["kiai", *parts])
 
 
 MODULES = {module_name(p): p for layer in LAYERS for p in sorted((ROOT / layer).rglob("*.py"))}
@@ -85,22 +87,24 @@ def imports(module: str) -> tuple[set[str], set[str]]:
 
 
 def project(names: set[str]) -> set[str]:
-    """The project's modules among imported names (`import simcore.x` also runs simcore)."""
+    """The project's modules among imported names (`import kiai.simcore.x` also runs kiai.simcore;
+    the package kiai itself imports nothing of the project on import, so it is no dependency)."""
     found = set()
     for name in names:
         parts = name.split(".")
-        if parts[0] not in LAYERS:
+        if parts[0] != "kiai":
             continue
-        found.update(p for p in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if p in MODULES)
+        found.update(p for p in (".".join(parts[:i]) for i in range(2, len(parts) + 1)) if p in MODULES)
     return found
 
 
 def layer(module: str) -> int:
-    return LAYERS.index(module.split(".")[0])
+    parts = module.split(".")
+    return LAYERS.index(parts[1] if len(parts) > 1 and parts[1] in FOLDERS else "kiai")
 
 
 def test_the_modules_are_found():
-    assert {"simcore.kernel", "strategies.run", "reports.summary", "cli.main"} <= set(MODULES)
+    assert {"kiai.simcore.kernel", "kiai.strategies.run", "kiai.reports.summary", "kiai.cli.main"} <= set(MODULES)
 
 
 def layer_violations() -> list[str]:
@@ -140,7 +144,7 @@ def top_level_cycles() -> list[list[str]]:
 
 def test_no_module_imports_a_higher_layer():
     bad = layer_violations()
-    assert not bad, "imports against the layer order simcore < strategies < reports < cli:\n" + "\n".join(bad)
+    assert not bad, "imports against the layer order simcore < strategies < reports < kiai (API) < cli:\n" + "\n".join(bad)
 
 
 def test_no_import_cycle_at_module_top_level():
@@ -149,9 +153,9 @@ def test_no_import_cycle_at_module_top_level():
 
 
 @pytest.mark.parametrize("source, module", [
-    ("from reports.stats import proportion_ci\n", "simcore.kernel"),
-    ("def f():\n    from cli.common import fail\n", "reports.summary"),
-    ("if True:\n    import cli.main as m\n", "strategies.run"),
+    ("from kiai.reports.stats import proportion_ci\n", "kiai.simcore.kernel"),
+    ("def f():\n    from kiai.cli.common import fail\n", "kiai.reports.summary"),
+    ("if True:\n    import kiai.cli.main as m\n", "kiai.strategies.run"),
 ])
 def test_an_upward_import_is_found(monkeypatch, tmp_path, source, module):
     """The layer check catches an upward import, also one inside a function or a block."""
@@ -163,11 +167,11 @@ def test_an_upward_import_is_found(monkeypatch, tmp_path, source, module):
 
 def test_a_cycle_is_found_and_an_import_in_a_function_is_no_cycle(monkeypatch, tmp_path):
     a, b, c = tmp_path / "a.py", tmp_path / "b.py", tmp_path / "c.py"
-    a.write_text("import strategies.fake_b\n", encoding="utf-8")
-    b.write_text("from strategies import fake_a\n", encoding="utf-8")
-    c.write_text("def f():\n    from strategies import fake_c\n", encoding="utf-8")
+    a.write_text("import kiai.strategies.fake_b\n", encoding="utf-8")
+    b.write_text("from kiai.strategies import fake_a\n", encoding="utf-8")
+    c.write_text("def f():\n    from kiai.strategies import fake_c\n", encoding="utf-8")
     for name, path in (("fake_a", a), ("fake_b", b), ("fake_c", c)):
-        monkeypatch.setitem(MODULES, f"strategies.{name}", path)
+        monkeypatch.setitem(MODULES, f"kiai.strategies.{name}", path)
     cycles = top_level_cycles()
-    assert ["strategies.fake_a", "strategies.fake_b", "strategies.fake_a"] in cycles
-    assert not any("strategies.fake_c" in cycle for cycle in cycles)
+    assert ["kiai.strategies.fake_a", "kiai.strategies.fake_b", "kiai.strategies.fake_a"] in cycles
+    assert not any("kiai.strategies.fake_c" in cycle for cycle in cycles)

@@ -9,13 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from cli.main import main
-from simcore.components import load_components
-from simcore.state import MEM
-from strategies import learned, training
-from strategies.features import N_FEATURES, SCHEMA
-from strategies.model import HEADS, ModelError, default_path, load, save, shapes
-from strategies.run import GameConfig, run_games
+from kiai.cli.main import main
+from kiai.simcore.components import load_components
+from kiai.simcore.state import MEM
+from kiai.strategies import learned, training
+from kiai.strategies.features import N_FEATURES, SCHEMA
+from kiai.strategies.model import HEADS, ModelError, default_path, load, save, shapes
+from kiai.strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -128,7 +128,7 @@ def test_an_ensemble_file_round_trips_and_plays_the_mean_of_its_members(tmp_path
     scores: with a member that scores 0 everywhere the mean is half the other's, so at `edge` e
     it plays exactly the games the other plays alone at 2e (halving and doubling are exact),
     and not those at e. The mean of a model with itself is that model, game for game."""
-    from strategies.model import ensemble
+    from kiai.strategies.model import ensemble
 
     arrays, header = random_model(seed=1)
     save(tmp_path / "m.npz", arrays, header)
@@ -189,7 +189,7 @@ def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words
 def test_a_house_component_file_names_both_ways_out(capsys, tmp_path):
     """The default strategy's model was trained on the default components: with a house file
     kiai refuses it in one line that says how to go on, and keeper plays that file."""
-    from simcore.components import default_components_path
+    from kiai.simcore.components import default_components_path
 
     text = default_components_path().read_text()
     assert "kyuzo      = { human = 9," in text
@@ -214,7 +214,7 @@ def test_model_option_is_for_a_strategy_that_plays_one(capsys, tmp_path):
 
 
 def test_learned_is_the_default_and_is_marked(capsys):
-    from strategies.registry import DEFAULT
+    from kiai.strategies.registry import DEFAULT
 
     assert DEFAULT == "learned"
     code, out, _ = run(capsys, "strategies", "--json")
@@ -296,7 +296,7 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
     150 deals against none): model.npz becomes the ensemble, its header says of what it is
     made, the recorded wins replay, and a rerun reuses the evaluation and writes the same model.
     A model averaged with itself plays as it does: no gain, model.npz stays as it was."""
-    from strategies.model import ensemble
+    from kiai.strategies.model import ensemble
 
     comp = load_components(None)
     folder = training.Folder(tmp_path / "run")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from cli import profile
+from kiai.cli import profile
 from conftest import one_line_error, run
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
+from kiai.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("docs_generate", ROOT / "docs" / "generate.py")

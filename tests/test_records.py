@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from reports.records import first_divergence, replayed, write
-from simcore.codes import LEVELS, SAMURAI
-from simcore.readings import READINGS
-from strategies.run import GameConfig, record_game
+from kiai.reports.records import first_divergence, replayed, write
+from kiai.simcore.codes import LEVELS, SAMURAI
+from kiai.simcore.readings import READINGS
+from kiai.strategies.run import GameConfig, record_game
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -183,7 +183,7 @@ def test_an_edited_state_is_caught(capsys, tmp_path):
 
 
 def test_records_of_other_components_need_their_file(capsys, tmp_path):
-    from simcore.components import default_components_path
+    from kiai.simcore.components import default_components_path
 
     comp = tmp_path / "house.toml"
     comp.write_text(default_components_path().read_text() + "\n# a house copy\n")
@@ -229,10 +229,10 @@ def test_bad_record_options_exit_2(capsys, argv, message):
 
 
 def test_the_schema_in_docs_is_current_and_records_meet_it():
-    """docs/record.schema.json is reports.records.schema() (python -m reports.records writes it)."""
+    """docs/record.schema.json is reports.records.schema() (python -m kiai.reports.records writes it)."""
     import jsonschema
 
-    from reports.records import schema
+    from kiai.reports.records import schema
 
     path = Path(__file__).resolve().parent.parent / "docs" / "record.schema.json"
     assert json.loads(path.read_text()) == json.loads(json.dumps(schema()))
@@ -256,7 +256,7 @@ def test_a_planners_game_records_only_the_game_played():
 
 
 def test_a_learned_record_names_its_model():
-    from strategies.model import load
+    from kiai.strategies.model import load
 
     config = GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "learned")
     row, rows = record_game(config, 0, 0)

@@ -4,9 +4,9 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from reports import ladder
-from reports.charts import NoChartData
-from reports.report import write_report
+from kiai.reports import ladder
+from kiai.reports.charts import NoChartData
+from kiai.reports.report import write_report
 
 A, B, C = ("heihachi", "daisuke", "gorobei"), ("kanbei", "kyuzo", "kikuchiyo"), ("daisuke", "kyuzo", "katsushiro")
 RATES = {"reference": 5, "keeper": 30, "learned": 40, "lookahead": 60, "foresight": 180}

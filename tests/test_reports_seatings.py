@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from reports.seatings import (
+from kiai.reports.seatings import (
     all_lineups,
     canonical_seating,
     distinct_seatings,
@@ -10,7 +10,7 @@ from reports.seatings import (
     sample_lineups,
     seating_key,
 )
-from simcore.codes import SAMURAI
+from kiai.simcore.codes import SAMURAI
 
 
 def _rotations(seating):

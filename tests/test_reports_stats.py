@@ -6,7 +6,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
-from reports.stats import (
+from kiai.reports.stats import (
     MCNEMAR_EXACT_BELOW,
     holm,
     paired_counts,
@@ -51,7 +51,7 @@ def test_proportion_ci_is_statsmodels_bit_for_bit(level):
 def test_the_written_out_normal_quantile_is_scipys():
     from scipy.stats import norm
 
-    from simcore.stats import Z_95
+    from kiai.simcore.stats import Z_95
 
     assert Z_95 == float(norm.isf((1.0 - 0.95) / 2.0))
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reports import tune as T
-from reports.stats import paired_test
-from strategies import registry
-from strategies.registry import Param, Strategy
+from kiai.reports import tune as T
+from kiai.reports.stats import paired_test
+from kiai.strategies import registry
+from kiai.strategies.registry import Param, Strategy
 
 REFERENCE = registry.get("reference")
 # a made-up strategy with a continuous and an integer parameter (never played, only sampled)

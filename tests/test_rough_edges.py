@@ -29,7 +29,7 @@ UNWRITABLE = Path("/proc")  # no one, root included, can create files there
 @pytest.fixture
 def no_games(monkeypatch):
     """Fails the test if any game is played (every command plays through play_block)."""
-    from reports import sweep as S
+    from kiai.reports import sweep as S
 
     def refuse(*a, **k):
         raise AssertionError("a game was played before the output path was checked")
@@ -52,7 +52,7 @@ def test_simulate_out_naming_a_folder_fails_before_playing(capsys, no_games, tmp
 
 
 def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 1
-    from cli import simulate as cli_simulate
+    from kiai.cli import simulate as cli_simulate
 
     def disk_full(*a):
         raise OSError(28, "No space left on device")
@@ -88,7 +88,7 @@ def test_tune_unwritable_out_fails_before_the_search(capsys, no_games):  # 3
 
 
 def test_tune_prints_the_best_parameters_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 3
-    from reports import sweep as S
+    from kiai.reports import sweep as S
 
     def disk_full(*a, **k):
         raise OSError(28, "No space left on device")
@@ -199,8 +199,8 @@ def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
 
 
 def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
-    from reports import sweep as S
-    from strategies.run import GameConfig
+    from kiai.reports import sweep as S
+    from kiai.strategies.run import GameConfig
 
     out = tmp_path / "s.parquet"
     out.write_text("old table")
@@ -213,8 +213,8 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
-    from reports import sweep as S
-    from strategies.run import GameConfig
+    from kiai.reports import sweep as S
+    from kiai.strategies.run import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
     real = S.play_block
@@ -234,7 +234,7 @@ def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
 
 
 def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
-    from reports import sweep as S
+    from kiai.reports import sweep as S
 
     parts = []
     monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
@@ -245,7 +245,7 @@ def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
 def test_the_rate_shown_is_the_recent_speed():  # 9
     from rich.progress import Progress
 
-    from cli.common import RateColumn
+    from kiai.cli.common import RateColumn
 
     clock = [0.0]
     bar = Progress(RateColumn(), get_time=lambda: clock[0], speed_estimate_period=10, disable=True)
@@ -260,7 +260,7 @@ def test_the_rate_shown_is_the_recent_speed():  # 9
 
 
 def test_a_one_configuration_sweep_counts_its_games(capsys, monkeypatch, tmp_path):  # 10
-    from cli import sweep as cli_sweep
+    from kiai.cli import sweep as cli_sweep
 
     bar = RecordingBar()
     monkeypatch.setattr(cli_sweep, "progress", bar)
@@ -271,7 +271,7 @@ def test_a_one_configuration_sweep_counts_its_games(capsys, monkeypatch, tmp_pat
 
 
 def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
-    from cli import simulate as cli_simulate
+    from kiai.cli import simulate as cli_simulate
 
     bar = RecordingBar()
     monkeypatch.setattr(cli_simulate, "progress", bar)
@@ -280,15 +280,15 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 
 
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
-    from cli import common
-    from reports import sweep as S
+    from kiai.cli import common
+    from kiai.reports import sweep as S
 
     monkeypatch.setattr(common, "COMPILE_NOTE_AFTER", 0.05)
-    import strategies.run
+    from kiai.strategies import run as strategies_run
 
-    monkeypatch.setattr(strategies.run, "prepare", lambda configs: None)
+    monkeypatch.setattr(strategies_run, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
-    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
+    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "compiling the engine and the strategies it plays (learned)" in err
@@ -296,21 +296,21 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     assert "once" not in err
 
     # a later command that plays new strategies: the engine is cached, they are compiled
-    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
+    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "compiling strategies lookahead, foresight, played for the first time" in err
     assert "compiling the engine" not in err and "once" not in err
 
     # everything cached but slow to load (a busy machine): nothing is said to compile
-    monkeypatch.setattr(strategies.run, "uncompiled", lambda configs: (False, []))
+    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (False, []))
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
 
 def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
-    import strategies.run as api
+    import kiai.strategies.run as api
 
     real, calls = api.run_games, []
 
@@ -326,7 +326,7 @@ def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
 
 
 def test_bench_says_what_it_is_timing(capsys, monkeypatch):  # 11
-    from cli import bench
+    from kiai.cli import bench
 
     monkeypatch.setattr(bench, "_probe", lambda cache, strategy: 0.5)
     code, _, err = run(capsys, "bench", "-n", 1000)
@@ -376,7 +376,7 @@ def test_absent_tokens_a_strategy_ignores_are_named(capsys):  # 15
 
 
 def test_strategies_marks_the_default(capsys):  # 18
-    from strategies.registry import DEFAULT
+    from kiai.strategies.registry import DEFAULT
 
     code, out, _ = run(capsys, "strategies", "--json")
     assert code == 0 and [s["name"] for s in json.loads(out) if s["default"]] == [DEFAULT]
@@ -388,16 +388,25 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert isinstance(meta["project"]["license"], str)  # an SPDX expression, not a table
     setup = meta["tool"]["setuptools"]
-    assert setup["package-dir"] == {"": "."}  # editable installs as a plain path entry, no import-hook warning
+    # the four folders at the top install under the one name kiai (no clash with a user's own
+    # reports/ or cli/): kiai.simcore is simcore/, and so on
+    dirs = setup["package-dir"]
+    assert dirs == {"kiai": "kiai", **{f"kiai.{f}": f for f in ("simcore", "strategies", "reports", "cli")}}
     for package, patterns in setup["package-data"].items():
         assert package in setup["packages"] and all("/" not in p for p in patterns)
+    for package in setup["packages"]:  # every listed package is a folder with the files it names
+        top, _, rest = package.removeprefix("kiai.").partition(".")
+        folder = ROOT / dirs.get(f"kiai.{top}", top) / rest.replace(".", "/") if package != "kiai" else ROOT / "kiai"
+        assert folder.is_dir(), package
     for folder in ROOT.glob("*/*/"):  # every folder inside a package is a listed package
-        if folder.parent.name in setup["packages"] and not folder.name.startswith(("_", ".")):
-            assert f"{folder.parent.name}.{folder.name}" in setup["packages"], folder
+        if f"kiai.{folder.parent.name}" in setup["packages"] and not folder.name.startswith(("_", ".")):
+            assert f"kiai.{folder.parent.name}.{folder.name}" in setup["packages"], folder
+    # setuptools warns about the import hook of such an editable install; make silences it
+    assert "PYTHONWARNINGS=ignore" in (ROOT / "Makefile").read_text()
 
 
 def test_version_names_what_results_are_made_with(capsys):
-    from strategies.model import load
+    from kiai.strategies.model import load
 
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == ""
@@ -408,11 +417,11 @@ def test_version_names_what_results_are_made_with(capsys):
 
 
 def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):
-    import strategies.model
+    from kiai.strategies import model as strategies_model
 
     broken = tmp_path / "learned.npz"
     broken.write_bytes(b"not a model")
-    monkeypatch.setattr(strategies.model, "default_path", lambda: broken)
+    monkeypatch.setattr(strategies_model, "default_path", lambda: broken)
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == "" and out.count("\n") == 1
     assert f"shipped model unreadable: model {broken}: not a kiai model file" in out
@@ -443,7 +452,7 @@ def test_unknown_samurai_are_named_in_one_form(capsys, no_games, tmp_path, monke
 
 
 def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
-    from reports.seatings import seatings_from
+    from kiai.reports.seatings import seatings_from
 
     with pytest.raises(ValueError) as e:
         seatings_from("kyuzo,bob,heihachi")
@@ -451,7 +460,7 @@ def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
 
 
 def test_plural_is_singular_for_one():  # item 8.2
-    from reports.words import plural
+    from kiai.reports.words import plural
 
     assert plural(1, "configuration") == "1 configuration"
     assert plural(2, "configuration") == "2 configurations"
@@ -480,7 +489,7 @@ def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item
 
 
 def test_a_one_configuration_report_says_configuration():  # item 8.2
-    from reports.report import _summary
+    from kiai.reports.report import _summary
 
     assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
 
@@ -488,7 +497,7 @@ def test_a_one_configuration_report_says_configuration():  # item 8.2
 def test_kiai_help_gives_whole_summaries(capsys):  # item 8.3
     from typer.main import get_command
 
-    from cli.main import app
+    from kiai.cli.main import app
 
     code, out, _ = run(capsys, "--help")
     listed = out.split("Commands:")[1]
@@ -505,7 +514,7 @@ def _squeezed(text: str) -> str:
 
 
 def test_sweep_help_quotes_the_default_presets_real_games(capsys, monkeypatch):  # item 8.4
-    from reports import presets
+    from kiai.reports import presets
 
     code, out, _ = run(capsys, "sweep", "--help")
     text = _squeezed(out)

@@ -6,8 +6,8 @@ import pytest
 from conftest import Cards, events, guarded, make_config, ok
 from scenario import Position, intruder_top_first, seat_view, village_view
 
-from simcore.codes import PEN_BARRICADE
-from simcore.events import (
+from kiai.simcore.codes import PEN_BARRICADE
+from kiai.simcore.events import (
     EV_BARR_LOST,
     EV_CONFRONT,
     EV_DEFEND,
@@ -24,8 +24,8 @@ from simcore.events import (
     EV_SUPPORT,
     EV_TOKEN_RETURN,
 )
-from simcore.invariants import ERR_FORCED
-from simcore.questions import (
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     ACT_SUPPORT,

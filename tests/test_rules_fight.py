@@ -13,8 +13,8 @@ from scenario import (
     village_view,
 )
 
-from simcore.codes import DAISUKE, KATSUSHIRO
-from simcore.events import (
+from kiai.simcore.codes import DAISUKE, KATSUSHIRO
+from kiai.simcore.events import (
     EV_FARM_LOST,
     EV_FIGHT,
     EV_FIGHT_AGAIN,
@@ -37,8 +37,8 @@ from simcore.events import (
     EV_TO_INTRUDER,
     EV_TURN,
 )
-from simcore.invariants import ERR_FORCED
-from simcore.questions import (
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     ACT_SUPPORT,

@@ -13,8 +13,8 @@ from scenario import (
     village_view,
 )
 
-from simcore.codes import FB_RANDOM_WOUND
-from simcore.events import (
+from kiai.simcore.codes import FB_RANDOM_WOUND
+from kiai.simcore.events import (
     EV_BARR_ADDED,
     EV_BARR_LOST,
     EV_DAISUKE,
@@ -35,8 +35,8 @@ from simcore.events import (
     EV_TRIGGER_SKIPPED,
     EV_WOUND,
 )
-from simcore.invariants import ERR_FORCED
-from simcore.questions import (
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     CARD_CONFRONT,

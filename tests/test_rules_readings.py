@@ -5,9 +5,9 @@ import pytest
 from conftest import Cards, events, guarded, make_config, ok, story
 from scenario import Position, seat_view
 
-from simcore.codes import HEIHACHI, PENALTIES
-from simcore.config import ConfigError
-from simcore.events import (
+from kiai.simcore.codes import HEIHACHI, PENALTIES
+from kiai.simcore.config import ConfigError
+from kiai.simcore.events import (
     EV_BONUS,
     EV_FIGHT_AGAIN,
     EV_KIAI,
@@ -19,8 +19,8 @@ from simcore.events import (
     EV_TURN,
     EV_WOUND,
 )
-from simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, KIAI_EFFECT
-from simcore.readings import READINGS, check_rules, label, parse_rule_items
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, KIAI_EFFECT
+from kiai.simcore.readings import READINGS, check_rules, label, parse_rule_items
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -182,9 +182,9 @@ def test_v5_no_talent_still_forbids_the_second_fight():
 def test_every_reading_keeps_every_invariant(reading, strategy):
     """Random and sensible play under each non-default reading, 2 to 7 samurai, every level, the
     invariant checker at every decision (66 cards accounted for, counts in bounds)."""
-    from simcore.codes import LEVELS, SAMURAI
-    from simcore.results import O_ERR, O_ILLEGAL, O_OUTCOME
-    from strategies.run import GameConfig, run_games
+    from kiai.simcore.codes import LEVELS, SAMURAI
+    from kiai.simcore.results import O_ERR, O_ILLEGAL, O_OUTCOME
+    from kiai.strategies.run import GameConfig, run_games
 
     for n in range(2, 8):
         cfg = GameConfig(SAMURAI[n - 1 :: -1] if n % 2 else SAMURAI[:n], LEVELS[n % 4], strategy,

@@ -14,7 +14,7 @@ from scenario import (
     village_view,
 )
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     BOSS,
     FAM_ADD_BARRICADE,
     FAM_HEAL_RANDOM,
@@ -22,8 +22,8 @@ from simcore.codes import (
     LIEUTENANT,
     SYM_DOLL,
 )
-from simcore.components import default_components_path, load_components
-from simcore.events import (
+from kiai.simcore.components import default_components_path, load_components
+from kiai.simcore.events import (
     EV_BARR_ADDED,
     EV_BARR_LOST,
     EV_BONUS,
@@ -36,8 +36,8 @@ from simcore.events import (
     EV_ROUND_START,
     EV_WOUND,
 )
-from simcore.questions import ACT_FIGHT, ACT_PASS
-from strategies.run import run_one
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS
+from kiai.strategies.run import run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

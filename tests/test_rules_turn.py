@@ -14,7 +14,7 @@ from scenario import (
     village_view,
 )
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     GOROBEI,
     KATSUSHIRO,
     PEN_DISCARD_TO_RAIDER,
@@ -25,8 +25,8 @@ from simcore.codes import (
     PEN_WOUND,
     SAMURAI,
 )
-from simcore.config import ConfigError
-from simcore.events import (
+from kiai.simcore.config import ConfigError
+from kiai.simcore.events import (
     EV_ABSENT,
     EV_DISCARD_TO_RAIDER,
     EV_FIGHT,
@@ -48,8 +48,8 @@ from simcore.events import (
     EV_TOKEN_RETURN,
     EV_TURN,
 )
-from simcore.invariants import ERR_FORCED
-from simcore.questions import (
+from kiai.simcore.invariants import ERR_FORCED
+from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
     ACT_SUPPORT,
@@ -59,8 +59,8 @@ from simcore.questions import (
     CARD_REDRAW,
     KIAI_EFFECT,
 )
-from simcore.results import O_FIRST_SEAT
-from strategies.run import run_games, run_one
+from kiai.simcore.results import O_FIRST_SEAT
+from kiai.strategies.run import run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import Cards, events, guarded, make_config, ok
 from scenario import Position, seat_view, village_view
 
-from simcore.codes import (
+from kiai.simcore.codes import (
     FAM_HEAL_RANDOM,
     FB_LOSE_BARRICADE,
     FB_LOSE_FAMILY,
@@ -18,7 +18,7 @@ from simcore.codes import (
     OUT_FARMSTEADS,
     OUT_WIN,
 )
-from simcore.events import (
+from kiai.simcore.events import (
     EV_BARR_LOST,
     EV_BONUS,
     EV_FAMILY_LOST,
@@ -30,8 +30,8 @@ from simcore.events import (
     EV_PASS,
     EV_WOUND,
 )
-from simcore.questions import ACT_FIGHT, ACT_PASS, KIAI_PLAIN
-from strategies.run import grade
+from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, KIAI_PLAIN
+from kiai.strategies.run import grade
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

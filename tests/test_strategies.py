@@ -8,10 +8,10 @@ import pytest
 from conftest import Cards, events, guarded, make_config, ok
 from scenario import Position
 
-from simcore.events import EV_FIGHT, EV_PASS, EV_SUPPORT
-from simcore.results import O_DECISIONS, O_ERR, O_ILLEGAL, O_OUTCOME
-from strategies.registry import REGISTRY, get
-from strategies.run import GameConfig, run_games
+from kiai.simcore.events import EV_FIGHT, EV_PASS, EV_SUPPORT
+from kiai.simcore.results import O_DECISIONS, O_ERR, O_ILLEGAL, O_OUTCOME
+from kiai.strategies.registry import REGISTRY, get
+from kiai.strategies.run import GameConfig, run_games
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -142,7 +142,7 @@ def test_lookahead_resample_keeps_the_public_facts():
     """R-19: a sample deals exactly the unseen cards over the raider and intruder stacks,
     keeps Katsushiro's known cards on top, and depends on pub alone (two hidden orders give
     the same sample)."""
-    from strategies.lookahead import resample
+    from kiai.strategies.lookahead import resample
 
     cards = Cards()
     cfg = make_config("katsushiro", "gorobei", "kanbei")
@@ -175,7 +175,7 @@ def test_peek_samples_keep_the_true_next_card():
     the sample still deals exactly the unseen cards, its top is the real one whatever the
     sample's seed, and the rest still varies. A card Katsushiro made known (R-19) is on top
     already and nothing moves."""
-    from strategies.lookahead import keep_next_card, resample
+    from kiai.strategies.lookahead import keep_next_card, resample
 
     cards = Cards()
     cfg = make_config("katsushiro", "gorobei", "kanbei")
@@ -217,7 +217,7 @@ def test_lookahead_values_the_village_with_its_weights():
     """The planner's end-of-round value reads its own weights (farm, family, wound, scarce):
     each moves the value by exactly what it weighs, and `scarce` is a barrier that costs more
     as the last farmstead, family or life comes near."""
-    from strategies.lookahead import village_value
+    from kiai.strategies.lookahead import village_value
 
     cfg = make_config("kyuzo", "kikuchiyo", "heihachi", "daisuke")
     pub = Position(cfg).village(barricades=3, farmsteads=4, families=2).wound(1, 3).p

@@ -10,13 +10,13 @@ import pandas as pd
 import pytest
 from pandas.api import types as ptypes
 
-from cli.main import main
-from reports import sweep as S
-from reports.report import load_results
-from reports.seatings import canonical_seating, lineup_key, seating_key
-from reports.stats import proportion_ci
-from reports.summary import Tally
-from simcore import results as L
+from kiai.cli.main import main
+from kiai.reports import sweep as S
+from kiai.reports.report import load_results
+from kiai.reports.seatings import canonical_seating, lineup_key, seating_key
+from kiai.reports.stats import proportion_ci
+from kiai.reports.summary import Tally
+from kiai.simcore import results as L
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -162,7 +162,7 @@ def _rewrite(path, change):
 
 
 def test_every_row_records_the_engine_that_played_it(table):
-    from simcore._cache import source_hash
+    from kiai.simcore._cache import source_hash
 
     df = pd.read_parquet(table)
     assert (df["engine"] == source_hash()).all() and len(source_hash()) == 16
@@ -218,7 +218,7 @@ def test_resume_plays_again_a_table_older_than_the_engine_column(table, tmp_path
 
 
 def test_resume_plays_again_what_another_component_file_played(tmp_path, monkeypatch, capsys):
-    from simcore.components import default_components_path
+    from kiai.simcore.components import default_components_path
 
     comp = tmp_path / "components.toml"
     comp.write_text(default_components_path().read_text() + "\n# the same components, another file\n")
@@ -340,7 +340,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         return Tally.of(rows)
 
     monkeypatch.setattr(S, "play_range", quarter)
-    from strategies.run import GameConfig
+    from kiai.strategies.run import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
                       S.LocalBackend(), block=3000)  # fmt: skip
@@ -351,7 +351,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
 
 
 def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
-    from strategies.run import GameConfig, run_games
+    from kiai.strategies.run import GameConfig, run_games
 
     seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
     def half_width(k, n):
@@ -379,8 +379,8 @@ def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
 
 
 def test_dask_cluster_gives_the_same_table(tmp_path):
-    from reports.cluster import DaskBackend
-    from reports.presets import merge_plans
+    from kiai.reports.cluster import DaskBackend
+    from kiai.reports.presets import merge_plans
 
     def plan():
         lineups = S.expand_lineups([3, 4], "sample", 1, 2)
@@ -419,7 +419,7 @@ def test_cli_workers_and_scheduler_match_a_local_run(tmp_path, capsys):
 
 
 def test_default_preset_plan():
-    from reports import presets
+    from kiai.reports import presets
 
     plan = presets.default_plan()
     assert len(plan) == 4 * (35 + 35 + 21) + 35 * (6 - 1)

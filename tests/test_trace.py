@@ -8,9 +8,9 @@ import re
 import pytest
 
 from conftest import run
-from simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, LEVELS, PENALTIES, SAMURAI, WOUND_STATES
-from simcore.trace import WORDS, describe
-from strategies.run import GameConfig, run_one
+from kiai.simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, LEVELS, PENALTIES, SAMURAI, WOUND_STATES
+from kiai.simcore.trace import WORDS, describe
+from kiai.strategies.run import GameConfig, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cli.main import main
-from reports import tune as T
-from reports.stats import holm, paired_test
-from simcore import results as L
-from strategies.run import GameConfig, run_games
+from kiai.cli.main import main
+from kiai.reports import tune as T
+from kiai.reports.stats import holm, paired_test
+from kiai.simcore import results as L
+from kiai.strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -286,7 +286,7 @@ def test_tune_out_is_a_folder(capsys, tmp_path):
 
 
 def registry_get(name):
-    from strategies import registry
+    from kiai.strategies import registry
 
     return registry.get(name)
 

@@ -6,9 +6,9 @@ import pytest
 from conftest import make_config
 from scenario import Position
 
-from strategies import village_fit as VF
-from strategies.lookahead import WIN_FIT, win_chance
-from strategies.run import GameConfig, run_one
+from kiai.strategies import village_fit as VF
+from kiai.strategies.lookahead import WIN_FIT, win_chance
+from kiai.strategies.run import GameConfig, run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 
@@ -88,7 +88,7 @@ def test_win_chance_is_the_fitted_model_and_exact_at_the_end():
     ],
 )
 def test_refit_command_rejects_bad_input_in_one_line(argv, says, capsys):
-    """`python -m strategies.village_fit`: bad input (and too few games to fit) ends with a
+    """`python -m kiai.strategies.village_fit`: bad input (and too few games to fit) ends with a
     one-line error and exit status 2, no traceback."""
     with pytest.raises(SystemExit) as e:
         VF.main(argv)
