@@ -129,7 +129,7 @@ class Components:
 
 
 def default_components_path() -> pathlib.Path:
-    res = importlib.resources.files("simcore").joinpath("data").joinpath("components.toml")
+    res = importlib.resources.files(__package__).joinpath("data").joinpath("components.toml")
     return pathlib.Path(str(res))
 
 

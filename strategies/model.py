@@ -98,7 +98,7 @@ def ensemble(models: list[Model], header: dict) -> tuple[dict, dict]:
 
 def default_path() -> Path:
     """The model shipped with kiai (package data)."""
-    return Path(str(resources.files("strategies").joinpath("data").joinpath("learned.npz")))
+    return Path(str(resources.files(__package__).joinpath("data").joinpath("learned.npz")))
 
 
 def flush_subnormals(a: np.ndarray) -> np.ndarray:
