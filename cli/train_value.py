@@ -31,6 +31,10 @@ def train_value(
     h1: int = typer.Option(64, "--h1", help="Units of the value's first hidden layer (1-64)."),
     h2: int = typer.Option(32, "--h2", help="Units of its second hidden layer (1-32)."),
     epochs: int = typer.Option(6, "--epochs", help="Passes over the positions when fitting."),
+    edge: float = typer.Option(0.0, "--edge", help="While judge plays for the positions, it leaves learned's answer only "
+                                                   "for one whose tables are worth this much more (0-1; chance to win)."),
+    start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays judge "
+                                                          "over it instead of learned."),
     seed: int = SeedOpt,
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
@@ -39,10 +43,17 @@ def train_value(
     from kiai.strategies import valuefit as V
     from kiai.strategies.run import set_threads
 
+    from kiai.strategies import value_model as M
+
     check_seed(seed)
     check_threads(threads)
+    try:
+        begin = M.load(start_from) if start_from is not None else None
+    except M.ValueModelError as e:
+        fail(f"--start: {e}")
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
-                               samples=samples, h1=h1, h2=h2, epochs=epochs, seed=seed)
+                               samples=samples, h1=h1, h2=h2, epochs=epochs, seed=seed, edge=edge,
+                               start=begin.sha256 if begin else "")
     try:
         settings.check()
         comp = load_components(components)
@@ -73,7 +84,7 @@ def train_value(
                 bar.console.print(line)
 
         try:
-            last = V.train_value(folder, settings, comp, Bars(), command=command_line(), threads=used)
+            last = V.train_value(folder, settings, comp, Bars(), command=command_line(), threads=used, start=start_from)
         except V.TrainValueError as e:
             fail(str(e))
     print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min)")

@@ -45,6 +45,11 @@ class ValueSettings:
     h2: int = 32
     epochs: int = 6
     seed: int = 0
+    # judge leaves the base's answer only for one whose tables are worth this much more while it
+    # plays for the positions: each iteration's player stays near the last one, so the games keep
+    # telling good tables from bad where a greedy step over a poor value would lose them all
+    edge: float = 0.0
+    start: str = ""  # sha256 of the value file iteration 0 starts from ("": learned's games)
 
     def check(self) -> None:
         from kiai.strategies.table_value import MAX_H1, MAX_H2
@@ -58,6 +63,8 @@ class ValueSettings:
             raise TrainValueError(f"--keep must be in (0, 1], got {self.keep}")
         if not 0.0 <= self.lam <= 1.0:
             raise TrainValueError(f"--lambda must be in [0, 1], got {self.lam}")
+        if not 0.0 <= self.edge < 1.0:
+            raise TrainValueError(f"--edge must be in [0, 1), got {self.edge}")
         if not 0 <= self.seed < 2**63:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
 
@@ -165,8 +172,10 @@ class Stages:
 
 
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
-                command: str = "", threads: int = 1) -> Path:
-    """Run (or resume) the iterations in folder; returns the last value file (value-I.npz)."""
+                command: str = "", threads: int = 1, start: Path | None = None) -> Path:
+    """Run (or resume) the iterations in folder; returns the last value file (value-I.npz).
+    With `start` (a value file whose sha256 settings.start holds), iteration 0 already plays
+    judge over it instead of learned."""
     from kiai.strategies import value_model as M
 
     stages = stages or Stages()
@@ -176,15 +185,14 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     mine = {**asdict(settings), "components_sha256": components.sha256}
     # a run may be resumed with more (or fewer) iterations; everything else must be the same
     if stored.exists():
-        held = json.loads(stored.read_text())
+        held = {**asdict(ValueSettings()), **json.loads(stored.read_text())}  # a run from before a setting existed
         if {k: v for k, v in held.items() if k != "iterations"} != {k: v for k, v in mine.items() if k != "iterations"}:
             raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
     stored.write_text(json.dumps(mine, indent=1))
     drawn = tables(settings)
-    previous = None
     before = os.environ.get(M.ENV)
     try:
-        _iterate(folder, settings, components, stages, command, threads, mine, drawn)
+        _iterate(folder, settings, components, stages, command, threads, mine, drawn, start)
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
             os.environ.pop(M.ENV, None)
@@ -193,12 +201,12 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     return folder / f"value-{settings.iterations - 1}.npz"
 
 
-def _iterate(folder, settings, components, stages, command, threads, mine, drawn) -> None:
+def _iterate(folder, settings, components, stages, command, threads, mine, drawn, start) -> None:
     from kiai.simcore.version import kiai_version
     from kiai.strategies import value_model as M
     from kiai.strategies.run import GameConfig
 
-    previous = None
+    previous = start
     for it in range(settings.iterations):
         positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
         if value.exists():
@@ -208,7 +216,8 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             if previous is not None:
                 os.environ[M.ENV] = str(previous)  # judge plays the previous value
             prev_arrays = M.load(previous).arrays if previous else None
-            params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples, "chance": 0}
+            params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples, "chance": 0,
+                                                              "edge": settings.edge}
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
             stages.stage(f"iteration {it}: self-play of {'learned' if previous is None else 'judge'}", len(drawn))
@@ -229,7 +238,9 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
                              "h1": settings.h1, "h2": settings.h2},
             "iteration": it, "positions": int(len(x)), "games": settings.tables * settings.games * (it + 1),
-            "method": "iteration 0: outcomes of learned's games; then judge's games, TD(lambda) returns",
+            "method": ("iteration 0: outcomes of learned's games; then " if not start else
+                       "continued from the value whose sha256 settings.start holds: ")
+                      + "judge's games, TD(lambda) returns",
             "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command})
         previous = value

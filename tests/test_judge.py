@@ -125,11 +125,36 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     (["--lambda", "2"], "--lambda"),
     (["--h1", "65"], "--h1"),
     (["--seed", "-1"], "seed"),
+    (["--edge", "1"], "--edge"),
+    (["--start", "/no/such/value.npz"], "--start"),
 ])
 def test_bad_input_to_train_value_is_one_line_before_any_work(tmp_path, capsys, argv, words):
     folder = tmp_path / "run"
     one_line_error(*run(capsys, "train-value", folder, *argv), words)
     assert not folder.exists()
+
+
+def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypatch):
+    """--start: iteration 0 already plays judge over the given value (its positions are TD returns,
+    not 0/1 outcomes); --edge reaches judge's games; a run's folder refuses another start."""
+    pytest.importorskip("torch")
+    comp = load_components(None)
+    first = valuefit.train_value(tmp_path / "a", valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0,
+                                                                        h1=8, h2=4, epochs=1, seed=5), comp)
+    seen = []
+    collect = valuefit.collect
+    monkeypatch.setattr(valuefit, "collect", lambda cfg, *a, **k: (seen.append(dict(cfg.params)), collect(cfg, *a, **k))[1])
+    sha = M.load(first).sha256
+    settings = valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
+                                      edge=0.03, start=sha)
+    last = valuefit.train_value(tmp_path / "b", settings, comp, start=first)
+    assert all(p["collect"] == 2 and p["edge"] == 0.03 for p in seen) and len(seen) == 2
+    with np.load(tmp_path / "b" / "positions-0.npz") as z:
+        assert ((z["y"] > 0) & (z["y"] < 1)).any()  # returns mix the start's values in
+    assert "continued" in M.load(last).header["method"] and M.load(last).header["settings"]["start"] == sha
+    with pytest.raises(valuefit.TrainValueError, match="other settings"):
+        valuefit.train_value(tmp_path / "b", valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0,
+                                                                    h1=8, h2=4, epochs=1, seed=5, edge=0.03), comp)
 
 
 def test_train_value_refuses_a_file_for_its_folder(tmp_path, capsys):
