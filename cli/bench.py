@@ -12,14 +12,14 @@ import time
 import typer
 
 from kiai.cli.common import (
-    ParamOpt,
-    ParamsFileOpt,
-    StrategyOpt,
+    PLAYER,
+    Options,
     ThreadsOpt,
     check_games,
     check_threads,
     command,
     fail,
+    grouped,
     progress,
     resolve_strategy,
     stderr,
@@ -52,11 +52,10 @@ def _probe(cache_dir: str, strategy: str) -> float:
          help="Time the engine on a fixed workload (4 samurai, normal, the chosen strategy, "
               "1,000,000 games by default) after compilation, and the compile time cold "
               "(empty cache, new process) and warm (cache present, new process).")
+@grouped
 def bench(
     games: int = typer.Option(1_000_000, "--games", "-n", help="Games in the timed batch (at most 100,000,000)."),
-    strategy: str = StrategyOpt,
-    param: list[str] = ParamOpt,
-    params_file: str = ParamsFileOpt,
+    player: Options = PLAYER,
     threads: int = ThreadsOpt,
     compile_times: bool = typer.Option(True, "--compile/--no-compile", help="Also measure cold and warm compile."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
@@ -73,7 +72,7 @@ def bench(
 
     check_games(games)
     check_threads(threads)
-    strategy, overrides = resolve_strategy(strategy, param, params_file)
+    strategy, overrides = resolve_strategy(player.strategy, player.param, player.params_file)
     try:
         registry.get(strategy)
         config = GameConfig(tuple(WORKLOAD["samurai"].split(",")), WORKLOAD["difficulty"], strategy, overrides)

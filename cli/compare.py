@@ -7,36 +7,29 @@ values of one rule reading on one seating and strategy; every pair of those is t
 from __future__ import annotations
 
 import json
-import time
+from typing import TYPE_CHECKING
 
 import typer
 
 from kiai.cli.common import (
     DEFAULT_SAMURAI,
     AbsentOpt,
+    Bar,
     ComponentsOpt,
-    ModelOpt,
-    check_model,
     DifficultyOpt,
+    ModelOpt,
     ParamsFileOpt,
     RuleOpt,
     SeedOpt,
     ThreadsOpt,
-    check_games,
-    check_seed,
-    check_threads,
     command,
-    fail,
     format_params,
-    load_params_file,
-    parse_params,
-    parse_rules,
-    parse_samurai,
     progress,
-    resolve_strategy,
-    warm_engine,
 )
 from kiai.reports.words import plural
+
+if TYPE_CHECKING:
+    from kiai.results import Comparison
 
 
 @command(short_help="Compare seatings, strategies or rule readings on the same games.",
@@ -81,127 +74,25 @@ def compare(
                                                        "--strategies one object with 'strategies' and 'pairs'; "
                                                        "with --rules one object with 'readings' and 'pairs'."),
 ):
-    from kiai.reports import compare as C
-    from kiai.reports.seatings import _names
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import set_threads
-    from kiai.simcore.components import ComponentsError, load_components
+    from kiai import api
 
-    check_games(games)
-    check_seed(seed)
-    check_threads(threads)
-    fixed = parse_rules(rule)
-    if rules is not None and strategies is not None:
-        fail("--rules and --strategies exclude each other")
-    axis = _rule_axis(rules, fixed) if rules is not None else None
-    mode = "strategies" if strategies is not None else "readings" if rules is not None else "seatings"
-    try:
-        comp = load_components(components)
-        if strategies is not None:
-            if strategy is not None:
-                fail("--strategy and --strategies exclude each other")
-            arms = C.strategy_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(),
-                                   _strategy_params(strategies, param, params_file), absent_tokens.lower(), comp,
-                                   model, rules=fixed)
-        elif axis is not None:
-            if len(params_file or []) > 1:
-                fail("--params-file is given more than once; that takes --strategies")
-            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
-            arms = C.rule_arms(parse_samurai(lineup, "--lineup"), difficulty.lower(), name, overrides, axis[0],
-                               axis[1], absent_tokens.lower(), comp, model, rules=fixed)
-        else:
-            try:
-                names = _names(parse_samurai(lineup, "--lineup"))
-            except ValueError as e:
-                fail(f"--lineup {lineup}: {e}")
-            if len(names) < 3:
-                fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
-            if len(params_file or []) > 1:
-                fail("--params-file is given more than once; that takes --strategies")
-            name, overrides = resolve_strategy(strategy, param, (params_file or [None])[0])
-            arms = C.seating_arms(names, difficulty.lower(), name, overrides, absent_tokens.lower(), comp, model,
-                                  rules=fixed)
-        used = set_threads(threads)
-    except (ConfigError, ComponentsError) as e:
-        fail(str(e))
-    check_model(model, [arm.config for arm in arms])
-
-    played, seconds = _play(C, arms, games, seed, mode)
-    speed = f"{games * len(arms) / seconds:,.0f} games/s on {plural(used, 'thread')}"
-    if strategies is not None:
-        _report_strategies(C, played, games, seed, speed, as_json)
-    elif axis is not None:
-        _report_rules(C, played, axis[0], games, seed, speed, as_json)
+    result = api.compare(lineup, difficulty, games, seed=seed, strategy=strategy, strategies=strategies,
+                         readings=rules, params=param, params_file=params_file, rules=rule,
+                         absent_tokens=absent_tokens, components=components, model=model, threads=threads,
+                         progress=Bar(progress))  # fmt: skip
+    if as_json:
+        print(json.dumps(result.to_json()))
+    elif result.mode == "strategies":
+        _report_strategies(result)
+    elif result.mode == "rules":
+        _report_rules(result)
     else:
-        _report_seatings(C, played, names, games, seed, speed, as_json)
+        _report_seatings(result)
 
 
-def _rule_axis(rules: str, fixed: dict) -> tuple[str, list[str]]:
-    """--rules NAME=V1,V2[,...]: one reading and its values (2 or more, each once), not also fixed by --rule."""
-    name, sep, raw = rules.partition("=")
-    if not sep or not name.strip() or not raw.strip():
-        fail(f"--rules expects NAME=V1,V2 (e.g. heal=any,wounded), got '{rules}'")
-    parsed = parse_rules([rules], option="--rules", axis=True)
-    (name, values), = parsed.items()  # one NAME=... item gives one reading
-    if len(values) < 2:
-        fail(f"--rules needs at least 2 values of one reading, comma-separated (e.g. {name}=V1,V2), got '{rules}'")
-    if name in fixed:
-        fail(f"--rule {name} and --rules {name} exclude each other: --rules compares the values of {name}")
-    return name, values
-
-
-def _strategy_params(strategies: str, param: list[str] | None,
-                     params_files: list[str] | None) -> list[tuple[str, dict]]:
-    """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
-    from kiai.strategies import registry
-
-    names = [t.strip() for t in strategies.split(",") if t.strip()]
-    if len(names) < 2:
-        fail(f"--strategies needs at least 2 strategies, comma-separated, got '{strategies}'")
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        fail(f"--strategies lists '{twice[0]}' twice; each strategy plays once (the games are the same)")
-    for name in names:
-        try:
-            registry.get(name)
-        except KeyError as e:
-            fail(e.args[0])
-    overrides: dict[str, dict] = {name: {} for name in names}
-    from_file: dict[str, str] = {}
-    for path in params_files or []:
-        loaded = load_params_file(path)
-        if loaded.strategy not in overrides:
-            fail(f"--params-file {path} is for strategy {loaded.strategy}, "
-                 f"which --strategies {','.join(names)} does not list")
-        if loaded.strategy in from_file:
-            fail(f"--params-file {from_file[loaded.strategy]} and {path} are both for strategy {loaded.strategy}")
-        from_file[loaded.strategy] = path
-        overrides[loaded.strategy].update(loaded.params)
-    for key, value in parse_params(param).items():
-        name, dot, pname = key.partition(".")
-        if not dot or not pname:
-            fail(f"--param with --strategies expects STRATEGY.NAME=VALUE (e.g. {names[0]}.T=3), got '{key}={value}'")
-        if name not in overrides:
-            fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(names)})")
-        overrides[name][pname] = value
-    return [(name, overrides[name]) for name in names]
-
-
-def _play(C, arms, games: int, seed: int, what: str):
-    """Every arm on games 0..games-1 of seed (block by block, each arm in turn), with a progress
-    bar that names the arm in play and shows the recent speed; (played, seconds of play,
-    compilation excluded)."""
-    warm_engine(*(arm.config for arm in arms))  # every planner and heuristic the arms need, before any timing
-    start = time.perf_counter()
-    with progress() as bar:
-        task = bar.add_task(f"{len(arms)} {what}", total=games * len(arms), rate="")
-        place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
-
-        def on_arm(arm):
-            bar.update(task, description=f"{what[:-1]} {place[arm.label]}/{len(arms)}: {arm.label}")
-
-        played = C.play_arms(arms, games, seed, on_block=lambda k: bar.advance(task, k), on_arm=on_arm)
-    return played, max(time.perf_counter() - start, 1e-9)
+def _speed(result: Comparison) -> str:
+    return (f"{result.games * len(result.arms) / result.seconds:,.0f} games/s on "
+            f"{plural(result.threads, 'thread')}")  # fmt: skip
 
 
 def _p(p: float) -> str:
@@ -212,28 +103,19 @@ def _ci(lo: float, hi: float) -> str:
     return f"[{100 * lo:.3f}, {100 * hi:.3f}]"
 
 
-def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_json: bool) -> None:
+def _report_seatings(result: Comparison) -> None:
     from kiai.reports.summary import absent_label, rules_label
 
-    ranked = C.rank(played)
-    d = played[0]["summary"]
-    typed = ",".join(names)
-    if as_json:
-        items = [{"rank": e["rank"], "seating": e["label"], "as_typed": e["label"] == typed,
-                  **{k: v for k, v in e.items() if k not in ("rank", "label")},
-                  "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"],
-                  "rules": d["rules"], "seed": seed}
-                 for e in ranked]  # fmt: skip
-        print(json.dumps(items))
-        return
+    ranked, d, typed = result.arms, result.summaries[0], result.typed
+    games, seed = result.games, result.seed
     print(f"seatings of {typed} at {d['difficulty']}, strategy {d['strategy']}"
           + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"]) + rules_label(d["rules"]))  # fmt: skip
     print(f"{plural(len(ranked), 'seating')} x {plural(games, 'game')}, seed {seed}: every seating plays the same "
-          f"deals ({speed})")  # fmt: skip
-    print(f"each seating starts with {names[0]}, as typed")
+          f"deals ({_speed(result)})")  # fmt: skip
+    print(f"each seating starts with {typed.split(',')[0]}, as typed")
     print()
-    width = max(len(e["label"]) for e in ranked)
+    width = max(len(e["seating"]) for e in ranked)
     print(f"{'rank':>4}  {'seating (seat 0 first)':<{width}}  {'win rate':>9}  {'95% CI':<19}  "
           f"{'vs best':>10}  {'p (Holm)':>9}  5%")  # fmt: skip
     for e in ranked:
@@ -243,38 +125,26 @@ def _report_seatings(C, played, names, games: int, seed: int, speed: str, as_jso
             vs = f"{100 * e['diff_from_best']:+.3f} pp"
             p = _p(e["p_holm"])
             sig = "yes" if e["significant"] else "no"
-        mark = "  <- as typed" if e["label"] == typed else ""
-        print(f"{e['rank']:>4}  {e['label']:<{width}}  {100 * e['win_rate']:>8.3f}%  {_ci(*e['ci95']):<19}  "
+        mark = "  <- as typed" if e["as_typed"] else ""
+        print(f"{e['rank']:>4}  {e['seating']:<{width}}  {100 * e['win_rate']:>8.3f}%  {_ci(*e['ci95']):<19}  "
               f"{vs:>10}  {p:>9}  {sig:<3}{mark}")  # fmt: skip
     print()
     print(f"p-values are Holm-adjusted over the {plural(len(ranked) - 1, 'comparison')} with the best seating "
           "(McNemar tests on the same games; 'yes' = significant at 5%).")  # fmt: skip
 
 
-def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bool) -> None:
+def _report_strategies(result: Comparison) -> None:
     from kiai.reports.summary import absent_label, rules_label
 
-    ordered = C.by_win_rate(played)
-    pairs = C.pairwise(ordered)
-    d = ordered[0]["summary"]
-    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "honest": p["summary"]["honest"],
-             "params": p["summary"]["params"], **{k: v for k, v in C.arm_entry(p).items() if k != "label"},
-             "rules": p["summary"]["rules"]}
-            for r, p in enumerate(ordered)]  # fmt: skip
-    if as_json:
-        print(json.dumps({"mode": "strategies", "seating": d["samurai"], "difficulty": d["difficulty"],
-                          "absent_tokens": d["absent_tokens"], "rules": d["rules"], "games": games, "seed": seed,
-                          "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
-                          "alpha": C.ALPHA, "strategies": rows, "pairs": pairs}))  # fmt: skip
-        return
+    rows, pairs, d = result.arms, result.pairs, result.summaries[0]
     label = {r["strategy"]: r["strategy"] + ("" if r["honest"] else " (cheating)") for r in rows}
     print(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
           + absent_label(d["absent_tokens"], False) + rules_label(d["rules"]))  # fmt: skip
-    unused = [p["summary"]["strategy"] for p in ordered if p["summary"]["absent_tokens_unused"]]
+    unused = [s["strategy"] for s in result.summaries if s["absent_tokens_unused"]]
     if unused:
         print(f"note: {', '.join(unused)} never use(s) absent tokens")
-    print(f"{plural(len(rows), 'strategy', 'strategies')} x {plural(games, 'game')}, seed {seed}: every strategy "
-          f"plays the same deals ({speed})")  # fmt: skip
+    print(f"{plural(len(rows), 'strategy', 'strategies')} x {plural(result.games, 'game')}, seed {result.seed}: "
+          f"every strategy plays the same deals ({_speed(result)})")  # fmt: skip
     print()
     w = max(len("strategy"), *(len(v) for v in label.values()))
     print(f"{'rank':>4}  {'strategy':<{w}}  {'win rate':>9}  {'95% CI':<19}  {'method':<15}  parameters")
@@ -286,36 +156,21 @@ def _report_strategies(C, played, games: int, seed: int, speed: str, as_json: bo
     _print_pairs(pairs, label)
 
 
-def _report_rules(C, played, reading: str, games: int, seed: int, speed: str, as_json: bool) -> None:
+def _report_rules(result: Comparison) -> None:
     """The arms of --rules: one strategy and seating under each value of one rule reading."""
     from kiai.reports.summary import absent_label
-    from kiai.simcore.readings import BY_NAME, changed, label as rules_text
+    from kiai.simcore.readings import label as rules_text
 
-    info = BY_NAME[reading]
-    ordered = C.by_win_rate(played)
-    pairs = C.pairwise(ordered)
-    d = ordered[0]["summary"]
-    rows = [{"rank": r + 1, "reading": p["summary"]["rules"][reading],
-             "default": p["summary"]["rules"][reading] == info.default,
-             **C.arm_entry(p), "rules": p["summary"]["rules"]}
-            for r, p in enumerate(ordered)]  # fmt: skip
-    others = {k: v for k, v in changed(d["rules"]).items() if k != reading}  # the --rule readings of every arm
-    if as_json:
-        print(json.dumps({"mode": "rules", "rule": reading, "v": info.v, "departs_from": info.departs,
-                          "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
-                          "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"],
-                          "fixed_rules": others, "games": games, "seed": seed,
-                          "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
-                          "alpha": C.ALPHA, "readings": rows, "pairs": pairs}))  # fmt: skip
-        return
+    j, d = result.to_json(), result.summaries[0]
+    rows, pairs, reading, others = result.arms, result.pairs, result.reading, j["fixed_rules"]
     label = {r["label"]: r["label"] + (" (default)" if r["default"] else "") for r in rows}
-    print(f"rule {reading} ({info.v}, departs from {info.departs}) on {','.join(d['samurai'])} (seat 0 first) at "
-          f"{d['difficulty']}, strategy {d['strategy']}" + (f" {d['params']}" if d["params"] else "")
+    print(f"rule {reading} ({j['v']}, departs from {j['departs_from']}) on {','.join(d['samurai'])} (seat 0 first) "
+          f"at {d['difficulty']}, strategy {d['strategy']}" + (f" {d['params']}" if d["params"] else "")
           + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
           + (f", every arm with {rules_text(others)}" if others else ""))  # fmt: skip
-    print(f"{plural(len(rows), 'reading')} x {plural(games, 'game')}, seed {seed}: every reading plays the same "
-          f"deals ({speed})")  # fmt: skip
+    print(f"{plural(len(rows), 'reading')} x {plural(result.games, 'game')}, seed {result.seed}: every reading plays "
+          f"the same deals ({_speed(result)})")  # fmt: skip
     print()
     w = max(len("reading"), *(len(v) for v in label.values()))
     print(f"{'rank':>4}  {'reading':<{w}}  {'win rate':>9}  {'95% CI':<19}  method")

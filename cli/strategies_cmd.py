@@ -14,20 +14,9 @@ from kiai.cli.common import command
               "default strategy, which every command plays unless told otherwise, is marked.")
 def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text "
                                                                  "(the default strategy has \"default\": true).")):
-    from kiai.strategies.registry import DEFAULT, REGISTRY
+    from kiai import api
 
-    items = [
-        {
-            "name": s.name,
-            "default": s.name == DEFAULT,
-            "description": s.description,
-            "honest": s.honest,
-            "absent_tokens": s.absent_tokens,
-            "params": {p.name: {"default": p.default, "low": p.low, "high": p.high,
-                                "integer": p.integer, "help": p.help} for p in s.params},
-        }
-        for s in REGISTRY
-    ]
+    items = api.strategies()
     if as_json:
         print(json.dumps(items))
         return

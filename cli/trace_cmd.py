@@ -5,21 +5,17 @@ from __future__ import annotations
 import typer
 
 from kiai.cli.common import (
-    AbsentOpt,
-    ComponentsOpt,
-    DifficultyOpt,
-    ParamOpt,
-    ParamsFileOpt,
-    RuleOpt,
-    SamuraiOpt,
+    PLAYER,
+    SETUP,
+    TABLE,
+    Options,
     SeedOpt,
-    StrategyOpt,
-    MAX_INDEX,
+    check_game_index,
     check_seed,
     command,
-    fail,
+    config_args,
+    grouped,
     make_config,
-    ModelOpt,
     warm_engine,
 )
 
@@ -31,19 +27,14 @@ from kiai.cli.common import (
               "wounds. A legend at the top explains the card notation. The same seed and game "
               "index replay the same game as `kiai simulate` played; `kiai record` writes it as "
               "JSON for programs.")
+@grouped
 def trace(
-    samurai: str = SamuraiOpt,
-    difficulty: str = DifficultyOpt,
+    table: Options = TABLE,
     seed: int = SeedOpt,
     game_index: int = typer.Option(0, "--game-index", "-i", help="Which game of the seed's sequence "
                                                                  "(0..2**63-1)."),
-    strategy: str = StrategyOpt,
-    param: list[str] = ParamOpt,
-    params_file: str = ParamsFileOpt,
-    absent_tokens: str = AbsentOpt,
-    components: str = ComponentsOpt,
-    model: str = ModelOpt,
-    rule: list[str] = RuleOpt,
+    player: Options = PLAYER,
+    setup: Options = SETUP,
 ):
 
     from kiai.strategies.run import grade, run_one
@@ -52,10 +43,8 @@ def trace(
     from kiai.simcore.trace import LEGEND, describe, outcome_words
 
     check_seed(seed)
-    if not 0 <= game_index <= MAX_INDEX:
-        fail(f"--game-index must be in 0..2**63-1, got {game_index}")
-    config = make_config(samurai, difficulty, strategy, param, absent_tokens, components, params_file=params_file,
-                         model=model, rules=rule)
+    check_game_index(game_index)
+    config = make_config(table.samurai, table.difficulty, **config_args(player, setup))
     warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from kiai.cli.common import (
     command_line,
     fail,
     format_params,
+    parse_levels,
     parse_params,
     parse_rules,
     parse_samurai,
@@ -75,18 +77,53 @@ def tune(
     model: str = ModelOpt,
     threads: int = ThreadsOpt,
 ):
-    import numpy as np
+    from kiai.reports.sweep import atomic_write
 
-    from kiai.cli.sweep import parse_levels
+    search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
+                   force, absent_tokens, rule, components, model, threads)  # fmt: skip
+    found, fresh, played, seconds = _search(search)
+    doc = _document(search, found, fresh)
+    _print_result(search, found, fresh, played, seconds)
+    try:  # after the results are printed: a late failure (a full disk) must not lose them
+        atomic_write(search.out, lambda tmp: tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8"))
+    except OSError as e:
+        stderr(f"kiai: error: cannot write --out {search.out}: {e.strerror or e}")
+        raise typer.Exit(1) from None
+    print(f"written to {search.out} (load it with --params-file {search.out})")
+
+
+@dataclass
+class _Search:
+    """A tuning run as planned: what is searched, on which configurations, where it is written."""
+
+    strategy: str
+    info: object  # the strategy's registry.Strategy
+    start: dict  # the start point's parameters (candidate 0)
+    start_label: str  # 'start' (a --params-file) or 'defaults'
+    fixed: dict  # --param values: fixed, not searched
+    method: str
+    eta: int
+    seed: int
+    games: int
+    cands: list[dict]
+    grid: list[tuple]  # (seating, level) of each configuration
+    configs: list[list]  # configs[candidate][configuration]
+    rungs: list
+    base: object  # the first configuration with the start point (its rules, its strategy)
+    absent_tokens: str
+    components_sha256: str
+    out: Path
+    threads: int
+
+
+def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
+          absent_tokens, rule, components, model, threads) -> _Search:
+    """tune's checks, before any game, and what it searches."""
     from kiai.reports import tune as T
-    from kiai.reports.sweep import atomic_write, play_chunks
-    from kiai.reports.summary import kiai_version, rules_label
-    from kiai.simcore import results as L
+    from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import GameConfig, set_threads
-    from kiai.simcore.components import ComponentsError, load_components
 
-    # ---- what to search
     check_games(games)
     check_threads(threads)
     if candidates < 2:
@@ -123,12 +160,23 @@ def tune(
         used = set_threads(threads)
     except (ConfigError, ComponentsError, T.TuneError) as e:
         fail(str(e))
+    return _Search(strategy, info, start, "start" if params_file is not None else "defaults", fixed, method, eta,
+                   seed, games, cands, grid, configs, rungs, base, absent_tokens.lower(), comp.sha256, out, used)
 
-    # ---- play
-    n_cfg = len(grid)
+
+def _search(search: _Search):
+    """The search and the re-evaluation of its winner on fresh games, with a progress bar:
+    (found, fresh, games played, seconds)."""
+    import numpy as np
+
+    from kiai.reports import tune as T
+    from kiai.reports.sweep import play_chunks
+    from kiai.simcore import results as L
+
+    n_cfg, games, rungs = len(search.grid), search.games, search.rungs
     total = (T.search_games(rungs) + 2 * games) * n_cfg
     done = [0]
-    warm_engine(configs[0][0])  # compile (or load) before the bar starts
+    warm_engine(search.configs[0][0])  # compile (or load) before the bar starts
     start_time = time.perf_counter()
     with progress() as bar:
         task = bar.add_task("search", total=total, rate="")
@@ -139,23 +187,27 @@ def tune(
 
         def play(c, j, offset, count):  # reports.tune asks for at most T.BLOCK games at a time
             return np.concatenate([rows[:, L.O_OUTCOME] == 0
-                                   for rows in play_chunks(configs[c][j], seed, offset, count, advance)])  # fmt: skip
+                                   for rows in play_chunks(search.configs[c][j], search.seed, offset, count,
+                                                           advance)])  # fmt: skip
 
         def on_rung(r, rung):
             bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {plural(rung.candidates, 'candidate')}")
 
-        found = T.search(len(cands), n_cfg, rungs, play, on_rung=on_rung)
+        found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung)
         if found.best == 0:  # the start point won: it is played once
             bar.update(task, total=total - games * n_cfg)
         bar.update(task, description="fresh games")
         fresh = T.evaluate(found.best, 0, n_cfg, games, play)
-    seconds = max(time.perf_counter() - start_time, 1e-9)
+    return found, fresh, done[0], max(time.perf_counter() - start_time, 1e-9)
 
-    # ---- report
-    best, baseline = cands[found.best], cands[0]
-    start_label = "start" if params_file is not None else "defaults"
-    doc = {
-        "strategy": strategy,
+
+def _document(search: _Search, found, fresh) -> dict:
+    """The JSON that --params-file loads: the best parameters, their evaluation, the search, provenance."""
+    from kiai.reports.summary import kiai_version
+
+    best, baseline, games, seed = search.cands[found.best], search.cands[0], search.games, search.seed
+    return {
+        "strategy": search.strategy,
         "params": best,
         "win_rate": fresh["best"]["win_rate"],
         "ci95": fresh["best"]["ci95"],
@@ -164,34 +216,44 @@ def tune(
         "games": fresh["best"]["games"],
         "games_per_configuration": games,
         "configurations": [{"samurai": list(seating), "difficulty": level, **r}
-                           for (seating, level), r in zip(grid, fresh["best"]["configurations"])],  # fmt: skip
-        "baseline": {"label": start_label, "params": baseline,
+                           for (seating, level), r in zip(search.grid, fresh["best"]["configurations"])],  # fmt: skip
+        "baseline": {"label": search.start_label, "params": baseline,
                      **{k: v for k, v in fresh["baseline"].items() if k != "configurations"}},  # fmt: skip
         "vs_baseline": fresh["test"],
         "evaluation": {"seed": seed, "first_game_index": fresh["offset"], "games_per_configuration": games},
         "search": {
-            "method": method, "candidates": len(cands), "eta": eta if method == "halving" else None,
-            "start": start, "fixed": fixed, "seed": seed,
+            "method": search.method, "candidates": len(search.cands),
+            "eta": search.eta if search.method == "halving" else None,
+            "start": search.start, "fixed": search.fixed, "seed": seed,
             "rungs": [{"candidates": h["candidates"], "games_per_configuration": h["games"],
                        "wins": [h["wins"][c] for c in h["candidates"]], "kept": h["kept"]} for h in found.rungs],
             "tried": [{"params": c, "games_per_configuration": int(found.games[i]), "wins": int(found.wins[i].sum())}
-                      for i, c in enumerate(cands)],
+                      for i, c in enumerate(search.cands)],
         },  # fmt: skip
         "seed": seed,
-        "absent_tokens": absent_tokens.lower(),
-        "rules": dict(base.rules),
-        "components_sha256": comp.sha256,
+        "absent_tokens": search.absent_tokens,
+        "rules": dict(search.base.rules),
+        "components_sha256": search.components_sha256,
         "command": command_line(),
         "kiai_version": kiai_version(),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    searched = [p.name for p in info.params if p.name not in fixed]
+
+
+def _print_result(search: _Search, found, fresh, played: int, seconds: float) -> None:
+    from kiai.reports import tune as T
+    from kiai.reports.summary import rules_label
+
+    best, baseline, games, grid = search.cands[found.best], search.cands[0], search.games, search.grid
+    start_label, n_cfg = search.start_label, len(grid)
+    searched = [p.name for p in search.info.params if p.name not in search.fixed]
     where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
-    print(f"tune {strategy}{'' if info.honest else ' (cheating)'} on {plural(n_cfg, 'configuration')}: {where}"
-          + rules_label(base.rules))
-    how = (f"successive halving (eta {eta})" if method == "halving" else "random search")
-    print(f"{how}, {plural(len(cands), 'candidate')} searching {', '.join(searched)}"
-          + (f" (fixed: {format_params(fixed)})" if fixed else "") + f", seed {seed}, common random numbers")  # fmt: skip
+    print(f"tune {search.strategy}{'' if search.info.honest else ' (cheating)'} on {plural(n_cfg, 'configuration')}: "
+          f"{where}" + rules_label(search.base.rules))  # fmt: skip
+    how = (f"successive halving (eta {search.eta})" if search.method == "halving" else "random search")
+    print(f"{how}, {plural(len(search.cands), 'candidate')} searching {', '.join(searched)}"
+          + (f" (fixed: {format_params(search.fixed)})" if search.fixed else "")
+          + f", seed {search.seed}, common random numbers")  # fmt: skip
     for r, h in enumerate(found.rungs):
         print(f"  rung {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} per "
               f"configuration, kept {len(h['kept'])}")  # fmt: skip
@@ -214,11 +276,5 @@ def tune(
         for (s, lv), r in zip(grid, fresh["best"]["configurations"]):
             print(f"    {','.join(s)} at {lv}: {100 * r['win_rate']:.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
                   f"{100 * r['ci95'][1]:.3f}%]")  # fmt: skip
-    print(f"{plural(done[0], 'game')} in {seconds:.1f} s ({done[0] / seconds:,.0f} games/s on "
-          f"{plural(used, 'thread')})")  # fmt: skip
-    try:  # after the results are printed: a late failure (a full disk) must not lose them
-        atomic_write(out, lambda tmp: tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8"))
-    except OSError as e:
-        stderr(f"kiai: error: cannot write --out {out}: {e.strerror or e}")
-        raise typer.Exit(1) from None
-    print(f"written to {out} (load it with --params-file {out})")
+    print(f"{plural(played, 'game')} in {seconds:.1f} s ({played / seconds:,.0f} games/s on "
+          f"{plural(search.threads, 'thread')})")  # fmt: skip

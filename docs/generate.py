@@ -13,6 +13,21 @@ closing comment:
     ```
     <!-- end generated -->
 
+A Python block (the Python API, docs/api.md) names `python` instead; the code it runs is the
+```python fenced block just above its opening comment, and what the code prints is its output:
+
+    ```python
+    print(kiai.simulate(["kyuzo", "heihachi"], games=500).win_rate)
+    ```
+    <!-- generated: python -->
+    ```text
+    ...what the code printed...
+    ```
+    <!-- end generated -->
+
+The Python blocks of a page run in this process, in one namespace, as a notebook's cells do: a
+block may use what an earlier one defined.
+
 `<!-- generated (slow): kiai ... -->` marks a block whose command takes long or whose figures
 depend on the machine (speed tables): it is regenerated only with --slow, and the text above its
 output says when and on what machine it was made. tests/test_readme.py re-runs every other block
@@ -27,7 +42,9 @@ error. Nothing but the blocks' contents changes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
+import io
 import os
 import re
 import shlex
@@ -52,11 +69,16 @@ class GenerationError(Exception):
 
 @dataclass
 class Block:
-    command: str  # as written in the opening comment, 'kiai ...'
+    command: str  # as written in the opening comment, 'kiai ...' or 'python'
     slow: bool
     start: int  # the block's content: text[start:end], between the two comments
     end: int
     body: str
+    code: str = ""  # a Python block's code: the ```python block above the opening comment
+
+    @property
+    def python(self) -> bool:
+        return self.command == "python"
 
     @property
     def args(self) -> list[str]:
@@ -75,15 +97,40 @@ def blocks(text: str, name: str = "page") -> list[Block]:
     for m in OPENING.finditer(text):
         command = m.group("command").strip()
         line = text.count("\n", 0, m.start()) + 1
-        if not command.startswith("kiai "):
-            raise GenerationError(f"{name}:{line}: a generated block's command must start with 'kiai ': {command!r}")
+        if not command.startswith("kiai ") and command != "python":
+            raise GenerationError(f"{name}:{line}: a generated block's command must start with 'kiai ' "
+                                  f"or be 'python': {command!r}")  # fmt: skip
         start = m.end() + 1
         end = text.find(CLOSING, start)
         nxt = OPENING.search(text, start)
         if end < 0 or (nxt is not None and nxt.start() < end):
             raise GenerationError(f"{name}:{line}: no '{CLOSING}' after the block of {command!r}")
-        found.append(Block(command, bool(m.group("slow")), start, end, text[start:end]))
+        code = python_above(text[: m.start()], f"{name}:{line}") if command == "python" else ""
+        found.append(Block(command, bool(m.group("slow")), start, end, text[start:end], code))
     return found
+
+
+def python_above(before: str, where: str) -> str:
+    """The code of the ```python fenced block that `before` (a page up to an opening comment) ends with."""
+    m = re.search(r"^```python\n(?P<code>(?:(?!^```).)*?)^```\s*\Z", before, flags=re.S | re.M)
+    if m is None:
+        raise GenerationError(f"{where}: a python block needs a ```python fenced block just above it")
+    return m.group("code")
+
+
+def execute(code: str, namespace: dict, cwd: Path) -> str:
+    """Run a Python block's code in `namespace` (a page's blocks share one) with `cwd` as the
+    working folder; what it printed on standard output."""
+    out, here = io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, "<python block>", "exec"), namespace)  # noqa: S102 - the docs' own examples
+    except Exception as e:  # noqa: BLE001 - any failure of an example is the page's
+        raise GenerationError(f"a python block failed: {type(e).__name__}: {e}") from None
+    finally:
+        os.chdir(here)
+    return out.getvalue()
 
 
 def kiai_executable() -> list[str]:
@@ -169,12 +216,13 @@ def regenerate(path: Path, slow: bool, check: bool) -> list[str]:
     name = str(path.relative_to(ROOT))
     found = blocks(text, name)
     changed, pieces, last = [], [], 0
+    namespace: dict = {}  # the page's Python blocks, as one notebook
     with tempfile.TemporaryDirectory(prefix="kiai-docs-") as tmp:
         for b in found:
             if b.slow and not slow:
                 continue
             print(f"{name}: {b.command}", file=sys.stderr, flush=True)
-            output = run(b, Path(tmp))
+            output = execute(b.code, namespace, Path(tmp)) if b.python else run(b, Path(tmp))
             if normalise(shown(b.body)) != normalise(output):
                 changed.append(b.command)
             new = content(b, output)

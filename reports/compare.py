@@ -13,7 +13,7 @@ does not grow with the number of games, and the figures are those of playing eac
 `kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
 against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms),
 or, with --rules, from the values of one rule reading (rule_arms), and tests every pair of arms
-(pairwise).
+(pairwise). seatings_report, strategies_report and rules_report give what it prints with --json.
 """
 
 from __future__ import annotations
@@ -211,3 +211,50 @@ def pairwise(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
         }
         for (a, b), t, p_holm in zip(pairs, tests, adjusted)
     ]
+
+
+def seatings_report(played: Sequence[dict], typed: str, seed: int) -> list[dict]:
+    """The seatings ranked by win rate, each tested against the best: what `kiai compare --json`
+    prints. `typed` is the seating as given (seat 0 first, comma-joined)."""
+    d = played[0]["summary"]
+    return [{"rank": e["rank"], "seating": e["label"], "as_typed": e["label"] == typed,
+             **{k: v for k, v in e.items() if k not in ("rank", "label")},
+             "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"],
+             "rules": d["rules"], "seed": seed}
+            for e in rank(played)]  # fmt: skip
+
+
+def strategies_report(played: Sequence[dict], games: int, seed: int) -> dict:
+    """Strategies on one seating, best first, and the paired test of every pair: what
+    `kiai compare --strategies ... --json` prints."""
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "honest": p["summary"]["honest"],
+             "params": p["summary"]["params"], **{k: v for k, v in arm_entry(p).items() if k != "label"},
+             "rules": p["summary"]["rules"]}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    return {"mode": "strategies", "seating": d["samurai"], "difficulty": d["difficulty"],
+            "absent_tokens": d["absent_tokens"], "rules": d["rules"], "games": games, "seed": seed,
+            "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+            "alpha": ALPHA, "strategies": rows, "pairs": pairwise(ordered)}  # fmt: skip
+
+
+def rules_report(played: Sequence[dict], reading: str, games: int, seed: int) -> dict:
+    """The values of one rule reading on one seating and strategy, best first, and the paired
+    test of every pair: what `kiai compare --rules ... --json` prints."""
+    from kiai.simcore.readings import BY_NAME, changed
+
+    info = BY_NAME[reading]
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "reading": p["summary"]["rules"][reading],
+             "default": p["summary"]["rules"][reading] == info.default,
+             **arm_entry(p), "rules": p["summary"]["rules"]}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    others = {k: v for k, v in changed(d["rules"]).items() if k != reading}  # the --rule readings of every arm
+    return {"mode": "rules", "rule": reading, "v": info.v, "departs_from": info.departs,
+            "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
+            "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"],
+            "fixed_rules": others, "games": games, "seed": seed,
+            "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+            "alpha": ALPHA, "readings": rows, "pairs": pairwise(ordered)}  # fmt: skip

@@ -187,7 +187,7 @@ def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]])
 
 def rule_variants(rules: dict[str, list[str]] | None) -> list[dict[str, str]]:
     """The rule readings of a grid: every combination of the values given per reading
-    ({name: [values]}, as cli.common.parse_rules(axis=True) returns), in the order given;
+    ({name: [values]}, as kiai.checks.parse_rules(axis=True) returns), in the order given;
     [{}] (the rules' own readings) when none is given."""
     combos: list[dict[str, str]] = [{}]
     for name, values in (rules or {}).items():

@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -64,7 +66,7 @@ class GameConfig(TableFacts):
                 load(self.model, self.components.sha256)
             except ModelError as e:
                 raise ConfigError(str(e)) from None
-        else:  # a command's --model applies to the configurations that play one (cli.common.check_model)
+        else:  # a command's --model applies to the configurations that play one (kiai.checks.check_model)
             object.__setattr__(self, "model", None)
 
     @property
@@ -273,15 +275,35 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
 
 
 _THREADS = [None]  # set_threads; None: every core numba may use
+# threads_for: the threads of one call (of the Python API), in its own thread and context only
+_CALL_THREADS: ContextVar[int | None] = ContextVar("kiai_call_threads", default=None)
 
 
 def set_threads(threads: int | None) -> int:
-    """Play on `threads` threads (None: all the cores); returns the number in use."""
+    """Play on `threads` threads (None: all the cores) from now on, in the whole process; returns
+    the number in use (inside a threads_for block, that block's)."""
     if threads is not None:
         if threads < 1:
             raise ConfigError(f"--threads must be at least 1, got {threads}")
         _THREADS[0] = min(threads, numba.config.NUMBA_NUM_THREADS)
-    return _THREADS[0] or numba.config.NUMBA_NUM_THREADS
+    return _CALL_THREADS.get() or _THREADS[0] or numba.config.NUMBA_NUM_THREADS
+
+
+@contextmanager
+def threads_for(threads: int | None):
+    """Play on `threads` threads (at most the cores) inside the with block only, and only in the
+    thread that entered it: a library call must leave its caller's settings as they were.
+    None: the number set_threads gives. Yields the number in use."""
+    if threads is None:
+        yield set_threads(None)
+        return
+    if threads < 1:
+        raise ConfigError(f"--threads must be at least 1, got {threads}")
+    token = _CALL_THREADS.set(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        yield _CALL_THREADS.get()
+    finally:
+        _CALL_THREADS.reset(token)
 
 
 def _records():

@@ -144,8 +144,6 @@ def blocks_in_turn(calls, arms):
 
 
 def test_compare_in_blocks_is_compare_whole(monkeypatch):
-    from kiai.cli.compare import _report_seatings
-
     lineup, games, seed = ("kyuzo", "heihachi", "daisuke", "gorobei"), 3000, 2
     rec = Recorder(monkeypatch)
     printed = compare_json("--lineup", ",".join(lineup), "-d", "easy", "-n", games, "--seed", seed)
@@ -153,16 +151,11 @@ def test_compare_in_blocks_is_compare_whole(monkeypatch):
     done = blocks_in_turn(rec.calls, len(arms))
     assert len(done) > 2 and done[0] == (0, S.FIRST_CHUNK)
     assert [o for o, _ in done] == list(np.cumsum([0] + [k for _, k in done[:-1]])) and sum(k for _, k in done) == games
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        _report_seatings(C, whole_played(arms, games, seed), list(lineup), games, seed, "", True)
-    assert printed == buf.getvalue()
+    assert printed == json.dumps(C.seatings_report(whole_played(arms, games, seed), ",".join(lineup), seed)) + "\n"
     assert any(e["discordant"] != [0, 0] for e in json.loads(printed))  # the paired counts are not vacuous
 
 
 def test_compare_strategies_in_blocks_is_compare_whole(monkeypatch):
-    from kiai.cli.compare import _report_strategies
-
     seating, games, seed = ("kyuzo", "heihachi", "daisuke"), 2500, 4
     monkeypatch.setattr(C, "PAIR_CELLS", 3 * 300)  # blocks of at most 300 games: many of them
     rec = Recorder(monkeypatch)
@@ -171,10 +164,7 @@ def test_compare_strategies_in_blocks_is_compare_whole(monkeypatch):
     arms = C.strategy_arms(seating, "easy", [("reference", {}), ("random", {}), ("keeper", {})])
     done = blocks_in_turn(rec.calls, len(arms))
     assert len(done) >= games // 300 and max(k for _, k in done) == 300 and sum(k for _, k in done) == games
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        _report_strategies(C, whole_played(arms, games, seed), games, seed, "", True)
-    assert printed == buf.getvalue()
+    assert printed == json.dumps(C.strategies_report(whole_played(arms, games, seed), games, seed)) + "\n"
 
 
 def test_compare_bar_counts_every_game_as_it_is_played(monkeypatch):

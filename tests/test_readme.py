@@ -1,9 +1,11 @@
 """The command outputs that README.md and docs/*.md show are what the commands print today.
 
 A generated block (docs/generate.py) is a `<!-- generated: kiai ARGS -->` comment, the command's
-output in a fenced code block, and `<!-- end generated -->`. Each page's blocks are re-run here, in
-order, in a temporary folder of their own (a block may read what an earlier one wrote), and
-compared line for line; only times, speeds and thread counts are masked. Blocks marked
+output in a fenced code block, and `<!-- end generated -->`; a `<!-- generated: python -->` block
+shows what the ```python block above it prints (the Python API's examples, run as one notebook per
+page). Each page's blocks are re-run here, in order, in a temporary folder of their own (a block
+may read what an earlier one wrote), and compared line for line; only times, speeds and thread
+counts are masked. Blocks marked
 `<!-- generated (slow): ... -->` (speed tables) depend on the machine and are left to `make docs`.
 When a change alters an output on purpose, `make docs` (or `.venv/bin/python docs/generate.py`)
 rewrites the blocks.
@@ -46,12 +48,32 @@ def test_generated_blocks_show_what_the_commands_print(capsys, monkeypatch, tmp_
     monkeypatch.chdir(tmp_path)
     for key, value in generate.ENV.items():
         monkeypatch.setenv(key, value)
+    namespace: dict = {}
     for b in QUICK[page]:
         capsys.readouterr()
-        assert main(b.args) == 0, f"{page}: `{b.command}` failed"
-        printed = generate.normalise(capsys.readouterr().out).splitlines()
+        if b.python:
+            output = generate.execute(b.code, namespace, tmp_path)
+        else:
+            assert main(b.args) == 0, f"{page}: `{b.command}` failed"
+            output = capsys.readouterr().out
+        printed = generate.normalise(output).splitlines()
         quoted = generate.normalise(generate.shown(b.body)).splitlines()
-        assert quoted == printed, f"{page}: `{b.command}` prints something else now (make docs rewrites the block)"
+        what = "the python block above it" if b.python else f"`{b.command}`"
+        assert quoted == printed, f"{page}: {what} prints something else now (make docs rewrites the block)"
+
+
+def test_the_api_page_runs_its_python():
+    """docs/api.md's examples are generated: each python block's code is found, and they print."""
+    found = [b for b in QUICK["docs/api.md"] if b.python]
+    assert len(found) >= 3 and all("kiai." in b.code and generate.shown(b.body) for b in found)
+
+
+def test_a_python_block_needs_its_code_above_it():
+    page = "Text.\n<!-- generated: python -->\n```text\n1\n```\n<!-- end generated -->\n"
+    with pytest.raises(generate.GenerationError, match="python fenced block just above"):
+        generate.blocks(page)
+    code = generate.blocks("```python\nprint(6 * 7)\n```\n\n" + page[len("Text.\n"):])[0].code
+    assert generate.execute(code, {}, ROOT).strip() == "42"
 
 
 def test_normalise_masks_times_speeds_and_threads_only():

@@ -59,7 +59,7 @@ def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch
 
     monkeypatch.setattr(cli_simulate, "write_summary_table", disk_full)
     code, out, err = run(capsys, "simulate", "-n", 300, "--out", tmp_path / "t.csv")
-    # (a cold cache adds the compile notes of cli.common.warm_engine)
+    # (a cold cache adds the compile notes of kiai.progress.warm_engine)
     err = [line for line in err.strip().splitlines() if "compil" not in line]
     assert code == 1 and "win rate" in out and len(err) == 1 and "No space left" in err[0]
 
@@ -280,10 +280,11 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 
 
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
+    import kiai.progress
     from kiai.cli import common
     from kiai.reports import sweep as S
 
-    monkeypatch.setattr(common, "COMPILE_NOTE_AFTER", 0.05)
+    monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
     from kiai.strategies import run as strategies_run
 
     monkeypatch.setattr(strategies_run, "prepare", lambda configs: None)

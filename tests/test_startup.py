@@ -33,6 +33,13 @@ def test_importing_the_cli_loads_no_heavy_library():
     assert "rich" not in loaded
 
 
+def test_importing_kiai_loads_neither_the_engine_nor_pandas():
+    """`import kiai` in a notebook costs nothing until a function is called; its names are there."""
+    loaded = loaded_after("import kiai\nassert callable(kiai.simulate) and issubclass(kiai.KiaiError, ValueError)")
+    assert "numba" not in loaded and "pandas" not in loaded
+    assert not [m for m in HEAVY if m in loaded], f"`import kiai` loads {[m for m in HEAVY if m in loaded]}"
+
+
 def test_simulate_loads_no_heavy_library_but_the_part_of_scipy_numba_brings():
     """`kiai simulate` summarises its games (95% interval included) without statsmodels, scipy.stats
     or pandas; numba itself imports scipy.linalg for its BLAS, so scipy is checked by module."""

@@ -1,0 +1,635 @@
+"""kiai's Python API: the functions the `kiai` command calls for its work (docs/api.md).
+
+Each function checks all of its input before any game is played: a problem is a KiaiError whose
+one-line message is the one `kiai` prints (it names the command's option). Where the command
+takes text, a function takes that text or Python values: a line-up as 'kyuzo,heihachi' or
+['kyuzo', 'heihachi'], parameters as ['T=3'] or {'T': 3}, rule readings as ['heal=wounded'] or
+{'heal': 'wounded'}. `threads=` applies to the call alone. `progress=` is False (silent), True
+(a bar and notes on standard error), a function f(n) called with the games just played, or a
+kiai.Progress (kiai.progress says what it is told).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiai.checks import (
+    MAX_GAMES,
+    check_game_index,
+    check_games,
+    check_model,
+    check_output,
+    check_seed,
+    check_threads,
+    fail,
+    items_of,
+    load_components,
+    load_params_file,
+    make_config,
+    parse_counts,
+    parse_given_lineups,
+    parse_levels,
+    parse_lineup_mode,
+    parse_param_grid,
+    parse_rule_axis,
+    parse_rules,
+    parse_samurai,
+    parse_strategy_params,
+    resolve_strategy,
+    sample_notes,
+    split,
+    text_of,
+)
+from kiai.errors import KiaiError
+from kiai.progress import reporter, warm_engine
+from kiai.reports.words import plural
+from kiai.results import Comparison, Replay, Simulation
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from kiai.progress import Progress
+
+SWEEP_GAMES = 10_000  # games per configuration of a sweep that names neither games nor a preset
+MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 KB)
+
+
+def _threads(threads: int | None):
+    """The call's own engine threads (strategies.run.threads_for): the caller's are left as they are."""
+    from kiai.strategies.run import threads_for
+
+    return threads_for(threads)
+
+
+# -------------------------------------------------------------------------------------- simulate
+
+
+def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int = 0,
+             strategy: str | None = None, params=None, params_file=None, absent_tokens: str = "auto",
+             components=None, model: str | None = None, rules=None, threads: int | None = None,
+             progress: bool | Progress = False) -> Simulation:
+    """Play games 0..games-1 of `seed` with one configuration and summarise them, as `kiai simulate`.
+
+    samurai: the seats, seat 0 first: a list of 2 to 7 names or 'kyuzo,kikuchiyo,...'.
+    level: easy, normal, hard or heroic (or a house level of the component file).
+    strategy: a name of kiai.strategies() (default: the params_file's, else kiai's default);
+    params: its parameters, {'T': 3}; params_file: a JSON file as `kiai tune` writes.
+    absent_tokens: on, off or auto (on with two samurai). components: a component file (TOML);
+    model: the model `learned` plays; rules: rule readings, {'heal': 'wounded'}.
+    Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
+    from kiai.reports.summary import summarize
+    from kiai.reports.sweep import play_range
+
+    with reporter(progress) as p:
+        games = check_games(games)
+        seed = check_seed(seed)
+        check_threads(threads, p.note)
+        config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
+                             params_file=params_file, model=model, rules=items_of(rules, "--rule"))  # fmt: skip
+        with _threads(threads) as used:
+            warm_engine(config, note=p.note)  # compile (or load) before the clock starts
+            start = time.perf_counter()
+            p.start("games", games)
+            tally = play_range(config, seed, 0, games, p.advance)
+            seconds = time.perf_counter() - start
+    return Simulation(summarize(tally, config, seed, seconds, used), config)
+
+
+# ----------------------------------------------------------------------------------------- sweep
+
+
+def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str = "given", strategies=None,
+          params=None, params_file=None, rules=None, absent_tokens: str = "auto", components=None,
+          model: str | None = None, games: int | None = None, precision: float | None = None,
+          max_games: int | None = None, seed: int = 0, preset: str | None = None, results=None, out=None,
+          csv: bool = False, resume: bool = False, force: bool = False, threads: int | None = None,
+          workers: int | None = None, scheduler: str | None = None, block: int | None = None,
+          progress: bool | Progress = False) -> pd.DataFrame:
+    """Play a grid of configurations on one seed, as `kiai sweep`: a DataFrame, one row per
+    configuration, in the columns of the sweep table (reports.sweep.COLUMNS) that `kiai report` reads.
+
+    levels: 'easy,normal', ['easy', 'normal'] or 'all' (default: normal). players: team sizes,
+    3 or [3, 4] (default: 4), every line-up of each, or `sample` K of them drawn with the seed.
+    lineups: instead, the line-ups to play, each as a list or 'a,b,c', seated as given.
+    seatings: 'given' (each line-up in one seat order) or 'all' (every distinct seating).
+    strategies: names (default: kiai's default); params: {'T': [3, 4]} (a value or an axis of
+    values, for the strategies that have the parameter); rules: readings, {'heal': ['any',
+    'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
+    1,000 games until the 95% interval's half-width is at most that (up to max_games).
+    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); results: the table
+    (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice'). out: also
+    write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
+    resume keeps its finished configurations, force replaces it. workers or scheduler: play on
+    Dask."""
+    from kiai.reports import sweep as S
+
+    with reporter(progress) as p:
+        plan, request, job = _sweep_plan(
+            p, levels=levels, players=players, lineups=lineups, sample=sample, seatings=seatings,
+            strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
+            components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
+            preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
+            workers=workers, scheduler=scheduler, block=block)  # fmt: skip
+        todo = job.todo if job is not None else list(enumerate(plan))
+        local = workers is None and scheduler is None
+        backend = None
+        try:
+            with _threads(threads if local else None) as used:
+                if todo:  # compile (or load) before any clock or cluster starts
+                    warm_engine(*(config for _, config in todo), note=p.note)
+                if local:
+                    backend = S.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
+                elif todo:
+                    from kiai.reports.cluster import DaskBackend
+
+                    backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
+                               DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
+                else:
+                    backend = S.LocalBackend()
+                p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
+                        threads=used if local else None,
+                        workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
+                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance)
+                if job is not None:
+                    return job.run(backend, **run)
+                rows = S.run_plan(todo, seed, request, backend, **run)
+                return S.to_frame([rows[i] for i in sorted(rows)])
+        except KeyboardInterrupt:
+            if job is not None:
+                saved = len(job.rows)
+                p.note(f"interrupted: {saved} of {plural(len(job.plan), 'configuration')} "
+                       f"{'is' if saved == 1 else 'are'} saved in {job.out}; "
+                       "run the same command with --resume to finish")  # fmt: skip
+            raise
+        except S.SweepError as e:
+            fail(str(e))
+        finally:
+            if backend is not None:
+                backend.close()
+
+
+@dataclass
+class _Axes:
+    """A sweep's axes as the command's text: the API's lists and numbers written as `kiai sweep`
+    takes them, so both parse them alike (and the table's notes can quote the command)."""
+
+    difficulty: str | None  # --difficulty
+    players: str | None  # --players
+    lineup: list[str]  # --lineup, repeated
+    lineups: str | None  # --lineups: all or sample:K
+    seatings: str
+    strategy: str | None  # --strategy, comma-separated
+    param: list[str] | None
+    rule: list[str] | None
+
+    @classmethod
+    def of(cls, levels, players, lineups, sample, seatings, strategies, params, rules) -> _Axes:
+        return cls(
+            difficulty=text_of(levels, "--difficulty"), players=text_of(players, "--players"),
+            lineup=[lineups] if isinstance(lineups, str) else [text_of(x, "--lineup") for x in lineups or []],
+            lineups=sample if sample is None or isinstance(sample, str) else f"sample:{sample}",
+            seatings=seatings, strategy=text_of(strategies, "--strategy"), param=items_of(params, "--param"),
+            rule=items_of(rules, "--rule"),
+        )  # fmt: skip
+
+    def given(self) -> list[str]:
+        """The options that set the grid (which a preset sets instead)."""
+        return [name for name, v in (("--difficulty", self.difficulty), ("--players", self.players),
+                                     ("--lineup", self.lineup), ("--lineups", self.lineups), ("--param", self.param),
+                                     ("--rule", self.rule))
+                if v] + (["--seatings"] if self.seatings != "given" else [])  # fmt: skip
+
+
+def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
+                absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
+                resume, force, threads, workers, scheduler, block):
+    """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
+    reports.sweep.Sweep bound to `out`, or None)."""
+    from kiai.reports import sweep as S
+
+    axes = _Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
+    out = _check_sweep_files(out, csv, resume, force)
+    _check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
+    if str(seatings).lower() not in ("given", "all"):
+        fail(f"--seatings must be given or all, got '{seatings}'")
+    axes.seatings = seatings.lower()
+    if str(absent_tokens).lower() not in ("on", "off", "auto"):
+        fail(f"--absent-tokens must be on, off or auto, got '{absent_tokens}'")
+    absent_tokens = absent_tokens.lower()
+    loaded, chosen = _sweep_strategies(axes.strategy, params_file, preset)
+    param_grid = parse_param_grid(axes.param)
+    rule_grid = parse_rules(axes.rule, axis=True)
+    comp = load_components(components)
+    try:
+        if preset is not None:
+            plan = _preset_plan(preset, axes, chosen, absent_tokens, comp, model, results)
+            if games is None and precision is None:
+                from kiai.reports.presets import PRESET_GAMES
+
+                games = PRESET_GAMES[preset]
+        else:
+            if results is not None:
+                fail("--from goes with --preset advice (a grid read from a results table)")
+            plan = _grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
+        check_model(model, plan)
+        if loaded is not None:
+            plan = S.with_base_params(plan, loaded.strategy, loaded.params)
+        if games is None and precision is None:
+            games = SWEEP_GAMES
+        request = S.Request(games=games, precision=precision,
+                            **({"max_games": max_games} if max_games is not None else {}))
+        info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
+                                          results if isinstance(results, (str, Path)) else None)}  # fmt: skip
+        job = None
+        if out is not None:
+            job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
+            if job.resume_note() is not None:
+                p.note(job.resume_note())
+    except KiaiError:
+        raise
+    except ValueError as e:  # SweepError; seatings and samplers reject bad sizes
+        fail(str(e))
+    return plan, request, job
+
+
+def _check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
+    """The table file (and its CSV): writable, and not there unless resumed or replaced."""
+    if resume and force:
+        fail("--resume and --force exclude each other")
+    if out is None:
+        for given, option in ((csv, "--csv"), (resume, "--resume"), (force, "--force")):
+            if given:
+                fail(f"{option} goes with --out (the table file)")
+        return None
+    out = check_output(out, force=force or resume, suffixes=(".parquet",),
+                       exists_hint="use --resume to continue that sweep or --force to replace it")  # fmt: skip
+    if csv and not (force or resume):
+        check_output(out.with_suffix(".csv"), "--csv")
+    return out
+
+
+def _check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, note) -> None:
+    from kiai.reports.sweep import PRECISION_START
+
+    check_seed(seed)
+    if games is not None:
+        check_games(games)
+    if games is not None and precision is not None:
+        fail("--games and --precision exclude each other")
+    if max_games is not None and precision is None:
+        fail("--max-games goes with --precision")
+    if max_games is not None and not PRECISION_START <= max_games <= MAX_GAMES:
+        fail(f"--max-games must be in {PRECISION_START:,}..{MAX_GAMES:,}, got {max_games:,}")
+    if workers is not None and scheduler is not None:
+        fail("--workers and --scheduler exclude each other")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    if workers is None and scheduler is None:
+        check_threads(threads, note)  # a Dask worker's threads are checked on the worker's machine
+    elif threads is not None and threads < 1:
+        fail(f"--threads must be at least 1, got {threads}")
+    if block is not None and block < 1:
+        fail(f"--block must be at least 1, got {block}")
+
+
+def _sweep_strategies(strategy: str | None, params_file, preset: str | None):
+    """(the --params-file loaded or None, the strategies played): --strategy's, else the file's,
+    else the preset's, else kiai's default."""
+    from kiai.reports import presets
+
+    loaded = load_params_file(params_file) if params_file is not None else None
+    if strategy is not None:
+        chosen = split(strategy)
+    else:
+        chosen = ([loaded.strategy] if loaded is not None
+                  else list(presets.PRESET_STRATEGIES.get(preset, [presets.DEFAULT_STRATEGY])))  # fmt: skip
+    if not chosen:
+        fail("--strategy expects strategy names, comma-separated")
+    if loaded is not None and loaded.strategy not in chosen:
+        fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, "
+             f"which --strategy {','.join(chosen)} does not list")
+    return loaded, chosen
+
+
+def _preset_plan(preset: str, axes: _Axes, strategies: list[str], absent_tokens: str, comp, model, results) -> list:
+    """A preset's plan; `results` (a table or its file) for a preset that reads its grid from one."""
+    from kiai.reports import presets
+
+    if preset not in presets.PRESETS:
+        fail(f"unknown preset '{preset}' (known: {', '.join(presets.PRESETS)})")
+    given = axes.given()
+    if given:
+        fail(f"--preset sets the grid; drop {given[0]}")
+    if results is not None and preset not in presets.NEEDS_RESULTS:
+        fail(f"--from goes with --preset {' or '.join(presets.NEEDS_RESULTS)}; --preset {preset} reads no table")
+    return presets.preset_plan(preset, results=_results_table(results), strategies=strategies,
+                               absent_tokens=absent_tokens, components=comp, model=model)  # fmt: skip
+
+
+def _results_table(results):
+    """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
+    if results is None or not isinstance(results, (str, Path)):
+        return results
+    from kiai.reports.report import load_results
+
+    path = Path(results)
+    if not path.is_file():
+        fail(f"--from {path}: no such file")
+    try:
+        return load_results(path)
+    except Exception as e:  # noqa: BLE001 - pandas and pyarrow raise many kinds for a bad file
+        fail(f"--from {path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+
+
+def _grid_plan(axes: _Axes, strategies: list[str], param_grid: dict, rule_grid: dict, absent_tokens: str, comp,
+               model, seed: int, note) -> list:
+    """The plan of the axes: levels x line-ups (given, or every or K of each team size) x seatings x
+    strategy variants x rule readings."""
+    from kiai.reports import sweep as S
+
+    levels = parse_levels(axes.difficulty, comp)
+    if axes.lineup:
+        if axes.players is not None:
+            fail("--players and --lineup exclude each other (a line-up fixes its size)")
+        if axes.lineups is not None:
+            fail("--lineup and --lineups exclude each other")
+        chosen = parse_given_lineups(axes.lineup)
+    else:
+        mode, k = parse_lineup_mode(axes.lineups)
+        counts = parse_counts(axes.players)
+        chosen = S.expand_lineups(counts, mode, k, seed)
+        for line in sample_notes(counts, k) if mode == "sample" else ():
+            note(line)
+    variants = S.strategy_variants(strategies, param_grid)
+    return S.build_plan(levels, S.expand_seatings(chosen, axes.seatings), variants, absent_tokens, comp, model,
+                        rules=S.rule_variants(rule_grid))  # fmt: skip
+
+
+def describe_sweep(preset: str | None, axes: _Axes, strategies: list[str], games: int | None,
+                   precision: float | None, max_games: int | None, seed: int, params_file=None,
+                   results=None) -> str:
+    """The sweep as a command line, for the report's notes."""
+    parts = ["kiai sweep"]
+    if preset:
+        parts.append(f"--preset {preset}")
+    if results is not None:
+        parts.append(f"--from {results}")
+    for name, value in (("--difficulty", axes.difficulty), ("--players", axes.players), ("--lineups", axes.lineups)):
+        if value:
+            parts.append(f"{name} {value}")
+    parts += [f"--lineup {v}" for v in axes.lineup]
+    if axes.seatings != "given":
+        parts.append(f"--seatings {axes.seatings}")
+    parts.append(f"--strategy {','.join(strategies)}")
+    if params_file is not None:
+        parts.append(f"--params-file {params_file}")
+    parts += [f"--param {v}" for v in axes.param or []]
+    parts += [f"--rule {v}" for v in axes.rule or []]
+    parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
+    if max_games:
+        parts.append(f"--max-games {max_games}")
+    parts.append(f"--seed {seed}")
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------------------- compare
+
+_ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading"}
+
+
+def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 0,
+            strategy: str | None = None, strategies=None, readings=None, params=None, params_file=None, rules=None,
+            absent_tokens: str = "auto", components=None, model: str | None = None, threads: int | None = None,
+            progress: bool | Progress = False) -> Comparison:
+    """Play arms on the same games of one seed and test them in pairs, as `kiai compare`.
+
+    By default the arms are every distinct seating of `lineup` (3 to 7 samurai), each tested
+    against the best. With strategies ('reference,keeper' or a list of 2 or more) they are those
+    strategies on the one seating `lineup` gives; with readings ('heal=any,wounded' or {'heal':
+    ['any', 'wounded']}) the values of one rule reading on that seating and `strategy`; every
+    pair of them is tested. params: the strategy's parameters ({'T': 3}), with strategies per
+    strategy ({'reference': {'T': 4}} or ['reference.T=4']); params_file: a file (with strategies,
+    a list, each for the strategy it names); rules: readings every arm plays. Returns a Comparison."""
+    from kiai.reports import compare as C
+    from kiai.reports.seatings import _names
+    from kiai.simcore.config import ConfigError
+
+    with reporter(progress) as p:
+        games = check_games(games)
+        seed = check_seed(seed)
+        check_threads(threads, p.note)
+        fixed = parse_rules(items_of(rules, "--rule"))
+        axis_text = readings if readings is None or isinstance(readings, str) else items_of(readings, "--rules")[0]
+        if axis_text is not None and strategies is not None:
+            fail("--rules and --strategies exclude each other")
+        axis = parse_rule_axis(axis_text, fixed) if axis_text is not None else None
+        mode = "strategies" if strategies is not None else "readings" if axis is not None else "seatings"
+        param = items_of(params, "--param")
+        files = [params_file] if isinstance(params_file, (str, Path)) else list(params_file or [])
+        lineup_text = text_of(lineup, "--lineup")
+        level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
+        absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
+        comp = load_components(components)
+        typed = None
+        try:
+            if strategies is not None:
+                if strategy is not None:
+                    fail("--strategy and --strategies exclude each other")
+                arms = C.strategy_arms(parse_samurai(lineup_text, "--lineup"), level,
+                                       parse_strategy_params(text_of(strategies, "--strategies"), param, files),
+                                       absent, comp, model, rules=fixed)  # fmt: skip
+            elif axis is not None:
+                if len(files) > 1:
+                    fail("--params-file is given more than once; that takes --strategies")
+                name, overrides = resolve_strategy(strategy, param, files[0] if files else None)
+                arms = C.rule_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, axis[0], axis[1],
+                                   absent, comp, model, rules=fixed)  # fmt: skip
+            else:
+                names = parse_samurai(lineup_text, "--lineup")
+                try:
+                    names = _names(names)
+                except ValueError as e:
+                    fail(f"--lineup {lineup_text}: {e}")
+                if len(names) < 3:
+                    fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
+                if len(files) > 1:
+                    fail("--params-file is given more than once; that takes --strategies")
+                name, overrides = resolve_strategy(strategy, param, files[0] if files else None)
+                arms = C.seating_arms(names, level, name, overrides, absent, comp, model, rules=fixed)
+                typed = ",".join(names)
+        except ConfigError as e:
+            fail(str(e))
+        check_model(model, [arm.config for arm in arms])
+
+        with _threads(threads) as used:
+            warm_engine(*(arm.config for arm in arms), note=p.note)  # every strategy the arms need, before timing
+            start = time.perf_counter()
+            p.start(f"{len(arms)} {mode}", games * len(arms))
+            place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
+
+            def on_arm(arm):
+                p.now(f"{_ARM[mode]} {place[arm.label]}/{len(arms)}: {arm.label}")
+
+            played = C.play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm)
+            seconds = max(time.perf_counter() - start, 1e-9)
+    return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=typed,
+                      reading=axis[0] if axis is not None else None)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------- record, replay
+
+
+def records(samurai, level: str = "normal", games: int | None = None, *,
+            game_index: int | None = None, seed: int = 0, strategy: str | None = None, params=None,
+            params_file=None, absent_tokens: str = "auto", components=None, model: str | None = None, rules=None,
+            progress: bool | Progress = False) -> Iterator[dict]:
+    """Game records (docs/records.md), one dict per game, made as they are iterated: games 0..games-1
+    of `seed` (default 1), or the one game `game_index`. The input is checked, and the engine
+    compiled, before this returns. The other arguments are simulate's."""
+    p = reporter(progress)
+    config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
+                                   absent_tokens, components, model, rules)  # fmt: skip
+    return _recorded(config, seed, indices, p)
+
+
+def record(samurai, level: str = "normal", games: int | None = None, *,
+           game_index: int | None = None, seed: int = 0, strategy: str | None = None, params=None, params_file=None,
+           absent_tokens: str = "auto", components=None, model: str | None = None, rules=None, out=None,
+           force: bool = False, progress: bool | Progress = False) -> list[dict] | Path:
+    """Play games and record each, as `kiai record`: the records as a list of dicts; with `out`
+    (a .jsonl or .jsonl.gz file; an existing one needs force) they are written there instead,
+    one JSON object per line as they are played, and the path is returned. kiai.replay checks
+    either. The other arguments are records()'s."""
+    from kiai.reports.records import dumps, open_text
+
+    p = reporter(progress)
+    config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
+                                   absent_tokens, components, model, rules, out=out, force=force)  # fmt: skip
+    if out is None:
+        return list(_recorded(config, seed, indices, p))
+    out = Path(out)
+    part = out.with_name(out.name + ".part")  # moved onto `out` once complete
+    try:
+        with open_text(part, "wt", gz=out.name.lower().endswith(".gz")) as sink:
+            for rec in _recorded(config, seed, indices, p):
+                sink.write(dumps(rec) + "\n")
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    part.replace(out)
+    return out
+
+
+def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file, absent_tokens,
+                 components, model, rules, out=None, force=False):
+    """record's checks, in the order `kiai record` makes them: (configuration, game indices)."""
+    check_seed(seed)
+    if games is not None and game_index is not None:
+        fail("give --games or --game-index, not both")
+    if games is not None:
+        check_games(games, most=MAX_RECORDED)
+    if game_index is not None:
+        check_game_index(game_index)
+    if out is not None:
+        name = str(out).lower()
+        if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):
+            fail(f"--out must end in .jsonl or .jsonl.gz, got '{out}'")
+        check_output(out, force=force)
+    config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
+                         params_file=params_file, model=model, rules=items_of(rules, "--rule"))  # fmt: skip
+    warm_engine(config, note=p.note)
+    return config, ([game_index] if game_index is not None else range(games or 1))
+
+
+def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
+    from kiai.reports.records import write
+    from kiai.reports.summary import kiai_version
+    from kiai.strategies.run import record_game
+
+    version = kiai_version()
+    with p:
+        p.start("recording", len(indices))
+        for i in indices:
+            row, rows = record_game(config, seed, i)
+            yield write(config, seed, i, row, rows, version)
+            p.advance(1)
+
+
+def replay(records, components=None, *, progress: bool | Progress = False) -> Replay:
+    """Check game records against the engine, as `kiai replay`: replay each, fed its random
+    outcomes and decisions, and compare every event, state and the result.
+
+    records: a records file (.jsonl or .jsonl.gz, as kiai.record writes), a list of them, or
+    records as kiai.record returns them. components: the component file(s) the records were
+    made with, when not the packaged one. Returns a Replay: the games verified, or the first
+    divergence (the replay stops there)."""
+    from kiai.reports.records import RecordError, first_divergence, read, replayed
+    from kiai.reports.summary import kiai_version
+    from kiai.strategies.run import GameConfig
+
+    with reporter(progress) as p:
+        sources = [records] if isinstance(records, (str, Path, dict)) else list(records)
+        for f in sources:
+            if not isinstance(f, dict) and not Path(f).is_file():
+                fail(f"{f}: no such file")
+        if not sources:
+            fail("no records given")
+        comps = {}
+        for c in [None, *([components] if isinstance(components, (str, Path)) else components or [])]:
+            comp = load_components(c)
+            comps[comp.sha256] = comp
+        version = kiai_version()
+        # every record replays with `reference` on the one engine: compiled once, before the clock starts
+        warm_engine(GameConfig(("kyuzo", "kanbei"), strategy="reference"), note=p.note)
+        checked = 0
+        start = time.perf_counter()
+        p.start("replaying", None)
+        for k, source in enumerate(sources, 1):
+            lines = [(f"record {k}", source)] if isinstance(source, dict) else (
+                (f"{source}, line {line}", rec) for line, rec in read(Path(source)))
+            try:
+                for where, rec in lines:
+                    sha = rec.get("components_sha256")
+                    if sha not in comps:
+                        fail(f"{where}: made with component data {str(sha)[:12]}..., which is not at hand; "
+                             "pass its file with --components")
+                    diff = first_divergence(rec, replayed(rec, comps[sha], where, version))
+                    if diff is not None:
+                        part, field, recorded, again = diff
+                        return Replay(checked, time.perf_counter() - start, {
+                            "where": where, "game": rec["game"], "seed": rec["seed"], "part": part, "field": field,
+                            "recorded": recorded, "replayed": again})  # fmt: skip
+                    checked += 1
+                    p.advance(1)
+            except RecordError as e:
+                fail(str(e))
+        if checked == 0:
+            fail(f"no records in {', '.join(str(f) for f in sources)}")
+        return Replay(checked, time.perf_counter() - start)
+
+
+# ------------------------------------------------------------------------------------ strategies
+
+
+def strategies() -> list[dict]:
+    """The registered strategies, as `kiai strategies --json` lists them: name, whether it is the
+    default (the one every function plays unless told otherwise), description, whether it is
+    honest, whether it uses absent tokens, and its parameters with their defaults and ranges."""
+    from kiai.strategies.registry import DEFAULT, REGISTRY
+
+    return [
+        {
+            "name": s.name,
+            "default": s.name == DEFAULT,
+            "description": s.description,
+            "honest": s.honest,
+            "absent_tokens": s.absent_tokens,
+            "params": {p.name: {"default": p.default, "low": p.low, "high": p.high,
+                                "integer": p.integer, "help": p.help} for p in s.params},
+        }
+        for s in REGISTRY
+    ]

@@ -1,0 +1,499 @@
+"""Checking what kiai is asked to do, before any game is played.
+
+The API (kiai.api) and the command line share these checks and their messages: every problem is
+a KiaiError whose one-line message names the command's option, and `kiai` prints it as is. The
+API takes Python values (lists, dicts, numbers) where the command takes text; text_of and the
+*_items helpers write them as the command's text, so both go through the same parsing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from numbers import Integral
+from pathlib import Path
+
+from kiai.errors import KiaiError
+from kiai.reports.words import plural
+
+DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
+# The most games one call plays per configuration: 100 million is about 15 minutes at the
+# engine's full speed. (It is not a memory bound: games are summarised block by block as they
+# are played, so memory does not grow with their number.)
+MAX_GAMES = 100_000_000
+MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
+
+
+def fail(message: str):
+    raise KiaiError(message)
+
+
+def default_strategy() -> str:
+    """kiai's default strategy (strategies.registry.DEFAULT), imported only when needed."""
+    from kiai.strategies.registry import DEFAULT
+
+    return DEFAULT
+
+
+# --------------------------------------------------------------- Python values as command text
+
+
+def _number_text(value) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def text_of(value, option: str, sep: str = ",") -> str | None:
+    """A comma-separated option's text from a string (as is) or a list of names or numbers."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        return str(value)
+    try:
+        return sep.join(_number_text(v) for v in value)
+    except TypeError:
+        fail(f"{option} expects a comma-separated text or a list, got {value!r}")
+
+
+def items_of(value, option: str) -> list[str] | None:
+    """The items of a repeatable NAME=VALUE option (--param, --rule) from a dict or a list.
+
+    {name: value} gives 'name=value'; {name: [v1, v2]} 'name=v1,v2' (an axis of a sweep);
+    {strategy: {name: value}} 'strategy.name=value' (compare's --strategies); a string is one
+    item, a list of strings the items themselves."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        out = []
+        for name, v in value.items():
+            if isinstance(v, Mapping):
+                out += [f"{name}.{inner}={_number_text(x)}" for inner, x in v.items()]
+            elif isinstance(v, (list, tuple)):
+                out.append(f"{name}={','.join(_number_text(x) for x in v)}")
+            else:
+                out.append(f"{name}={_number_text(v)}")
+        return out
+    try:
+        return [str(item) for item in value]
+    except TypeError:
+        fail(f"{option} expects NAME=VALUE items or a dict, got {value!r}")
+
+
+def _whole(value, option: str) -> int:
+    if not isinstance(value, Integral) or isinstance(value, bool):
+        fail(f"{option} must be a whole number, got {value!r}")
+    return int(value)
+
+
+def _text(value, option: str) -> str:
+    if not isinstance(value, str):
+        fail(f"{option} expects a name, got {value!r}")
+    return value
+
+
+# ------------------------------------------------------------------- strategies and parameters
+
+
+def parse_params(values: list[str] | None) -> dict[str, float]:
+    """--param NAME=VALUE (repeatable) into a dict of numbers; a name given twice is an error."""
+    params: dict[str, float] = {}
+    for item in values or []:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not raw.strip():
+            fail(f"--param expects NAME=VALUE, got '{item}'")
+        try:
+            value = float(raw)
+        except ValueError:
+            fail(f"--param {name}: '{raw}' is not a number")
+        if name in params:
+            fail(f"--param {name} is given twice ({params[name]:g} and {value:g}); give it once")
+        params[name] = int(value) if value.is_integer() else value
+    return params
+
+
+@dataclass(frozen=True)
+class ParamsFile:
+    """A strategy and its parameters, as read from a --params-file (the JSON `kiai tune` writes)."""
+
+    path: str
+    strategy: str
+    params: dict = field(default_factory=dict)
+    info: dict = field(default_factory=dict)  # the whole file, provenance included
+
+
+def load_params_file(path: str | Path) -> ParamsFile:
+    """Read and check a --params-file: {"strategy": NAME, "params": {NAME: VALUE, ...}, ...}.
+
+    Every problem (no file, bad JSON, unknown strategy, unknown or out-of-range parameter) is
+    a one-line KiaiError that names the file."""
+    from kiai.strategies import registry
+
+    where = f"--params-file {path}"
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"{where}: no such file")
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"{where}: cannot read it ({getattr(e, 'strerror', None) or e})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        fail(f"{where}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})")
+    if not isinstance(data, dict):
+        fail(f"{where}: expected a JSON object with 'strategy' and 'params'")
+    name, params = data.get("strategy"), data.get("params", {})
+    if not isinstance(name, str) or not name:
+        fail(f"{where}: 'strategy' must be a strategy name")
+    if not isinstance(params, dict):
+        fail(f"{where}: 'params' must be an object of NAME: number")
+    try:
+        info = registry.get(name)
+        info.param_vector(params)
+    except KeyError as e:
+        fail(f"{where}: {e.args[0]}")
+    except ValueError as e:
+        fail(f"{where}: {e}")
+    return ParamsFile(str(path), name, dict(params), data)
+
+
+def resolve_strategy(strategy: str | None, params: list[str] | None, params_file: str | Path | None,
+                     option: str = "--strategy") -> tuple[str, dict]:
+    """The strategy and parameter overrides of a command with --strategy, --param and --params-file.
+
+    The file's strategy is used when --strategy is not given (the default otherwise); a
+    --strategy naming another strategy is an error; --param values override the file's."""
+    loaded = load_params_file(params_file) if params_file is not None else None
+    if loaded is None:
+        return strategy or default_strategy(), parse_params(params)
+    if strategy is not None and strategy != loaded.strategy:
+        fail(f"{option} {strategy} differs from the strategy of --params-file {loaded.path} ({loaded.strategy})")
+    return loaded.strategy, {**loaded.params, **parse_params(params)}
+
+
+# ------------------------------------------------------------------ samurai, rules, configurations
+
+
+def parse_samurai(text, option: str = "--samurai") -> tuple[str, ...]:
+    """Comma-separated names (or a list of them); an empty name (`a,,b`, a trailing comma) is an
+    error, not skipped, and so is a name that is not a samurai (every unknown one named, as every
+    command names them)."""
+    from kiai.reports.seatings import check_known
+
+    text = text_of(text, option)
+    names = tuple(s.strip() for s in text.split(","))
+    if not any(names):
+        fail(f"{option} expects a comma-separated list of 2 to 7 names")
+    if not all(names):
+        fail(f"{option} '{text}' has an empty name; give the names separated by single commas")
+    try:
+        check_known(names)
+    except ValueError as e:
+        fail(str(e))
+    return names
+
+
+def parse_rules(items: list[str] | None, option: str = "--rule", axis: bool = False) -> dict:
+    """--rule NAME=VALUE (repeatable) into {name: value}; with `axis` (a sweep, a comparison) a
+    name may list several values, {name: [values]}. Every problem is a KiaiError."""
+    from kiai.simcore.readings import ReadingError, parse_rule_items
+
+    try:
+        parsed = parse_rule_items(items, option)
+    except ReadingError as e:
+        fail(str(e))
+    if axis:
+        return parsed
+    several = next((k for k, v in parsed.items() if len(v) > 1), None)
+    if several:
+        fail(f"{option} {several}: give one value here (a sweep takes several)")
+    return {k: v[0] for k, v in parsed.items()}
+
+
+def load_components(path):
+    """The component data of --components (None: the packaged file), or a KiaiError."""
+    from kiai.simcore.components import ComponentsError, Components, load_components as load
+
+    if isinstance(path, Components):
+        return path
+    try:
+        return load(path)
+    except ComponentsError as e:
+        fail(str(e))
+
+
+def make_config(samurai, difficulty: str, strategy: str | None, params: list[str] | None,
+                absent_tokens: str, components, first_seat: int | None = None,
+                params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None):
+    """Build a GameConfig from the command's text; every problem becomes a KiaiError."""
+    from kiai.simcore.components import ComponentsError
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
+
+    strategy, overrides = resolve_strategy(strategy, params, params_file)
+    readings = parse_rules(rules)
+    comp = load_components(components)
+    try:
+        config = GameConfig(
+            samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
+            strategy=strategy, params=overrides, absent_tokens=_text(absent_tokens, "--absent-tokens").lower(),
+            components=comp, first_seat=first_seat, model=model, rules=readings,
+        )  # fmt: skip
+    except (ConfigError, ComponentsError) as e:
+        fail(str(e))
+    check_model(model, [config])
+    return config
+
+
+def check_model(model: str | None, configs) -> None:
+    """--model is for configurations that play a model (learned, or a planner over it)."""
+    if model is not None and not any(c.uses_model for c in configs):
+        fail("--model: no strategy here plays a model (it is for learned, or a lookahead over learned)")
+
+
+# ------------------------------------------------------------------------------------- numbers
+
+
+def check_seed(seed: int) -> int:
+    seed = _whole(seed, "--seed")
+    if not 0 <= seed <= MAX_INDEX:
+        fail(f"--seed must be in 0..2**63-1, got {seed}")
+    return seed
+
+
+def check_games(games: int, option: str = "--games", most: int = MAX_GAMES) -> int:
+    """A number of games per configuration: 1 to `most`."""
+    games = _whole(games, option)
+    if not 1 <= games <= most:
+        fail(f"{option} must be at least 1 and at most {most:,}, got {games:,}")
+    return games
+
+
+def check_game_index(index: int) -> int:
+    """One game of a seed's sequence: 0 to 2**63-1, like the seed."""
+    index = _whole(index, "--game-index")
+    if not 0 <= index <= MAX_INDEX:
+        fail(f"--game-index must be in 0..2**63-1, got {index}")
+    return index
+
+
+def check_threads(threads: int | None, note: Callable[[str], None] | None = None) -> None:
+    """Refuse fewer than one thread; say in one line (to `note`) when more are asked than the
+    engine has."""
+    if threads is None:
+        return
+    threads = _whole(threads, "--threads")
+    if threads < 1:
+        fail(f"--threads must be at least 1, got {threads}")
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    if threads > most and note is not None:
+        note(f"note: --threads {threads}: this machine runs at most {plural(most, 'engine thread')}; using {most}")
+
+
+# --------------------------------------------------------------------------------------- files
+
+
+def check_output(path: Path, option: str = "--out", *, force: bool = False, suffixes: tuple[str, ...] = (),
+                 exists_hint: str = "use --force to replace it") -> Path:
+    """Check an output file before any game is played: the right suffix, not a folder, not an
+    existing file unless --force, and in an existing folder we can create files in (kiai makes
+    no folders for an output file: a missing one is more often a typo than a wish)."""
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        fail(f"{option} must end in {' or '.join(suffixes)}, got '{path}'")
+    if path.is_dir():
+        fail(f"{option} {path} is a folder; give a file name")
+    if path.exists() and not force:
+        fail(f"{option} {path} exists; {exists_hint}")
+    _check_writable_folder(path.parent, option, path)
+    return path
+
+
+def check_output_folder(folder: Path, option: str = "--out") -> Path:
+    """Check a folder of kiai's own output (`report --out`, `train`'s FOLDER) before any work:
+    a folder, made if missing, but then in an existing folder, as for an output file."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        fail(f"{option} {folder} exists and is not a folder")
+    _check_writable_folder(folder if folder.is_dir() else folder.parent, option, folder)
+    return folder
+
+
+def _check_writable_folder(folder: Path, option: str, path: Path) -> None:
+    """`folder` (where `path` goes) exists, is a folder and takes new files. The check creates
+    and removes a probe file, so it holds for root and for file systems (/proc) whose modes say
+    nothing."""
+    if not folder.exists():
+        fail(f"{option} {path}: folder {folder} does not exist; create it first")
+    if not folder.is_dir():
+        fail(f"{option} {path}: {folder} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".kiai-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        fail(f"{option} {path}: cannot write in {folder} ({e.strerror or e})")
+
+
+# ----------------------------------------------------------------------------- a sweep's grid
+
+
+def split(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_levels(text: str | None, comp) -> list[str]:
+    """--difficulty of a sweep or a tuning: levels, comma-separated, or 'all' (default: normal)."""
+    from kiai.simcore.codes import LEVELS
+
+    if text is None:
+        return ["normal"]
+    if text.strip().lower() == "all":
+        return [lv for lv in LEVELS if lv in comp.levels] + [lv for lv in comp.levels if lv not in LEVELS]
+    levels = [t.lower() for t in split(text)]
+    if not levels:
+        fail("--difficulty expects levels, comma-separated, or 'all'")
+    for lv in levels:
+        if lv not in comp.levels:
+            fail(f"unknown difficulty '{lv}' (known: {', '.join(comp.levels)})")
+    return list(dict.fromkeys(levels))
+
+
+def parse_counts(text: str | None) -> list[int]:
+    """--players: numbers of samurai, comma-separated (default: 4)."""
+    if text is None:
+        return [4]
+    counts = []
+    for t in split(text):
+        try:
+            n = int(t)
+        except ValueError:
+            fail(f"--players expects numbers of samurai, comma-separated, got '{t}'")
+        if not 2 <= n <= 7:
+            fail(f"--players: a game needs 2 to 7 samurai, got {n}")
+        counts.append(n)
+    if not counts:
+        fail("--players expects numbers of samurai, comma-separated")
+    return list(dict.fromkeys(counts))
+
+
+def parse_lineup_mode(text: str | None) -> tuple[str, int | None]:
+    """--lineups: 'all' (the default) or 'sample:K'."""
+    if text is None or text.strip().lower() == "all":
+        return "all", None
+    mode, sep, k = text.strip().lower().partition(":")
+    if mode == "sample" and sep:
+        try:
+            k = int(k)
+        except ValueError:
+            k = 0
+        if k >= 1:
+            return "sample", k
+    fail(f"--lineups expects 'all' or 'sample:K' with K at least 1, got '{text}'")
+
+
+def sample_notes(counts: list[int], k: int) -> list[str]:
+    """What `--lineups sample:K` says when a team size has K line-ups or fewer: it plays them all."""
+    notes = []
+    for n in counts:
+        c = math.comb(7, n)
+        if k >= c:
+            notes.append(f"note: --lineups sample:{k}: there {'is' if c == 1 else 'are'} only "
+                         f"{plural(c, 'line-up')} of {n} samurai; playing {'it' if c == 1 else 'all of them'}")  # fmt: skip
+    return notes
+
+
+def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
+    """--lineup (repeatable): line-ups played in the seat order given."""
+    from kiai.reports.seatings import _names
+
+    out = []
+    for text in values:
+        names = parse_samurai(text, "--lineup")
+        try:
+            out.append(_names(names))
+        except ValueError as e:
+            fail(f"--lineup {text}: {e}")
+    return out
+
+
+def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
+    """--param NAME=VALUE[,VALUE...] (repeatable): each parameter's values."""
+    grid: dict[str, list[float]] = {}
+    for item in values or []:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not raw.strip():
+            fail(f"--param expects NAME=VALUE (or NAME=V1,V2,...), got '{item}'")
+        vals = []
+        for r in split(raw):
+            try:
+                v = float(r)
+            except ValueError:
+                fail(f"--param {name}: '{r}' is not a number")
+            vals.append(int(v) if v.is_integer() else v)
+        if name in grid:
+            fail(f"--param {name} is given twice; list its values as {name}=V1,V2")
+        grid[name] = list(dict.fromkeys(vals))
+    return grid
+
+
+# ---------------------------------------------------------------------------- a comparison's arms
+
+
+def parse_rule_axis(rules: str, fixed: dict) -> tuple[str, list[str]]:
+    """--rules NAME=V1,V2[,...]: one reading and its values (2 or more, each once), not also fixed by --rule."""
+    name, sep, raw = rules.partition("=")
+    if not sep or not name.strip() or not raw.strip():
+        fail(f"--rules expects NAME=V1,V2 (e.g. heal=any,wounded), got '{rules}'")
+    parsed = parse_rules([rules], option="--rules", axis=True)
+    (name, values), = parsed.items()  # one NAME=... item gives one reading
+    if len(values) < 2:
+        fail(f"--rules needs at least 2 values of one reading, comma-separated (e.g. {name}=V1,V2), got '{rules}'")
+    if name in fixed:
+        fail(f"--rule {name} and --rules {name} exclude each other: --rules compares the values of {name}")
+    return name, values
+
+
+def parse_strategy_params(strategies: str, param: list[str] | None,
+                          params_files: list[str] | None) -> list[tuple[str, dict]]:
+    """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
+    from kiai.strategies import registry
+
+    names = split(strategies)
+    if len(names) < 2:
+        fail(f"--strategies needs at least 2 strategies, comma-separated, got '{strategies}'")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        fail(f"--strategies lists '{twice[0]}' twice; each strategy plays once (the games are the same)")
+    for name in names:
+        try:
+            registry.get(name)
+        except KeyError as e:
+            fail(e.args[0])
+    overrides: dict[str, dict] = {name: {} for name in names}
+    from_file: dict[str, str] = {}
+    for path in params_files or []:
+        loaded = load_params_file(path)
+        if loaded.strategy not in overrides:
+            fail(f"--params-file {path} is for strategy {loaded.strategy}, "
+                 f"which --strategies {','.join(names)} does not list")
+        if loaded.strategy in from_file:
+            fail(f"--params-file {from_file[loaded.strategy]} and {path} are both for strategy {loaded.strategy}")
+        from_file[loaded.strategy] = path
+        overrides[loaded.strategy].update(loaded.params)
+    for key, value in parse_params(param).items():
+        name, dot, pname = key.partition(".")
+        if not dot or not pname:
+            fail(f"--param with --strategies expects STRATEGY.NAME=VALUE (e.g. {names[0]}.T=3), got '{key}={value}'")
+        if name not in overrides:
+            fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(names)})")
+        overrides[name][pname] = value
+    return [(name, overrides[name]) for name in names]

@@ -1,0 +1,210 @@
+"""What a long call says as it goes: progress, and notes such as 'compiling the engine...'.
+
+kiai's functions take `progress=`: False (nothing is shown), True (a bar on standard error, and
+the notes there too), a function f(n) called with the number of games played since the last
+call, or a Progress, whose methods the functions call (the command line's bars are one).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Callable
+
+
+class Progress:
+    """The calls a long function makes as it plays; each does nothing here. Subclass it to show
+    progress your own way, and pass an instance as `progress=`. The function uses it as a context
+    manager around its work."""
+
+    def note(self, line: str) -> None:
+        """A one-line note for the user: the engine is compiling, a sweep resumes..."""
+
+    def start(self, what: str, total: int | None, *, configurations: int | None = None,
+              threads: int | None = None, workers: int | None = None) -> None:
+        """Play begins, compilation over: `total` units of `what` (games, records; None: not known
+        ahead). A sweep also gives its `configurations` to play, and the engine threads it plays
+        on (or the Dask `workers`)."""
+
+    def advance(self, n: int) -> None:
+        """n more units (games, records) done."""
+
+    def now(self, description: str) -> None:
+        """What is in play now (compare: the arm)."""
+
+    def finished(self, index: int, row: dict, games: int) -> None:
+        """A sweep finished the configuration `index` of its plan: its table row, and the games played."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+
+class _Calls(Progress):
+    """progress=f: f(n) after every n games."""
+
+    def __init__(self, function: Callable[[int], None]):
+        self.function = function
+
+    def advance(self, n: int) -> None:
+        self.function(n)
+
+
+class Bar(Progress):
+    """A rich bar on standard error, shown once play begins; notes are printed there too.
+
+    `make` makes the bar (default: bar(), shown on a terminal only), `enabled` overrides where
+    it is shown. The bar counts what it saw: `games` (units advanced), `configurations_done`,
+    `started` (time.perf_counter() when play began), and the `threads` or `workers` played on."""
+
+    def __init__(self, make: Callable | None = None, *, enabled: bool | None = None):
+        self.make = make
+        self.enabled = enabled
+        self.games = 0
+        self.configurations_done = 0
+        self.started: float | None = None
+        self.threads: int | None = None
+        self.workers: int | None = None
+        self._bar = None
+        self._task = self._configurations = None
+
+    def note(self, line: str) -> None:
+        print(line, file=sys.stderr)
+
+    def start(self, what, total, *, configurations=None, threads=None, workers=None) -> None:
+        self.started = time.perf_counter()
+        self.threads, self.workers = threads, workers
+        make = self.make or bar
+        self._bar = make() if self.enabled is None else make(enabled=self.enabled)
+        self._bar.__enter__()
+        if configurations is not None:
+            self._configurations = self._bar.add_task("configurations", total=configurations, rate=" ")
+        self._task = self._bar.add_task(what, total=total, rate="")
+
+    def advance(self, n: int) -> None:
+        self.games += n
+        self._bar.advance(self._task, n)
+
+    def now(self, description: str) -> None:
+        self._bar.update(self._task, description=description)
+
+    def finished(self, index: int, row: dict, games: int) -> None:
+        self.configurations_done += 1
+        self._bar.update(self._configurations, completed=self.configurations_done,
+                         rate=games_rate(self.games, self.started))  # fmt: skip
+
+    def __exit__(self, *exc) -> bool:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+            self._bar = None
+        return False
+
+
+def reporter(progress) -> Progress:
+    """The Progress a function's `progress=` argument stands for."""
+    from kiai.errors import KiaiError
+
+    if progress is None or progress is False:
+        return Progress()
+    if progress is True:
+        return Bar(enabled=True)
+    if isinstance(progress, Progress):
+        return progress
+    if callable(progress):
+        return _Calls(progress)
+    raise KiaiError(f"progress must be True, False, a function of the games played or a kiai.Progress, "
+                    f"got {progress!r}")
+
+
+def games_rate(games: int, start: float) -> str:
+    """'N games/s' since time.perf_counter() read `start`, for progress bars."""
+    return f"{games / max(time.perf_counter() - start, 1e-9):,.0f} games/s"
+
+
+def bar(total: int | None = None, description: str = "", enabled: bool | None = None):
+    """A rich progress bar on stderr, shown only on a terminal (unless `enabled` says).
+
+    A task's `rate` field is shown as given; tasks that count games leave it empty and get
+    rich's own speed estimate over the last seconds, so the rate follows the work in hand
+    (a slow strategy after a fast one) rather than an average since the start."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as RichProgress
+
+    console = Console(stderr=True)
+    show = console.is_terminal if enabled is None else enabled
+    return RichProgress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), rate_column()(),
+        TimeRemainingColumn(), console=console, disable=not show, transient=True, speed_estimate_period=10,
+    )  # fmt: skip
+
+
+@functools.cache
+def rate_column() -> type:
+    """RateColumn, made on first use: rich.progress is imported only when a bar is drawn."""
+    from rich.progress import ProgressColumn
+
+    class RateColumn(ProgressColumn):
+        """The task's `rate` field if set, else its recent speed in games/s."""
+
+        def render(self, task):
+            from rich.text import Text
+
+            text = task.fields.get("rate") or ""
+            if not text and task.speed is not None:
+                text = f"{task.speed:,.0f} games/s"
+            return Text(text)
+
+    RateColumn.__module__ = __name__
+    return RateColumn
+
+
+COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one
+
+
+def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> float:
+    """Compile the engine and what `config` (and the configurations `more`) play, or load them
+    from numba's cache, before any game is timed.
+
+    When that takes longer than a warm start, one line to `note` says what is being compiled
+    (the engine and the strategies played, on a first run after an install or an update; or
+    only the strategies played for the first time, the engine being cached), so a long silence
+    is explained, and one more says how long it took. Returns the seconds it took."""
+    import threading
+
+    from kiai.reports.sweep import warm
+    from kiai.strategies.run import prepare, uncompiled
+
+    configs = [config, *more]
+    engine, names = uncompiled(configs)
+    strategies = ", ".join(names)
+    if engine:
+        what = "the engine" + (f" and the strategies it plays ({strategies})" if names else "")
+        doing = f"compiling {what} (first run after an install or an update; about a minute)..."
+        done = f"compiled {what}"
+    elif names:
+        what = f"strateg{'ies' if len(names) > 1 else 'y'} {strategies}"
+        doing = f"compiling {what}, played for the first time (the engine is already compiled)..."
+        done = f"compiled {what}"
+    else:
+        doing = "loading the compiled engine and strategies from the cache..."
+        done = "loaded the compiled engine and strategies"
+    start = time.perf_counter()
+    timer = None
+    if note is not None:
+        timer = threading.Timer(COMPILE_NOTE_AFTER, note, [doing])
+        timer.daemon = True
+        timer.start()
+    try:
+        prepare(configs)
+        warm(config)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    seconds = time.perf_counter() - start
+    if seconds > COMPILE_NOTE_AFTER and note is not None:
+        note(f"{done} in {seconds:.0f} s" + (" (cached for later runs)" if engine or names else ""))
+    return seconds
