@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed
 EXTRAS := test,train
 COMMA := ,
 
-.PHONY: help report test bench docs setup clean verify-records
+.PHONY: help report report-check test bench docs setup clean verify-records
 .DEFAULT_GOAL := help
 
 # `make` alone: this list; it needs nothing installed
 help:
 	@echo "make report          set up, play the default sweeps, write the report to kiai-report/ (report.html)"
+	@echo "make report-check    open kiai-report/report.html in headless Chromium at 1,400 and 1,920 px: overflow, images, errors"
 	@echo "make test            set up, run the test suite"
 	@echo "make bench           time the engine and its compilation (kiai bench)"
 	@echo "make docs            re-run the commands whose outputs README.md and docs/*.md show, speed tables too"
@@ -37,19 +38,30 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# the default sweep (every level x 3-5 samurai x every line-up, plus every seating of every
-# 4-samurai line-up at easy), the skill ladder's two sweeps, then the charts and pages in kiai-report/.
+# the default sweep (every level x 2-7 samurai x every line-up, every seating of every 4-samurai
+# line-up at easy, the rule readings V-1..V-5 on a few line-ups, 2 samurai without absent tokens), the
+# advice stage (every seating of the line-up the default sweep recommends per team size: its plan
+# reads results.parquet, so it comes second; --precision gives each seating games enough for a 95%
+# interval of +-1 pp, 1,000 at least), the skill ladder's two sweeps, then the charts, tables and
+# pages in kiai-report/.
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
 # again, one after an update replays what the update changed, one after a Ctrl-C finishes the job.
-# A table of another grid (a preset changed by an update) is refused: remove kiai-report/ first
+# A table of another grid (a preset changed by an update, or another recommended line-up) is
+# refused: remove kiai-report/ first
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
+	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --precision 0.01 --resume); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
 	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
-	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
+	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
+
+# the report as a browser shows it (reports/browser.py): no element wider than the page, every image
+# loaded, no console error; screenshots beside the page. Needs Chromium (apt-get install chromium)
+report-check: $(STAMP)
+	$(BIN)/python -m kiai.reports.browser kiai-report/report.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -35,9 +35,10 @@ def _sweep_notes(path: Path) -> dict:
 @command("report", short_help="Write charts and pages from results tables.",
          help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
               "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
-              "report` writes): charts as PNG and SVG, report.md and report.html, in --out. "
-              "Several tables are read as one: `make report` adds the skill ladder's "
-              "(ladder.parquet, planners.parquet) to the main sweep's.")
+              "report` writes): charts as PNG and SVG, every full table as CSV, report.md and "
+              "report.html, in --out. Several tables are read as one: `make report` adds the "
+              "advice stage's (advice.parquet) and the skill ladder's (ladder.parquet, "
+              "planners.parquet) to the main sweep's.")
 def report(
     results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
                                                    "`kiai simulate --out`, or a folder holding results.parquet."),
@@ -85,5 +86,6 @@ def report(
             fail(f"cannot write the report in {out}: {e.strerror or e}")
         fail(f"{results[0]}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
+    tables = sum(1 for n in written if n.endswith(".csv"))
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
-          f"({plural(len(charts), 'chart')}: {', '.join(charts) or 'none'})")  # fmt: skip
+          f"({plural(len(charts), 'chart')}: {', '.join(charts) or 'none'}; {plural(tables, 'table')} as CSV)")  # fmt: skip

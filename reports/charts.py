@@ -1,7 +1,8 @@
 """Charts and tables drawn from a sweep's results table (one row per configuration).
 
-Every chart function takes the DataFrame and returns a matplotlib Figure, or raises NoChartData
-with a one-line reason when the table holds nothing it could draw. Rows are pooled by summing
+Every chart function takes the DataFrame (plot_house_rules: reports.advice.house_rules's table
+of it) and returns a matplotlib Figure, or raises NoChartData with a one-line reason when the
+table holds nothing it could draw. Rows are pooled by summing
 wins and games before any rate or interval is computed, so each interval is that of the pooled
 games. Different strategies are never pooled together: each gets its own panel, and a cheating
 strategy (honest=False) is labelled "(cheating)".
@@ -33,6 +34,12 @@ DIVERGING = "PuOr"
 NO_DATA_COLOUR = "#d9d9d9"
 CAPSIZE = 2
 
+# the figures' text, in points: each figure is shown on the page at its own size (report.py sets
+# the image's width from it), so these are the sizes a reader sees, whatever the figure's width
+STYLE = {"font.size": 9, "axes.titlesize": 9.5, "axes.labelsize": 9, "xtick.labelsize": 8,
+         "ytick.labelsize": 8, "legend.fontsize": 8, "legend.title_fontsize": 8, "figure.titlesize": 10}
+MAX_WIDTH = 11.0  # inches: 1,056 CSS pixels, inside the page's text column
+
 CAUSES = ("death", "farmsteads", "families")
 ROUNDS = (1, 2, 3)
 _SCORE_COLUMN = re.compile(r"^score_(\d+)$")
@@ -54,7 +61,8 @@ def as_bool(values: pd.Series) -> pd.Series:
 
 def strategy_labels(df: pd.DataFrame) -> pd.Series:
     """Per-row name of what was played: strategy, its params where one strategy ran with
-    several, "(cheating)" for dishonest ones and ", absent tokens" for that rule variant."""
+    several, "(cheating)" for dishonest ones, and ", absent tokens" (", no absent tokens" with two
+    samurai) where the absent-token variant departs from the rules' default (R-18)."""
     label = df["strategy"].astype(str)
     if "params" in df:
         several = df.groupby("strategy")["params"].transform("nunique") > 1
@@ -62,7 +70,11 @@ def strategy_labels(df: pd.DataFrame) -> pd.Series:
     if "honest" in df:
         label = label.where(as_bool(df["honest"]), label + " (cheating)")
     if "absent_tokens" in df:
-        label = label.where(~as_bool(df["absent_tokens"]), label + ", absent tokens")
+        on = as_bool(df["absent_tokens"])
+        two = df["n_samurai"].astype(int) == 2 if "n_samurai" in df else pd.Series(False, index=df.index)
+        # the rules' default (R-18) has them on with two samurai and off otherwise: only a departure is named
+        label = label.where(~on | two, label + ", absent tokens")
+        label = label.where(on | ~two, label + ", no absent tokens")
     return label
 
 
@@ -120,56 +132,109 @@ def _grouped_offsets(n_groups: int, width: float = 0.8) -> tuple[np.ndarray, flo
     return (np.arange(n_groups) - (n_groups - 1) / 2) * bar, bar
 
 
-def _team_size_legend(fig: Figure, axes) -> None:
-    # outside the panels, where it cannot hide a bar; panels share colours so one legend serves
-    handles, labels = {}, []
-    for ax in axes.flat:
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            if label not in handles:
-                handles[label] = handle
-                labels.append(label)
-    fig.legend(
-        [handles[lb] for lb in labels], labels, title="team size", loc="outside lower center",
-        ncols=max(1, len(labels)), fontsize="small",
-    )
-
-
 # ---------------------------------------------------------------------- 1. win rate by level
 
 
 def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
-    """Grouped bars: win rate per level, one bar per samurai count, 95% interval error bars."""
+    """Win rate against team size, a line per level, on a log scale so that Easy's 80% and
+    Heroic's 0.05% read on one chart (a panel per strategy): each point with its 95% interval and
+    its rate written beside it; a level and team size that won no game is an open triangle on the
+    axis, labelled with its games. A line-up played in several seatings counts by its row seated
+    in its own order (advice.one_seating_per_lineup)."""
+    from kiai.reports.advice import fmt_rate, one_seating_per_lineup
+
     _require(df, ["difficulty", "n_samurai", "strategy", "games", "wins"])
-    pooled = pooled_rates(_with_variant(df), ["variant", "difficulty", "n_samurai"])
+    d = _with_variant(df)
+    d = one_seating_per_lineup(d) if "lineup" in d else d
+    pooled = pooled_rates(d, ["variant", "difficulty", "n_samurai"])
     variants = sorted(pooled["variant"].unique())
     counts = sorted(pooled["n_samurai"].unique())
-    offsets, bar = _grouped_offsets(len(counts))
-    fig, axes = _figure(1, len(variants), 1.6 + 1.4 * pooled["difficulty"].nunique(), 4.2, sharey=True)
-    # every panel gets every level so that panels line up and a missing level shows as a gap
     levels = level_order(pooled["difficulty"])
+    positive = pooled.loc[pooled["wins"] > 0, "ci_low"]
+    floor = max(float(positive.min()) * 100 / 3, 1e-4) if len(positive) else 1e-3
+    fig, axes = _figure(1, len(variants), min(MAX_WIDTH / len(variants), 1.8 + 1.0 * len(counts)), 4.2,
+                        sharey=True)
     for ax, variant in zip(axes[0], variants):
-        sub = pooled[pooled["variant"] == variant]
-        for j, count in enumerate(counts):
-            rows = sub[sub["n_samurai"] == count].set_index("difficulty").reindex(levels)
-            ax.bar(
-                np.arange(len(levels)) + offsets[j],
-                rows["win_rate"] * 100,
-                bar,
-                yerr=_yerr(rows["win_rate"], rows["ci_low"], rows["ci_high"]),
-                capsize=CAPSIZE,
-                color=OKABE_ITO[j % len(OKABE_ITO)],
-                label=f"{count} samurai",
-            )
-        ax.set_xticks(np.arange(len(levels)), levels)
-        ax.set_xlim(-0.5, len(levels) - 0.5)
-        ax.set_xlabel("difficulty level")
-        ax.set_ylabel("win rate (%)")
-        ax.set_title(variant if len(variants) > 1 else "")  # one strategy: the report's title names it
-    # scale to the data (small rates would look flat on a fixed 0-100% axis); say so in the title
-    top = float(np.nanmax(pooled["ci_high"].to_numpy(dtype=float))) * 100 if len(pooled) else 100.0
-    axes[0, 0].set_ylim(0, min(100.0, max(1.0, top * 1.15)))
-    _team_size_legend(fig, axes)
-    fig.suptitle("Win rate by difficulty level and number of samurai (95% intervals)")
+        zeros: dict[int, int] = {}
+        for j, level in enumerate(levels):
+            colour = OKABE_ITO[LEVELS.index(level) % len(OKABE_ITO)] if level in LEVELS else OKABE_ITO[-2]
+            sub = pooled[(pooled["variant"] == variant) & (pooled["difficulty"] == level)].sort_values("n_samurai")
+            won = sub[sub["wins"] > 0]
+            ax.errorbar(won["n_samurai"], won["win_rate"] * 100, yerr=_yerr(won["win_rate"], won["ci_low"],
+                        won["ci_high"]), color=colour, marker="o", markersize=4, capsize=CAPSIZE, label=level)
+            for r in sub.itertuples():
+                if r.wins == 0:
+                    # levels that won nothing at one team size share the spot: their labels stack upwards
+                    k = zeros.setdefault(r.n_samurai, 0)
+                    zeros[r.n_samurai] += 1
+                    ax.plot([r.n_samurai], [floor * 1.25], marker="v", markersize=6, markerfacecolor="none",
+                            color=colour)
+                    ax.annotate(f"0/{int(r.games):,}", (r.n_samurai, floor * 1.25), textcoords="offset points",
+                                xytext=(5, -3 + 9 * k), fontsize=7, color=colour)
+                    continue
+                # the easiest level's labels above and right of its (falling) line, the others' below and
+                # left of theirs: lines close together (two samurai at Easy and Normal) keep them apart
+                ax.annotate(fmt_rate(r.wins, r.games).replace(" of ", "/"), (r.n_samurai, r.win_rate * 100),
+                            textcoords="offset points", xytext=(5, 4) if j == 0 else (-4, -11), fontsize=7,
+                            color=colour, ha="left" if j == 0 else "right")
+        ax.set_yscale("log")
+        ax.set_ylim(floor, 200)
+        ticks = [t for t in (0.001, 0.01, 0.1, 1, 10, 100) if floor <= t <= 100]
+        ax.set_yticks(ticks, [f"{t:g}%" for t in ticks])
+        ax.set_xticks(counts, [str(int(n)) for n in counts])
+        ax.set_xlim(min(counts) - 0.7, max(counts) + 0.8)
+        ax.set_xlabel("samurai")
+        ax.grid(axis="y", color="#eeeeee")
+        ax.set_title(variant if len(variants) > 1 else "")
+        ax.legend(title="level", loc="lower left")
+    axes[0][0].set_ylabel("win rate (log scale)")
+    return fig
+
+
+def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
+    """Every line-up of n samurai as a dot with its 95% interval, one panel per level (a line-up
+    played in several seatings counts by its row seated in its own order). A panel is ranked, best
+    on top, only when its line-ups differ (advice.pick_avoid); otherwise they stay in name order,
+    and a level where no line-up won says so instead."""
+    from kiai.reports import advice
+
+    _require(df, ["difficulty", "n_samurai", "lineup", "strategy", "games", "wins"])
+    grid = advice.one_seating_per_lineup(df.assign(difficulty=df["difficulty"].astype(str)))
+    rates = advice.lineup_rates(grid[grid["n_samurai"] == n])
+    if rates["lineup"].nunique() < 2:
+        raise NoChartData(f"fewer than two line-ups of {n} samurai")
+    levels = level_order(rates["difficulty"])
+    size = rates.groupby("difficulty")["lineup"].nunique().max()
+    fig, axes = _figure(1, len(levels), min(MAX_WIDTH, 2.75 * len(levels)) / len(levels), 0.9 + 0.15 * size)
+    for ax, level in zip(axes[0], levels):
+        pa = advice.pick_avoid(rates, level, n)
+        part = pa["table"] if pa else rates[rates["difficulty"] == level]
+        ranked = bool(pa and pa["p"] < advice.ALPHA and not pa["no_wins"])
+        if not ranked:
+            part = part.sort_values("lineup", ascending=False)
+        else:
+            part = part.iloc[::-1]  # best on top
+        y = np.arange(len(part))
+        ax.set_yticks(y, [advice.names(lu, short=True) for lu in part["lineup"]], fontsize=7)
+        ax.set_ylim(-0.7, len(part) - 0.3)
+        ax.set_title(level + ("" if ranked else " (not ranked)"))
+        if pa and pa["no_wins"]:
+            ax.text(0.5, 0.5, f"no line-up won\n(0 of {int(part['games'].sum()):,} games)", ha="center",
+                    va="center", transform=ax.transAxes)
+            ax.set_xticks([])
+            continue
+        colours = ["#0072B2"] * len(part)
+        if ranked and pa["separated"]:
+            colours[-1], colours[0] = "#009E73", "#D55E00"  # the pick and the one to avoid
+        ax.errorbar(part["rate"] * 100, y, xerr=_yerr(part["rate"], part["lo"], part["hi"]), fmt="none",
+                    ecolor="#888888", elinewidth=1)
+        ax.scatter(part["rate"] * 100, y, s=14, c=colours, zorder=3)
+        # fitted to the intervals (a dot plot needs no zero baseline), but never below zero
+        lo, hi = float(part["lo"].min()) * 100, max(float(part["hi"].max()) * 100, 0.01)
+        pad = 0.06 * (hi - lo)
+        ax.set_xlim(max(0.0, lo - pad), hi + pad)
+        ax.set_xlabel("win rate (%)")
+        ax.grid(axis="x", color="#eeeeee")
     return fig
 
 
@@ -209,37 +274,41 @@ def samurai_effects(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_samurai_effects(df: pd.DataFrame) -> Figure:
-    """Bars per samurai: win-rate difference with vs without it, per level and team size."""
+    """A heat map per level (a row of them per strategy): samurai down, team sizes across, each cell
+    the win rate with the samurai minus without it in percentage points; a cell whose 95% interval
+    excludes zero is marked * and written in bold."""
     effects = samurai_effects(df)
     if effects.empty:
         raise NoChartData("no level and team size has line-ups both with and without a samurai")
     variants = sorted(effects["variant"].unique())
     levels = level_order(effects["difficulty"])
     counts = sorted(effects["n_samurai"].unique())
-    offsets, bar = _grouped_offsets(len(counts))
-    fig, axes = _figure(len(levels), len(variants), 7.5, 3.0, sharey=True)
-    x = np.arange(len(SAMURAI))
-    for col, variant in enumerate(variants):
-        for row, level in enumerate(levels):
+    limit = float(np.nanmax(np.abs(effects["diff"].to_numpy(float)))) * 100 or 1.0
+    width = min(MAX_WIDTH, 1.2 + len(levels) * (0.55 * len(counts) + 0.9))
+    fig, axes = _figure(len(variants), len(levels), width / len(levels), 3.0)
+    cmap = _diverging_cmap()
+    for row, variant in enumerate(variants):
+        for col, level in enumerate(levels):
             ax = axes[row][col]
             sub = effects[(effects["variant"] == variant) & (effects["difficulty"] == level)]
-            for j, count in enumerate(counts):
-                rows = sub[sub["n_samurai"] == count].set_index("samurai").reindex(SAMURAI)
-                ax.bar(
-                    x + offsets[j],
-                    rows["diff"] * 100,
-                    bar,
-                    yerr=_yerr(rows["diff"], rows["ci_low"], rows["ci_high"]),
-                    capsize=CAPSIZE,
-                    color=OKABE_ITO[j % len(OKABE_ITO)],
-                    label=f"{count} samurai",
-                )
-            ax.axhline(0, color="black", linewidth=0.8)
-            ax.set_xticks(x, SAMURAI, rotation=30, ha="right")
-            ax.set_ylabel("difference (percentage points)")
+            values = np.full((len(SAMURAI), len(counts)), np.nan)
+            clear = np.zeros_like(values, dtype=bool)
+            for r in sub.itertuples():
+                i, j = SAMURAI.index(r.samurai), counts.index(r.n_samurai)
+                values[i, j] = r.diff * 100
+                clear[i, j] = r.ci_low > 0 or r.ci_high < 0
+            image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+            for (i, j), v in np.ndenumerate(values):
+                if np.isfinite(v):
+                    text = (f"{v:+.1f}" if abs(v) >= 0.95 else f"{v:+.2f}") + ("*" if clear[i, j] else "")
+                    ax.text(j, i, text, ha="center", va="center", fontsize=6.5,
+                            fontweight="bold" if clear[i, j] else "normal",
+                            color="white" if abs(v) > 0.6 * limit else ("black" if clear[i, j] else "#555555"))
+            ax.set_xticks(np.arange(len(counts)), [str(int(c)) for c in counts])
+            ax.set_xlabel("samurai")
+            ax.set_yticks(np.arange(len(SAMURAI)), SAMURAI if col == 0 else [])
             ax.set_title(_panel_title(variant, level, variants))
-    _team_size_legend(fig, axes)
-    fig.suptitle("Win rate with each samurai minus without it (95% Newcombe intervals)")
+    fig.colorbar(image, ax=axes, shrink=0.8, label="with minus without (pp)")
     return fig
 
 
@@ -254,6 +323,16 @@ def neighbour_effects(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     group a seating's effect is its win rate minus the unweighted mean over the group's
     seatings, so the line-up's own strength cancels. NaN where no seating put A left of B.
     """
+    return {variant: tables[0] for variant, tables in neighbour_effect_tests(df).items()}
+
+
+def neighbour_effect_tests(df: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]]:
+    """Per strategy: (mean effect, seatings counted, Holm-adjusted p) as 7x7 tables (neighbour_effects).
+    The p-value is a one-sample t-test that a cell's effects (one per seating with A left of B)
+    average zero, Holm-adjusted over the cells of the table; NaN where fewer than two seatings
+    count."""
+    from scipy.stats import t as student
+
     _require(df, ["difficulty", "seating", "strategy", "games", "wins"])
     d = _with_variant(df)
     d = d[d["seating"].notna() & (d["seating"].astype(str).str.len() > 0)]
@@ -268,52 +347,96 @@ def neighbour_effects(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     pooled["effect"] = (pooled["rate"] - grouped.transform("mean")) * 100
     pooled = pooled[grouped.transform("size") >= 2]
     index = {name: i for i, name in enumerate(SAMURAI)}
+    size = len(SAMURAI)
     tables = {}
     for variant, sub in pooled.groupby("variant"):
-        total = np.zeros((len(SAMURAI), len(SAMURAI)))
-        count = np.zeros_like(total)
+        cells: dict[tuple[int, int], list[float]] = {}
         for seat_key, effect in zip(sub["seat_key"], sub["effect"]):
             seats = seat_key.split(",")
             n = len(seats)
             for b in range(n):
-                a_i, b_i = index[seats[(b + 1) % n]], index[seats[b]]
-                total[a_i, b_i] += effect
-                count[a_i, b_i] += 1
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
-        tables[variant] = pd.DataFrame(mean, index=list(SAMURAI), columns=list(SAMURAI))
+                cells.setdefault((index[seats[(b + 1) % n]], index[seats[b]]), []).append(effect)
+        mean, count, p = (np.full((size, size), np.nan) for _ in range(3))
+        for (a, b), values in cells.items():
+            values = np.asarray(values)
+            mean[a, b], count[a, b] = values.mean(), len(values)
+            if len(values) >= 2:
+                sd = values.std(ddof=1)
+                p[a, b] = 1.0 if sd == 0 else 2 * student.sf(abs(values.mean()) / (sd / np.sqrt(len(values))),
+                                                             len(values) - 1)
+        p = holm(p.ravel()).reshape(size, size)
+        frame = lambda m: pd.DataFrame(m, index=list(SAMURAI), columns=list(SAMURAI))  # noqa: E731
+        tables[variant] = (frame(mean), frame(count), frame(p))
     return tables
 
 
 def plot_neighbour_effects(df: pd.DataFrame) -> Figure:
-    """Heat map per strategy of neighbour_effects, centred on 0, values annotated."""
+    """Heat map per strategy of neighbour_effects, centred on 0, values annotated; a cell whose
+    Holm-adjusted p (neighbour_effect_tests) is below 0.05 is marked * and written in bold."""
     try:
-        tables = neighbour_effects(df)
+        tests = neighbour_effect_tests(df)
     except NoChartData as exc:
         raise NoChartData(f"no seating data: {exc}") from None
-    if not tables:
+    if not tests:
         raise NoChartData("no line-up was played in two or more seatings at one level")
-    variants = sorted(tables)
+    variants = sorted(tests)
     # one symmetric scale for all panels, so that equal colours mean equal effects
-    finite = np.concatenate([t.to_numpy().ravel() for t in tables.values()])
+    finite = np.concatenate([t[0].to_numpy().ravel() for t in tests.values()])
     finite = finite[np.isfinite(finite)]
     limit = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
-    fig, axes = _figure(1, len(variants), 6.2, 5.4)
+    fig, axes = _figure(1, len(variants), 5.6, 4.4)
     cmap = _diverging_cmap()
     for ax, variant in zip(axes[0], variants):
-        values = tables[variant].to_numpy()
+        values, _, p = (t.to_numpy() for t in tests[variant])
         image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-limit, vmax=limit)
         for (i, j), v in np.ndenumerate(values):
             if np.isfinite(v):
-                colour = "white" if abs(v) > 0.6 * limit else "black"
-                ax.text(j, i, f"{v:+.1f}", ha="center", va="center", fontsize=8, color=colour)
+                clear = bool(p[i, j] < 0.05)
+                colour = "white" if abs(v) > 0.6 * limit else ("black" if clear else "#555555")
+                ax.text(j, i, f"{v:+.1f}" + ("*" if clear else ""), ha="center", va="center", fontsize=7.5,
+                        color=colour, fontweight="bold" if clear else "normal")
         ax.set_xticks(np.arange(len(SAMURAI)), SAMURAI, rotation=30, ha="right")
         ax.set_yticks(np.arange(len(SAMURAI)), SAMURAI)
         ax.set_xlabel("samurai B")
         ax.set_ylabel("samurai A, seated directly to B's left")
-        ax.set_title(variant if len(variants) > 1 else "neighbour effect")
-        fig.colorbar(image, ax=ax, shrink=0.8, label="effect on win rate (percentage points)")
-    fig.suptitle("Effect of seating A to the left of B (grey: no data)")
+        if len(variants) > 1:
+            ax.set_title(variant)
+        fig.colorbar(image, ax=ax, shrink=0.8, label="effect on win rate (pp)")
+    return fig
+
+
+def plot_house_rules(rules: pd.DataFrame) -> Figure:
+    """A heat map per level of advice.house_rules: readings V-1..V-5 down, team sizes across, each
+    cell the win rate under the reading minus under the rules' own in percentage points; a cell
+    whose 95% interval excludes zero is marked * and written in bold."""
+    if rules.empty:
+        raise NoChartData("no configuration was played under a changed rule reading and the rules' own")
+    levels = level_order(rules["difficulty"])
+    counts = sorted(rules["n_samurai"].unique())
+    readings = sorted(set(zip(rules["v"], rules["reading"], rules["value"])))
+    limit = float(np.nanmax(np.abs(rules["diff"].to_numpy(float)))) * 100 or 1.0
+    width = min(MAX_WIDTH, 2.2 + len(levels) * (0.55 * len(counts) + 0.5))
+    fig, axes = _figure(1, len(levels), width / len(levels), 0.9 + 0.42 * len(readings))
+    cmap = _diverging_cmap()
+    for col, level in enumerate(levels):
+        ax = axes[0][col]
+        values = np.full((len(readings), len(counts)), np.nan)
+        clear = np.zeros_like(values, dtype=bool)
+        for r in rules[rules["difficulty"] == level].itertuples():
+            i, j = readings.index((r.v, r.reading, r.value)), counts.index(r.n_samurai)
+            values[i, j], clear[i, j] = r.diff * 100, r.separated
+        image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=-limit, vmax=limit, aspect="auto")
+        for (i, j), v in np.ndenumerate(values):
+            if np.isfinite(v):
+                ax.text(j, i, f"{v:+.1f}" + ("*" if clear[i, j] else ""), ha="center", va="center", fontsize=7,
+                        fontweight="bold" if clear[i, j] else "normal",
+                        color="white" if abs(v) > 0.6 * limit else ("black" if clear[i, j] else "#555555"))
+        ax.set_xticks(np.arange(len(counts)), [str(int(c)) for c in counts])
+        ax.set_xlabel("samurai")
+        ax.set_yticks(np.arange(len(readings)), [f"{v} {name}={value}" for v, name, value in readings]
+                      if col == 0 else [])
+        ax.set_title(level)
+    fig.colorbar(image, ax=axes, shrink=0.9, label="changed minus rules' own (pp)")
     return fig
 
 
@@ -344,7 +467,8 @@ def plot_loss_causes(df: pd.DataFrame) -> Figure:
     lo, hi, _ = proportion_ci_arrays(pooled["losses"].to_numpy(), pooled["games"].to_numpy())
     pooled = pooled.assign(loss_rate=pooled["losses"] / pooled["games"], loss_lo=lo, loss_hi=hi)
     variants = sorted(pooled["variant"].unique())
-    fig, axes = _figure(len(variants), 2, 1.4 + 1.2 * pooled["difficulty"].nunique(), 3.8, sharey=True)
+    # at least wide enough for the legend under each panel
+    fig, axes = _figure(len(variants), 2, max(3.2, 1.2 + 0.9 * pooled["difficulty"].nunique()), 3.0, sharey=True)
     panels = (
         (round_cols, [f"round {r}" for r in ROUNDS], "losses by round", OKABE_ITO[:3]),
         (cause_cols, list(CAUSES), "losses by cause", OKABE_ITO[3:6]),
@@ -372,8 +496,8 @@ def plot_loss_causes(df: pd.DataFrame) -> Figure:
             ax.set_xlabel("difficulty level")
             ax.set_ylabel("games lost (% of games)")
             ax.set_title(_panel_title(variant, what, variants))
-            ax.legend(fontsize="small")
-    fig.suptitle("How games were lost (error bar: 95% interval of the loss rate)")
+            # under the panel, where it cannot cover a stack
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=len(names), frameon=False)
     return fig
 
 
@@ -399,8 +523,8 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
         raise NoChartData("no game was won")
     variants = sorted(pooled["variant"].unique())
     levels = level_order(pooled["difficulty"])
-    # fixed 0-100 axes instead of shared ones, so every panel keeps its own tick labels
-    fig, axes = _figure(len(variants), len(levels), 4.0, 3.2)
+    # each panel fitted to its own bars, with its own tick labels
+    fig, axes = _figure(len(variants), len(levels), min(MAX_WIDTH / len(levels), 3.0), 2.6)
     for row, variant in enumerate(variants):
         for col, level in enumerate(levels):
             ax = axes[row][col]
@@ -418,46 +542,14 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
             colour = OKABE_ITO[LEVELS.index(level) % len(OKABE_ITO)] if level in LEVELS else OKABE_ITO[-2]
             x = np.arange(len(scores))
             ax.bar(x, share * 100, 0.7, yerr=_yerr(share, lo, hi), capsize=CAPSIZE, color=colour)
-            ax.set_xticks(x, [grade_label(s, level) for s in scores], rotation=45)
+            ax.set_xticks(x, [grade_label(s, level) for s in scores], rotation=90, fontsize=7)
             ax.set_xlabel("grade")
             ax.set_ylabel("share of wins (%)")
-            ax.set_ylim(0, 100)
-    fig.suptitle("Grades of won games (95% intervals)")
+            ax.set_ylim(0, min(100.0, float(np.max(hi)) * 100 * 1.1))
     return fig
 
 
 # --------------------------------------------------------------------------- 6. tables
-
-
-def best_worst_lineups(df: pd.DataFrame, k: int = 3) -> pd.DataFrame:
-    """The k best and k worst line-ups (all seatings pooled) per strategy, level and team
-    size; groups with a single line-up are left out. Rates and intervals in percent."""
-    _require(df, ["difficulty", "n_samurai", "lineup", "strategy", "games", "wins"])
-    d = _with_variant(df).assign(lineup=lambda x: x["lineup"].map(lineup_key))
-    pooled = pooled_rates(d, ["variant", "difficulty", "n_samurai", "lineup"])
-    rows = []
-    for (variant, level, count), sub in pooled.groupby(["variant", "difficulty", "n_samurai"]):
-        if len(sub) < 2:
-            continue
-        sub = sub.sort_values(["win_rate", "lineup"], ascending=[False, True]).reset_index(drop=True)
-        keep = sorted(set(range(min(k, len(sub)))) | set(range(max(len(sub) - k, 0), len(sub))))
-        for i in keep:
-            r = sub.iloc[i]
-            rows.append(
-                {
-                    "strategy": variant,
-                    "level": level,
-                    "samurai": int(count),
-                    "rank": f"{i + 1} of {len(sub)}",
-                    "line-up": r["lineup"],
-                    "games": int(r["games"]),
-                    "win rate (%)": round(100 * r["win_rate"], 1),
-                    "95% CI (%)": f"{100 * r['ci_low']:.1f} to {100 * r['ci_high']:.1f}",
-                }
-            )
-    columns = ["strategy", "level", "samurai", "rank", "line-up", "games", "win rate (%)", "95% CI (%)"]
-    table = pd.DataFrame(rows, columns=columns)
-    return _sort_by_level(table)
 
 
 def best_worst_seatings(df: pd.DataFrame) -> pd.DataFrame:
@@ -522,13 +614,3 @@ def _sort_by_level(table: pd.DataFrame) -> pd.DataFrame:
     order = table["level"].map(rank)
     ordered = table.assign(_order=order).sort_values(["strategy", "_order"], kind="stable")
     return ordered.drop(columns="_order").reset_index(drop=True)
-
-
-# stable output names for the report, in reading order
-CHARTS = {
-    "winrate_by_level": plot_winrate_by_level,
-    "samurai_effect": plot_samurai_effects,
-    "neighbour_effect": plot_neighbour_effects,
-    "loss_causes": plot_loss_causes,
-    "score_grades": plot_score_grades,
-}

@@ -1,4 +1,4 @@
-"""The report's skill ladder and its summary in plain words.
+"""The report's skill ladder.
 
 The ladder sets, for each level and team size, the win rates of the rungs of skill side by
 side on the same tables (the `ladder` and `ladder-planners` presets): `reference`, `keeper`,
@@ -13,7 +13,7 @@ import pandas as pd
 
 from kiai.reports import charts
 from kiai.reports.charts import NoChartData, pooled_rates
-from kiai.reports.words import plural
+from kiai.reports.advice import fmt_ci, fmt_rate
 
 RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
 
@@ -56,14 +56,14 @@ def ladder_rates(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Level x team size rows; for each rung its win rate (%) with the 95% interval, and its
-    games (ladder_rates)."""
+    """Level x team size rows; for each rung its win rate with the 95% interval (advice.fmt_rate,
+    fmt_ci), and its games (ladder_rates)."""
     rates = ladder_rates(df)
     out = []
     for (level, n), cell in rates.groupby(["level", "samurai"], sort=False):
         row = {"level": level, "samurai": int(n), "line-ups": int(cell["lineups"].iloc[0])}
         for p in cell.itertuples():
-            row[f"{p.strategy} (%)"] = f"{100 * p.win_rate:.1f} ({100 * p.ci_low:.1f}-{100 * p.ci_high:.1f})"
+            row[p.strategy] = f"{fmt_rate(p.wins, p.games)} ({fmt_ci(p.ci_low, p.ci_high)})"
             row[f"{p.strategy} games"] = int(p.games)
         out.append(row)
     return pd.DataFrame(out)
@@ -74,7 +74,8 @@ def plot_ladder(df: pd.DataFrame):
     rates = ladder_rates(df)
     levels = list(dict.fromkeys(rates["level"]))
     rungs = [r for r in RUNGS if r in set(rates["strategy"])]
-    fig, axes = charts._figure(1, len(levels), 3.6, 3.4, sharey=True)
+    # each level on its own scale, fitted to its bars, so that Hard and Heroic stay visible
+    fig, axes = charts._figure(1, len(levels), min(charts.MAX_WIDTH / len(levels), 2.7), 2.9)
     offsets, width = charts._grouped_offsets(len(rungs))
     for ax, level in zip(axes[0], levels):
         sizes = sorted(set(rates.loc[rates["level"] == level, "samurai"]))
@@ -84,12 +85,14 @@ def plot_ladder(df: pd.DataFrame):
             label = r + (" (cheating)" if r == "foresight" else "")
             ax.bar(x, 100 * part["win_rate"], width, label=label, color=charts.OKABE_ITO[j % 8],
                    yerr=charts._yerr(part["win_rate"], part["ci_low"], part["ci_high"]), capsize=charts.CAPSIZE)
-        ax.set_xticks(range(len(sizes)), [f"{n} samurai" for n in sizes])
+        top = 100 * float(rates.loc[rates["level"] == level, "ci_high"].max())
+        ax.set_ylim(0, min(100.0, max(top * 1.08, 0.01)))
+        ax.set_xticks(range(len(sizes)), [str(n) for n in sizes])
+        ax.set_xlabel("samurai")
         ax.set_title(level)
     axes[0][0].set_ylabel("win rate (%)")
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncols=len(rungs), fontsize="small")
-    fig.suptitle("Skill ladder: win rate of each strategy on the same tables (95% intervals)")
+    fig.legend(handles, labels, loc="outside lower center", ncols=len(rungs))
     return fig
 
 
@@ -102,43 +105,6 @@ def main_strategy(df: pd.DataFrame) -> str:
     if names.empty or (names == DEFAULT).any():
         return DEFAULT
     return names.value_counts().index[0]
-
-
-def plain_summary(df: pd.DataFrame, strategy: str) -> list[str]:
-    """A few sentences: what a strong team can expect, the best and worst line-ups, and how
-    much seating matters, from the rows of `strategy`."""
-    d = df[df["strategy"].astype(str) == strategy]
-    d = d.assign(difficulty=d["difficulty"].astype(str))
-    lines = []
-    if d.empty or d["games"].sum() <= 0:
-        return ["The table holds no games."]
-    pooled = pooled_rates(d[d["games"] > 0], ["difficulty", "n_samurai"])
-    for level in charts.level_order(pooled["difficulty"]):
-        part = pooled[pooled["difficulty"] == level].sort_values("n_samurai")
-        rates = ", ".join(f"{int(n)} samurai {100 * r:.1f}%" for n, r in zip(part["n_samurai"], part["win_rate"]))
-        lines.append(f"At {level}, a team playing as `{strategy}` wins: {rates}.")
-    try:
-        best = charts.best_worst_lineups(d)
-    except NoChartData:
-        best = pd.DataFrame()
-    if not best.empty and "level" in best:
-        # one level's line-ups: Normal's, or the first level played
-        shown = "normal" if (best["level"] == "normal").any() else best["level"].iloc[0]
-        for (level, n), part in best[best["level"] == shown].groupby(["level", "samurai"], sort=False):
-            top, bottom = part.iloc[0], part.iloc[-1]
-            lines.append(f"At {level} with {n} samurai the best line-up is {top['line-up']} "
-                         f"({top['win rate (%)']}%), the worst {bottom['line-up']} ({bottom['win rate (%)']}%).")
-    try:
-        seats = charts.best_worst_seatings(d)
-    except NoChartData:
-        seats = pd.DataFrame()
-    if not seats.empty and "spread (pp)" in seats:
-        spread = seats["spread (pp)"].astype(float)
-        clear = int((seats["p (Holm)"].astype(float) < 0.05).sum()) if "p (Holm)" in seats else 0
-        lines.append(f"How much seating matters: across {plural(len(seats), 'line-up')} played in several seatings, "
-                     f"the best seating beats the worst by {spread.median():.1f} percentage points (median; at most "
-                     f"{spread.max():.1f}); {clear} of them differ clearly after Holm's adjustment.")
-    return lines
 
 
 def spread(games: pd.Series) -> str:

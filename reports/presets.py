@@ -1,5 +1,6 @@
-"""Ready-made sweeps. `default` is the main job behind `make report`; `ladder` and
-`ladder-planners` give the report its skill ladder.
+"""Ready-made sweeps. `default` is the main job behind `make report`; `advice` plays every seating
+of the line-up the default sweep recommends per team size (its plan reads that sweep's table);
+`ladder` and `ladder-planners` give the report its skill ladder.
 
 The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
 default of every command): `learned`. The ladder plays a few line-ups per level and team size
@@ -13,17 +14,27 @@ from __future__ import annotations
 from kiai.simcore.codes import LEVELS
 from kiai.strategies.registry import DEFAULT as DEFAULT_STRATEGY
 
-# The default sweep: every level x 3, 4 and 5 samurai x every line-up (91 per level), plus every
-# seating of every 4-samurai line-up at SEATINGS_LEVEL (the neighbour-effect chart and the seating
-# table need several seatings of a line-up). SEATINGS_LEVEL is easy because `reference` almost never
-# wins at Normal (about 0.07% with four samurai), so seatings could not be told apart there.
+# The default sweep: every level x 2 to 7 samurai x every line-up (21 + 35 + 35 + 21 + 7 + 1 = 120 per
+# level, each seated in its own order), plus every seating of every 4-samurai line-up at
+# SEATINGS_LEVEL (the neighbour-effect chart and the seating table need several seatings of a
+# line-up), plus the rule readings V-1..V-5 on RULE_LINEUPS line-ups per team size at RULE_LEVELS
+# (their default-reading partners are in the grid: same seating, seed and games), plus two samurai
+# with absent tokens off at every level (the rules' default, R-18, has them on). SEATINGS_LEVEL is
+# easy because it is the one level where every team size wins often enough to tell seatings apart.
 DEFAULT_LEVELS = LEVELS
-DEFAULT_COUNTS = (3, 4, 5)
+DEFAULT_COUNTS = (2, 3, 4, 5, 6, 7)
 SEATINGS_LEVEL = "easy"
 SEATINGS_COUNT = 4
-# 539 configurations; 5,000 games each is 2.7 million games: one to two minutes on 2 cores with
-# `learned` (25,000 to 40,000 games/s, by team size), where `reference` would take 10 seconds
-DEFAULT_GAMES = 5_000
+RULE_LEVELS = ("easy", "normal")
+RULE_LINEUPS = 2  # per team size (7 samurai have one), drawn with RULE_SEED among those with Kikuchiyo
+RULE_SEED = 0
+# 849 configurations; 3,000 games each is 2.5 million games: about four minutes on 2 cores with
+# `learned` (7,000 to 16,000 games/s, slower with more samurai)
+DEFAULT_GAMES = 3_000
+# the advice stage: every seating of the recommended line-up of each team size, at the level its
+# line-ups are compared (reports.advice.recommended_lineups); seatings the main table holds are not
+# played again. make report asks for --precision instead; these games apply without it
+ADVICE_GAMES = 1_000
 LADDER_COUNTS = (3, 4, 5)
 LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.sweep.sample_lineups)
 LADDER_STRATEGIES = ("reference", "keeper", DEFAULT_STRATEGY)
@@ -33,8 +44,14 @@ PLANNER_GAMES = 150
 
 PRESETS = {
     "default": (
-        "every level x 3-5 samurai x every line-up (seat order as listed), plus every seating of every "
-        f"4-samurai line-up at {SEATINGS_LEVEL}; {DEFAULT_GAMES:,} games each"
+        "every level x 2-7 samurai x every line-up (seat order as listed), plus every seating of every "
+        f"4-samurai line-up at {SEATINGS_LEVEL}, the rule readings V-1 to V-5 on {RULE_LINEUPS} line-ups per "
+        f"team size at {' and '.join(RULE_LEVELS)}, and 2 samurai with absent tokens off; "
+        f"{DEFAULT_GAMES:,} games each"
+    ),
+    "advice": (
+        "every seating of the recommended line-up of each team size, read from the default sweep's "
+        f"table (--from); {ADVICE_GAMES:,} games each"
     ),
     "ladder": (
         f"every level x 3-5 samurai x {LADDER_LINEUPS} line-ups each, played by {', '.join(LADDER_STRATEGIES)}; "
@@ -45,8 +62,12 @@ PRESETS = {
         f"{PLANNER_GAMES:,} games each"
     ),
 }
-PRESET_GAMES = {"default": DEFAULT_GAMES, "ladder": LADDER_GAMES, "ladder-planners": PLANNER_GAMES}
-PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "ladder": LADDER_STRATEGIES, "ladder-planners": PLANNER_STRATEGIES}
+PRESET_GAMES = {"default": DEFAULT_GAMES, "advice": ADVICE_GAMES, "ladder": LADDER_GAMES,
+                "ladder-planners": PLANNER_GAMES}
+PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "advice": (DEFAULT_STRATEGY,), "ladder": LADDER_STRATEGIES,
+                     "ladder-planners": PLANNER_STRATEGIES}
+# the presets whose plan is read from a results table (`kiai sweep --from FILE`)
+NEEDS_RESULTS = ("advice",)
 
 
 def merge_plans(*plans) -> list:
@@ -63,6 +84,27 @@ def merge_plans(*plans) -> list:
     return out
 
 
+def rule_lineups(n: int, k: int = RULE_LINEUPS, seed: int = RULE_SEED) -> list[tuple[str, ...]]:
+    """k line-ups of n samurai holding Kikuchiyo (so that V-5, his second fight, applies), drawn
+    with numpy Generator(seed), in canonical order; all of them where there are no more than k."""
+    import numpy as np
+
+    from kiai.reports.seatings import all_lineups
+
+    pool = [lineup for lineup in all_lineups(n) if "kikuchiyo" in lineup]
+    if k >= len(pool):
+        return pool
+    picked = np.random.default_rng(seed).choice(len(pool), size=k, replace=False)
+    return [pool[i] for i in sorted(picked)]
+
+
+def rule_changes() -> list[dict]:
+    """Each reading of docs/rules.md section 14 changed alone: [{name: other value}, ...]."""
+    from kiai.simcore.readings import READINGS
+
+    return [{r.name: r.values[1]} for r in READINGS]
+
+
 def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
     from kiai.reports.sweep import (
         build_plan,
@@ -72,11 +114,36 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
     )
 
     variants = strategy_variants(list(strategies), {})
-    levels = [lv for lv in DEFAULT_LEVELS]
+    levels = list(DEFAULT_LEVELS)
     grid = build_plan(levels, expand_lineups(DEFAULT_COUNTS, "all", None, 0), variants, absent_tokens, components, model)
     seatings = expand_seatings(expand_lineups([SEATINGS_COUNT], "all", None, 0), "all")
     extra = build_plan([SEATINGS_LEVEL], seatings, variants, absent_tokens, components, model)
-    return merge_plans(grid, extra)
+    chosen = [lineup for n in DEFAULT_COUNTS for lineup in rule_lineups(n)]
+    rules = build_plan(list(RULE_LEVELS), chosen, variants, absent_tokens, components, model, rules=rule_changes())
+    # the note on absent tokens compares two samurai without them; only when the grid plays the default
+    tokens = (build_plan(levels, expand_lineups([2], "all", None, 0), variants, "off", components, model)
+              if absent_tokens == "auto" and 2 in DEFAULT_COUNTS else [])
+    return merge_plans(grid, extra, rules, tokens)
+
+
+def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None,
+                model=None) -> list:
+    """Every seating of the recommended line-up of each team size (reports.advice.recommended_lineups
+    of `results`, the default sweep's table, for the first strategy), at the level its line-ups are
+    compared, less the seatings `results` already holds there."""
+    from kiai.reports import advice
+    from kiai.reports.seatings import seatings_from
+    from kiai.reports.sweep import build_plan, strategy_variants
+
+    strategies = list(strategies)
+    variants = strategy_variants(strategies, {})
+    main = advice.main_rows(results, strategies[0])
+    played = set(zip(main["difficulty"].astype(str), main["seating"].astype(str)))
+    plans = []
+    for n, (level, lineup) in sorted(advice.recommended_lineups(results, strategies[0]).items()):
+        seatings = [s for s in seatings_from(lineup) if (level, ",".join(s)) not in played]
+        plans.append(build_plan([level], seatings, variants, absent_tokens, components, model))
+    return merge_plans(*plans)
 
 
 def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
@@ -87,9 +154,15 @@ def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", compo
                       components, model)
 
 
-def preset_plan(name: str, **kw) -> list:
+def preset_plan(name: str, results=None, **kw) -> list:
+    """The plan of preset `name`; `results` (a results table, `kiai sweep --from`) for the presets of
+    NEEDS_RESULTS, which raise ValueError without it."""
     if name == "default":
         return default_plan(**kw)
+    if name == "advice":
+        if results is None:
+            raise ValueError("preset advice needs the default sweep's results table (--from FILE)")
+        return advice_plan(results, **kw)
     if name in ("ladder", "ladder-planners"):
         return ladder_plan(**kw)
     raise KeyError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")

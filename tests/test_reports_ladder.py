@@ -1,4 +1,4 @@
-"""The report's skill ladder and its plain-words summary (reports.ladder)."""
+"""The report's skill ladder (reports.ladder) and its place in the report."""
 
 import pandas as pd
 import pytest
@@ -30,7 +30,7 @@ def test_the_ladder_pools_each_rung_over_the_tables_they_share():
     for strategy, wins in RATES.items():
         games = 400 if strategy in ("lookahead", "foresight") else 2000
         assert table.loc[0, f"{strategy} games"] == games  # C left out, A counted once
-        assert table.loc[0, f"{strategy} (%)"].startswith(f"{100 * wins / 200:.1f} (")
+        assert table.loc[0, strategy].startswith(f"{100 * wins / 200:.1f}% (")
 
 
 def test_no_ladder_without_two_rungs_on_one_table():
@@ -45,11 +45,11 @@ def test_the_report_opens_with_a_summary_and_shows_the_ladder(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "skill_ladder.png" in written and "## Skill ladder" in md
     head = md.split("## Skill ladder")[0]
-    assert "## In short" in head and "At easy, a team playing as `learned` wins" in head
-    assert "At normal with 3 samurai the best line-up is" in head
-    # the charts and their headings are the default strategy's
-    assert "## Win rate by level and number of samurai (learned)" in md
-    assert "## Best and worst line-ups (learned)" in md
+    assert "## In short" in head and "### 3 samurai" in head and "- How hard: Easy " in head
+    assert "- Line-up (at Normal, 3 line-ups): " in head  # the hardest level still won 10% of the time
+    # the sections are the default strategy's, and say so
+    assert "## How hard is each level" in md and "## Which line-up" in md
+    assert "strategy `learned`" in md.split("## How hard is each level")[1].split("##")[0]
     # the ladder's learned row on seating A is the main sweep's same games: counted once
-    table = md.split("## Win rate by level and number of samurai (learned)")[1]
-    assert "| learned | easy | 3 | 3000 |" in table
+    rates = pd.read_csv(tmp_path / "level_rates.csv")
+    assert rates.loc[(rates["level"] == "easy") & (rates["n_samurai"] == 3), "games"].item() == 3000

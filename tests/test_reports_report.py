@@ -120,9 +120,9 @@ def test_pages_carry_tables_and_methods(report):
         assert "Wilson" in text and "Clopper-Pearson" in text and "Holm" in text
         assert "ab" * 32 in text and "0.1.0" in text
         assert "kiai sweep --test" in text
-        assert "Best and worst line-ups" in text and "Best and worst seatings" in text
-        # the all-seatings line-up shows up in the seating table
-        assert lineup_key(LINEUPS[4][0]) in text
+        assert "Which line-up" in text and "Seatings of every line-up of 4 samurai at normal" in text
+        # the all-seatings line-up shows up in the seating table, its names shortened
+        assert "hei kan kyu kik" in text
 
 
 def test_cheating_strategy_is_labelled(report):
@@ -168,6 +168,16 @@ def test_win_rate_panels_are_titled_only_to_tell_strategies_apart():
     assert len(titles) == 2 and any("peek" in t for t in titles)
 
 
+def test_win_rates_are_drawn_on_a_log_scale_that_holds_the_smallest():
+    df = _table(cheater=False)
+    df.loc[df["difficulty"] == "hard", "wins"] = 1  # a rate near zero must stay in view
+    ax = charts.plot_winrate_by_level(df).axes[0]
+    assert ax.get_yscale() == "log"
+    low = charts.pooled_rates(df, ["difficulty", "n_samurai"])["ci_low"].min() * 100
+    assert ax.get_ylim()[0] <= low and ax.get_ylim()[1] >= 100
+    assert any(t.get_text() == "2/400" for t in ax.texts)  # two line-ups of 200 games, a win each
+
+
 def test_pooled_rates_sum_before_dividing():
     df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=100), _row("easy", LINEUPS[3][1], wins=90, games=300)])
     pooled = charts.pooled_rates(df, ["difficulty"])
@@ -206,11 +216,7 @@ def test_grade_labels_follow_level_pluses():
     assert charts.grade_label(10, "heroic") == "10+++"
 
 
-def test_best_worst_tables():
-    lineups = charts.best_worst_lineups(_table(), k=1)
-    easy3 = lineups[(lineups["level"] == "easy") & (lineups["samurai"] == 3) & (lineups["strategy"] == "greedy")]
-    assert list(easy3["rank"]) == ["1 of 3", "3 of 3"]
-    assert easy3.iloc[0]["line-up"] == lineup_key(LINEUPS[3][2])
+def test_best_worst_seatings():
     seatings = charts.best_worst_seatings(_table())
     assert len(seatings) == 1
     assert seatings.iloc[0]["seatings"] == 6

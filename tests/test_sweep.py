@@ -238,7 +238,7 @@ def test_resume_with_no_table_yet_plays_everything(tmp_path, capsys):
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
     report = makefile[makefile.index("\nreport:"):makefile.index("\ntest:")]
     sweeps = [line for line in report.splitlines() if "kiai sweep" in line]
-    assert len(sweeps) == 3 and all("--resume" in s and "--force" not in s for s in sweeps)
+    assert len(sweeps) == 4 and all("--resume" in s and "--force" not in s for s in sweeps)
 
     path = tmp_path / "first.parquet"
     small = ["--strategy", "reference", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke", "--games", 100]
@@ -422,10 +422,12 @@ def test_default_preset_plan():
     from kiai.reports import presets
 
     plan = presets.default_plan()
-    assert len(plan) == 4 * (35 + 35 + 21) + 35 * (6 - 1)
+    # every line-up of 2 to 7 at every level, the other seatings of the 4-samurai ones at easy, the five
+    # readings on two line-ups per team size (one of 7) at easy and normal, 2 samurai without absent tokens
+    assert len(plan) == 4 * (21 + 35 + 35 + 21 + 7 + 1) + 35 * (6 - 1) + 2 * 5 * (5 * 2 + 1) + 4 * 21
     assert len({S.identity_key(c) for c in plan}) == len(plan)
     assert {c.strategy for c in plan} == {presets.DEFAULT_STRATEGY}
-    seat = [c for c in plan if c.difficulty == presets.SEATINGS_LEVEL and c.n == 4]
+    seat = [c for c in plan if c.difficulty == presets.SEATINGS_LEVEL and c.n == 4 and S.rules_label(c) == "default"]
     assert len(seat) == 35 * 6
     assert presets.DEFAULT_GAMES * len(plan) <= 12_000_000  # stays a few minutes on 2 cores
 
