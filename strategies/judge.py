@@ -24,6 +24,7 @@ from kiai.simcore.state import int_to_float32_pointer, int_to_voidptr, keep_aliv
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
+    _label,
     answer_question,
     copy_state,
     put_on_top,
@@ -39,7 +40,7 @@ from kiai.strategies.value_model import load as load_value
 BASES = ("keeper", "learned")
 STRATEGY = Strategy(
     "judge",
-    "Experimental: plays each answer to the action, a card in hand and Kikuchiyo's second fight to the next turn, and takes the one whose tables a value learned by self-play rates best; ahead of learned with two samurai, far behind with five or more.",
+    "Experimental: plays each answer to the action, a card in hand and Kikuchiyo's second fight to the next turn, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; ahead of learned with 2 to 5 samurai, level with it at 6 and 7; about a hundred times slower.",
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
         Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
@@ -47,7 +48,9 @@ STRATEGY = Strategy(
         Param("questions", 7, 1, 7, True, "which questions judge weighs (a sum): 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's second fight"),
         Param("turns", 0, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
         Param("chance", 1, 0, 1, True, "a Fight's next card: 0 sampled like the rest, 1 every unseen card in turn (exact expectation)"),
-        Param("edge", 0.0, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)"),
+        # the threshold of SPARTA's search: the value's errors are largest on tables the base would
+        # not lead to, so only a clear gain is worth leaving the base's answer for
+        Param("edge", 0.03, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)"),
     ),
     planner=True,
     bases=BASES,
@@ -117,6 +120,7 @@ def _judge(g, p):
                 m += 1
     best = 0
     bv = -1.0
+    vals = np.empty((k + 1, 1))  # each answer's value, for a teacher's label row
     for i in range(k):
         tot = 0.0
         if m > 0 and _draws(mem.q, cand[i]):
@@ -129,6 +133,7 @@ def _judge(g, p):
                 seed = np.int64(mix64(seed0 + np.uint64(j)))
                 tot += _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p)
             tot /= samples
+        vals[i, 0] = tot
         if i == 0:
             tot += p.edge  # the base's own answer (cand[0]) keeps ties and near ties
         if tot > bv:
@@ -137,6 +142,9 @@ def _judge(g, p):
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
     mem.answer = cand[best]
+    # as a teacher (`kiai train`), the question with every answer's value, as the lookahead writes it
+    if int(p.collect) == 0 and mem.labels != 0 and mem.labels_n < mem.labels_cap:
+        _label(g, cand, k, vals)
 
 
 @njit(cache=True)

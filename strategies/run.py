@@ -359,13 +359,14 @@ def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *
 def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
                 per_game: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Play games with a planner that weighs questions as they are asked (lookahead with
-    `decisions` 1, over keeper or learned); returns the per-game rows and every weighed
+    `decisions` 1, or judge, over keeper or learned); returns the per-game rows and every weighed
     question as a training row (strategies.lookahead.LABEL_WIDTH floats), in game order. At
     most `per_game` questions a game are kept on average."""
-    info = config.strategy_info
-    if not info.planner or int(config.param_dict().get("decisions", 0)) != 1 or config.base_name not in ("keeper", "learned"):
+    info, prm = config.strategy_info, config.param_dict()
+    weighs = int(prm.get("decisions", 0)) == 1 if info.name != "judge" else int(prm.get("collect", 0)) == 0
+    if not info.planner or not weighs or config.base_name not in ("keeper", "learned"):
         raise ConfigError("labels come from a planner that weighs questions over keeper or learned "
-                          "(lookahead with decisions=1 and base keeper or learned)")
+                          "(lookahead with decisions=1, or judge, and base keeper or learned)")
     out = np.zeros((games, N_OUT), dtype=np.int32)
     _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game)
     return out, rows

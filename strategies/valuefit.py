@@ -242,7 +242,10 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
                        "continued from the value whose sha256 settings.start holds: ")
                       + "judge's games, TD(lambda) returns",
             "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
-            "date": datetime.date.today().isoformat(), "command": command})
+            "date": datetime.date.today().isoformat(), "command": command,
+            # how the value this run started from was made, so the file tells its whole history
+            **({"started_from": {k: v for k, v in M.load(start).header.items() if k not in ("format", "feature_schema")}}
+               if start else {})})
         previous = value
 
 

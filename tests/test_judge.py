@@ -146,15 +146,17 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
     monkeypatch.setattr(valuefit, "collect", lambda cfg, *a, **k: (seen.append(dict(cfg.params)), collect(cfg, *a, **k))[1])
     sha = M.load(first).sha256
     settings = valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
-                                      edge=0.03, start=sha)
+                                      edge=0.05, start=sha)
     last = valuefit.train_value(tmp_path / "b", settings, comp, start=first)
-    assert all(p["collect"] == 2 and p["edge"] == 0.03 for p in seen) and len(seen) == 2
+    assert all(p["collect"] == 2 and p["edge"] == 0.05 for p in seen) and len(seen) == 2
     with np.load(tmp_path / "b" / "positions-0.npz") as z:
         assert ((z["y"] > 0) & (z["y"] < 1)).any()  # returns mix the start's values in
-    assert "continued" in M.load(last).header["method"] and M.load(last).header["settings"]["start"] == sha
+    header = M.load(last).header
+    assert "continued" in header["method"] and header["settings"]["start"] == sha
+    assert header["started_from"]["iteration"] == 0 and header["started_from"]["settings"]["seed"] == 5
     with pytest.raises(valuefit.TrainValueError, match="other settings"):
         valuefit.train_value(tmp_path / "b", valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0,
-                                                                    h1=8, h2=4, epochs=1, seed=5, edge=0.03), comp)
+                                                                    h1=8, h2=4, epochs=1, seed=5, edge=0.05), comp)
 
 
 def test_train_value_refuses_a_file_for_its_folder(tmp_path, capsys):
@@ -167,3 +169,20 @@ def test_the_shipped_value_file_is_a_value_file():
     model = M.load(M.default_path())
     assert model.header["feature_schema"] == table_value.SCHEMA
     assert json.dumps(model.header)  # provenance is plain JSON
+
+
+def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
+    """label_games with judge: a row per weighed question in the lookahead's layout, each legal
+    answer's slot holding its value (a chance to win) and the chosen slot among them."""
+    from kiai.strategies.features import N_FEATURES
+    from kiai.strategies.lookahead import LABEL_WIDTH
+    from kiai.strategies.run import label_games
+
+    out, rows = label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge", {"samples": 1}), 10, seed=3)
+    assert rows.shape[1] == LABEL_WIDTH and len(rows) > 50 and (out[:, 13] == 0).all()
+    vals, chosen = rows[:, 1 + N_FEATURES:-1], rows[:, -1].astype(int)
+    legal = ~np.isnan(vals)
+    assert (legal.sum(axis=1) >= 2).all() and ((vals[legal] >= 0) & (vals[legal] <= 1)).all()
+    assert legal[np.arange(len(rows)), chosen].all()
+    with pytest.raises(Exception, match="labels come from"):
+        label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge", {"collect": 2}), 2, seed=3)
