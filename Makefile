@@ -70,9 +70,12 @@ bench: $(STAMP)
 	$(BIN)/kiai bench
 
 # the generated blocks of README.md and docs/*.md (docs/generate.py), the slow ones too (kiai bench's
-# speed tables, a few minutes); tests/test_readme.py checks the others
+# speed tables, a few minutes); tests/test_readme.py checks the others. Then the report's pictures
+# the pages show, from the last make report
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py --slow
+	@if [ -f kiai-report/report.html ]; then $(BIN)/python docs/report_images.py; \
+	else echo "make docs: no kiai-report/ (make report first) to take the README's report pictures from"; fi
 
 # 20,016 games of the `random` strategy recorded and replayed (docs/records.md): 2 to 7 samurai x
 # every level (834 games each), the rule readings taking turns so that each value of each is played
