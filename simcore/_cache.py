@@ -57,7 +57,7 @@ def configure() -> pathlib.Path:
     config.CACHE_DIR = str(path)
     # numba leaves LLVM's SLP vectoriser off by default. On, it packs the learned networks'
     # sixteen sums (strategies.learned._layer) into vector instructions: a whole `kiai bench
-    # --strategy learned -n 300000` takes 0.62 of the CPU time it takes with it off (2026-11-25);
+    # --strategy learned -n 300000` takes about 0.6 of the CPU time it takes with it off;
     # the other strategies and the compile time are unchanged. It keeps each float operation
     # as written, so games stay the same bit for bit.
     config.SLP_VECTORIZE = 1
