@@ -85,15 +85,8 @@ def fmt_rate(wins: int, games: int) -> str:
 
 
 def fmt_ci(lo: float, hi: float) -> str:
-    """A 95% interval of a rate in percent: '80.5-83.3%', '0-0.07%'."""
-    def bound(x):
-        pct = 100 * float(x)
-        if pct <= 0:
-            return "0"
-        if pct < 0.01:
-            return "< 0.01"
-        return f"{pct:.{_decimals(pct)}f}"
-    return f"{bound(lo)} to {bound(hi)}%"
+    """A 95% interval of a rate in percent: '80.5 to 83.3%', '0 to 0.07%'."""
+    return f"{fmt_pct(lo).removesuffix('%')} to {fmt_pct(hi)}"
 
 
 def fmt_pp(diff: float, signed: bool = True) -> str:
