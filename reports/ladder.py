@@ -70,27 +70,40 @@ def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_ladder(df: pd.DataFrame):
-    """One panel per level: team sizes along x, one bar per rung with its 95% interval."""
+    """One panel per level: team sizes along x, one dot per rung with its 95% interval, on a log
+    scale shared by the levels, so that the honest rungs at Hard and Heroic (hundredths of a
+    percent) read beside the cheating ceiling's tens; a rung that won no game is an open triangle
+    on the axis."""
     rates = ladder_rates(df)
     levels = list(dict.fromkeys(rates["level"]))
     rungs = [r for r in RUNGS if r in set(rates["strategy"])]
-    # each level on its own scale, fitted to its bars, so that Hard and Heroic stay visible
-    fig, axes = charts._figure(1, len(levels), min(charts.MAX_WIDTH / len(levels), 2.7), 2.9)
-    offsets, width = charts._grouped_offsets(len(rungs))
+    positive = rates.loc[rates["wins"] > 0, "ci_low"]
+    floor = max(float(positive.min()) * 100 / 3, 1e-3) if len(positive) else 1e-2
+    fig, axes = charts._figure(1, len(levels), min(charts.MAX_WIDTH / len(levels), 2.7), 3.2, sharey=True)
+    offsets, _ = charts._grouped_offsets(len(rungs))
     for ax, level in zip(axes[0], levels):
         sizes = sorted(set(rates.loc[rates["level"] == level, "samurai"]))
         for j, r in enumerate(rungs):
             part = rates[(rates["level"] == level) & (rates["strategy"] == r)]
-            x = [sizes.index(n) + offsets[j] for n in part["samurai"]]
-            label = r + (" (cheating)" if r == "foresight" else "")
-            ax.bar(x, 100 * part["win_rate"], width, label=label, color=charts.OKABE_ITO[j % 8],
-                   yerr=charts._yerr(part["win_rate"], part["ci_low"], part["ci_high"]), capsize=charts.CAPSIZE)
-        top = 100 * float(rates.loc[rates["level"] == level, "ci_high"].max())
-        ax.set_ylim(0, min(100.0, max(top * 1.08, 0.01)))
+            colour = charts.OKABE_ITO[j % 8]
+            won = part[part["wins"] > 0]
+            x = [sizes.index(n) + offsets[j] for n in won["samurai"]]
+            ax.errorbar(x, 100 * won["win_rate"], yerr=charts._yerr(won["win_rate"], won["ci_low"], won["ci_high"]),
+                        fmt="o", markersize=3.5, color=colour, capsize=charts.CAPSIZE,
+                        label=r + (" (cheating)" if r == "foresight" else ""))
+            none = part[part["wins"] == 0]
+            ax.plot([sizes.index(n) + offsets[j] for n in none["samurai"]], [floor * 1.3] * len(none),
+                    linestyle="none", marker="v", markersize=5, markerfacecolor="none", color=colour)
+        ax.set_yscale("log")
+        ax.set_ylim(floor, 150)
+        ticks = [t for t in (0.001, 0.01, 0.1, 1, 10, 100) if floor <= t <= 100]
+        ax.set_yticks(ticks, [f"{t:g}%" for t in ticks])
         ax.set_xticks(range(len(sizes)), [str(n) for n in sizes])
+        ax.set_xlim(-0.6, len(sizes) - 0.4)
+        ax.grid(axis="y", color="#eeeeee")
         ax.set_xlabel("samurai")
         ax.set_title(level)
-    axes[0][0].set_ylabel("win rate (%)")
+    axes[0][0].set_ylabel("win rate (log scale)")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=len(rungs))
     return fig

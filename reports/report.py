@@ -509,7 +509,8 @@ def _skill_ladder(page: _Page, shown: pd.DataFrame) -> None:
                                                        for c in games)
                    + f"; the rules' own readings, seed {', '.join(map(str, seeds)) or 'not recorded'}."))
     page.chart("skill_ladder", ladder.plot_ladder, heading, shown)
-    page.add(("p", text + " Each level has its own scale."), ("table", table.drop(columns=games)))
+    page.add(("p", text + " The scale is logarithmic and shared by the levels; an open triangle on the axis is a "
+                          "strategy that won no game there."), ("table", table.drop(columns=games)))
     page.csv("ladder.csv", _csv_columns(ladder.ladder_rates(shown)), "the skill ladder's rates")
 
 

@@ -33,6 +33,18 @@ def test_the_ladder_pools_each_rung_over_the_tables_they_share():
         assert table.loc[0, strategy].startswith(f"{100 * wins / 200:.1f}% (")
 
 
+def test_the_ladder_chart_puts_every_rung_on_one_log_scale_and_marks_a_rung_without_wins():
+    df = _ladder()
+    df.loc[df["strategy"] == "reference", "wins"] = 0  # a level where the baseline never wins
+    fig = ladder.plot_ladder(df)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log" and ax.get_ylim()[1] > 100  # the cheating ceiling (90%) fits too
+    triangles = [ln for ln in ax.get_lines() if ln.get_marker() == "v" and len(ln.get_xdata())]
+    assert len(triangles) == 1 and triangles[0].get_ydata()[0] <= ax.get_ylim()[0] * 2  # on the axis
+    dots = [ln for ln in ax.get_lines() if ln.get_marker() == "o" and len(ln.get_xdata())]
+    assert min(min(ln.get_ydata()) for ln in dots) == pytest.approx(100 * RATES["keeper"] / 200)
+
+
 def test_no_ladder_without_two_rungs_on_one_table():
     df = pd.DataFrame([_row("easy", A, 10, strategy="learned"), _row("easy", B, 10, strategy="keeper")])
     with pytest.raises(NoChartData):
