@@ -153,3 +153,35 @@ def format_params(params: dict) -> str:
 
 def stderr(msg: str) -> None:
     print(msg, file=sys.stderr)
+
+
+class StageBars:
+    """A training run's stages (strategies.training.Stages) as progress bars on a terminal;
+    elsewhere (a log file: a run takes an hour) a line as each stage starts and at every tenth of
+    it, with the minutes spent."""
+
+    def __init__(self, bar):
+        self.bar, self.task, self.log = bar, None, not bar.console.is_terminal
+
+    def stage(self, description, total):
+        import time
+
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(description, total=total, rate="")
+        self.description, self.total, self.done, self.began = description, total, 0, time.perf_counter()
+        if self.log:
+            stderr(f"{description}: {total:,} to do")
+
+    def advance(self, k=1):
+        import time
+
+        self.bar.advance(self.task, k)
+        tenth = 10 * self.done // max(self.total, 1)
+        self.done += k
+        if self.log and 10 * self.done // max(self.total, 1) > tenth:
+            stderr(f"{self.description}: {self.done:,} of {self.total:,} in "
+                   f"{(time.perf_counter() - self.began) / 60:.1f} min")
+
+    def note(self, line):
+        self.bar.console.print(line) if self.bar.console.is_terminal else stderr(line)

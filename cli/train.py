@@ -11,6 +11,7 @@ import typer
 from kiai.cli.common import (
     ComponentsOpt,
     SeedOpt,
+    StageBars,
     ThreadsOpt,
     check_output_folder,
     check_seed,
@@ -19,7 +20,6 @@ from kiai.cli.common import (
     command_line,
     fail,
     progress,
-    stderr,
 )
 from kiai.reports.words import plural
 
@@ -105,34 +105,8 @@ def train(
 
     start = time.perf_counter()
     with progress() as bar:
-        class Bars(T.Stages):
-            """Bars on a terminal; elsewhere (a log file: a run takes an hour) a line as each
-            stage starts and at every tenth of it, with the minutes spent."""
-
-            task = None
-            log = not bar.console.is_terminal
-
-            def stage(self, description, total):
-                if self.task is not None:
-                    bar.remove_task(self.task)
-                self.task = bar.add_task(description, total=total, rate="")
-                self.description, self.total, self.done, self.began = description, total, 0, time.perf_counter()
-                if self.log:
-                    stderr(f"{description}: {total:,} to do")
-
-            def advance(self, k=1):
-                bar.advance(self.task, k)
-                tenth = 10 * self.done // max(self.total, 1)
-                self.done += k
-                if self.log and 10 * self.done // max(self.total, 1) > tenth:
-                    stderr(f"{self.description}: {self.done:,} of {self.total:,} in "
-                           f"{(time.perf_counter() - self.began) / 60:.1f} min")
-
-            def note(self, line):
-                bar.console.print(line) if bar.console.is_terminal else stderr(line)
-
         try:
-            done = T.train(T.Folder(folder), settings, comp, Bars(), command=command_line())
+            done = T.train(T.Folder(folder), settings, comp, StageBars(bar), command=command_line())
         except (T.TrainError, ConfigError) as e:
             fail(str(e))
     paths = R.write(folder)

@@ -7,7 +7,19 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import ComponentsOpt, SeedOpt, ThreadsOpt, check_output_folder, check_seed, check_threads, command, command_line, fail, progress
+from kiai.cli.common import (
+    ComponentsOpt,
+    SeedOpt,
+    StageBars,
+    ThreadsOpt,
+    check_output_folder,
+    check_seed,
+    check_threads,
+    command,
+    command_line,
+    fail,
+    progress,
+)
 
 
 @command("train-value", short_help="Learn the value of the table that `judge` plays by.",
@@ -40,10 +52,9 @@ def train_value(
     threads: int = ThreadsOpt,
 ):
     from kiai.simcore.components import ComponentsError, load_components
+    from kiai.strategies import value_model as M
     from kiai.strategies import valuefit as V
     from kiai.strategies.run import set_threads
-
-    from kiai.strategies import value_model as M
 
     check_seed(seed)
     check_threads(threads)
@@ -69,22 +80,8 @@ def train_value(
     used = set_threads(threads)
     start = time.perf_counter()
     with progress() as bar:
-        class Bars(V.Stages):
-            task = None
-
-            def stage(self, description, total):
-                if self.task is not None:
-                    bar.remove_task(self.task)
-                self.task = bar.add_task(description, total=total, rate="")
-
-            def advance(self, k=1):
-                bar.advance(self.task, k)
-
-            def note(self, line):
-                bar.console.print(line)
-
         try:
-            last = V.train_value(folder, settings, comp, Bars(), command=command_line(), threads=used, start=start_from)
+            last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used, start=start_from)
         except V.TrainValueError as e:
             fail(str(e))
     print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min)")

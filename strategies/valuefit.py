@@ -24,6 +24,7 @@ import numpy as np
 
 from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
+from kiai.strategies.training import Stages
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
@@ -156,19 +157,6 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
     return {"w1": (w1 / scale).astype(np.float32), "b1": (b1 - (w1 / scale) @ mean).astype(np.float32),
             "w2": net[2].weight.detach().numpy(), "b2": net[2].bias.detach().numpy(),
             "w3": net[4].weight.detach().numpy(), "b3": net[4].bias.detach().numpy()}
-
-
-class Stages:
-    """Progress of a run: a stage with its size, then advances; the CLI draws bars."""
-
-    def stage(self, description: str, total: int) -> None:
-        pass
-
-    def advance(self, k: int = 1) -> None:
-        pass
-
-    def note(self, line: str) -> None:
-        pass
 
 
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,

@@ -186,3 +186,14 @@ def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
     assert legal[np.arange(len(rows)), chosen].all()
     with pytest.raises(Exception, match="labels come from"):
         label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge", {"collect": 2}), 2, seed=3)
+
+
+def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, capsys):
+    """Not on a terminal (a run's log file), progress bars draw nothing: each stage says it
+    started and every tenth of it, as `kiai train` does."""
+    pytest.importorskip("torch")
+    code, out, err = run(capsys, "train-value", tmp_path / "run", "--iterations", 1, "--tables", 2, "-n", 20,
+                         "--keep", 1, "--h1", 8, "--h2", 4, "--epochs", 1, "--seed", 3)
+    assert code == 0, err
+    assert "iteration 0: self-play of learned: 2 to do" in err and "iteration 0: self-play of learned: 2 of 2 in" in err
+    assert "epoch 0: loss" in err and "value files in" in out
