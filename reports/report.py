@@ -452,7 +452,7 @@ def _house_rules(page: _Page, played: pd.DataFrame, strategy: str, scope: _Scope
                        f"({int(rules['lineups'].max())} at most per team size), each seated in its own order, every "
                        f"reading on the same deals as the rules' own ({_spread(changed['games'])} games each); "
                        f"strategy `{strategy}`, {scope.seed()}. Line-ups: "
-                       + "; ".join(names(x, short=True) for x in sorted(set(changed["lineup"].astype(str)), key=len))
+                       + "; ".join(names(x, short=True) for x in sorted(set(changed["lineup"].astype(str)), key=lambda x: (len(x), x)))
                        + " (the first three letters of each name)."))
         items = []
         for name, (v, short, plain) in advice.PLAIN_READINGS.items():

@@ -299,3 +299,21 @@ def test_the_pick_is_the_seated_line_up_among_those_tied_with_the_best():
     plain = pd.DataFrame(_grid(3, lambda i: {0: 505, 1: 500}.get(i, 100)))
     g = advice.grid_rows(plain)
     assert advice.the_pick(plain, advice.level_rates(g), advice.lineup_rates(g), 3)[1] == ",".join(lineups[0])
+
+
+def test_the_house_rules_scope_lists_its_line_ups_in_a_fixed_order(tmp_path):
+    """Shorter line-ups first, then by name: the page reads the same from one run to the next
+    (a set's order changes with Python's hash seed)."""
+    rows = _grid(3, lambda i: 300)
+    lineups = all_lineups(3)[:8]
+    for lineup in lineups:
+        row = _row("easy", lineup, wins=310, games=1000, strategy="learned")
+        row["rules"] = "penalty=once"
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df["rules"] = df["rules"].fillna("default")
+    write_report(df, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    listed = text.split("Line-ups: ", 1)[1].split(" (the first three letters", 1)[0].split("; ")
+    keys = sorted((",".join(x) for x in lineups), key=lambda k: (len(k), k))
+    assert listed == [advice.names(k, short=True) for k in keys] and len(set(map(len, keys))) < len(keys)
