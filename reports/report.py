@@ -193,6 +193,7 @@ class _Scope:
 
     def __init__(self, main: pd.DataFrame, strategy: str):
         self.main, self.strategy = main, strategy
+        self.grid = advice.grid_rows(main)  # what the sections count: one seating per line-up
         grid = advice.one_seating_per_lineup(main)
         self.games = grid["games"] if not grid.empty else pd.Series(dtype=int)
         self.seeds = sorted(set(main["seed"].astype(int))) if "seed" in main and not main.empty else []
@@ -247,7 +248,7 @@ def _in_short(page: _Page, df: pd.DataFrame, strategy: str, scope: _Scope) -> No
 
 def _levels(page: _Page, main: pd.DataFrame, scope: _Scope) -> None:
     page.add(("h2", "How hard is each level"))
-    grid = advice.grid_rows(main)
+    grid = scope.grid
     rates = advice.level_rates(grid)
     if rates.empty:
         page.add(("note", "Not drawn: the table holds no games."))
@@ -274,7 +275,7 @@ def _csv_columns(table: pd.DataFrame) -> pd.DataFrame:
 
 def _lineups(page: _Page, main: pd.DataFrame, scope: _Scope) -> None:
     page.add(("h2", "Which line-up"))
-    grid = advice.grid_rows(main)
+    grid = scope.grid
     if grid.empty:
         page.add(("note", "Not drawn: the table holds no games."))
         return
@@ -340,10 +341,9 @@ def _seating_scope(main: pd.DataFrame) -> tuple[str, int] | None:
     return str(best[0]), int(best[1])
 
 
-def _pick_seatings(main: pd.DataFrame) -> tuple[list[dict], list[pd.DataFrame]]:
+def _pick_seatings(main: pd.DataFrame, grid: pd.DataFrame) -> tuple[list[dict], list[pd.DataFrame]]:
     """A row per team size of three or more: its pick's seatings (advice.seating_advice), and the
-    seatings themselves."""
-    grid = advice.grid_rows(main)
+    seatings themselves; `grid` is main's one seating per line-up (advice.grid_rows)."""
     rates, lineups = advice.level_rates(grid), advice.lineup_rates(grid)
     rows, every = [], []
     for n in sorted(set(rates["n_samurai"].astype(int)) - {2}):
@@ -372,7 +372,7 @@ def _pick_seatings(main: pd.DataFrame) -> tuple[list[dict], list[pd.DataFrame]]:
 
 def _seating(page: _Page, main: pd.DataFrame, scope: _Scope) -> None:
     page.add(("h2", "Seating"), ("h3", "The line-up to pick, in every seating"))
-    rows, every = _pick_seatings(main)
+    rows, every = _pick_seatings(main, scope.grid)
     if rows:
         page.add(("p", scope.line("for each team size, the line-up to pick (In short) in every seating played, "
                                   "at the level its line-ups are compared; two samurai have a single seating")),
@@ -521,7 +521,7 @@ def _losses_and_grades(page: _Page, main: pd.DataFrame, scope: _Scope) -> None:
         # would otherwise outweigh the rest of that level
         page.add(("h2", heading), ("p", scope.line("every level and team size, all line-ups pooled, each seated in "
                                                    "its own order")))
-        if page.chart(stem, plot, heading, advice.grid_rows(main)):
+        if page.chart(stem, plot, heading, scope.grid):
             page.add(("p", how_to_read))
 
 def _rules_note(df: pd.DataFrame, shown: str) -> str:
