@@ -332,17 +332,27 @@ def _preset_plan(preset: str, axes: _Axes, strategies: list[str], absent_tokens:
 
 def _results_table(results):
     """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
-    if results is None or not isinstance(results, (str, Path)):
-        return results
-    from kiai.reports.report import load_results
+    if results is None:
+        return None
+    from kiai.reports.report import check_results, load_results
 
-    path = Path(results)
-    if not path.is_file():
-        fail(f"--from {path}: no such file")
-    try:
-        return load_results(path)
-    except Exception as e:  # noqa: BLE001 - pandas and pyarrow raise many kinds for a bad file
-        fail(f"--from {path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+    table, where = results, "--from"
+    if isinstance(results, (str, Path)):
+        path = Path(results)
+        where = f"--from {path}"
+        if not path.is_file():
+            fail(f"{where}: no such file")
+        try:
+            table = load_results(path)
+        except Exception as e:  # noqa: BLE001 - pandas and pyarrow raise many kinds for a bad file
+            fail(f"{where}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+    try:  # the checks `kiai report` makes of a table, and the seat orders the plan reads
+        check_results(table)
+        if "seating" not in table:
+            raise ValueError("results table lacks column(s): seating")
+    except ValueError as e:
+        fail(f"{where}: {e}")
+    return table
 
 
 def _grid_plan(axes: _Axes, strategies: list[str], param_grid: dict, rule_grid: dict, absent_tokens: str, comp,

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,7 @@ from conftest import run
 pytestmark = pytest.mark.usefixtures("engine")
 
 TEAM = ["kyuzo", "heihachi", "daisuke"]
+NOT_A_TABLE = str(Path(tempfile.gettempdir()) / "kiai-test-not-a-results-table.csv")  # written by the test
 TIMING = ("seconds", "games_per_second", "threads")  # how the games were played, not what they gave
 
 
@@ -217,8 +220,14 @@ def test_strategies_lists_them_and_marks_the_default(capsys):
     (lambda: kiai.record(TEAM, games=2, game_index=1), ["record", "-n", "2", "-i", "1"]),
     (lambda: kiai.sweep(preset="ladder", results="t.parquet"),
      ["sweep", "--out", "{tmp}/s.parquet", "--preset", "ladder", "--from", "t.parquet"]),
+    (lambda: kiai.sweep(preset="advice"), ["sweep", "--out", "{tmp}/s.parquet", "--preset", "advice"]),
+    (lambda: kiai.sweep(preset="advice", results="/no/such.parquet"),
+     ["sweep", "--out", "{tmp}/s.parquet", "--preset", "advice", "--from", "/no/such.parquet"]),
+    (lambda: kiai.sweep(preset="advice", results=NOT_A_TABLE),
+     ["sweep", "--out", "{tmp}/s.parquet", "--preset", "advice", "--from", NOT_A_TABLE]),
 ])  # fmt: skip
 def test_bad_input_raises_kiai_error_with_the_commands_message(capsys, tmp_path, call, argv):
+    Path(NOT_A_TABLE).write_text("a,b\n1,2\n")
     with pytest.raises(kiai.KiaiError) as raised:
         call()
     assert isinstance(raised.value, ValueError)
