@@ -43,8 +43,8 @@ from kiai.reports.words import plural
 
 
 @command(short_help="Search a strategy's parameters for the best win rate.",
-         help="Search a strategy's parameters over their declared ranges (successive halving, or "
-              "random search) on one or more configurations, every candidate playing the same games "
+         help="Search a strategy's parameters over their declared ranges (successive halving, random "
+              "search, or the cross-entropy method) on one or more configurations, every candidate playing the same games "
               "(common random numbers); then play the best candidate and the start point (defaults "
               "or --params-file) on fresh games, print the best parameters with their win rate, "
               "interval and a paired test against the start point, and write them to a JSON file "
@@ -62,7 +62,11 @@ def tune(
                                                                   "included (fewer if the ranges hold fewer)."),
     method: str = typer.Option("halving", "--method", help="halving: successive halving (all candidates on few "
                                                            "games, the best 1/eta go on to eta times as many); "
-                                                           "random: every candidate plays --games."),
+                                                           "random: every candidate plays --games; cem: the "
+                                                           "cross-entropy method, --generations generations of "
+                                                           "--candidates each drawn around the best fifth of the "
+                                                           "last, every one playing the same --games."),
+    generations: int = typer.Option(8, "--generations", help="The cross-entropy method: how many generations."),
     eta: int = typer.Option(3, "--eta", help="Successive halving: keep 1/eta of the candidates at each rung."),
     seed: int = SeedOpt,
     param: list[str] = typer.Option(None, "--param", help="Fix a parameter NAME=VALUE (not searched); repeatable."),
@@ -80,7 +84,7 @@ def tune(
     from kiai.reports.sweep import atomic_write
 
     search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
-                   force, absent_tokens, rule, components, model, threads)  # fmt: skip
+                   force, absent_tokens, rule, components, model, threads, generations)  # fmt: skip
     found, fresh, played, seconds = _search(search)
     doc = _document(search, found, fresh)
     _print_result(search, found, fresh, played, seconds)
@@ -114,10 +118,24 @@ class _Search:
     components_sha256: str
     out: Path
     threads: int
+    generations: int
+    population: int  # the cross-entropy method's candidates per generation
+    make_configs: object  # a candidate's configurations, one per (seating, level)
+
+    def add(self, cand: dict) -> int:
+        """The number of candidate `cand`, given it when new (the cross-entropy method's draws)."""
+        from kiai.reports import tune as T
+
+        for i, c in enumerate(self.cands):
+            if T._key(c) == T._key(cand):
+                return i
+        self.cands.append(cand)
+        self.configs.append(self.make_configs(cand))
+        return len(self.cands) - 1
 
 
 def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
-          absent_tokens, rule, components, model, threads) -> _Search:
+          absent_tokens, rule, components, model, threads, generations=8) -> _Search:
     """tune's checks, before any game, and what it searches."""
     from kiai.reports import tune as T
     from kiai.simcore.components import ComponentsError, load_components
@@ -130,6 +148,8 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
         fail(f"--candidates must be at least 2, got {candidates}")
     if eta < 2:
         fail(f"--eta must be at least 2, got {eta}")
+    if not 1 <= generations <= 1000:
+        fail(f"--generations must be 1 to 1,000, got {generations}")
     method = method.lower()
     if method not in T.METHODS:
         fail(f"--method must be one of {', '.join(T.METHODS)}, got '{method}'")
@@ -151,17 +171,22 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
                           model=model, rules=readings)
         check_model(model, [base])
         info = base.strategy_info
-        cands = T.sample_candidates(info, candidates, seed, start=start, fixed=fixed)
         grid = [(seating, level) for seating in seatings for level in levels]
-        configs = [[GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
-                               components=comp, model=model, rules=readings)
-                    for seating, level in grid] for c in cands]  # fmt: skip
+
+        def make_configs(c):
+            return [GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
+                               components=comp, model=model, rules=readings) for seating, level in grid]  # fmt: skip
+
+        # the cross-entropy method draws its candidates as it goes (_Search.add); the start first
+        cands = T.sample_candidates(info, 1 if method == "cem" else candidates, seed, start=start, fixed=fixed)
+        configs = [make_configs(c) for c in cands]
         rungs = T.schedule(method, len(cands), games, eta)
         used = set_threads(threads)
     except (ConfigError, ComponentsError, T.TuneError) as e:
         fail(str(e))
     return _Search(strategy, info, start, "start" if params_file is not None else "defaults", fixed, method, eta,
-                   seed, games, cands, grid, configs, rungs, base, absent_tokens.lower(), comp.sha256, out, used)
+                   seed, games, cands, grid, configs, rungs, base, absent_tokens.lower(), comp.sha256, out, used,
+                   generations, candidates, make_configs)  # fmt: skip
 
 
 def _search(search: _Search):
@@ -174,7 +199,9 @@ def _search(search: _Search):
     from kiai.simcore import results as L
 
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs
-    total = (T.search_games(rungs) + 2 * games) * n_cfg
+    cem = search.method == "cem"
+    searched = search.population * search.generations * games if cem else T.search_games(rungs)
+    total = (searched + 2 * games) * n_cfg  # the cross-entropy method's, at most: a draw met again is not replayed
     done = [0]
     warm_engine(search.configs[0][0])  # compile (or load) before the bar starts
     start_time = time.perf_counter()
@@ -193,16 +220,37 @@ def _search(search: _Search):
         def on_rung(r, rung):
             bar.update(task, description=f"rung {r + 1}/{len(rungs)}: {plural(rung.candidates, 'candidate')}")
 
-        found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung)
+        if cem:
+            found = _cem(search, play, lambda g: bar.update(task, description=f"generation {g + 1}/{search.generations}"))
+            bar.update(task, total=done[0] + 2 * games * n_cfg)
+        else:
+            found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung)
         if found.best == 0:  # the start point won: it is played once
-            bar.update(task, total=total - games * n_cfg)
+            bar.update(task, total=done[0] + games * n_cfg)
         bar.update(task, description="fresh games")
         fresh = T.evaluate(found.best, 0, n_cfg, games, play)
     return found, fresh, done[0], max(time.perf_counter() - start_time, 1e-9)
 
 
+def _cem(search: _Search, play, on_generation):
+    """The cross-entropy method's search, as a SearchResult: its generations in place of rungs."""
+    import numpy as np
+
+    from kiai.reports import tune as T
+
+    best, steps, totals = T.cem_search(search.info, search.population, search.generations, search.games,
+                                       len(search.grid), search.seed, search.add, play, start=search.start,
+                                       fixed=search.fixed, on_generation=on_generation)  # fmt: skip
+    wins = np.array([[totals.get(i, 0)] for i in range(len(search.cands))], dtype=np.int64)
+    games = np.array([search.games if i in totals else 0 for i in range(len(search.cands))], dtype=np.int64)
+    rungs = [{"candidates": st.candidates, "games": search.games, "wins": st.wins, "kept": st.kept,
+              "mean": st.mean, "sigma": st.sigma} for st in steps]  # fmt: skip
+    return T.SearchResult(best, rungs, wins, games)
+
+
 def _document(search: _Search, found, fresh) -> dict:
     """The JSON that --params-file loads: the best parameters, their evaluation, the search, provenance."""
+    from kiai.reports import tune as T
     from kiai.reports.summary import kiai_version
 
     best, baseline, games, seed = search.cands[found.best], search.cands[0], search.games, search.seed
@@ -224,9 +272,13 @@ def _document(search: _Search, found, fresh) -> dict:
         "search": {
             "method": search.method, "candidates": len(search.cands),
             "eta": search.eta if search.method == "halving" else None,
+            **({"generations": search.generations, "population": search.population, "elite": T.CEM_ELITE}
+               if search.method == "cem" else {}),
             "start": search.start, "fixed": search.fixed, "seed": seed,
-            "rungs": [{"candidates": h["candidates"], "games_per_configuration": h["games"],
-                       "wins": [h["wins"][c] for c in h["candidates"]], "kept": h["kept"]} for h in found.rungs],
+            ("generations" if search.method == "cem" else "rungs"): [
+                {"candidates": h["candidates"], "games_per_configuration": h["games"],
+                 "wins": [h["wins"][c] for c in h["candidates"]], "kept": h["kept"],
+                 **{k: h[k] for k in ("mean", "sigma") if k in h}} for h in found.rungs],
             "tried": [{"params": c, "games_per_configuration": int(found.games[i]), "wins": int(found.wins[i].sum())}
                       for i, c in enumerate(search.cands)],
         },  # fmt: skip
@@ -250,15 +302,23 @@ def _print_result(search: _Search, found, fresh, played: int, seconds: float) ->
     where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
     print(f"tune {search.strategy}{'' if search.info.honest else ' (cheating)'} on {plural(n_cfg, 'configuration')}: "
           f"{where}" + rules_label(search.base.rules))  # fmt: skip
-    how = (f"successive halving (eta {search.eta})" if search.method == "halving" else "random search")
+    how = {"halving": f"successive halving (eta {search.eta})", "random": "random search",
+           "cem": f"cross-entropy method ({plural(search.generations, 'generation')} of {search.population})"}[search.method]
     print(f"{how}, {plural(len(search.cands), 'candidate')} searching {', '.join(searched)}"
           + (f" (fixed: {format_params(search.fixed)})" if search.fixed else "")
           + f", seed {search.seed}, common random numbers")  # fmt: skip
     for r, h in enumerate(found.rungs):
+        if search.method == "cem":
+            share = [h["wins"][c] / (h["games"] * n_cfg) for c in h["candidates"]]
+            print(f"  generation {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} "
+                  f"per configuration, mean's {100 * share[0]:.2f}%, best {100 * max(share):.2f}%, kept "
+                  f"{len(h['kept'])}")  # fmt: skip
+            continue
         print(f"  rung {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} per "
               f"configuration, kept {len(h['kept'])}")  # fmt: skip
     print()
-    print(f"best parameters   {format_params(best)}" + ("   (the start point)" if found.best == 0 else ""))
+    print(f"{'last mean' if search.method == 'cem' else 'best parameters':<15}   {format_params(best)}"
+          + ("   (the start point)" if found.best == 0 else ""))  # fmt: skip
     print(f"re-evaluated on {games:,} fresh games per configuration (indices {T.EVAL_OFFSET:,} on, which the "
           f"search did not play), {fresh['best']['games']:,} in all:")  # fmt: skip
     width = max(len("best"), len(start_label))

@@ -18,6 +18,13 @@ pass fakes.
   have played the same game indices of the same seed (common random numbers), so their totals
   differ by their parameters, not by their luck of the deal. Ties go to the lower candidate
   number (the start point first).
+- The cross-entropy method (cem_search), for a policy's parameters searched directly on the win
+  rate: each generation draws its candidates from a normal distribution over the free
+  parameters, each scaled to its [low, high] (clipped there; integers rounded), the
+  distribution's mean first; all of them play the same games (the same deal set in every
+  generation); the mean and spread are then refitted to the best CEM_ELITE of them, the spread
+  kept at CEM_FLOOR at least so that noise cannot end the search early. The result is the last
+  mean, which no generation played.
 - Re-evaluation (evaluate): the search's best total is biased upwards (it is the largest of
   several noisy totals: the winner's curse), so the winner and the start point both play a
   fresh block of games (indices from EVAL_OFFSET on, which the search never reaches) and those
@@ -39,7 +46,10 @@ from kiai.reports.stats import paired_counts, paired_test_counts, proportion_ci
 EVAL_OFFSET = 10**9  # first game index of the re-evaluation; the search plays indices below it
 BLOCK = 50_000  # game indices per play() call, at most
 DEFAULT_ETA = 3
-METHODS = ("halving", "random")
+METHODS = ("halving", "random", "cem")
+CEM_ELITE = 0.2  # the cross-entropy method refits its sampling distribution to this share, the best
+CEM_SIGMA = 0.2  # its first spread, and the least it keeps, as shares of each parameter's range
+CEM_FLOOR = 0.02
 MAX_DRAWS_PER_CANDIDATE = 1000  # draws before giving up on finding a new distinct candidate
 
 Play = Callable[[int, int, int, int], np.ndarray]  # (candidate, configuration, offset, count) -> wins
@@ -95,7 +105,7 @@ def random_schedule(n: int, games: int) -> list[Rung]:
 def schedule(method: str, n: int, games: int, eta: int = DEFAULT_ETA) -> list[Rung]:
     if method == "halving":
         return halving_schedule(n, games, eta)
-    if method == "random":
+    if method in ("random", "cem"):  # a generation of the cross-entropy method is one random rung
         return random_schedule(n, games)
     raise TuneError(f"--method must be one of {', '.join(METHODS)}, got '{method}'")
 
@@ -267,3 +277,79 @@ def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, o
         "test": {"diff": t["diff"], "diff_ci": [None if math.isnan(x) else x for x in t["diff_ci"]],
                  "discordant": [t["a_only"], t["b_only"]], "p_value": t["pvalue"], "exact": t["exact"]},  # fmt: skip
     }
+
+
+# ------------------------------------------------------------------- cross-entropy method
+
+
+@dataclass(frozen=True)
+class CemStep:
+    """One generation: its candidates (numbers given by add()), their total wins, the kept ones,
+    and the mean and spread (in each free parameter's units) they were drawn from."""
+
+    candidates: list[int]
+    wins: dict[int, int]
+    kept: list[int]
+    mean: dict
+    sigma: dict
+
+
+def _scaled(info, free, cand: dict) -> np.ndarray:
+    return np.array([(cand[p.name] - p.low) / (p.high - p.low) for p in free], dtype=float)
+
+
+def _unscaled(info, free, base: dict, u: np.ndarray) -> dict:
+    cand = dict(base)
+    for p, x in zip(free, np.clip(u, 0.0, 1.0)):
+        v = p.low + float(x) * (p.high - p.low)
+        cand[p.name] = int(round(v)) if p.integer else v
+    return info.param_dict(cand)
+
+
+def cem_search(info, population: int, generations: int, games: int, n_configs: int, seed: int,
+               add: Callable[[dict], int], play: Play, start: dict | None = None, fixed: dict | None = None,
+               on_generation: Callable[[int], None] | None = None,
+               block: int = BLOCK) -> tuple[int, list[CemStep], dict[int, int]]:
+    """The cross-entropy method from `start` (candidate 0, which add() must number 0): the number
+    add() gave the last mean, each generation's step, and each candidate's total wins. Every
+    candidate plays game indices 0..games-1 of every configuration; ties go to the lower number.
+    add() may give a parameter set it has seen before its old number."""
+    fixed = dict(fixed or {})
+    if population < 2:
+        raise TuneError(f"need at least 2 candidates per generation, got {population}")
+    if generations < 1:
+        raise TuneError(f"need at least 1 generation, got {generations}")
+    if games < 1:
+        raise TuneError(f"need at least 1 game, got {games}")
+    try:
+        base = info.param_dict({**(start or {}), **fixed})
+    except ValueError as e:
+        raise TuneError(str(e)) from None
+    free = [p for p in info.params if p.name not in fixed and p.high > p.low]
+    if not free:
+        raise TuneError(f"every parameter of '{info.name}' is fixed by --param; nothing to tune")
+    if add(base) != 0:
+        raise TuneError("the start point must be candidate 0")
+    rng = np.random.default_rng([seed, 7])
+    mean, sigma = _scaled(info, free, base), np.full(len(free), CEM_SIGMA)
+    n_elite = max(2, math.ceil(CEM_ELITE * population))
+    steps, first, played = [], 0, {}
+    for g in range(generations):
+        if on_generation is not None:
+            on_generation(g)
+        draws = [mean] + [mean + sigma * rng.standard_normal(len(free)) for _ in range(population - 1)]
+        numbers = [first] if g == 0 else [add(_unscaled(info, free, base, mean))]
+        numbers += [add(_unscaled(info, free, base, u)) for u in draws[1:]]
+        for c in numbers:  # a candidate drawn again (integers round alike) plays its games once
+            if c not in played:
+                played[c] = sum(int(_wins(play, c, j, o, n).sum()) for j in range(n_configs)
+                                for o, n in blocks(0, games, block))  # fmt: skip
+        wins = {c: played[c] for c in numbers}
+        order = sorted(range(population), key=lambda i: (-wins[numbers[i]], numbers[i]))
+        kept = order[:n_elite]
+        elite = np.array([np.clip(draws[i], 0.0, 1.0) for i in kept])
+        steps.append(CemStep(numbers, wins, [numbers[i] for i in kept],
+                             {p.name: p.low + m * (p.high - p.low) for p, m in zip(free, mean)},
+                             {p.name: s * (p.high - p.low) for p, s in zip(free, sigma)}))  # fmt: skip
+        mean, sigma = elite.mean(axis=0), np.maximum(elite.std(axis=0), CEM_FLOOR)
+    return add(_unscaled(info, free, base, mean)), steps, played

@@ -208,3 +208,73 @@ def test_search_and_evaluate_in_small_blocks_give_the_same_figures():
     t = paired_test(a, b)
     assert fresh["test"] == {"diff": t["diff"], "diff_ci": list(t["diff_ci"]), "discordant": [t["a_only"], t["b_only"]],
                              "p_value": t["pvalue"], "exact": t["exact"]}  # fmt: skip
+
+
+# ------------------------------------------------------------------- cross-entropy method
+
+
+class Pool:
+    """add() for cem_search: numbers each new parameter set, gives a known one its old number."""
+
+    def __init__(self):
+        self.cands = []
+
+    def __call__(self, cand):
+        if cand in self.cands:
+            return self.cands.index(cand)
+        self.cands.append(cand)
+        return len(self.cands) - 1
+
+
+def peaked(pool, calls):
+    """A fake play whose strength peaks at x = 0.8, n = 3: game i of configuration j is won when
+    (i * 7 + j) % 100 is below it."""
+
+    def play(c, j, offset, count):
+        calls.append((c, j, offset, count))
+        p = pool.cands[c]
+        strength = 90 - 100 * abs(p["x"] - 0.8) - 15 * abs(p["n"] - 3)
+        return (np.arange(offset, offset + count) * 7 + j) % 100 < strength
+
+    return play
+
+
+def test_cem_moves_its_mean_to_the_strongest_parameters_on_common_games():
+    pool, calls = Pool(), []
+    best, steps, totals = T.cem_search(MIXED, 12, 8, 200, 2, 5, pool, peaked(pool, calls))
+    assert pool.cands[0] == {"x": 0.5, "n": 2} and steps[0].candidates[0] == 0
+    last = pool.cands[best]
+    assert abs(last["x"] - 0.8) < 0.08 and last["n"] == 3, last
+    # every candidate played games 0..199 of both configurations, once
+    assert sorted(calls) == sorted((c, j, 0, 200) for c in totals for j in (0, 1))
+    # each generation keeps its best fifth (at least 2), ties to the lower number
+    for st in steps:
+        order = sorted(st.candidates, key=lambda c: (-st.wins[c], c))
+        assert st.kept == order[:3] and st.wins == {c: totals[c] for c in st.candidates}
+    # the spread narrows, never below the floor
+    assert steps[-1].sigma["x"] < steps[0].sigma["x"] and steps[-1].sigma["x"] >= T.CEM_FLOOR * 1.0 - 1e-12
+
+
+def test_cem_is_deterministic_by_seed_and_its_draws_stay_in_range():
+    runs = []
+    for seed in (5, 5, 6):
+        pool = Pool()
+        best, steps, _ = T.cem_search(MIXED, 6, 3, 50, 1, seed, pool, peaked(pool, []))
+        runs.append(pool.cands)
+        assert all(0.0 <= c["x"] <= 1.0 and c["n"] in (1, 2, 3, 4) for c in pool.cands)
+    assert runs[0] == runs[1] and runs[0] != runs[2]
+
+
+@pytest.mark.parametrize("kw,words", [
+    ({"population": 1}, "at least 2 candidates"),
+    ({"generations": 0}, "at least 1 generation"),
+    ({"games": 0}, "at least 1 game"),
+    ({"fixed": {"x": 0.1, "n": 2}}, "nothing to tune"),
+])  # fmt: skip
+def test_cem_errors(kw, words):
+    args = {"population": 4, "generations": 2, "games": 10, **kw}
+    fixed = args.pop("fixed", None)
+    pool = Pool()
+    with pytest.raises(T.TuneError, match=words):
+        T.cem_search(MIXED, args["population"], args["generations"], args["games"], 1, 0, pool,
+                     peaked(pool, []), fixed=fixed)  # fmt: skip

@@ -241,6 +241,25 @@ def test_tune_start_point_and_random_method(tmp_path, capsys):
     assert all(t["games_per_configuration"] == 300 for t in doc["search"]["tried"])
 
 
+def test_tune_cross_entropy_method(tmp_path, capsys):
+    """--method cem: generations of --candidates on the same games, the last mean re-evaluated."""
+    out_path = tmp_path / "cem.json"
+    code, out, _ = run(capsys, "tune", "risk", "--method", "cem", "-k", 4, "--generations", 2, "-s", TRIO, "-d",
+                       "easy", "-n", 200, "--out", out_path)  # fmt: skip
+    assert code == 0 and "cross-entropy method (2 generations of 4)" in out and "generation 2: 4 candidates" in out
+    doc = json.loads(out_path.read_text())
+    search = doc["search"]
+    assert search["method"] == "cem" and search["population"] == 4 and len(search["generations"]) == 2
+    first, second = search["generations"]
+    assert first["candidates"][0] == 0 and len(set(first["candidates"] + second["candidates"])) >= 4
+    assert set(second["mean"]) == {"risk", "caution", "late", "stay"}
+    # the start point's wins are its games' wins, and the result is the last mean, played fresh
+    start = search["tried"][0]
+    assert start["wins"] == int(wins_of("risk", 200, 0).sum()) and start["games_per_configuration"] == 200
+    assert doc["params"] == search["tried"][-1]["params"] and doc["games"] == 200
+    assert doc["wins"] == int(wins_of("risk", 200, 0, offset=T.EVAL_OFFSET, **doc["params"]).sum())
+
+
 def test_tune_several_configurations(tmp_path, capsys):
     out_path = tmp_path / "multi.json"
     code, out, _ = run(capsys, "tune", "reference", "-s", TRIO, "-s", "gorobei,kanbei,katsushiro", "-d", "easy,normal",
@@ -265,6 +284,7 @@ BAD_TUNE = [
     (["reference", "--method", "grid"], "--method"),
     (["reference", "-k", "1"], "--candidates"),
     (["reference", "--eta", "1"], "--eta"),
+    (["reference", "--method", "cem", "--generations", "0"], "--generations"),
     (["reference", "-n", "0"], "--games"),
     (["reference", "-d", "nightmare"], "unknown difficulty"),
     (["reference", "-s", "kyuzo,nobody"], "unknown samurai"),
