@@ -24,7 +24,7 @@ from kiai.cli.common import (
 
 @command("train-value", short_help="Learn the value of the table that `judge` plays by.",
          help="Learn the value of the table (the chance to win from the public table at a turn's start) by "
-              "self-play, for the experimental strategy `judge`. Iteration 0 plays `learned` on --tables "
+              "self-play, for the strong tier `judge`. Iteration 0 plays `learned` on --tables "
               "training tables drawn from the seed (2 to 7 samurai, every level) and fits the value to the "
               "games' outcomes; each later iteration plays `judge` over the previous value and fits the "
               "TD(lambda) returns of its games. FOLDER gets each step as it finishes (a killed run resumes: "

@@ -1,9 +1,10 @@
-"""`judge` (experimental): weighs each answer to the questions that matter by the learned value
+"""`judge`, kiai's strong tier: weighs each answer to the questions that matter by the learned value
 of the table it leads to.
 
 At the turn's action, a card in hand and Kikuchiyo's second fight, judge plays each legal answer
-on copies of the state to the start of the next turn and takes the answer whose tables are worth
-most by the value of the table (strategies.table_value, learned by self-play: strategies.valuefit).
+on copies of the state, finishes the turn and plays `turns` more (two by default) with the base,
+and takes the answer whose tables are worth most there by the value of the table
+(strategies.table_value, learned by self-play: strategies.valuefit).
 What is hidden is resampled from public information first (R-19), the same samples for every
 answer; with `chance` 1 a Fight's next card is not sampled but each unseen card is played in turn,
 so its value is the exact expectation over that card. The rest of the turn, and every other
@@ -40,13 +41,15 @@ from kiai.strategies.value_model import load as load_value
 BASES = ("keeper", "learned")
 STRATEGY = Strategy(
     "judge",
-    "Experimental: plays each answer to the action, a card in hand and Kikuchiyo's second fight to the next turn, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; ahead of learned with 2 to 5 samurai, level with it at 6 and 7; about a hundred times slower.",
+    "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; as strong as the lookahead over learned at ten times its speed, some two hundred times slower than learned.",
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
         Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
         Param("collect", 0, 0, 2, True, "record the table at every turn's start (training): 1 playing the base, 2 playing judge"),
         Param("questions", 7, 1, 7, True, "which questions judge weighs (a sum): 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's second fight"),
-        Param("turns", 0, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
+        # two turns on, the table shows what the answer led to (a card confronted pays its
+        # penalty at its owner's next turn); further still costs more than it finds
+        Param("turns", 2, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
         Param("chance", 1, 0, 1, True, "a Fight's next card: 0 sampled like the rest, 1 every unseen card in turn (exact expectation)"),
         # the threshold of SPARTA's search: the value's errors are largest on tables the base would
         # not lead to, so only a clear gain is worth leaving the base's answer for
@@ -82,19 +85,36 @@ def _draws(q, option):
 
 
 @njit(cache=True)
+def _unseen_key(pub):
+    """Which cards are unseen, as one number (a sum of the cards' hashes)."""
+    key = np.uint64(0)
+    for c in range(pub.n_cards):
+        if pub.unseen[c]:
+            key += mix64(np.uint64(c + 1))
+    return key
+
+
+@njit(cache=True)
 def _play_to_next_turn(g, r, q, option, seed, x, p, top=-1):
     """One sample: copy g into r, resample what is hidden (with card `top` next, if given),
     answer the question with option, finish the turn and play on (the base answering) to the
-    start of the next turn, or `turns` turns further; the value of the table there."""
+    start of the next turn, or `turns` turns further; the value of the table there, and whether
+    the play read anything the sample dealt."""
     copy_state(g, r)
     sample_hidden(g, r, seed, False)
     if top >= 0:
         put_on_top(r[0], r[1], top)
+    pub, hid = r[0], r[1]
+    before = (pub.raider_n, pub.intruder_n, pub.known_n, hid.rng[0], _unseen_key(pub))
     answer_question(r, g[4], q, option)
-    if r[0].game_over == 0:
+    if pub.game_over == 0:
         r[3].stop_turns = r[2].turns + int(p.turns)
         play_game(r)
-    return table_value(p, r[0], x)
+    # whether the sample mattered: every read of what is hidden draws or shows a stacked card
+    # (a redraw puts one back: the set of unseen cards still changes) or takes the game's
+    # random stream (a shuffle, a pick, a farmstead's back)
+    touched = before != (pub.raider_n, pub.intruder_n, pub.known_n, hid.rng[0], _unseen_key(pub))
+    return table_value(p, pub, x), touched
 
 
 @njit(cache=True)
@@ -126,13 +146,20 @@ def _judge(g, p):
         if m > 0 and _draws(mem.q, cand[i]):
             for j in range(m):
                 seed = np.int64(mix64(seed0 + np.uint64(j % samples)))
-                tot += _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p, nxt[j])
+                tot += _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p, nxt[j])[0]
             tot /= m
         else:
+            used = samples
             for j in range(samples):
                 seed = np.int64(mix64(seed0 + np.uint64(j)))
-                tot += _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p)
-            tot /= samples
+                v, touched = _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p)
+                tot += v
+                # play is the same on every sample until it first reads what is hidden: one
+                # that read nothing stands for all of them, exactly
+                if not touched:
+                    used = 1
+                    break
+            tot /= used
         vals[i, 0] = tot
         if i == 0:
             tot += p.edge  # the base's own answer (cand[0]) keeps ties and near ties

@@ -204,8 +204,10 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             if previous is not None:
                 os.environ[M.ENV] = str(previous)  # judge plays the previous value
             prev_arrays = M.load(previous).arrays if previous else None
+            # self-play weighs each answer to the next turn only (`turns` 0), a sampled card
+            # for a Fight: it needs many games, not the strong tier's depth
             params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples, "chance": 0,
-                                                              "edge": settings.edge}
+                                                              "edge": settings.edge, "turns": 0}
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
             stages.stage(f"iteration {it}: self-play of {'learned' if previous is None else 'judge'}", len(drawn))

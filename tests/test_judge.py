@@ -197,3 +197,23 @@ def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, 
     assert code == 0, err
     assert "iteration 0: self-play of learned: 2 to do" in err and "iteration 0: self-play of learned: 2 of 2 in" in err
     assert "epoch 0: loss" in err and "value files in" in out
+
+
+# the games judge played (`turns` 0, two samples) when it played every sample of every answer:
+# the digests tests/data/digests.json held before an answer whose play reads nothing hidden was
+# played on one sample only. Katsushiro's redraw puts a card back as it draws one, so a count of
+# the stack alone misses that read: the trio with Katsushiro caught it.
+EVERY_SAMPLE = {
+    ("gorobei,kanbei,katsushiro", "easy", "on"): "09de931a01092070b917bda8ec8cd01958ff880e8934cd5efe96f2e31753284e",
+    ("heihachi,daisuke", "hard", "auto"): "d418bd1ffc8f0b65546604d644a25b4926b63f394fc8c08bb1690559adca2e54",
+    ("kyuzo,kikuchiyo,heihachi,daisuke", "normal", "auto"): "b7a0451a1edc06752c2464567d040bf3530be6ded686f5e9485af4d6ca866bda",
+}
+
+
+@pytest.mark.parametrize("lineup,level,absent", sorted(EVERY_SAMPLE))
+def test_one_sample_stands_for_all_exactly_when_play_reads_nothing_hidden(lineup, level, absent):
+    import hashlib
+
+    config = GameConfig(tuple(lineup.split(",")), level, "judge", {"samples": 2, "turns": 0}, absent_tokens=absent)
+    rows = run_games(config, 12, seed=20261123)
+    assert hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest() == EVERY_SAMPLE[(lineup, level, absent)]
