@@ -27,7 +27,10 @@ from kiai.cli.common import (
               "self-play, for the strong tier `judge`. Iteration 0 plays `learned` on --tables "
               "training tables drawn from the seed (2 to 7 samurai, every level) and fits the value to the "
               "games' outcomes; each later iteration plays `judge` over the previous value and fits the "
-              "TD(lambda) returns of its games. FOLDER gets each step as it finishes (a killed run resumes: "
+              "TD(lambda) returns of its games. After each iteration the strong tier over the new value, over "
+              "the previous one, learned and the lookahead play the same --eval-games deals of three evaluation "
+              "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
+              "FOLDER gets each step as it finishes (a killed run resumes: "
               "run the same command again); value-I.npz is iteration I's value, to play with "
               "KIAI_VALUE_MODEL=FILE or to ship as strategies/data/value.npz. Needs PyTorch "
               "(the extra kiai[train]).")
@@ -47,6 +50,8 @@ def train_value(
                                                    "for one whose tables are worth this much more (0-1; chance to win)."),
     start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays judge "
                                                           "over it instead of learned."),
+    eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
+                                                             "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
@@ -64,7 +69,7 @@ def train_value(
         fail(f"--start: {e}")
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
                                samples=samples, h1=h1, h2=h2, epochs=epochs, seed=seed, edge=edge,
-                               start=begin.sha256 if begin else "")
+                               start=begin.sha256 if begin else "", eval_games=eval_games)
     try:
         settings.check()
         comp = load_components(components)
@@ -84,4 +89,24 @@ def train_value(
             last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used, start=start_from)
         except V.TrainValueError as e:
             fail(str(e))
-    print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min)")
+    from kiai.reports import training as R
+
+    R.write(folder, value=True)
+    _print_evaluations(folder)
+    print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min); "
+          f"the training report: {folder / 'training.png'}")
+
+
+def _print_evaluations(folder: Path) -> None:
+    """Each evaluated iteration's win rates on the evaluation deals, and the new value's p-values."""
+    from kiai.reports import training as R
+
+    _, rows = R.value_tables(folder)
+    if rows.empty:
+        return
+    print(f"win rates on the evaluation deals (judge over each iteration's value, p: McNemar against it):")
+    for _, r in rows.iterrows():
+        parts = [f"{R.VALUE_LABELS['new'].split(' over')[0]} {100 * r['new_win_rate']:.1f}%"]
+        for arm in R.VALUE_ARMS[1:]:
+            parts.append(f"{arm} {100 * r[f'{arm}_win_rate']:.1f}% (p {r[f'new_vs_{arm}_p']:.2g})")
+        print(f"  iteration {int(r['iteration'])}: " + ", ".join(parts))

@@ -30,6 +30,19 @@ SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: 
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
 
 
+LOOSE = ("iterations", "eval_games")  # settings a resumed run may change
+# the evaluation tables after each iteration: the issue's 3- and 5-samurai tables and a
+# 4-samurai one, at Easy and Normal (training draws its tables from the seed, so these are
+# as likely as any to be among them)
+EVAL_TABLES = (
+    (("gorobei", "kanbei", "katsushiro"), "easy"),
+    (("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal"),
+    (("heihachi", "daisuke", "gorobei", "kanbei", "katsushiro"), "easy"),
+)
+EVAL_SEED = 31  # every iteration on the same deals
+EVAL_ARMS = ("new", "previous", "learned", "lookahead")
+
+
 class TrainValueError(ValueError):
     """Bad settings or a folder that cannot be resumed; one line."""
 
@@ -51,6 +64,7 @@ class ValueSettings:
     # telling good tables from bad where a greedy step over a poor value would lose them all
     edge: float = 0.0
     start: str = ""  # sha256 of the value file iteration 0 starts from ("": learned's games)
+    eval_games: int = 300  # per evaluation table and player, after each iteration (0: none)
 
     def check(self) -> None:
         from kiai.strategies.table_value import MAX_H1, MAX_H2
@@ -66,6 +80,8 @@ class ValueSettings:
             raise TrainValueError(f"--lambda must be in [0, 1], got {self.lam}")
         if not 0.0 <= self.edge < 1.0:
             raise TrainValueError(f"--edge must be in [0, 1), got {self.edge}")
+        if not 0 <= self.eval_games <= 1_000_000:
+            raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
 
@@ -174,9 +190,11 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     # a run may be resumed with more (or fewer) iterations; everything else must be the same
     if stored.exists():
         held = {**asdict(ValueSettings()), **json.loads(stored.read_text())}  # a run from before a setting existed
-        if {k: v for k, v in held.items() if k != "iterations"} != {k: v for k, v in mine.items() if k != "iterations"}:
+        # the evaluation does not change the values: its size may change too
+        if {k: v for k, v in held.items() if k not in LOOSE} != {k: v for k, v in mine.items() if k not in LOOSE}:
             raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
     stored.write_text(json.dumps(mine, indent=1))
+    mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
     drawn = tables(settings)
     before = os.environ.get(M.ENV)
     try:
@@ -222,8 +240,15 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             np.savez(positions, x=np.concatenate(xs), y=np.concatenate(ys))
         x, y = _load_positions(folder, it)
         stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs)
-        arrays = fit(x, y, settings, seed=settings.seed + it, threads=threads,
-                     on_epoch=lambda e, loss: (stages.advance(), stages.note(f"epoch {e}: loss {loss:.5f}")))
+        curve = []
+
+        def on_epoch(e, loss, it=it, curve=curve):
+            curve.append({"iteration": it, "head": "value", "epoch": e, "loss": loss})
+            stages.advance()
+            stages.note(f"epoch {e}: loss {loss:.5f}")
+
+        arrays = fit(x, y, settings, seed=settings.seed + it, threads=threads, on_epoch=on_epoch)
+        (folder / f"curve-{it}.json").write_text(json.dumps(curve))
         M.save(value, arrays, {
             "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
                              "h1": settings.h1, "h2": settings.h2},
@@ -237,6 +262,54 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             **({"started_from": {k: v for k, v in M.load(start).header.items() if k not in ("format", "feature_schema")}}
                if start else {})})
         previous = value
+    previous = start
+    for it in range(settings.iterations):
+        value = folder / f"value-{it}.npz"
+        evaluate(folder, it, value, previous, settings, components, stages)
+        previous = value
+
+
+def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings: ValueSettings, components,
+             stages: Stages) -> dict | None:
+    """After iteration `it`: the strong tier (judge, its defaults) over this value and over the
+    previous one (learned where there is none), learned and the lookahead, on the same deals of
+    every evaluation table (evaluation-I.json, kept: a resumed run does not replay it)."""
+    from kiai.simcore.stats import paired_test, proportion_ci
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import GameConfig, run_games
+
+    path = folder / f"evaluation-{it}.json"
+    if settings.eval_games == 0:
+        return None
+    if path.exists():
+        return json.loads(path.read_text())
+    n = settings.eval_games
+    arms = {"new": ("judge", value), "previous": ("judge", previous) if previous else ("learned", None),
+            "learned": ("learned", None), "lookahead": ("lookahead", None)}
+    stages.stage(f"iteration {it}: evaluation", len(EVAL_TABLES) * len(arms) * n)
+    won = {name: [] for name in arms}
+    rows = []
+    for lineup, level in EVAL_TABLES:
+        row = {"lineup": ",".join(lineup), "level": level}
+        for name, (strategy, file) in arms.items():
+            if file is not None:
+                os.environ[M.ENV] = str(file)  # judge plays this value (train_value puts it back)
+            w = run_games(GameConfig(lineup, level, strategy, components=components), n, EVAL_SEED)[:, O_OUTCOME] == 0
+            won[name].append(w)
+            row[name] = int(w.sum())
+            stages.advance(n)
+        rows.append(row)
+    doc = {"iteration": it, "games": n, "seed": EVAL_SEED, "players": {k: v[0] for k, v in arms.items()},
+           "tables": rows}
+    for name, parts in won.items():
+        w = np.concatenate(parts)
+        lo, hi, _ = proportion_ci(int(w.sum()), len(w))
+        doc[name] = {"wins": int(w.sum()), "games": len(w), "win_rate": float(w.mean()), "ci95": [lo, hi]}
+    new = np.concatenate(won["new"])
+    for other in EVAL_ARMS[1:]:
+        doc[f"new_vs_{other}"] = paired_test(new, np.concatenate(won[other]))
+    path.write_text(json.dumps(doc, indent=1))
+    return doc
 
 
 def _load_positions(folder: Path, it: int) -> tuple[np.ndarray, np.ndarray]:

@@ -94,7 +94,8 @@ def test_td_returns_mix_the_next_values_and_the_outcome():
 def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     comp = load_components(None)
-    settings = valuefit.ValueSettings(iterations=2, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5)
+    settings = valuefit.ValueSettings(iterations=2, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
+                                      eval_games=4)
     folder = tmp_path / "run"
     last = valuefit.train_value(folder, settings, comp)
     assert last == folder / "value-1.npz"
@@ -103,12 +104,28 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     assert model.header["settings"]["seed"] == 5
     with np.load(folder / "positions-1.npz") as z:
         assert ((z["y"] >= 0) & (z["y"] <= 1)).all() and len(z["x"]) == len(z["y"])
-    # resumed: a finished run recomputes nothing
-    stamp = last.stat().st_mtime_ns
-    valuefit.train_value(folder, settings, comp)
-    assert last.stat().st_mtime_ns == stamp
+    # each iteration evaluated: the strong tier over the new value against the previous player
+    # (iteration 0: learned), learned and the lookahead, on the same deals
+    ev = [json.loads((folder / f"evaluation-{k}.json").read_text()) for k in (0, 1)]
+    assert ev[0]["players"] == {"new": "judge", "previous": "learned", "learned": "learned", "lookahead": "lookahead"}
+    assert ev[1]["players"]["previous"] == "judge"
+    assert ev[0]["previous"]["wins"] == ev[0]["learned"]["wins"]  # the same player on the same deals
+    for doc in ev:
+        assert doc["new"]["games"] == 4 * len(valuefit.EVAL_TABLES) and sum(t["new"] for t in doc["tables"]) == doc["new"]["wins"]
+        assert {"new_vs_previous", "new_vs_learned", "new_vs_lookahead"} <= set(doc)
+    from kiai.reports import training as R
+
+    paths = R.write(folder, value=True)
+    curve, rows = R.value_tables(folder)
+    assert list(rows["iteration"]) == [0, 1] and set(curve["iteration"]) == {0, 1} and all(p.exists() for p in paths)
+    # resumed: a finished run recomputes nothing, and a new evaluation size is not another run
+    stamps = [f.stat().st_mtime_ns for f in (last, folder / "evaluation-1.json")]
+    valuefit.train_value(folder, valuefit.ValueSettings(**{**settings.__dict__, "eval_games": 9}), comp)
+    assert [f.stat().st_mtime_ns for f in (last, folder / "evaluation-1.json")] == stamps
+    stamp = stamps[0]
     # extended by one more iteration: the first two are kept, the third is added
-    more = valuefit.ValueSettings(iterations=3, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5)
+    more = valuefit.ValueSettings(iterations=3, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
+                                  eval_games=0)
     assert valuefit.train_value(folder, more, comp) == folder / "value-2.npz"
     assert last.stat().st_mtime_ns == stamp and M.load(folder / "value-2.npz").header["iteration"] == 2
     with pytest.raises(valuefit.TrainValueError, match="other settings"):
@@ -127,6 +144,7 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     (["--seed", "-1"], "seed"),
     (["--edge", "1"], "--edge"),
     (["--start", "/no/such/value.npz"], "--start"),
+    (["--eval-games", "-1"], "--eval-games"),
 ])
 def test_bad_input_to_train_value_is_one_line_before_any_work(tmp_path, capsys, argv, words):
     folder = tmp_path / "run"
@@ -140,13 +158,14 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
     pytest.importorskip("torch")
     comp = load_components(None)
     first = valuefit.train_value(tmp_path / "a", valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0,
-                                                                        h1=8, h2=4, epochs=1, seed=5), comp)
+                                                                        h1=8, h2=4, epochs=1, seed=5, eval_games=0),
+                                 comp)
     seen = []
     collect = valuefit.collect
     monkeypatch.setattr(valuefit, "collect", lambda cfg, *a, **k: (seen.append(dict(cfg.params)), collect(cfg, *a, **k))[1])
     sha = M.load(first).sha256
     settings = valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
-                                      edge=0.05, start=sha)
+                                      edge=0.05, start=sha, eval_games=0)
     last = valuefit.train_value(tmp_path / "b", settings, comp, start=first)
     assert all(p["collect"] == 2 and p["edge"] == 0.05 for p in seen) and len(seen) == 2
     with np.load(tmp_path / "b" / "positions-0.npz") as z:
@@ -193,10 +212,13 @@ def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, 
     started and every tenth of it, as `kiai train` does."""
     pytest.importorskip("torch")
     code, out, err = run(capsys, "train-value", tmp_path / "run", "--iterations", 1, "--tables", 2, "-n", 20,
-                         "--keep", 1, "--h1", 8, "--h2", 4, "--epochs", 1, "--seed", 3)
+                         "--keep", 1, "--h1", 8, "--h2", 4, "--epochs", 1, "--seed", 3, "--eval-games", 2)
     assert code == 0, err
     assert "iteration 0: self-play of learned: 2 to do" in err and "iteration 0: self-play of learned: 2 of 2 in" in err
     assert "epoch 0: loss" in err and "value files in" in out
+    # the training report: each iteration's evaluation, printed and drawn
+    assert "iteration 0: evaluation: 24 to do" in err and "iteration 0: judge " in out and "lookahead " in out
+    assert (tmp_path / "run" / "training.png").exists() and (tmp_path / "run" / "training.csv").exists()
 
 
 # the games judge played (`turns` 0, two samples) when it played every sample of every answer:
