@@ -42,8 +42,9 @@ setup: $(STAMP)
 # line-up at easy, the rule readings V-1..V-5 on a few line-ups, 2 samurai without absent tokens), the
 # advice stage (every seating of the line-up the default sweep recommends per team size: its plan
 # reads results.parquet, so it comes second; --precision gives each seating games enough for a 95%
-# interval of +-1 pp, 1,000 at least), the skill ladder's two sweeps, then the charts, tables and
-# pages in kiai-report/.
+# interval of +-1 pp, 1,000 at least), the agreement stage (a subsample of the default sweep played
+# again by the strong tier, judge, beside learned on the same deals: its plan reads results.parquet
+# too), the skill ladder's two sweeps, then the charts, tables and pages in kiai-report/.
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
 # again, one after an update replays what the update changed, one after a Ctrl-C finishes the job.
@@ -53,9 +54,10 @@ report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
 	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --precision 0.01 --resume); \
+	$(call STAGE,agreement (a subsample replayed by the strong tier$(COMMA) judge),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
-	$(call STAGE,planners (the skill ladder: lookahead and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
-	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
+	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
+	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
 # the report as a browser shows it (reports/browser.py): no element wider than the page, every image

@@ -37,8 +37,8 @@ def _sweep_notes(path: Path) -> dict:
               "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
               "report` writes): charts as PNG and SVG, every full table as CSV, report.md and "
               "report.html, in --out. Several tables are read as one: `make report` adds the "
-              "advice stage's (advice.parquet) and the skill ladder's (ladder.parquet, "
-              "planners.parquet) to the main sweep's.")
+              "advice stage's (advice.parquet), the agreement stage's (agreement.parquet) and the "
+              "skill ladder's (ladder.parquet, planners.parquet) to the main sweep's.")
 def report(
     results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
                                                    "`kiai simulate --out`, or a folder holding results.parquet."),

@@ -98,11 +98,14 @@ def sweep(
     preset: str = typer.Option(None, "--preset", help="A ready-made grid instead of the axis options: "
                                                       "'default' (the main job), 'advice' (every seating of the "
                                                       "line-up the default sweep recommends per team size; with "
-                                                      "--from), 'ladder' and 'ladder-planners' (the report's "
-                                                      "skill ladder); each with its own strategies and games "
-                                                      "unless --strategy / --games say otherwise."),
+                                                      "--from), 'agreement' (a subsample of the default sweep "
+                                                      "played by learned and the strong tier, judge; with --from), "
+                                                      "'ladder' and 'ladder-planners' (the report's skill ladder); "
+                                                      "each with its own strategies and games unless --strategy / "
+                                                      "--games say otherwise."),
     results: Path = typer.Option(None, "--from", help="The results table (.parquet or .csv) a preset's grid is "
-                                                      "read from: the default sweep's, for --preset advice."),
+                                                      "read from: the default sweep's, for --preset advice or "
+                                                      "agreement."),
 ):
     from kiai import api
 

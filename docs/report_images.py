@@ -4,7 +4,7 @@ docs/img/.
     .venv/bin/python docs/report_images.py               # from kiai-report/
     .venv/bin/python docs/report_images.py other-report   # from another report folder
 
-Every chart must be there: a report made without the advice stage or the ladder would leave the
+Every chart must be there: a report made without the advice, agreement or ladder stages would leave the
 pages showing pictures of another run, so a missing one is an error and nothing is copied.
 """
 
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-IMAGES = ("winrate_by_level", "lineups_4", "samurai_effect", "house_rules", "skill_ladder")
+IMAGES = ("winrate_by_level", "lineups_4", "samurai_effect", "house_rules", "skill_ladder", "agreement")
 
 
 def main(argv: list[str] | None = None) -> int:

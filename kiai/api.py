@@ -121,7 +121,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
     1,000 games until the 95% interval's half-width is at most that (up to max_games).
     preset: a ready-made grid instead of the axes ('default', 'ladder', ...); results: the table
-    (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice'). out: also
+    (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
@@ -233,7 +233,7 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
                 games = PRESET_GAMES[preset]
         else:
             if results is not None:
-                fail("--from goes with --preset advice (a grid read from a results table)")
+                fail("--from goes with --preset advice or agreement (a grid read from a results table)")
             plan = _grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
         check_model(model, plan)
         if loaded is not None:

@@ -2,9 +2,12 @@
 
 The ladder sets, for each level and team size, the win rates of the rungs of skill side by
 side on the same tables (the `ladder` and `ladder-planners` presets): `reference`, `keeper`,
-`learned`, the `lookahead` and, as the ceiling, the cheating `foresight`, which sees every
-hidden card. What separates reference from foresight is what skill and knowledge can win;
-what foresight still loses is the deal itself.
+`learned`, the `lookahead`, the strong tier `judge` and, as the ceiling, the cheating
+`foresight`, which sees every hidden card. What separates reference from foresight is what skill
+and knowledge can win; what foresight still loses is the deal itself.
+
+A level and team size that only `learned` and `judge` played (the `agreement` preset's tables of
+2, 6 and 7 samurai) is no step of the ladder: reports.agreement compares the two there.
 """
 
 from __future__ import annotations
@@ -15,15 +18,20 @@ from kiai.reports import charts
 from kiai.reports.charts import NoChartData, pooled_rates
 from kiai.reports.advice import fmt_ci, fmt_rate
 
-RUNGS = ("reference", "keeper", "learned", "lookahead", "foresight")
+STRONG = "judge"  # the strong tier: the strongest honest rung, which the agreement section sets beside learned
+RUNGS = ("reference", "keeper", "learned", "lookahead", STRONG, "foresight")
+PAIR = frozenset(("learned", STRONG))  # the agreement section's two strategies
 
 
 def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the tables (level, seating) that two or more rungs played."""
+    """The rows of the tables (level, seating) that two or more rungs played, at the levels and
+    team sizes where a rung other than learned and judge played too."""
     d = distinct_games(df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)])
-    d = d.assign(difficulty=d["difficulty"].astype(str))
+    d = d.assign(difficulty=d["difficulty"].astype(str), strategy=d["strategy"].astype(str))
     played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
-    return d[played >= 2]
+    d = d[played >= 2]
+    ladder = d.groupby(["difficulty", "n_samurai"])["strategy"].transform(lambda s: bool(set(s) - PAIR))
+    return d[ladder.astype(bool).to_numpy()]
 
 
 def distinct_games(df: pd.DataFrame) -> pd.DataFrame:

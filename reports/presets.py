@@ -1,12 +1,13 @@
 """Ready-made sweeps. `default` is the main job behind `make report`; `advice` plays every seating
-of the line-up the default sweep recommends per team size (its plan reads that sweep's table);
+of the line-up the default sweep recommends per team size, and `agreement` replays a subsample of
+that sweep with the strong tier beside the default strategy (both plans read that sweep's table);
 `ladder` and `ladder-planners` give the report its skill ladder.
 
 The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
 default of every command): `learned`. The ladder plays a few line-ups per level and team size
 with every rung of skill on the same deals: reference, keeper and learned on many games, the
-lookahead and the cheating foresight (its ceiling) on few, since they play about a hundred
-times slower.
+lookahead, the strong tier (judge) and the cheating foresight (its ceiling) on few, since they
+play about a hundred times slower.
 """
 
 from __future__ import annotations
@@ -39,8 +40,22 @@ LADDER_COUNTS = (3, 4, 5)
 LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.sweep.sample_lineups)
 LADDER_STRATEGIES = ("reference", "keeper", DEFAULT_STRATEGY)
 LADDER_GAMES = 5_000
-PLANNER_STRATEGIES = ("lookahead", "foresight")
+PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
 PLANNER_GAMES = 150
+# the agreement stage: the default strategy and the strong tier (judge, many times slower) on
+# the same deals, on a subsample of the default sweep's grid, so that the report can say which of its
+# findings hold for stronger play: AGREEMENT_LINEUPS line-ups per level and team size (drawn with
+# AGREEMENT_SEED: the skill ladder's for 3 to 5 samurai), for the win rate by level and team size;
+# and every line-up of AGREEMENT_COUNT samurai at AGREEMENT_LEVEL, for each samurai's effect (each
+# samurai is in 20 of the 35 line-ups and out of 15) and the best and worst line-ups. Easy, because
+# it is where four samurai win often enough (about a quarter of games) for a few hundred games a
+# line-up to tell them apart. 77 configurations of 350 games: about 27,000 games of judge
+AGREEMENT_STRATEGIES = (DEFAULT_STRATEGY, "judge")
+AGREEMENT_LINEUPS = 2
+AGREEMENT_SEED = 0
+AGREEMENT_LEVEL = "easy"
+AGREEMENT_COUNT = 4
+AGREEMENT_GAMES = 350
 
 PRESETS = {
     "default": (
@@ -53,6 +68,11 @@ PRESETS = {
         "every seating of the recommended line-up of each team size, read from the default sweep's "
         f"table (--from); {ADVICE_GAMES:,} games each"
     ),
+    "agreement": (
+        f"a subsample of the default sweep's grid read from its table (--from), played by "
+        f"{' and '.join(AGREEMENT_STRATEGIES)} on the same deals: {AGREEMENT_LINEUPS} line-ups per level and team "
+        f"size, and every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL}; {AGREEMENT_GAMES:,} games each"
+    ),
     "ladder": (
         f"every level x 3-5 samurai x {LADDER_LINEUPS} line-ups each, played by {', '.join(LADDER_STRATEGIES)}; "
         f"{LADDER_GAMES:,} games each"
@@ -62,12 +82,12 @@ PRESETS = {
         f"{PLANNER_GAMES:,} games each"
     ),
 }
-PRESET_GAMES = {"default": DEFAULT_GAMES, "advice": ADVICE_GAMES, "ladder": LADDER_GAMES,
-                "ladder-planners": PLANNER_GAMES}
-PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "advice": (DEFAULT_STRATEGY,), "ladder": LADDER_STRATEGIES,
-                     "ladder-planners": PLANNER_STRATEGIES}
+PRESET_GAMES = {"default": DEFAULT_GAMES, "advice": ADVICE_GAMES, "agreement": AGREEMENT_GAMES,
+                "ladder": LADDER_GAMES, "ladder-planners": PLANNER_GAMES}
+PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "advice": (DEFAULT_STRATEGY,), "agreement": AGREEMENT_STRATEGIES,
+                     "ladder": LADDER_STRATEGIES, "ladder-planners": PLANNER_STRATEGIES}
 # the presets whose plan is read from a results table (`kiai sweep --from FILE`)
-NEEDS_RESULTS = ("advice",)
+NEEDS_RESULTS = ("advice", "agreement")
 
 
 def merge_plans(*plans) -> list:
@@ -146,6 +166,39 @@ def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "a
     return merge_plans(*plans)
 
 
+def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str = "auto", components=None,
+                   model=None) -> list:
+    """A subsample of the configurations `results` (the default sweep's table) holds for the first
+    strategy, each seated in its own order, played by every strategy given: level by level and
+    team size by team size, the AGREEMENT_LINEUPS line-ups drawn with AGREEMENT_SEED
+    (seatings.sample_lineups); then every line-up of AGREEMENT_COUNT samurai at AGREEMENT_LEVEL.
+    ValueError when `results` holds none of them."""
+    from kiai.reports import advice
+    from kiai.reports.seatings import all_lineups, sample_lineups
+    from kiai.reports.sweep import build_plan, strategy_variants
+
+    strategies = list(strategies)
+    variants = strategy_variants(strategies, {})
+    grid = advice.grid_rows(results, strategies[0])
+    held = set(zip(grid["difficulty"], grid["seating"].astype(str)))
+    counts = sorted(set(grid["n_samurai"].astype(int)))
+
+    def played(level, lineups):
+        return [s for s in lineups if (level, ",".join(s)) in held]
+
+    plans = [build_plan([level], played(level, sample_lineups(n, AGREEMENT_LINEUPS, AGREEMENT_SEED)), variants,
+                        absent_tokens, components, model)
+             for level in advice.levels_present(grid["difficulty"]) for n in counts]
+    if AGREEMENT_COUNT in counts:
+        plans.append(build_plan([AGREEMENT_LEVEL], played(AGREEMENT_LEVEL, all_lineups(AGREEMENT_COUNT)), variants,
+                                absent_tokens, components, model))
+    plan = merge_plans(*plans)
+    if not plan:
+        raise ValueError(f"preset agreement: the results table (--from) holds none of the default sweep's "
+                         f"configurations played by {strategies[0]}")
+    return plan
+
+
 def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
     from kiai.reports.sweep import build_plan, expand_lineups, strategy_variants
 
@@ -163,6 +216,10 @@ def preset_plan(name: str, results=None, **kw) -> list:
         if results is None:
             raise ValueError("preset advice needs the default sweep's results table (--from FILE)")
         return advice_plan(results, **kw)
+    if name == "agreement":
+        if results is None:
+            raise ValueError("preset agreement needs the default sweep's results table (--from FILE)")
+        return agreement_plan(results, **kw)
     if name in ("ladder", "ladder-planners"):
         return ladder_plan(**kw)
     raise KeyError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")

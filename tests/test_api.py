@@ -225,6 +225,9 @@ def test_strategies_lists_them_and_marks_the_default(capsys):
      ["sweep", "--out", "{tmp}/s.parquet", "--preset", "advice", "--from", "/no/such.parquet"]),
     (lambda: kiai.sweep(preset="advice", results=NOT_A_TABLE),
      ["sweep", "--out", "{tmp}/s.parquet", "--preset", "advice", "--from", NOT_A_TABLE]),
+    (lambda: kiai.sweep(preset="agreement"), ["sweep", "--out", "{tmp}/s.parquet", "--preset", "agreement"]),
+    (lambda: kiai.sweep(preset="agreement", results=NOT_A_TABLE),
+     ["sweep", "--out", "{tmp}/s.parquet", "--preset", "agreement", "--from", NOT_A_TABLE]),
 ])  # fmt: skip
 def test_bad_input_raises_kiai_error_with_the_commands_message(capsys, tmp_path, call, argv):
     Path(NOT_A_TABLE).write_text("a,b\n1,2\n")

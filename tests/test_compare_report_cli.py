@@ -151,9 +151,11 @@ def test_report_writes_every_chart(sweep_table, tmp_path, capsys, suffix):
     assert (out_dir / "winrate_by_level.png").read_bytes()[:4] == b"\x89PNG"
     md = (out_dir / "report.md").read_text()
     html = (out_dir / "report.html").read_text()
-    # every chart is drawn; the skill ladder and the house rules need sweeps of their own (make report plays them)
-    assert md.count("Not drawn") == 2 and "Not drawn: no table was played by two or more" in md
+    # every chart is drawn; the skill ladder, the house rules and the check against stronger play need sweeps
+    # of their own (make report plays them)
+    assert md.count("Not drawn") == 3 and "Not drawn: no table was played by two or more" in md
     assert "Not drawn: the table holds no games under another rule reading" in md
+    assert "Not drawn: no table was played by both `learned` and `judge`" in md
     assert html.startswith("<!DOCTYPE html>")
     assert str(sweep_table.with_suffix(suffix)) in md
     if suffix == ".parquet":  # the sweep's own command line, from the table's metadata

@@ -9,13 +9,14 @@ from kiai.reports.charts import NoChartData
 from kiai.reports.report import write_report
 
 A, B, C = ("heihachi", "daisuke", "gorobei"), ("kanbei", "kyuzo", "kikuchiyo"), ("daisuke", "kyuzo", "katsushiro")
-RATES = {"reference": 5, "keeper": 30, "learned": 40, "lookahead": 60, "foresight": 180}
+RATES = {"reference": 5, "keeper": 30, "learned": 40, "lookahead": 60, "judge": 70, "foresight": 180}
+PLANNERS = ("lookahead", "judge", "foresight")
 
 
 def _ladder():
     rows = []
     for strategy, wins in RATES.items():
-        games = 200 if strategy in ("lookahead", "foresight") else 1000
+        games = 200 if strategy in PLANNERS else 1000
         for seating in (A, B):
             rows.append(_row("easy", seating, wins=wins * games // 200, games=games, strategy=strategy,
                              honest=strategy != "foresight"))
@@ -28,7 +29,7 @@ def test_the_ladder_pools_each_rung_over_the_tables_they_share():
     table = ladder.ladder_table(_ladder())
     assert len(table) == 1 and table.loc[0, "line-ups"] == 2
     for strategy, wins in RATES.items():
-        games = 400 if strategy in ("lookahead", "foresight") else 2000
+        games = 400 if strategy in PLANNERS else 2000
         assert table.loc[0, f"{strategy} games"] == games  # C left out, A counted once
         assert table.loc[0, strategy].startswith(f"{100 * wins / 200:.1f}% (")
 

@@ -340,7 +340,7 @@ def test_make_report_prints_its_stages_and_times():  # 12
     done = subprocess.run(["make", "-n", "-W", "pyproject.toml", "report"], cwd=ROOT, capture_output=True,
                           text=True, check=True)  # fmt: skip
     lines = done.stdout
-    for stage in ("set-up", "sweep", "ladder", "planners", "report"):  # each named by its own first word
+    for stage in ("set-up", "sweep", "advice", "agreement", "ladder", "planners", "report"):  # each by its first word
         assert f'echo "== {stage}' in lines and f'echo "== {stage} done in $((' in lines
     assert "make report: sweep and report in" in lines
 

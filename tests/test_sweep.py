@@ -238,7 +238,7 @@ def test_resume_with_no_table_yet_plays_everything(tmp_path, capsys):
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
     report = makefile[makefile.index("\nreport:"):makefile.index("\ntest:")]
     sweeps = [line for line in report.splitlines() if "kiai sweep" in line]
-    assert len(sweeps) == 4 and all("--resume" in s and "--force" not in s for s in sweeps)
+    assert len(sweeps) == 5 and all("--resume" in s and "--force" not in s for s in sweeps)
 
     path = tmp_path / "first.parquet"
     small = ["--strategy", "reference", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke", "--games", 100]

@@ -1,0 +1,224 @@
+"""The agreement stage: the `agreement` preset's plan, the report's section "Does it hold for
+stronger players?" (reports.agreement), and `kiai report` with and without its table."""
+
+import math
+
+import pandas as pd
+import pytest
+from test_reports_report import _row
+
+from kiai.reports import agreement, ladder, presets
+from kiai.reports.report import write_report
+from kiai.reports.seatings import all_lineups, sample_lineups
+from kiai.reports.sweep import identity_key
+from kiai.simcore.codes import LEVELS, SAMURAI
+
+# ------------------------------------------------------------------------------- tables
+
+
+def _main_row(level, lineup, wins, games, strategy="learned"):
+    """A row of the default sweep's grid: seated in its own order, the rules' own readings and
+    absent tokens (on with two samurai, R-18), seed 0."""
+    row = _row(level, lineup, wins=wins, games=games, strategy=strategy, seed=0)
+    row.update(absent_tokens=len(lineup) == 2, rules="default")
+    return row
+
+
+def _rate(lineup) -> float:
+    """A made-up win rate: kanbei helps, kyuzo hurts, larger teams do worse."""
+    return 0.5 - 0.05 * len(lineup) + 0.04 * ("kanbei" in lineup) - 0.06 * ("kyuzo" in lineup)
+
+
+def _main_table() -> pd.DataFrame:
+    """The default sweep's grid: every line-up of 2 to 7 samurai at every level, 3,000 games each."""
+    return pd.DataFrame([_main_row(level, lineup, round(3000 * _rate(lineup) / (1 + i)), 3000)
+                         for i, level in enumerate(LEVELS) for n in range(2, 8) for lineup in all_lineups(n)])
+
+
+# -------------------------------------------------------------------------------- the plan
+
+
+def test_the_plan_covers_every_size_level_and_samurai_and_the_best_and_worst():
+    main = _main_table()
+    plan = presets.preset_plan("agreement", results=main)
+    by_table: dict[tuple, set] = {}
+    for config in plan:
+        by_table.setdefault((config.difficulty, config.samurai), set()).add(config.strategy)
+    # every table twice, on the same deals: once by each strategy
+    assert set(map(frozenset, by_table.values())) == {frozenset(presets.AGREEMENT_STRATEGIES)}
+    assert presets.AGREEMENT_STRATEGIES == ("learned", ladder.STRONG)
+    # the win rate by level and team size: every level x 2 to 7 samurai, the line-ups drawn with the seed
+    for level in LEVELS:
+        for n in range(2, 8):
+            chosen = {s for (lv, s) in by_table if lv == level and len(s) == n}
+            expected = set(sample_lineups(n, presets.AGREEMENT_LINEUPS, presets.AGREEMENT_SEED))
+            assert expected <= chosen and len(expected) == (1 if n == 7 else 2)
+            if (level, n) != (presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT):
+                assert chosen == expected
+    # each samurai's effect, and the best and worst line-ups: every line-up of 4 at easy
+    four = {s for (lv, s) in by_table if lv == presets.AGREEMENT_LEVEL and len(s) == presets.AGREEMENT_COUNT}
+    assert four == set(all_lineups(presets.AGREEMENT_COUNT))
+    for samurai in SAMURAI:
+        assert 0 < sum(samurai in s for s in four) < len(four)
+    # every table seated in its own order, as the main sweep played it; about 90 s of judge on 2 cores
+    assert all(c.samurai == tuple(sorted(c.samurai, key=SAMURAI.index)) for c in plan)
+    assert 25_000 <= len(by_table) * presets.PRESET_GAMES["agreement"] <= 30_000
+    # deterministic, whatever the order of the table's rows
+    again = presets.preset_plan("agreement", results=main.sample(frac=1, random_state=3))
+    assert [identity_key(c) for c in again] == [identity_key(c) for c in plan]
+
+
+def test_the_plan_replays_only_what_the_main_table_holds():
+    main = _main_table()
+    gone = ",".join(sample_lineups(3, 2, 0)[0])
+    main = main[~((main["seating"] == gone) & (main["difficulty"] == "hard"))]
+    plan = presets.preset_plan("agreement", results=main)
+    assert not [c for c in plan if c.difficulty == "hard" and ",".join(c.samurai) == gone]
+    assert [c for c in plan if c.difficulty == "normal" and ",".join(c.samurai) == gone]
+    with pytest.raises(ValueError, match="--from"):
+        presets.preset_plan("agreement")
+    keeper = main.assign(strategy="keeper")  # no configuration of the default strategy
+    with pytest.raises(ValueError, match="holds none of the default sweep's configurations"):
+        presets.preset_plan("agreement", results=keeper)
+
+
+def test_the_strong_tier_joins_the_ladder_between_the_lookahead_and_the_cheating_ceiling():
+    assert ladder.RUNGS[-3:] == ("lookahead", ladder.STRONG, "foresight")
+    assert presets.PRESET_STRATEGIES["ladder-planners"] == ("lookahead", ladder.STRONG, "foresight")
+    plan = presets.preset_plan("ladder-planners", strategies=presets.PLANNER_STRATEGIES)
+    tables = {(c.difficulty, c.samurai) for c in plan if c.strategy == ladder.STRONG}
+    assert tables == {(c.difficulty, c.samurai) for c in plan if c.strategy == "lookahead"} and len(tables) == 24
+
+
+# ----------------------------------------------------------------------------- the section
+
+STRONG_BONUS = {"learned": {"kyuzo": -0.12, "kanbei": 0.06}, "judge": {"kyuzo": 0.10, "kanbei": 0.06}}
+
+
+def _paired_table(games=400) -> pd.DataFrame:
+    """A main sweep of 2 to 4 samurai at easy and normal, and the agreement stage's tables played by
+    learned and judge: kyuzo hurts learned's line-ups but helps judge's (a planted reversal), kanbei
+    helps both (a planted agreement)."""
+    base = {"easy": {2: 0.8, 3: 0.5, 4: 0.3}, "normal": {2: 0.6, 3: 0.2, 4: 0.06}}
+
+    def wins(level, lineup, strategy, games):
+        bonus = sum(STRONG_BONUS[strategy].get(s, 0) for s in lineup) * (1 if level == "easy" else 0.3)
+        return round(games * min(max(base[level][len(lineup)] + bonus, 0.001), 0.99))
+
+    rows = [_main_row(level, lu, wins(level, lu, "learned", 3000), 3000)
+            for level in base for n in (2, 3, 4) for lu in all_lineups(n)]
+    tables = [(level, lu) for level in base for n in (2, 3, 4) for lu in sample_lineups(n, 2, 0)]
+    tables += [("easy", lu) for lu in all_lineups(4) if ("easy", lu) not in tables]
+    for level, lu in tables:
+        rows += [_main_row(level, lu, wins(level, lu, s, games), games, strategy=s) for s in ("learned", "judge")]
+    return pd.DataFrame(rows)
+
+
+def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
+    written = write_report(_paired_table(), tmp_path)
+    assert {"agreement.png", "agreement_effects.csv", "agreement_levels.csv", "agreement_orders.csv",
+            "agreement_lineups.csv"} <= set(written)
+    effects = pd.read_csv(tmp_path / "agreement_effects.csv").set_index("samurai")
+    assert effects.loc["kyuzo", "status"] == agreement.REVERSED  # learned -12 pp, judge +10 pp: both beyond noise
+    assert effects.loc["kyuzo", "diff_learned"] < 0 < effects.loc["kyuzo", "diff_judge"]
+    assert effects.loc["kanbei", "status"] == agreement.HOLDS  # +6 pp for both: no flag
+    assert (effects["status"] == agreement.REVERSED).sum() == 1
+    md = (tmp_path / "report.md").read_text()
+    section = md.split("## Does it hold for stronger players?")[1].split("\n## ")[0]
+    assert "1 of 7 signs reversed beyond noise (flagged)" in section
+    assert "| kyuzo | -" in section and section.count("FLAG: reversed |") == 1
+    assert "| kanbei | +" in section and "| holds |" in section
+    assert "FLAG: reversed marks a comparison" in section  # what a flag means, on the page
+    assert "rank correlation" in section and "over 35 line-ups" in section
+    # the main sections count the main sweep's games, not the agreement's shorter runs of the same deals
+    rates = pd.read_csv(tmp_path / "level_rates.csv")
+    assert rates.loc[(rates["level"] == "easy") & (rates["n_samurai"] == 4), "games"].item() == 35 * 3000
+
+
+def test_an_agreement_in_the_same_direction_beyond_noise_is_never_flagged():
+    df = _paired_table()
+    df.loc[df["strategy"] == "judge", "wins"] = df.loc[df["strategy"] == "judge", "wins"] // 2  # judge worse
+    pairs = agreement.paired_rows(df, "learned")
+    rates, orders = agreement.levels(pairs, "learned")
+    assert len(rates) == 6 and len(orders) == 2 * 3 + 3  # team sizes at each level, levels of each size
+    assert not (orders["status"] == agreement.REVERSED).any()
+    assert (orders["status"] == agreement.HOLDS).any()
+    # the same rows with the two team sizes' places swapped for judge at normal: every order flips
+    flipped = df.copy()
+    judge_normal = (flipped["strategy"] == "judge") & (flipped["difficulty"] == "normal")
+    flipped.loc[judge_normal & (flipped["n_samurai"] == 2), "wins"] = 5
+    _, orders = agreement.levels(agreement.paired_rows(flipped, "learned"), "learned")
+    reversed_ = orders[orders["status"] == agreement.REVERSED]
+    assert set(zip(reversed_["first"], reversed_["second"])) >= {("Normal, 2 samurai", "Normal, 3 samurai")}
+
+
+def test_signs_statuses_and_rank_correlation():
+    assert agreement.sign(0.01, 0.05) == 1 and agreement.sign(-0.05, -0.01) == -1 and agreement.sign(-0.01, 0.02) == 0
+    assert agreement.status(1, -1, "learned") == agreement.REVERSED
+    assert agreement.status(-1, -1, "learned") == agreement.HOLDS
+    assert agreement.status(1, 0, "learned") == "judge within noise"
+    assert agreement.status(0, 1, "learned") == "learned within noise"
+    rho, p, n = agreement.rank_correlation([1, 2, 3, 4], [10, 30, 20, 40])
+    assert rho == pytest.approx(0.8) and 0 < p < 1 and n == 4
+    assert math.isnan(agreement.rank_correlation([1, 1, 1], [1, 2, 3])[0])  # one side does not vary
+    assert "not defined" in agreement.fmt_rho(float("nan"), float("nan"), 2, "samurai")
+
+
+def test_only_configurations_both_played_on_the_same_games_are_paired():
+    df = _paired_table()
+    pairs = agreement.paired_rows(df, "learned")
+    assert set(pairs["games"]) == {400}  # the main sweep's 3,000-game rows pair with nothing
+    assert (pairs.groupby(["difficulty", "seating"])["strategy"].nunique() == 2).all()
+    assert agreement.effect_cell(pairs) == ("easy", 4)
+    # a judge row on other games (the planners' 150) pairs with nothing either
+    extra = _main_row("easy", all_lineups(3)[0], 50, 150, strategy="judge")
+    assert len(agreement.paired_rows(pd.concat([df, pd.DataFrame([extra])]), "learned")) == len(pairs)
+
+
+def test_the_ladder_leaves_tables_only_learned_and_judge_played_to_the_agreement():
+    df = _paired_table()
+    with pytest.raises(ladder.NoChartData):
+        ladder.ladder_table(df)
+    three = sample_lineups(3, 2, 0)
+    rungs = [_main_row("easy", lu, 100, 1000, strategy="keeper") for lu in three]
+    rungs += [_main_row("easy", lu, 30, 150, strategy="foresight") for lu in three]
+    table = ladder.ladder_table(pd.concat([df, pd.DataFrame(rungs)]))
+    assert list(zip(table["level"], table["samurai"])) == [("easy", 3)]
+    # judge's rung on those tables: the agreement's longer run of the same deals
+    assert table.loc[0, "judge games"] == 2 * 400
+    assert list(ladder.RUNGS).index("judge") == list(ladder.RUNGS).index("foresight") - 1
+
+
+def test_the_section_says_so_without_the_agreement_stage(tmp_path):
+    df = _paired_table()
+    write_report(df[df["strategy"] == "learned"], tmp_path)
+    section = (tmp_path / "report.md").read_text().split("## Does it hold for stronger players?")[1].split("\n## ")[0]
+    assert "Not drawn: no table was played by both `learned` and `judge`" in section
+    assert "make report plays the preset agreement" in section
+
+
+# ------------------------------------------------------------------------------ commands
+
+
+def test_kiai_report_reads_the_agreement_table_or_goes_without(capsys, tmp_path):
+    from conftest import run
+
+    main, agreed = tmp_path / "results.parquet", tmp_path / "agreement.parquet"
+    code, _, err = run(capsys, "sweep", "--out", main, "-d", "easy", "--players", "2", "--lineups", "sample:2",
+                       "--games", 60)
+    assert code == 0, err
+    code, out, err = run(capsys, "sweep", "--preset", "agreement", "--from", main, "--out", agreed, "--games", 12)
+    assert code == 0, err
+    table = pd.read_parquet(agreed)
+    assert sorted(table["strategy"]) == ["judge", "judge", "learned", "learned"] and set(table["games"]) == {12}
+    assert set(table["seating"]) == {",".join(s) for s in sample_lineups(2, 2, 0)}
+    code, out, err = run(capsys, "sweep", "--preset", "agreement", "--from", main, "--out", agreed, "--games", 12,
+                         "--resume")
+    assert code == 0 and "4 resumed" in out, err
+    for tables, drawn in (([main], False), ([main, agreed], True)):
+        folder = tmp_path / f"rep{len(tables)}"
+        code, out, err = run(capsys, "report", *tables, "--out", folder)
+        assert code == 0, err
+        section = (folder / "report.md").read_text().split("## Does it hold for stronger players?")[1]
+        assert ("Not drawn" not in section.split("\n## ")[0]) == drawn
+        assert (folder / "agreement_levels.csv").is_file() == drawn
