@@ -84,6 +84,7 @@ def play_games(cfg, seed, game0, out, pub, hid, book, mem, start_pub, start_hid)
             load_readings(pub, cfg)
             recount_unseen(pub)  # a state edited by hand sets the per-card flags only
         seed_streams(hid, mem, seed, game0 + i)
+        mem.game = game0 + i
         if not cfg.from_state:
             setup(g)
         play_game(g)
