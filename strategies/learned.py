@@ -210,6 +210,9 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     return best
 
 
+load_model = load  # the model file this strategy plays (GameConfig.load_model)
+
+
 def data_record(config) -> np.ndarray:
     """The parameter record the run layer hands the engine: keeper's parameters, then the model
     named by config.model (default: the shipped one), checked against the game's components."""

@@ -60,11 +60,9 @@ class GameConfig(TableFacts):
             except ValueError as e:
                 raise ConfigError(str(e)) from None
         if self.uses_model:
-            from kiai.strategies.model import ModelError, load
-
             try:
-                load(self.model, self.components.sha256)
-            except ModelError as e:
+                self.load_model(self.components.sha256)
+            except ValueError as e:
                 raise ConfigError(str(e)) from None
         else:  # a command's --model applies to the configurations that play one (kiai.checks.check_model)
             object.__setattr__(self, "model", None)
@@ -77,6 +75,11 @@ class GameConfig(TableFacts):
     @property
     def uses_model(self) -> bool:
         return hasattr(registry.module(self.base_name), "data_record")
+
+    def load_model(self, components_sha256: str | None = None):
+        """The model file the base plays (self.model, else its shipped one), checked; ValueError
+        (one line) when it cannot be played."""
+        return registry.module(self.base_name).load_model(self.model, components_sha256)
 
     @property
     def strategy_info(self) -> registry.Strategy:
@@ -103,16 +106,13 @@ class GameConfig(TableFacts):
             "rules": dict(self.rules),
         }
         if self.uses_model:
-            from kiai.strategies.model import load
-
             from pathlib import Path
 
-            from kiai.strategies.model import default_path
-
-            m = load(self.model)
+            m = self.load_model()
+            shipped = registry.module(self.base_name).load_model(None).path
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),
-                            "shipped": Path(m.path).resolve() == default_path().resolve()}
+                            "shipped": Path(m.path).resolve() == Path(shipped).resolve()}
         return out
 
 
@@ -134,10 +134,8 @@ def _data_record(config: GameConfig, base) -> int:
     """The address of the base strategy's parameter record with its data (a model), made once
     per (strategy, parameters, model, components). The model's bytes name it, not its path: a
     file rewritten in place (a training run's candidate fits) is another model."""
-    from kiai.strategies.model import load
-
     overrides = {} if config.strategy_info.planner else dict(config.params)
-    key = (base.name, tuple(sorted(overrides.items())), load(config.model).sha256, config.components.sha256)
+    key = (base.name, tuple(sorted(overrides.items())), config.load_model().sha256, config.components.sha256)
     if key not in _RECORDS:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
                           model=config.model)

@@ -1,6 +1,8 @@
-"""The value file of `judge` (strategies.table_value): the network's weights and a JSON header,
-in one .npz file. A file made for another feature schema, or not a value file at all, is
-refused with one line (ValueModelError)."""
+"""Value files: a network's weights and a JSON header, in one .npz file. Two kinds: the value of
+the table at a turn's start that `judge` plays by (strategies.table_value), and the value of an
+answer's afterstate that `selfplay` plays by (strategies.afterstate). A file made for another
+feature schema, for other component data, or not a value file at all, is refused with one line
+(ValueModelError)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,27 @@ from pathlib import Path
 
 import numpy as np
 
-from kiai.strategies.table_value import MAX_H1, MAX_H2, N_VALUE_FEATURES, SCHEMA
+from kiai.strategies import afterstate, selfplay, table_value
+from kiai.strategies.table_value import MAX_H1, MAX_H2
 
 FORMAT = "kiai-value"
 ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the shipped one otherwise)
-SHAPES = {"w1": ("h1", N_VALUE_FEATURES), "b1": ("h1",), "w2": ("h2", "h1"), "b2": ("h2",), "w3": (1, "h2"), "b3": (1,)}
+SHAPES = {"w1": ("h1", "inputs"), "b1": ("h1",), "w2": ("h2", "h1"), "b2": ("h2",), "w3": (1, "h2"), "b3": (1,)}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a value file values: its feature schema, its inputs and the shipped file's name."""
+
+    schema: str
+    inputs: int
+    shipped: str
+    max_h1: int  # the widest layers its player computes
+    max_h2: int
+
+
+TABLE = Kind(table_value.SCHEMA, table_value.N_VALUE_FEATURES, "value.npz", MAX_H1, MAX_H2)
+AFTER = Kind(afterstate.SCHEMA, afterstate.N_AFTER, "selfplay.npz", selfplay.H1, selfplay.H2)
 
 
 class ValueModelError(ValueError):
@@ -33,47 +51,61 @@ class ValueModel:
     path: str
     sha256: str
 
-    def pack(self, rec) -> None:
-        """Write the weights into judge's record, transposed (inputs x outputs), zero-padded."""
+    def pack(self, rec, prefix: str = "v") -> None:
+        """Write the weights into a strategy's record (fields named prefix + h1, w1, ...: judge's
+        "v", selfplay's none), transposed (inputs x outputs), zero-padded."""
         a = self.arrays
         h1, h2 = a["w1"].shape[0], a["w2"].shape[0]
-        rec["vh1"], rec["vh2"] = h1, h2
-        rec["vw1"][:, :h1] = a["w1"].T
-        rec["vb1"][:h1] = a["b1"]
-        rec["vw2"][:h1, :h2] = a["w2"].T
-        rec["vb2"][:h2] = a["b2"]
-        rec["vw3"][:h2] = a["w3"][0]
-        rec["vb3"][0] = a["b3"][0]
+        rec[prefix + "h1"], rec[prefix + "h2"] = h1, h2
+        rec[prefix + "w1"][:, :h1] = a["w1"].T
+        rec[prefix + "b1"][:h1] = a["b1"]
+        rec[prefix + "w2"][:h1, :h2] = a["w2"].T
+        rec[prefix + "b2"][:h2] = a["b2"]
+        rec[prefix + "w3"][:h2] = a["w3"][0]
+        rec[prefix + "b3"][0] = a["b3"][0]
 
 
-def default_path() -> Path:
-    return Path(os.environ.get(ENV) or Path(__file__).parent / "data" / "value.npz")
+def default_path(kind: Kind = TABLE) -> Path:
+    """The shipped file of a kind; judge's may be replaced by $KIAI_VALUE_MODEL."""
+    shipped = Path(__file__).parent / "data" / kind.shipped
+    return Path(os.environ.get(ENV) or shipped) if kind is TABLE else shipped
 
 
-def save(path, arrays: dict, header: dict) -> None:
-    header = {"format": FORMAT, "feature_schema": SCHEMA, **header}
+def save(path, arrays: dict, header: dict, kind: Kind = TABLE) -> None:
+    header = {"format": FORMAT, "feature_schema": kind.schema, **header}
     buf = io.BytesIO()
     np.savez(buf, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8),
              **{k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()})
     Path(path).write_bytes(buf.getvalue())
 
 
-def load(path=None) -> ValueModel:
-    """The value file at path (None: $KIAI_VALUE_MODEL, else the shipped one), checked. A judge
-    configuration checks its file and plays it (strategies.run), and a sweep builds many: the
-    bytes are read each time, but checked and unpacked once while they stay the same."""
-    path = Path(path) if path else default_path()
+def load(path=None, kind: Kind = TABLE, components_sha256: str | None = None) -> ValueModel:
+    """The value file of `kind` at path (None: the shipped one, or for judge $KIAI_VALUE_MODEL),
+    checked; with components_sha256, also that it was made for those components. A configuration
+    checks its file and plays it (strategies.run), and a sweep builds many: the bytes are read
+    each time, but checked and unpacked once while they stay the same."""
+    path = Path(path) if path else default_path(kind)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ValueModelError(f"value file {path}: no such file") from None
     except OSError as e:
         raise ValueModelError(f"value file {path}: not a kiai value file ({type(e).__name__})") from None
-    return _read(str(path), raw)
+    model = _read(str(path), raw, kind)
+    made_for = model.header.get("components_sha256")
+    if components_sha256 is not None and made_for != components_sha256:
+        raise ValueModelError(f"value file {path}: made for other component data (components {str(made_for)[:12]}, "
+                              f"this game {components_sha256[:12]})")
+    return model
+
+
+def load_after(path=None, components_sha256: str | None = None) -> ValueModel:
+    """selfplay's value file (strategies.afterstate's features)."""
+    return load(path, AFTER, components_sha256)
 
 
 @functools.lru_cache(maxsize=8)
-def _read(path_text: str, raw: bytes) -> ValueModel:
+def _read(path_text: str, raw: bytes, kind: Kind) -> ValueModel:
     """The checks of load() on the file's bytes."""
     path = Path(path_text)
     try:
@@ -84,14 +116,14 @@ def _read(path_text: str, raw: bytes) -> ValueModel:
         raise ValueModelError(f"value file {path}: not a kiai value file ({type(e).__name__})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueModelError(f"value file {path}: not a kiai value file")
-    if header.get("feature_schema") != SCHEMA:
+    if header.get("feature_schema") != kind.schema:
         raise ValueModelError(f"value file {path}: made for another feature schema than this kiai's")
     if set(arrays) != set(SHAPES):
         raise ValueModelError(f"value file {path}: arrays {sorted(arrays)}, expected {sorted(SHAPES)}")
     h1, h2 = arrays["b1"].shape[0], arrays["b2"].shape[0]
-    if not (1 <= h1 <= MAX_H1 and 1 <= h2 <= MAX_H2):
-        raise ValueModelError(f"value file {path}: layers of {h1} and {h2} units (at most {MAX_H1} and {MAX_H2})")
-    dims = {"h1": h1, "h2": h2}
+    if not (1 <= h1 <= kind.max_h1 and 1 <= h2 <= kind.max_h2):
+        raise ValueModelError(f"value file {path}: layers of {h1} and {h2} units (at most {kind.max_h1} and {kind.max_h2})")
+    dims = {"h1": h1, "h2": h2, "inputs": kind.inputs}
     for name, shape in SHAPES.items():
         want = tuple(dims.get(d, d) for d in shape)
         if arrays[name].shape != want or not np.all(np.isfinite(arrays[name])):
