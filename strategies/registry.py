@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from kiai.strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, team
+from kiai.strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, selfplay, team
 from kiai.strategies.base import Param, Strategy
 
 MODULES: tuple[ModuleType, ...] = (
@@ -18,6 +18,7 @@ MODULES: tuple[ModuleType, ...] = (
     risk,
     keeper,
     learned,
+    selfplay,
     lookahead,
     foresight,
     peek,

@@ -1,0 +1,454 @@
+"""`selfplay`: answers by the value of the table each answer leads to, a value learned by self-play.
+
+At the turn's action, a card in hand and Kikuchiyo's second fight, selfplay writes the features
+of each legal answer's afterstate (strategies.afterstate: the public table just after the answer,
+before anything hidden is read) and takes the answer whose afterstate a small network values
+most: its chance to win from there. It leaves its base's answer (keeper's, or learned's with
+`base` 1) only for one valued `edge` more; with learned as the base, `doubt` below 1 spends the
+value only on the questions learned itself finds close. With `chance` 1 an answer that draws a
+card is valued by the exact expectation over that card of its best handling. The other questions
+go to the base.
+
+The network's first layer is a sum over the features; the afterstates of one question differ
+from the reference table (the base's answer's afterstate) in a few features only, so each other
+answer adds the rows of those features to the reference's sums (as NNUE does) instead of summing
+all of them again; Supports to different samurai differ in two features, so one serves the rest.
+
+With `explore` above 0 it answers that share of its weighed questions at random, and with a
+label buffer (strategies.valuefit) it writes each weighed question's chosen afterstate as a row:
+the positions its value learns from.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numba import carray, njit
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from kiai.simcore.codes import MAX_SEATS
+from kiai.simcore.fight import card_options
+from kiai.simcore.obs import nth_bit, popcount
+from kiai.simcore.questions import (
+    ACT_FIGHT,
+    ACT_SUPPORT,
+    CARD_CONFRONT,
+    CARD_DEFEND,
+    CARD_GIVE_RIGHT,
+    CARD_REDRAW,
+    Q_ACTION,
+    Q_CARD,
+    Q_FIGHT_AGAIN,
+)
+from kiai.simcore.rng import next_u64, stream_below
+from kiai.simcore.state import MEM, int_to_float32_pointer, int_to_voidptr
+from kiai.strategies import keeper, learned
+from kiai.strategies.afterstate import (
+    ED_DRAWN,
+    ED_PHASE,
+    N_AFTER,
+    N_ED,
+    N_F,
+    N_GLOBAL,
+    N_SEAT,
+    N_U,
+    PH_CARD,
+    S_TOKEN,
+    after_delta,
+    after_features,
+    count_card,
+    edit_for,
+    new_edit,
+    restore,
+    touched,
+    union,
+    unseen_counts,
+    written,
+)
+from kiai.strategies.base import Param, Strategy
+
+# the network's widths: a smaller one is played zero-padded to them (the padding adds zeros)
+H1 = 32
+H2 = 16
+DATA = (
+    ("base_at", np.int64),  # the address of learned's record, when learned is the base (base 1)
+    ("h1", np.int64),
+    ("h2", np.int64),
+    ("w1", np.float32, (N_AFTER, H1)),  # transposed: inputs x outputs
+    ("b1", np.float32, (H1,)),
+    ("w2", np.float32, (H1, H2)),
+    ("b2", np.float32, (H2,)),
+    ("w3", np.float32, (H2,)),
+    ("b3", np.float32, (1,)),
+)
+ROW_WIDTH = 1 + N_AFTER  # a collected row: the game's index, then the afterstate's features
+
+STRATEGY = Strategy(
+    "selfplay",
+    "Experimental: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with a value learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; behind learned so far.",
+    (
+        *keeper.STRATEGY.params,  # keeper's, for the questions it answers and its own answer: first
+        # the threshold of SPARTA's search: the value's errors are largest on the tables its base
+        # would not lead to, so only a clear gain is worth leaving the base's answer for
+        Param("edge", 0.02, 0.0, 0.2, False, "leave the base's answer only for one whose table is worth this much more (chance to win)"),
+        Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)"),
+        Param("chance", 0, 0, 1, True, "an answer that draws a card: 0 its afterstate's value, 1 the exact expectation over the card"),
+        Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned"),
+        Param("doubt", 1.0, 0.0, 1.0, False, "with learned as the base, weigh only the questions whose answer "
+                                             "learned scores less than this above the next (1: all, 0: none)"),
+    ),
+    counts=True,
+    data=DATA,
+)
+params = STRATEGY.reader()
+
+# keeper's functions take selfplay's record, which starts with keeper's fields (as learned's does)
+warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subtype", category=NumbaExperimentalFeatureWarning)
+
+
+@njit(cache=True, inline="always")
+def _block(w, b, j, x, at, n_at, out):
+    """out[j:j + 16] = b[j:j + 16] + the sum over k of x[at[k]] * w[at[k], j:j + 16]: sixteen sums
+    in registers, each added in the order of at, so that the SLP vectoriser (simcore._cache)
+    makes one vector instruction of each step."""
+    r = b[j:j + 16]
+    a0, a1, a2, a3, a4, a5, a6, a7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+    a8, a9, a10, a11, a12, a13, a14, a15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
+    for k in range(n_at):
+        i = at[k]
+        xi = x[i]
+        r = w[i, j:j + 16]
+        a0 += r[0] * xi; a1 += r[1] * xi; a2 += r[2] * xi; a3 += r[3] * xi  # noqa: E702
+        a4 += r[4] * xi; a5 += r[5] * xi; a6 += r[6] * xi; a7 += r[7] * xi  # noqa: E702
+        a8 += r[8] * xi; a9 += r[9] * xi; a10 += r[10] * xi; a11 += r[11] * xi  # noqa: E702
+        a12 += r[12] * xi; a13 += r[13] * xi; a14 += r[14] * xi; a15 += r[15] * xi  # noqa: E702
+    o = out[j:j + 16]
+    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
+    o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = a8, a9, a10, a11, a12, a13, a14, a15
+
+
+@njit(cache=True)
+def first_layer(m, x, at, a1):
+    """a1 = b1 + w1.T @ x, over the features that are not 0 (listed in at)."""
+    n = 0
+    for i in range(N_AFTER):
+        at[n] = i
+        n += x[i] != 0.0
+    for j in range(0, H1, 16):
+        _block(m.w1, m.b1, j, x, at, n, a1)
+
+
+@njit(cache=True)
+def _write_row(mem, pub, u, ed, x, px):
+    """Self-play's row of the answer given (edit ed): the game's index, then its afterstate's
+    features (written into x)."""
+    if mem.labels == 0 or mem.labels_n >= mem.labels_cap:
+        return
+    after_features(pub, u, ed, x, px)
+    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, ROW_WIDTH))
+    row = rows[mem.labels_n]
+    mem.labels_n += 1
+    row[0] = mem.game
+    for i in range(N_AFTER):
+        row[1 + i] = x[i]
+
+
+# mem.work, the strategy's scratch: the table's features, an answer's, the network's sums, then
+# the same for a drawn card's table (_draw_value); mem.nz_at: the unseen counts, the edit, what each
+# seat adds to the forecast (the table's, an answer's, and a drawn card's two), then a list of
+# positions (first_layer)
+_BASE, _X, _A1B, _A1, _A2 = 0, N_AFTER, 2 * N_AFTER, 2 * N_AFTER + H1, 2 * N_AFTER + 2 * H1
+_CB, _CX, _CA1B = _A2 + H2, _A2 + H2 + N_AFTER, _A2 + H2 + 2 * N_AFTER
+_A1S = _CA1B + H1  # a Support's first-layer sums (the others differ from it in two features)
+_VALS = _A1S + H1  # each answer's value (weigh)
+_WORK = _VALS + 64
+_PARTS = MAX_SEATS * N_F
+_U, _ED, _PB = 0, N_U, N_U + N_ED
+_PX, _CPB, _CPX, _AT = _PB + _PARTS, _PB + 2 * _PARTS, _PB + 3 * _PARTS, _PB + 4 * _PARTS
+assert MEM.fields["work"][0].shape[0] >= _WORK and MEM.fields["nz_at"][0].shape[0] >= _AT + N_AFTER
+
+
+@njit(cache=True)
+def _dense(m, a1, a2):
+    """The network's logit from its first layer's sums a1."""
+    zero = np.float32(0.0)
+    for j in range(H2):
+        a2[j] = m.b2[j]
+    for i in range(H1):
+        ai = a1[i]
+        if ai > zero:
+            row = m.w2[i]
+            for j in range(H2):
+                a2[j] += ai * row[j]
+    z = m.b3[0]
+    for j in range(H2):
+        if a2[j] > zero:
+            z += a2[j] * m.w3[j]
+    return z
+
+
+@njit(cache=True, inline="always")
+def _chance(z):
+    return 1.0 / (1.0 + np.exp(-np.float64(z)))
+
+
+@njit(cache=True)
+def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2):
+    """The chance to win from the afterstate of edit ed. The reference table's features (base,
+    pb: another answer's afterstate, or the table as it stands; x and px hold copies and are left
+    so) differ from it only where after_delta writes for the two edits (rm, rcard: the
+    reference's touched() and whether it is a give); the first layer's sums are the reference's
+    (a1b) plus the rows of the features that changed, times the change."""
+    mm = union(touched(pub, ed), rm)
+    card = rcard or ed[ED_PHASE] == PH_CARD
+    after_delta(pub, u, ed, mm, card, x, px)
+    for j in range(H1):
+        a1[j] = a1b[j]
+    k = 0
+    while True:
+        lo, hi = written(pub, mm, card, k)
+        if hi == 0:
+            break
+        for i in range(lo, hi):
+            d = x[i] - base[i]
+            if d != 0.0:
+                row = m.w1[i]
+                for j in range(H1):
+                    a1[j] += d * row[j]
+        k += 1
+    restore(pub, mm, card, base, pb, x, px)
+    return _chance(_dense(m, a1, a2))
+
+
+@njit(cache=True)
+def _draw_value(m, pub, mem, u, ed, seat, keep, at):
+    """The exact expectation, over the next raider card (each unseen card equally likely, or the
+    card Katsushiro made known), of the best way for `seat` to handle it: confront, defend,
+    Kyuzo's discard, a give (the neighbour then holds it), Katsushiro's redraw (valued as the
+    table about to draw again); after a redraw (keep) only confront or defend (R-7c)."""
+    w = mem.work
+    z = mem.nz_at
+    cb, cx, ca1b, a1, a2 = w[_CB:_CX], w[_CX:_CA1B], w[_CA1B:_WORK], w[_A1:_A2], w[_A2:_A2 + H2]
+    cpb = z[_CPB:_CPX].reshape((MAX_SEATS, N_F))
+    cpx = z[_CPX:_AT].reshape((MAX_SEATS, N_F))
+    known = pub.known[0] if pub.known_n > 0 else -1
+    total = 0.0
+    count = 0
+    for c in range(pub.n_cards):
+        if known >= 0:
+            if c != known:
+                continue
+        elif not pub.unseen[c] or _seen_like(pub, c):
+            continue
+        k = 1 if known >= 0 else _copies(pub, c)
+        count_card(pub, u, c, -1)
+        new_edit(ed)
+        ed[ED_DRAWN] = c
+        after_features(pub, u, ed, cb, cpb)
+        first_layer(m, cb, at, ca1b)
+        for i in range(N_AFTER):
+            cx[i] = cb[i]
+        for i in range(pub.n):
+            for f in range(N_F):
+                cpx[i, f] = cpb[i, f]
+        legal = card_options(pub, seat, c)
+        if keep:
+            legal &= (1 << CARD_CONFRONT) | (1 << CARD_DEFEND)
+        best = -1.0
+        for answer in range(CARD_GIVE_RIGHT + 1):
+            if (legal >> answer) & 1:
+                edit_for(pub, Q_CARD, seat, c, answer, ed)
+                ed[ED_DRAWN] = c
+                v = _value(m, pub, u, ed, 0, False, cb, cpb, cx, cpx, ca1b, a1, a2)
+                best = max(best, v)
+        count_card(pub, u, c, 1)
+        total += k * best
+        count += k
+        if known >= 0:
+            break
+    return total / count if count > 0 else 0.5
+
+
+@njit(cache=True)
+def _same(pub, c, d):
+    return (pub.value[c] == pub.value[d] and pub.symbol[c] == pub.symbol[d] and pub.pen1[c] == pub.pen1[d]
+            and pub.pen2[c] == pub.pen2[d] and pub.flame[c] == pub.flame[d])
+
+
+@njit(cache=True)
+def _seen_like(pub, c):
+    """An unseen card below c's number that looks the same (c's class is counted there)."""
+    for d in range(c):
+        if pub.unseen[d] and _same(pub, c, d):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _copies(pub, c):
+    """Unseen cards that look like c, c included."""
+    k = 0
+    for d in range(c, pub.n_cards):
+        if pub.unseen[d] and _same(pub, c, d):
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _move_token_row(m, pub, a1s, r0, r, a1):
+    """a1 = the sums of a Support to r, from a1s, those of a Support to r0: one more token held by
+    r, one fewer by r0 (afterstate: `tokens` of their boards)."""
+    n = pub.n
+    i0 = N_GLOBAL + ((r0 - pub.acting + n) % n) * N_SEAT + S_TOKEN + 1
+    i1 = N_GLOBAL + ((r - pub.acting + n) % n) * N_SEAT + S_TOKEN + 1
+    w0 = m.w1[i0]
+    w1 = m.w1[i1]
+    for j in range(H1):
+        a1[j] = a1s[j] - w0[j] + w1[j]
+
+
+@njit(cache=True, inline="always")
+def _drawing(m, q, seat, answer):
+    """Whether the answer's value is an exact expectation over a card it draws (`chance` 1)."""
+    if m.chance == 0.0:
+        return False
+    return ((q == Q_ACTION and answer == ACT_FIGHT) or (q == Q_FIGHT_AGAIN and answer == 1)
+            or (q == Q_CARD and answer == CARD_REDRAW))
+
+
+@njit(cache=True)
+def decide(prm, pub, mem, q, seat, a, b, legal):
+    m = params(prm)
+    if m.base_at != 0:
+        mine = learned.decide(int_to_voidptr(m.base_at), pub, mem, q, seat, a, b, legal)
+    else:
+        mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
+    if (q != Q_ACTION and q != Q_CARD and q != Q_FIGHT_AGAIN) or legal & (legal - 1) == 0:
+        return mine
+    if m.base_at != 0 and m.doubt < 1.0 and (m.doubt <= 0.0 or _learned_margin(pub, mem, q, seat, legal, mine) >= m.doubt):
+        return mine  # learned is sure enough: the value is spent on the close calls (as SPARTA's search)
+    return weigh(m, pub, mem, q, seat, a, legal, mine)
+
+
+@njit(cache=True)
+def _learned_margin(pub, mem, q, seat, legal, mine):
+    """How far learned's score of its answer `mine` lies above its best score of another legal
+    answer (its scores are still in mem.work, where learned.decide left them)."""
+    out = mem.work[learned._OUT:]
+    top = out[learned._slot_of(pub, q, seat, mine)]
+    other = -1e30
+    rest = legal & ~(1 << mine)
+    answer = 0
+    while rest:
+        if rest & 1:
+            other = max(other, out[learned._slot_of(pub, q, seat, answer)])
+        rest >>= 1
+        answer += 1
+    return top - other
+
+
+@njit(cache=True)
+def weigh(m, pub, mem, q, seat, a, legal, mine):
+    """The answer to question q that selfplay gives, over the base's answer `mine`: each legal
+    answer's value goes to mem.work[_VALS + answer] (the base's without its edge)."""
+    w = mem.work
+    base, x, a1b, a1, a2 = w[_BASE:_X], w[_X:_A1B], w[_A1B:_A1], w[_A1:_A2], w[_A2:_A2 + H2]
+    vals = w[_VALS:_WORK]
+    z = mem.nz_at
+    u, ed, at = z[_U:_ED], z[_ED:_PB], z[_AT:_AT + N_AFTER]
+    pb = z[_PB:_PX].reshape((MAX_SEATS, N_F))
+    px = z[_PX:_CPB].reshape((MAX_SEATS, N_F))
+    unseen_counts(pub, u)
+    if m.explore > 0.0 and (next_u64(mem.stream, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < m.explore:
+        best = nth_bit(legal, stream_below(mem.stream, 0, popcount(legal)))
+        if mem.labels != 0:
+            edit_for(pub, q, seat, a, best, ed)
+            _write_row(mem, pub, u, ed, x, px)
+        return best
+    # the reference table: the base's answer's afterstate, whose value is the network's own; the
+    # other answers' are worked out from it. When that answer's value is an expectation over a
+    # card (`chance` 1), the table as it stands is the reference instead
+    if _drawing(m, q, seat, mine):
+        new_edit(ed)
+    else:
+        edit_for(pub, q, seat, a, mine, ed)
+    rm = touched(pub, ed)
+    rcard = ed[ED_PHASE] == PH_CARD
+    after_features(pub, u, ed, base, pb)
+    first_layer(m, base, at, a1b)
+    for i in range(N_AFTER):
+        x[i] = base[i]
+    for i in range(pub.n):
+        for f in range(N_F):
+            px[i, f] = pb[i, f]
+    best = mine
+    if _drawing(m, q, seat, mine):
+        bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
+    else:
+        bv = _chance(_dense(m, a1b, a2))
+    vals[mine] = bv
+    bv += m.edge  # the base's answer stands unless another is worth `edge` more
+    # Supports to different samurai lead to tables that differ in who holds how many tokens only:
+    # the first one's sums serve the others, two weight rows moved
+    a1s = w[_A1S:_VALS]
+    sup = -1
+    if q == Q_ACTION and mine >= ACT_SUPPORT:
+        sup = mine - ACT_SUPPORT
+        for j in range(H1):
+            a1s[j] = a1b[j]
+    rest = legal & ~(1 << mine)
+    answer = 0
+    while rest:  # the other legal answers, lowest first
+        if rest & 1:
+            if _drawing(m, q, seat, answer):
+                v = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
+            elif q == Q_ACTION and answer >= ACT_SUPPORT and sup >= 0:
+                _move_token_row(m, pub, a1s, sup, answer - ACT_SUPPORT, a1)
+                v = _chance(_dense(m, a1, a2))
+            else:
+                edit_for(pub, q, seat, a, answer, ed)
+                v = _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2)
+                if q == Q_ACTION and answer >= ACT_SUPPORT:
+                    sup = answer - ACT_SUPPORT
+                    for j in range(H1):
+                        a1s[j] = a1[j]
+            vals[answer] = v
+            if v > bv:
+                bv = v
+                best = answer
+        rest >>= 1
+        answer += 1
+    if mem.labels != 0:
+        edit_for(pub, q, seat, a, best, ed)
+        _write_row(mem, pub, u, ed, x, px)
+    return best
+
+
+def load_model(path=None, components_sha256: str | None = None):
+    """The value file selfplay plays (path, else the shipped one), checked (GameConfig.load_model)."""
+    from kiai.strategies.value_model import load_after
+
+    return load_after(path, components_sha256)
+
+
+def data_record(config) -> np.ndarray:
+    """The parameter record the run layer hands the engine: the parameters, then the value
+    named by config.model (default: the shipped one)."""
+    rec = STRATEGY.new_record()
+    vec = STRATEGY.param_vector(config.params)
+    for i, p in enumerate(STRATEGY.params):
+        rec[0][p.name] = vec[i]
+    load_model(config.model).pack(rec[0], prefix="")
+    if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
+        key = config.components.sha256
+        if key not in _BASES:
+            from kiai.strategies.run import GameConfig
+
+            _BASES[key] = learned.data_record(GameConfig(config.samurai, config.difficulty, "learned",
+                                                         components=config.components))
+        rec[0]["base_at"] = _BASES[key].ctypes.data
+    return rec
+
+
+_BASES: dict = {}  # learned's records that selfplay's records point to, by components

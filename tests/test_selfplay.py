@@ -1,0 +1,292 @@
+"""`selfplay` and the afterstates it values: each answer's afterstate reads the public table as
+the rules move it, the incremental features equal the full ones, the network in numba is the
+plain arrays' forward pass, and the value file's round trip and refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+
+from kiai.simcore.codes import MAX_SEATS
+from kiai.simcore.results import O_ILLEGAL
+from kiai.simcore.questions import (
+    ACT_FIGHT,
+    ACT_PASS,
+    CARD_CONFRONT,
+    CARD_DEFEND,
+    CARD_GIVE_LEFT,
+    CARD_GIVE_RIGHT,
+    CARD_KYUZO,
+    CARD_REDRAW,
+    Q_ACTION,
+    Q_CARD,
+    Q_FIGHT_AGAIN,
+)
+from kiai.strategies import afterstate as A
+from kiai.strategies import selfplay
+from kiai.strategies.run import GameConfig, run_one
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
+
+
+def table_at(lineup, level, seed, game, turns):
+    """The public table of a keeper game at the start of turn `turns` (a plain record)."""
+    run = run_one(GameConfig(lineup, level, "keeper"), seed=seed, game_index=game, stop_after_turns=turns, trace=False)
+    return np.array(run.pub, dtype=run.pub.dtype).reshape(1).view(np.recarray)[0]
+
+
+@njit(cache=True)
+def _features(pub, q, seat, a, answer, delta, ref=-1):
+    """The afterstate features of one answer: by after_features, or (delta) by after_delta over
+    a reference table's (the unedited table, or answer `ref`'s afterstate), then restored (and
+    checked to be restored)."""
+    u = np.zeros(A.N_U, dtype=np.int64)
+    A.unseen_counts(pub, u)
+    ed = np.zeros(A.N_ED, dtype=np.int64)
+    base = np.zeros(A.N_AFTER, dtype=np.float32)
+    pb = np.zeros((MAX_SEATS, A.N_F), dtype=np.int64)
+    if ref >= 0:
+        A.edit_for(pub, q, seat, a, ref, ed)
+    else:
+        A.new_edit(ed)
+    rm = A.touched(pub, ed)
+    rcard = ed[A.ED_PHASE] == A.PH_CARD
+    A.after_features(pub, u, ed, base, pb)
+    x = base.copy()
+    px = pb.copy()
+    A.edit_for(pub, q, seat, a, answer, ed)
+    if not delta:
+        A.after_features(pub, u, ed, x, px)
+        return x, True
+    m = A.union(A.touched(pub, ed), rm)
+    card = rcard or ed[A.ED_PHASE] == A.PH_CARD
+    A.after_delta(pub, u, ed, m, card, x, px)
+    out = x.copy()
+    A.restore(pub, m, card, base, pb, x, px)
+    return out, np.array_equal(x, base) and np.array_equal(px, pb)
+
+
+def answers(pub):
+    """Every answer afterstate.edit_for knows, on this table: the action's (each Support
+    receiver), each card answer on a card out of the stacks' way (a line's last card, played
+    again as if drawn), and Kikuchiyo's second fight."""
+    n = int(pub.n)
+    seat = int(pub.acting)
+    out = [(Q_ACTION, seat, -1, ACT_PASS), (Q_ACTION, seat, -1, ACT_FIGHT), (Q_FIGHT_AGAIN, seat, -1, 0),
+           (Q_FIGHT_AGAIN, seat, -1, 1)]
+    out += [(Q_ACTION, seat, -1, 2 + r) for r in range(n) if r != seat]
+    cards = [c for c in range(int(pub.n_cards)) if pub.unseen[c]][:3]
+    for c in cards:
+        for s in range(n):
+            for ans in (CARD_CONFRONT, CARD_DEFEND, CARD_REDRAW, CARD_KYUZO, CARD_GIVE_LEFT, CARD_GIVE_RIGHT):
+                out.append((Q_CARD, s, c, ans))
+    return out
+
+
+@pytest.mark.parametrize("lineup,level,turns", [(FOUR, "normal", 5), (("gorobei", "kanbei", "katsushiro"), "easy", 11),
+                                                 (("heihachi", "daisuke"), "hard", 8),
+                                                 (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro",
+                                                   "kikuchiyo"), "easy", 17)])
+def test_incremental_features_equal_the_full_ones(lineup, level, turns):
+    """after_delta writes only what an answer may change over the unedited table's features; the
+    result is after_features' exactly, and restore() leaves the table's features as they were."""
+    checked = 0
+    for game in range(4):
+        pub = table_at(lineup, level, 5, game, turns)
+        if pub.game_over:
+            continue
+        for q, seat, a, ans in answers(pub):
+            full, _ = _features(pub, q, seat, a, ans, False)
+            delta, restored = _features(pub, q, seat, a, ans, True)
+            assert restored, (q, ans)
+            np.testing.assert_array_equal(delta, full, err_msg=f"question {q} answer {ans} seat {seat} card {a}")
+            checked += 1
+            # from another answer's afterstate (selfplay's reference is the base's answer)
+            for qq, ss, aa, ref in answers(pub):
+                if (qq, ss, aa) == (q, seat, a) and ref != ans:
+                    delta, restored = _features(pub, q, seat, a, ans, True, ref)
+                    assert restored, (q, ans, ref)
+                    np.testing.assert_array_equal(delta, full, err_msg=f"question {q} answer {ans} from {ref}")
+    assert checked > 50
+
+
+def random_after_value(h1=32, h2=16, seed=0, scale=0.05):
+    rng = np.random.default_rng(seed)
+    shapes = {"w1": (h1, A.N_AFTER), "b1": (h1,), "w2": (h2, h1), "b2": (h2,), "w3": (1, h2), "b3": (1,)}
+    return {k: (rng.standard_normal(s) * scale).astype(np.float32) for k, s in shapes.items()}
+
+
+def _record(arrays, **params):
+    from kiai.strategies import value_model as M
+
+    rec = selfplay.STRATEGY.new_record()
+    vec = selfplay.STRATEGY.param_vector(params)
+    for i, p in enumerate(selfplay.STRATEGY.params):
+        rec[0][p.name] = vec[i]
+    M.ValueModel(arrays, {}, "", "").pack(rec[0], prefix="")
+    return rec
+
+
+@njit(cache=True)
+def _weigh(m, pub, mem, q, seat, a, legal, mine):
+    return selfplay.weigh(m, pub, mem, q, seat, a, legal, mine)
+
+
+@pytest.mark.parametrize("h1,h2", [(32, 16), (7, 5)])
+def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
+    """weigh() works out the answers' values incrementally (first-layer rows added, a Support's
+    sums shared with the others); each equals the numpy forward pass of the answer's afterstate
+    features, and the answer it gives is the best one by them, the base's answer `mine` counted
+    `edge` higher."""
+    from kiai.simcore.state import MEM
+    from kiai.strategies.valuefit import predict
+
+    arrays = random_after_value(h1, h2, seed=h1)
+    edge = 0.002
+    rec = _record(arrays, edge=edge)
+    mem = np.zeros(1, dtype=MEM)
+    for turns in (0, 3, 7):
+        pub = table_at(FOUR, "easy", 2, 1, turns)
+        seat = int(pub.acting)
+        legal = 0b11 | sum(1 << (2 + r) for r in range(4) if r != seat)
+        for q, a, lg in ((Q_ACTION, -1, legal), (Q_CARD, int(np.flatnonzero(pub.unseen[:pub.n_cards])[0]), 0b11),
+                         (Q_FIGHT_AGAIN, -1, 0b11)):
+            for mine in range(6):
+                if not (lg >> mine) & 1:
+                    continue
+                best = _weigh(rec[0], pub, mem[0], q, seat, a, lg, mine)
+                got = mem[0]["work"][selfplay._VALS:selfplay._VALS + 8]
+                want = {ans: predict(arrays, _features(pub, q, seat, a, ans, False)[0][None].astype(np.float64))[0]
+                        for ans in range(8) if (lg >> ans) & 1}
+                for ans, v in want.items():
+                    assert got[ans] == pytest.approx(v, abs=2e-5), (q, mine, ans)
+                shifted = {ans: v + (edge if ans == mine else 0.0) for ans, v in want.items()}
+                assert shifted[best] == pytest.approx(max(shifted.values()), abs=2e-5)
+
+
+def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
+    """kiai train-value --player selfplay, tiny: iteration 0 plays over a value of zeros (keeper's
+    answers, some at random), each later one over the previous value; the values play, their
+    headers say how they were made, and a finished run resumes without recomputing."""
+    pytest.importorskip("torch")
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import run_games
+
+    comp = load_components(None)
+    settings = valuefit.ValueSettings(iterations=2, tables=2, games=40, keep=1.0, h1=8, h2=4, epochs=1, seed=3,
+                                      eval_games=4, player="selfplay", explore=0.1, edge=0.01)
+    folder = tmp_path / "run"
+    last = valuefit.train_value(folder, settings, comp)
+    assert last == folder / "value-1.npz"
+    model = M.load_after(last)
+    header = model.header
+    assert header["feature_schema"] == A.SCHEMA and header["iteration"] == 1 and header["positions"] > 0
+    assert header["settings"]["player"] == "selfplay" and "selfplay's games" in header["method"]
+    assert header["architecture"]["h1"] == 8 and header["components_sha256"] == comp.sha256
+    with np.load(folder / "positions-0.npz") as z:
+        assert set(np.unique(z["y"])) <= {0.0, 1.0}  # iteration 0: outcomes
+        assert z["x"].shape[1] == A.N_AFTER
+    with np.load(folder / "positions-1.npz") as z:
+        assert ((z["y"] > 0) & (z["y"] < 1)).any()  # later: TD(lambda) returns
+    ev = json.loads((folder / "evaluation-0.json").read_text())
+    assert ev["players"] == {"new": "selfplay", "previous": "keeper", "learned": "learned", "lookahead": "lookahead"}
+    stamp = last.stat().st_mtime_ns
+    valuefit.train_value(folder, settings, comp)
+    assert last.stat().st_mtime_ns == stamp
+    rows = run_games(GameConfig(FOUR, "easy", "selfplay", model=str(last)), 20, seed=1)
+    assert (rows[:, O_ILLEGAL] == 0).all()
+
+
+def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
+    """selfplay's value file: saved and read back the same; a missing, damaged, judge's (another
+    feature schema), too wide or other components' file is refused in one line, exit 2, by
+    `--model` before any game."""
+    from kiai.strategies import table_value
+    from kiai.strategies import value_model as M
+    from conftest import one_line_error, run
+
+    comp_sha = GameConfig(FOUR, "easy", "keeper").components.sha256
+    arrays = random_after_value(h1=6, h2=4)
+    good = tmp_path / "good.npz"
+    M.save(good, arrays, {"iteration": 2, "components_sha256": comp_sha}, M.AFTER)
+    back = M.load_after(good, comp_sha)
+    assert back.header["feature_schema"] == A.SCHEMA and back.header["iteration"] == 2
+    for k, v in arrays.items():
+        assert np.array_equal(back.arrays[k], v)
+    assert run(capsys, "simulate", "--strategy", "selfplay", "--model", good, "-s", "kyuzo,kikuchiyo", "-n", 10)[0] == 0
+    damaged = tmp_path / "damaged.npz"
+    damaged.write_bytes(good.read_bytes()[:300])
+    judges = tmp_path / "judge.npz"
+    rng = np.random.default_rng(0)
+    M.save(judges, {"w1": rng.standard_normal((4, table_value.N_VALUE_FEATURES)).astype(np.float32),
+                    "b1": np.zeros(4, np.float32), "w2": np.zeros((3, 4), np.float32), "b2": np.zeros(3, np.float32),
+                    "w3": np.zeros((1, 3), np.float32), "b3": np.zeros(1, np.float32)}, {"components_sha256": comp_sha})
+    wide = tmp_path / "wide.npz"
+    M.save(wide, random_after_value(h1=33, h2=4), {"components_sha256": comp_sha}, M.AFTER)
+    other = tmp_path / "other.npz"
+    M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
+    for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
+                        (judges, "another feature schema"), (wide, "at most 32"), (other, "other component data")):
+        with pytest.raises(M.ValueModelError, match=words):
+            M.load_after(path, comp_sha)
+        one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
+                            "-n", 10), words)
+
+
+def test_the_shipped_value_file_plays_and_says_how_it_was_made():
+    from kiai.strategies import value_model as M
+
+    model = M.load_after()
+    assert model.header["feature_schema"] == A.SCHEMA
+    assert {"method", "settings", "components_sha256", "kiai_version", "date", "positions", "games"} <= set(model.header)
+    assert json.dumps(model.header)
+
+
+VARIANTS = [{}, {"chance": 1}, {"base": 1, "edge": 0.02}, {"base": 1, "doubt": 0.05, "chance": 1},
+            {"explore": 0.3}]
+FUZZ = [
+    (("heihachi", "daisuke"), "hard", "auto"),  # two samurai: absent tokens, doll check
+    (("gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "on"),
+    (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "easy", "auto"),
+]
+
+
+@pytest.mark.parametrize("params", VARIANTS)
+@pytest.mark.parametrize("samurai,level,absent", FUZZ)
+def test_selfplay_plays_legally_under_the_invariant_checker(params, samurai, level, absent):
+    """Section 13: every answer legal and every invariant kept, over the shipped value, with each
+    of its ways to play (exact chance, learned as the base, doubt, exploration)."""
+    from kiai.simcore.results import O_DECISIONS, O_ERR
+    from kiai.strategies.run import run_games
+
+    out = run_games(GameConfig(samurai, level, "selfplay", params, absent_tokens=absent), 300, seed=41, check=True)
+    assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0 and out[:, O_DECISIONS].sum() > 0
+
+
+@pytest.mark.parametrize("params", VARIANTS[1:])
+def test_r19_selfplay_decides_from_the_public_table_only(params):
+    """R-19, for the ways of playing the registry-wide scramble test leaves at their defaults: the
+    hidden parts reordered before every decision change no game."""
+    from kiai.strategies.run import run_games
+
+    cfg = GameConfig(("kyuzo", "katsushiro", "heihachi", "daisuke"), "easy", "selfplay", params)
+    np.testing.assert_array_equal(run_games(cfg, 120, seed=77), run_games(cfg, 120, seed=77, scramble=True))
+
+
+def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
+    """doubt 0 weighs nothing (learned's games exactly); doubt 1 weighs every question."""
+    from kiai.strategies.run import run_games
+
+    lineup = ("gorobei", "kanbei", "katsushiro")
+    learned_games = run_games(GameConfig(lineup, "easy", "learned"), 200, seed=5)
+    none = run_games(GameConfig(lineup, "easy", "selfplay", {"base": 1, "doubt": 0.0}), 200, seed=5)
+    np.testing.assert_array_equal(none, learned_games)
+    every = run_games(GameConfig(lineup, "easy", "selfplay", {"base": 1, "doubt": 1.0}), 200, seed=5)
+    assert (every != learned_games).any()
