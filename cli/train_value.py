@@ -22,34 +22,46 @@ from kiai.cli.common import (
 )
 
 
-@command("train-value", short_help="Learn the value of the table that `judge` plays by.",
-         help="Learn the value of the table (the chance to win from the public table at a turn's start) by "
-              "self-play, for the strong tier `judge`. Iteration 0 plays `learned` on --tables "
-              "training tables drawn from the seed (2 to 7 samurai, every level) and fits the value to the "
-              "games' outcomes; each later iteration plays `judge` over the previous value and fits the "
-              "TD(lambda) returns of its games. After each iteration the strong tier over the new value, over "
+@command("train-value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",
+         help="Learn a value by self-play: with --player selfplay, the value of the table each answer leads to "
+              "(its afterstate), that `selfplay` plays by; with --player judge (the default), the value of the "
+              "table at a turn's start, that the strong tier `judge` plays by. Iteration 0 plays on --tables "
+              "training tables drawn from the seed (2 to 7 samurai, every level): selfplay over a value of zeros, "
+              "which gives keeper's answers and --explore of them at random, or learned for judge; it fits the "
+              "value to the games' outcomes. Each later iteration plays the player over the previous value and "
+              "fits the TD(lambda) returns of its games. After each iteration the player over the new value, over "
               "the previous one, learned and the lookahead play the same --eval-games deals of three evaluation "
               "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
               "FOLDER gets each step as it finishes (a killed run resumes: "
-              "run the same command again); value-I.npz is iteration I's value, to play with "
-              "KIAI_VALUE_MODEL=FILE or to ship as strategies/data/value.npz. Needs PyTorch "
-              "(the extra kiai[train]).")
+              "run the same command again); value-I.npz is iteration I's value, to play with --model FILE "
+              "(selfplay) or KIAI_VALUE_MODEL=FILE (judge), or to ship as strategies/data/selfplay.npz or value.npz. "
+              "Needs PyTorch (the extra kiai[train]).")
 def train_value(
     folder: Path = typer.Argument(Path("kiai-value"), metavar="FOLDER", help="The run's folder (made if missing)."),
+    player: str = typer.Option("judge", "--player", help="Whose value: selfplay (afterstates) or judge (turn starts)."),
     iterations: int = typer.Option(3, "--iterations", help="Self-play iterations (1-50)."),
     tables: int = typer.Option(300, "--tables", help="Training tables drawn from the seed."),
     games: int = typer.Option(800, "--games", "-n", help="Games per training table and iteration."),
-    keep: float = typer.Option(0.1, "--keep", help="Share of the positions (turn starts) kept for the fit."),
+    keep: float = typer.Option(0.1, "--keep", help="Share of the positions kept for the fit."),
     lam: float = typer.Option(0.7, "--lambda", help="TD(lambda): 1 fits the outcomes, 0 the next position's value."),
     samples: int = typer.Option(2, "--samples", help="judge's sampled hidden orders per answer while it plays for "
                                                       "the positions."),
-    h1: int = typer.Option(64, "--h1", help="Units of the value's first hidden layer (1-64)."),
-    h2: int = typer.Option(32, "--h2", help="Units of its second hidden layer (1-32)."),
+    explore: float = typer.Option(0.05, "--explore", help="selfplay's share of answers given at random while it "
+                                                          "plays for the positions (0-1)."),
+    base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
+                                                      "--edge better: keeper or learned."),
+    h1: int = typer.Option(None, "--h1", show_default=False,
+                           help="Units of the value's first hidden layer (judge: 1-64, default 64; selfplay: 1-32, "
+                                "default 32)."),
+    h2: int = typer.Option(None, "--h2", show_default=False,
+                           help="Units of its second hidden layer (judge: 1-32, default 32; selfplay: 1-16, "
+                                "default 16)."),
     epochs: int = typer.Option(6, "--epochs", help="Passes over the positions when fitting."),
-    edge: float = typer.Option(0.0, "--edge", help="While judge plays for the positions, it leaves learned's answer only "
-                                                   "for one whose tables are worth this much more (0-1; chance to win)."),
-    start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays judge "
-                                                          "over it instead of learned."),
+    edge: float = typer.Option(0.0, "--edge", help="While the player plays for the positions, it leaves its base's "
+                                                   "answer (judge: learned's, selfplay: --base's) only for one worth "
+                                                   "this much more by the value (0-1; chance to win)."),
+    start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays the "
+                                                          "player over it."),
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
                                                              "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
@@ -63,13 +75,18 @@ def train_value(
 
     check_seed(seed)
     check_threads(threads)
+    if player not in V.PLAYERS:
+        fail(f"--player must be one of {', '.join(V.PLAYERS)}, got {player!r}")
+    kind = M.AFTER if player == "selfplay" else M.TABLE
     try:
-        begin = M.load(start_from) if start_from is not None else None
+        begin = M.load(start_from, kind) if start_from is not None else None
     except M.ValueModelError as e:
         fail(f"--start: {e}")
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
-                               samples=samples, h1=h1, h2=h2, epochs=epochs, seed=seed, edge=edge,
-                               start=begin.sha256 if begin else "", eval_games=eval_games)
+                               samples=samples, h1=kind.max_h1 if h1 is None else h1,
+                               h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
+                               start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
+                               explore=explore, base=base)
     try:
         settings.check()
         comp = load_components(components)
@@ -104,9 +121,10 @@ def _print_evaluations(folder: Path) -> None:
     _, rows = R.value_tables(folder)
     if rows.empty:
         return
-    print(f"win rates on the evaluation deals (judge over each iteration's value, p: McNemar against it):")
+    player = R.run_player(folder)
+    print(f"win rates on the evaluation deals ({player} over each iteration's value, p: McNemar against it):")
     for _, r in rows.iterrows():
-        parts = [f"{R.VALUE_LABELS['new'].split(' over')[0]} {100 * r['new_win_rate']:.1f}%"]
+        parts = [f"{player} {100 * r['new_win_rate']:.1f}%"]
         for arm in R.VALUE_ARMS[1:]:
             parts.append(f"{arm} {100 * r[f'{arm}_win_rate']:.1f}% (p {r[f'new_vs_{arm}_p']:.2g})")
         print(f"  iteration {int(r['iteration'])}: " + ", ".join(parts))

@@ -18,6 +18,20 @@ PAIRS = ("new_vs_previous", "new_vs_teacher")
 VALUE_ARMS = ("new", "previous", "learned", "lookahead")
 VALUE_LABELS = {"new": "judge over this iteration's value", "previous": "judge over the previous value (or learned)",
                 "learned": "learned", "lookahead": "lookahead"}
+
+
+def value_labels(player: str) -> dict:
+    """VALUE_LABELS for a run whose player is judge or selfplay (iteration 0 played keeper)."""
+    if player == "judge":
+        return VALUE_LABELS
+    return {**VALUE_LABELS, "new": f"{player} over this iteration's value",
+            "previous": f"{player} over the previous value (or keeper)"}
+
+
+def run_player(folder: Path) -> str:
+    """Whose value a `kiai train-value` run learns (its settings; judge before the setting existed)."""
+    stored = Path(folder) / "settings.json"
+    return json.loads(stored.read_text()).get("player", "judge") if stored.exists() else "judge"
 VALUE_PAIRS = ("new_vs_previous", "new_vs_learned", "new_vs_lookahead")
 
 
@@ -73,7 +87,7 @@ LOSS_TITLES = {False: "Learning curve (masked squared error of the advantage ove
                True: "Learning curve (logistic loss of the value)"}
 
 
-def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False):
+def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False, player: str = "judge"):
     """Left: training loss by epoch, one line per iteration and head. Right: the win rate on
     the evaluation deals per iteration, with 95% intervals, for the model, the one before it
     and the teacher (`value`: kiai train-value's players)."""
@@ -88,7 +102,7 @@ def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False):
     left.set(title=LOSS_TITLES[value], xlabel="epoch", ylabel="training loss", yscale="log")
     if len(curve):
         left.legend(fontsize=8)
-    arms, labels = (VALUE_ARMS, VALUE_LABELS) if value else (ARMS, ARM_LABELS)
+    arms, labels = (VALUE_ARMS, value_labels(player)) if value else (ARMS, ARM_LABELS)
     for j, arm in enumerate(arms):
         if f"{arm}_win_rate" not in iterations:
             continue
@@ -112,7 +126,7 @@ def write(folder: Path, value: bool = False) -> list[Path]:
     paths = [folder / "curve.csv", folder / "training.csv", folder / "training.png"]
     curve.to_csv(paths[0], index=False)
     iterations.to_csv(paths[1], index=False)
-    fig = plot(curve, iterations, value)
+    fig = plot(curve, iterations, value, run_player(folder) if value else "judge")
     fig.savefig(paths[2], dpi=110)
     import matplotlib.pyplot as plt
 

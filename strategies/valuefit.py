@@ -1,11 +1,15 @@
-"""Learning the value of the table (strategies.table_value) by self-play (`kiai train-value`).
+"""Learning a value by self-play (`kiai train-value`): the value of the table at a turn's start
+that `judge` plays by (strategies.table_value), or the value of an answer's afterstate that
+`selfplay` plays by (strategies.afterstate), as the setting `player` says.
 
-Iteration 0 plays `learned` and labels each position (the table at a turn's start) with its
-game's outcome. Each later iteration plays `judge` over the previous value and labels each
-position with its TD(lambda) return: the outcome mixed with the previous value of the positions
-that followed it in the same game, which has far less noise than the outcome alone. The value is
-then fitted (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one
-before it.
+For judge, iteration 0 plays `learned` and labels each position (the table at a turn's start)
+with its game's outcome; each later iteration plays `judge` over the previous value. For
+selfplay, iteration 0 plays selfplay over a value of zeros (keeper's answers) and labels the
+afterstate of every answer it gives, a share of them given at random (`explore`); each later
+iteration plays selfplay over the previous value. Past iteration 0 a position's label is its
+TD(lambda) return: the outcome mixed with the previous value of the positions that followed it in
+the same game, which has far less noise than the outcome alone. The value is then fitted
+(logistic loss, PyTorch on the CPU) to the positions of this iteration and the one before it.
 
 Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
 run resumes where it stopped; every random choice comes from the seed.
@@ -41,6 +45,9 @@ EVAL_TABLES = (
 )
 EVAL_SEED = 31  # every iteration on the same deals
 EVAL_ARMS = ("new", "previous", "learned", "lookahead")
+PLAYERS = ("judge", "selfplay")  # whose value a run learns
+BASES = ("keeper", "learned")  # selfplay's base, by its `base` parameter
+CHUNK = 2000  # selfplay's games per batch while collecting (its rows fill a buffer sized for them)
 
 
 class TrainValueError(ValueError):
@@ -65,12 +72,22 @@ class ValueSettings:
     edge: float = 0.0
     start: str = ""  # sha256 of the value file iteration 0 starts from ("": learned's games)
     eval_games: int = 300  # per evaluation table and player, after each iteration (0: none)
+    player: str = "judge"  # whose value: judge's (the table at a turn's start) or selfplay's (afterstates)
+    explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
+    base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
+
+    @property
+    def kind(self):
+        from kiai.strategies import value_model as M
+
+        return M.AFTER if self.player == "selfplay" else M.TABLE
 
     def check(self) -> None:
-        from kiai.strategies.table_value import MAX_H1, MAX_H2
-
+        if self.player not in PLAYERS:
+            raise TrainValueError(f"--player must be one of {', '.join(PLAYERS)}, got {self.player!r}")
+        kind = self.kind
         for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
-                             ("samples", 1, 64), ("h1", 1, MAX_H1), ("h2", 1, MAX_H2), ("epochs", 1, 1000)):
+                             ("samples", 1, 64), ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)):
             v = getattr(self, name)
             if not lo <= v <= hi:
                 raise TrainValueError(f"--{name} must be in [{lo}, {hi}], got {v}")
@@ -80,6 +97,10 @@ class ValueSettings:
             raise TrainValueError(f"--lambda must be in [0, 1], got {self.lam}")
         if not 0.0 <= self.edge < 1.0:
             raise TrainValueError(f"--edge must be in [0, 1), got {self.edge}")
+        if not 0.0 <= self.explore <= 1.0:
+            raise TrainValueError(f"--explore must be in [0, 1], got {self.explore}")
+        if self.base not in BASES:
+            raise TrainValueError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
         if not 0 <= self.eval_games <= 1_000_000:
             raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
@@ -109,6 +130,41 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
         raise TrainValueError("a game's positions overflowed their buffer")
     won = (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32)
     return rows[:, 1:], won, game, out
+
+
+def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400):
+    """Play games of config (selfplay with a label buffer), CHUNK at a time: the features of the
+    afterstate of every answer it weighed, whether its game was won, its game's index, and the
+    per-game result rows."""
+    from kiai.strategies.run import _play, kernel_config
+    from kiai.strategies.selfplay import ROW_WIDTH
+
+    out = np.zeros((games, N_OUT), dtype=np.int32)
+    cfgs = kernel_config(config)
+    parts = []
+    for lo in range(0, games, CHUNK):
+        hi = min(games, lo + CHUNK)
+        _, rows = _play(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
+        parts.append(rows)
+    rows = np.concatenate(parts)
+    game = rows[:, 0].astype(np.int64) - game_offset
+    if len(rows) and (np.diff(game) < 0).any():
+        raise TrainValueError("the positions came back out of game order")
+    full = np.bincount(game, minlength=games)
+    if len(rows) == 0 or (full == 0).any():
+        raise TrainValueError("a game's positions overflowed their buffer")
+    won = (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32)
+    return rows[:, 1:], won, game, out
+
+
+def zero_value(settings: "ValueSettings", components) -> dict:
+    """A value of zeros: every answer is worth the same, so selfplay gives its base's answers."""
+    from kiai.strategies.afterstate import N_AFTER
+
+    h1, h2 = settings.h1, settings.h2
+    return {"w1": np.zeros((h1, N_AFTER), np.float32), "b1": np.zeros(h1, np.float32),
+            "w2": np.zeros((h2, h1), np.float32), "b2": np.zeros(h2, np.float32),
+            "w3": np.zeros((1, h2), np.float32), "b3": np.zeros(1, np.float32)}
 
 
 def predict(arrays: dict, x: np.ndarray) -> np.ndarray:
@@ -212,30 +268,47 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
     from kiai.strategies import value_model as M
     from kiai.strategies.run import GameConfig
 
+    kind = settings.kind
+    after = settings.player == "selfplay"
     previous = start
+    if after and previous is None:  # selfplay's iteration 0 plays over a value of zeros: keeper's answers
+        previous = folder / "value-zero.npz"
+        if not previous.exists():
+            M.save(previous, zero_value(settings, components), {"components_sha256": components.sha256,
+                                                                 "method": "zeros: every answer worth the same"}, kind)
     for it in range(settings.iterations):
         positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
         if value.exists():
             previous = value
             continue
         if not positions.exists():
-            if previous is not None:
+            fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
+            if not after and previous is not None:
                 os.environ[M.ENV] = str(previous)  # judge plays the previous value
-            prev_arrays = M.load(previous).arrays if previous else None
-            # self-play weighs each answer to the next turn only (`turns` 0), a sampled card
-            # for a Fight: it needs many games, not the strong tier's depth
-            params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples, "chance": 0,
-                                                              "edge": settings.edge, "turns": 0}
+            prev_arrays = None if fresh else M.load(previous, kind).arrays
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
-            stages.stage(f"iteration {it}: self-play of {'learned' if previous is None else 'judge'}", len(drawn))
+            who = settings.player if not (previous is None) else "learned"
+            stages.stage(f"iteration {it}: self-play of {who}", len(drawn))
             for t, (seating, level) in enumerate(drawn):
-                cfg = GameConfig(seating, level, "judge", params, components=components)
-                x, won, game, _ = collect(cfg, settings.games, settings.seed + 1_000_003 * it + t)
+                game_seed = settings.seed + 1_000_003 * it + t
+                if after:
+                    cfg = GameConfig(seating, level, "selfplay",
+                                     {"explore": settings.explore, "edge": settings.edge,
+                                      "base": BASES.index(settings.base)}, components=components, model=str(previous))
+                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed)
+                else:
+                    # self-play weighs each answer to the next turn only (`turns` 0), a sampled
+                    # card for a Fight: it needs many games, not the strong tier's depth
+                    params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples,
+                                                                      "chance": 0, "edge": settings.edge, "turns": 0}
+                    cfg = GameConfig(seating, level, "judge", params, components=components)
+                    x, won, game, _ = collect(cfg, settings.games, game_seed)
                 y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
                 keep = rng.random(len(x)) < settings.keep
-                xs.append(x[keep])
-                ys.append(y[keep])
+                xs.append(x[keep].copy())
+                ys.append(y[keep].copy())
+                del x
                 stages.advance()
             np.savez(positions, x=np.concatenate(xs), y=np.concatenate(ys))
         x, y = _load_positions(folder, it)
@@ -249,18 +322,20 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
 
         arrays = fit(x, y, settings, seed=settings.seed + it, threads=threads, on_epoch=on_epoch)
         (folder / f"curve-{it}.json").write_text(json.dumps(curve))
+        first = (f"iteration 0: outcomes of selfplay's games over a value of zeros ({settings.base}'s answers, "
+                 f"{settings.explore:g} of them at random); then " if after else
+                 "iteration 0: outcomes of learned's games; then ")
         M.save(value, arrays, {
             "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
                              "h1": settings.h1, "h2": settings.h2},
             "iteration": it, "positions": int(len(x)), "games": settings.tables * settings.games * (it + 1),
-            "method": ("iteration 0: outcomes of learned's games; then " if not start else
-                       "continued from the value whose sha256 settings.start holds: ")
-                      + "judge's games, TD(lambda) returns",
+            "method": (first if not start else "continued from the value whose sha256 settings.start holds: ")
+                      + f"{settings.player}'s games, TD(lambda) returns",
             "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command,
             # how the value this run started from was made, so the file tells its whole history
-            **({"started_from": {k: v for k, v in M.load(start).header.items() if k not in ("format", "feature_schema")}}
-               if start else {})})
+            **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in ("format", "feature_schema")}}
+               if start else {})}, kind)
         previous = value
     previous = start
     for it in range(settings.iterations):
@@ -284,17 +359,24 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     if path.exists():
         return json.loads(path.read_text())
     n = settings.eval_games
-    arms = {"new": ("judge", value), "previous": ("judge", previous) if previous else ("learned", None),
+    player = settings.player
+    first = "learned" if player == "judge" else settings.base  # what iteration 0 played
+    arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
+    params = {"base": BASES.index(settings.base)} if player == "selfplay" else {}
     stages.stage(f"iteration {it}: evaluation", len(EVAL_TABLES) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []
     for lineup, level in EVAL_TABLES:
         row = {"lineup": ",".join(lineup), "level": level}
         for name, (strategy, file) in arms.items():
-            if file is not None:
+            model = None
+            if file is not None and strategy == "judge":
                 os.environ[M.ENV] = str(file)  # judge plays this value (train_value puts it back)
-            w = run_games(GameConfig(lineup, level, strategy, components=components), n, EVAL_SEED)[:, O_OUTCOME] == 0
+            elif file is not None:
+                model = str(file)
+            w = run_games(GameConfig(lineup, level, strategy, params if strategy == player else {},
+                                     components=components, model=model), n, EVAL_SEED)[:, O_OUTCOME] == 0
             won[name].append(w)
             row[name] = int(w.sum())
             stages.advance(n)
