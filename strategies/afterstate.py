@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from kiai.simcore.codes import GOROBEI, KANBEI, MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
+from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
+from kiai.simcore.obs import ignores, popcount
 from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
@@ -182,9 +183,9 @@ def edit_for(pub, q, seat, a, answer, ed):
 
 @njit(cache=True, inline="always")
 def _ignored(pub, s, v):
-    """R-4: s's own talent or an absent token lent to him ignores penalties of value v's parity."""
-    tm = (1 << pub.samurai[s]) | pub.lent[s]
-    return (tm >> (KANBEI if v % 2 else GOROBEI)) & 1 == 1
+    """R-4: s's own talent or an absent token lent to him ignores penalties of value v's parity
+    (a support token counts only in its holder's own turn: not in the table an answer leaves)."""
+    return ignores((1 << pub.samurai[s]) | pub.lent[s], v)
 
 
 # what each seat adds to the end-of-round forecast (_seat's return, kept per seat by a question)
@@ -312,12 +313,7 @@ def _static(pub, u, x):
     x[G_TEAM + n - 2] = 1.0
     i = G_TEAM + MAX_SEATS - 1
     x[i] = pub.absent_on
-    left = 0
-    m = pub.absent_avail
-    while m:
-        left += m & 1
-        m >>= 1
-    x[i + 1] = left
+    x[i + 1] = popcount(pub.absent_avail)  # absent tokens left
     x[G_UNSEEN] = u[U_N]
     for v in range(6):
         x[G_UV + v] = u[U_V + v]

@@ -71,6 +71,7 @@ from kiai.strategies.base import Param, Strategy
 # the network's widths: a smaller one is played zero-padded to them (the padding adds zeros)
 H1 = 32
 H2 = 16
+assert H1 % 16 == 0 and H2 == 16  # the layers are summed sixteen at a time (_block, _dense)
 DATA = (
     ("base_at", np.int64),  # the address of learned's record, when learned is the base (base 1)
     ("h1", np.int64),
@@ -171,26 +172,46 @@ assert MEM.fields["work"][0].shape[0] >= _WORK and MEM.fields["nz_at"][0].shape[
 
 @njit(cache=True)
 def _dense(m, a1, a2):
-    """The network's logit from its first layer's sums a1."""
+    """The network's logit from its first layer's sums a1: the second layer's sixteen sums in
+    registers, over every unit of the first (one at or below 0 adds a zero: no branch), which the
+    SLP vectoriser makes one vector instruction a unit."""
     zero = np.float32(0.0)
-    for j in range(H2):
-        a2[j] = m.b2[j]
+    r = m.b2
+    c0, c1, c2, c3, c4, c5, c6, c7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+    c8, c9, c10, c11, c12, c13, c14, c15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
     for i in range(H1):
-        ai = a1[i]
-        if ai > zero:
-            row = m.w2[i]
-            for j in range(H2):
-                a2[j] += ai * row[j]
+        ai = max(a1[i], zero)
+        r = m.w2[i]
+        c0 += r[0] * ai; c1 += r[1] * ai; c2 += r[2] * ai; c3 += r[3] * ai  # noqa: E702
+        c4 += r[4] * ai; c5 += r[5] * ai; c6 += r[6] * ai; c7 += r[7] * ai  # noqa: E702
+        c8 += r[8] * ai; c9 += r[9] * ai; c10 += r[10] * ai; c11 += r[11] * ai  # noqa: E702
+        c12 += r[12] * ai; c13 += r[13] * ai; c14 += r[14] * ai; c15 += r[15] * ai  # noqa: E702
+    a2[0], a2[1], a2[2], a2[3], a2[4], a2[5], a2[6], a2[7] = c0, c1, c2, c3, c4, c5, c6, c7
+    a2[8], a2[9], a2[10], a2[11], a2[12], a2[13], a2[14], a2[15] = c8, c9, c10, c11, c12, c13, c14, c15
     z = m.b3[0]
+    w3 = m.w3
     for j in range(H2):
-        if a2[j] > zero:
-            z += a2[j] * m.w3[j]
+        z += max(a2[j], zero) * w3[j]
     return z
 
 
 @njit(cache=True, inline="always")
 def _chance(z):
     return 1.0 / (1.0 + np.exp(-np.float64(z)))
+
+
+@njit(cache=True)
+def _reference(m, pub, u, ed, base, pb, x, px, at, a1b):
+    """Make edit ed's afterstate the reference the other answers are valued from: its features
+    (base, and pb for the forecast), copies of them that _value edits and restores (x, px), and
+    its first layer's sums (a1b)."""
+    after_features(pub, u, ed, base, pb)
+    first_layer(m, base, at, a1b)
+    for i in range(N_AFTER):
+        x[i] = base[i]
+    for i in range(pub.n):
+        for f in range(N_F):
+            px[i, f] = pb[i, f]
 
 
 @njit(cache=True)
@@ -245,13 +266,7 @@ def _draw_value(m, pub, mem, u, ed, seat, keep, at):
         count_card(pub, u, c, -1)
         new_edit(ed)
         ed[ED_DRAWN] = c
-        after_features(pub, u, ed, cb, cpb)
-        first_layer(m, cb, at, ca1b)
-        for i in range(N_AFTER):
-            cx[i] = cb[i]
-        for i in range(pub.n):
-            for f in range(N_F):
-                cpx[i, f] = cpb[i, f]
+        _reference(m, pub, u, ed, cb, cpb, cx, cpx, at, ca1b)
         legal = card_options(pub, seat, c)
         if keep:
             legal &= (1 << CARD_CONFRONT) | (1 << CARD_DEFEND)
@@ -375,13 +390,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
         edit_for(pub, q, seat, a, mine, ed)
     rm = touched(pub, ed)
     rcard = ed[ED_PHASE] == PH_CARD
-    after_features(pub, u, ed, base, pb)
-    first_layer(m, base, at, a1b)
-    for i in range(N_AFTER):
-        x[i] = base[i]
-    for i in range(pub.n):
-        for f in range(N_F):
-            px[i, f] = pb[i, f]
+    _reference(m, pub, u, ed, base, pb, x, px, at, a1b)
     best = mine
     if _drawing(m, q, seat, mine):
         bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
