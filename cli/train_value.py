@@ -1,4 +1,4 @@
-"""`kiai train-value`: learn the value of the table that `judge` plays by (strategies.valuefit)."""
+"""`kiai train-value`: learn by self-play the value that `selfplay` or `judge` plays by (strategies.valuefit)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from kiai.cli.common import (
     command,
     command_line,
     fail,
+    parse_levels,
+    parse_samurai,
     progress,
 )
 
@@ -50,6 +52,11 @@ def train_value(
                                                           "plays for the positions (0-1)."),
     base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
                                                       "--edge better: keeper or learned."),
+    samurai: str = typer.Option(None, "--samurai", "-s", help="Train on this one seating (with --difficulty) instead of "
+                                                              "tables drawn from the seed: each of the --tables plays "
+                                                              "its own games of it, and each iteration is evaluated on "
+                                                              "it."),
+    difficulty: str = typer.Option(None, "--difficulty", "-d", help="The level of --samurai's table."),
     h1: int = typer.Option(None, "--h1", show_default=False,
                            help="Units of the value's first hidden layer (judge: 1-64, default 64; selfplay: 1-32, "
                                 "default 32)."),
@@ -92,6 +99,23 @@ def train_value(
         comp = load_components(components)
     except (V.TrainValueError, ComponentsError) as e:
         fail(str(e))
+    if (samurai is None) != (difficulty is None):
+        fail("--samurai and --difficulty go together: give both for one table, or neither")
+    if samurai is not None:
+        from dataclasses import replace
+
+        from kiai.simcore.config import ConfigError
+        from kiai.strategies.run import GameConfig
+
+        seating = parse_samurai(samurai)
+        levels = parse_levels(difficulty, comp)
+        if len(levels) != 1:
+            fail("--difficulty names one level for --samurai's table")
+        try:
+            GameConfig(seating, levels[0], components=comp)
+        except ConfigError as e:
+            fail(str(e))
+        settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
     if folder.exists() and not folder.is_dir():
         fail(f"FOLDER {folder} is a file; give a folder")
     check_output_folder(folder, "FOLDER")

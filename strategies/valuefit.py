@@ -12,7 +12,8 @@ the same game, which has far less noise than the outcome alone. The value is the
 (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one before it.
 
 Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
-run resumes where it stopped; every random choice comes from the seed.
+run resumes where it stopped; an iteration's positions are removed once no later iteration fits on
+them. Every random choice comes from the seed.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class ValueSettings:
     player: str = "judge"  # whose value: judge's (the table at a turn's start) or selfplay's (afterstates)
     explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
+    table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
 
     @property
     def kind(self):
@@ -107,8 +109,26 @@ class ValueSettings:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
 
 
+def one_table(settings: ValueSettings) -> tuple[tuple[str, ...], str] | None:
+    """The one table a run trains on (settings.table), or None."""
+    if not settings.table:
+        return None
+    seating, level = settings.table.split("@")
+    return tuple(seating.split(",")), level
+
+
+def eval_tables(settings: ValueSettings):
+    """The tables each iteration is evaluated on: the run's one table, else EVAL_TABLES."""
+    one = one_table(settings)
+    return (one,) if one else EVAL_TABLES
+
+
 def tables(settings: ValueSettings) -> list[tuple[tuple[str, ...], str]]:
-    """The training tables (seating, level), drawn from the seed: 2 to 7 samurai, every level."""
+    """The training tables (seating, level): --tables copies of the run's one table (each plays
+    its own games), or drawn from the seed: 2 to 7 samurai, every level."""
+    one = one_table(settings)
+    if one:
+        return [one] * settings.tables
     rng = np.random.default_rng([settings.seed, 1])
     out = []
     for _ in range(settings.tables):
@@ -310,7 +330,13 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
                 ys.append(y[keep].copy())
                 del x
                 stages.advance()
-            np.savez(positions, x=np.concatenate(xs), y=np.concatenate(ys))
+            # written under another name, then renamed: a run killed while writing leaves no
+            # half a file for its resumption to read
+            tmp = positions.with_name(f".{positions.name}")
+            with open(tmp, "wb") as f:
+                np.savez(f, x=np.concatenate(xs), y=np.concatenate(ys))
+            tmp.replace(positions)
+            del xs, ys
         x, y = _load_positions(folder, it)
         stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs)
         curve = []
@@ -337,6 +363,9 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in ("format", "feature_schema")}}
                if start else {})}, kind)
         previous = value
+        # the positions no later iteration fits on (gigabytes each): the next one fits on its own
+        # and this one's
+        (folder / f"positions-{it - 1}.npz").unlink(missing_ok=True)
     previous = start
     for it in range(settings.iterations):
         value = folder / f"value-{it}.npz"
@@ -364,10 +393,10 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
     params = {"base": BASES.index(settings.base)} if player == "selfplay" else {}
-    stages.stage(f"iteration {it}: evaluation", len(EVAL_TABLES) * len(arms) * n)
+    stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []
-    for lineup, level in EVAL_TABLES:
+    for lineup, level in eval_tables(settings):
         row = {"lineup": ",".join(lineup), "level": level}
         for name, (strategy, file) in arms.items():
             model = None

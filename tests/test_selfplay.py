@@ -180,23 +180,28 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
     from kiai.strategies.run import run_games
 
     comp = load_components(None)
-    settings = valuefit.ValueSettings(iterations=2, tables=2, games=40, keep=1.0, h1=8, h2=4, epochs=1, seed=3,
+    settings = valuefit.ValueSettings(iterations=1, tables=2, games=40, keep=1.0, h1=8, h2=4, epochs=1, seed=3,
                                       eval_games=4, player="selfplay", explore=0.1, edge=0.01)
     folder = tmp_path / "run"
+    first = valuefit.train_value(folder, settings, comp)
+    with np.load(folder / "positions-0.npz") as z:
+        assert set(np.unique(z["y"])) <= {0.0, 1.0}  # iteration 0: outcomes
+        assert z["x"].shape[1] == A.N_AFTER
+    ev = json.loads((folder / "evaluation-0.json").read_text())
+    assert ev["players"] == {"new": "selfplay", "previous": "keeper", "learned": "learned", "lookahead": "lookahead"}
+    stamp = first.stat().st_mtime_ns
+    # resumed with one more iteration: the first is kept, the second plays over it
+    settings = valuefit.ValueSettings(**{**settings.__dict__, "iterations": 2})
     last = valuefit.train_value(folder, settings, comp)
-    assert last == folder / "value-1.npz"
+    assert last == folder / "value-1.npz" and first.stat().st_mtime_ns == stamp
     model = M.load_after(last)
     header = model.header
     assert header["feature_schema"] == A.SCHEMA and header["iteration"] == 1 and header["positions"] > 0
     assert header["settings"]["player"] == "selfplay" and "selfplay's games" in header["method"]
     assert header["architecture"]["h1"] == 8 and header["components_sha256"] == comp.sha256
-    with np.load(folder / "positions-0.npz") as z:
-        assert set(np.unique(z["y"])) <= {0.0, 1.0}  # iteration 0: outcomes
-        assert z["x"].shape[1] == A.N_AFTER
     with np.load(folder / "positions-1.npz") as z:
         assert ((z["y"] > 0) & (z["y"] < 1)).any()  # later: TD(lambda) returns
-    ev = json.loads((folder / "evaluation-0.json").read_text())
-    assert ev["players"] == {"new": "selfplay", "previous": "keeper", "learned": "learned", "lookahead": "lookahead"}
+    assert not (folder / "positions-0.npz").exists()  # no later iteration fits on it
     stamp = last.stat().st_mtime_ns
     valuefit.train_value(folder, settings, comp)
     assert last.stat().st_mtime_ns == stamp
@@ -290,3 +295,34 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
     np.testing.assert_array_equal(none, learned_games)
     every = run_games(GameConfig(lineup, "easy", "selfplay", {"base": 1, "doubt": 1.0}), 200, seed=5)
     assert (every != learned_games).any()
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--player", "teacher"], "--player"),
+    (["--player", "selfplay", "--explore", "2"], "--explore"),
+    (["--player", "selfplay", "--base", "judge"], "--base"),
+    (["--player", "selfplay", "--h1", "33"], "--h1"),
+    (["--player", "selfplay", "--start", "/no/such/value.npz"], "--start"),
+    (["--player", "selfplay", "-s", "gorobei,kanbei"], "go together"),
+    (["--player", "selfplay", "-s", "gorobei,kanbei", "-d", "easy,hard"], "one level"),
+    (["--player", "selfplay", "-s", "gorobei,shichiroji", "-d", "easy"], "shichiroji"),
+    (["--player", "selfplay", "-s", "gorobei", "-d", "easy"], "2 to 7"),
+])
+def test_bad_input_to_train_value_for_selfplay_is_one_line_before_any_work(tmp_path, capsys, argv, words):
+    from conftest import one_line_error, run
+
+    folder = tmp_path / "run"
+    one_line_error(*run(capsys, "train-value", folder, *argv), words)
+    assert not folder.exists()
+
+
+def test_a_run_on_one_table_trains_and_evaluates_on_it():
+    """--samurai/--difficulty: every training table is that table (each playing its own games),
+    and the evaluation plays it too."""
+    from kiai.strategies import valuefit
+
+    s = valuefit.ValueSettings(tables=3, player="selfplay", h1=32, h2=16, table="gorobei,kanbei,katsushiro@easy")
+    one = (("gorobei", "kanbei", "katsushiro"), "easy")
+    assert valuefit.tables(s) == [one] * 3 and valuefit.eval_tables(s) == (one,)
+    drawn = valuefit.ValueSettings(tables=3, player="selfplay", h1=32, h2=16)
+    assert valuefit.eval_tables(drawn) == valuefit.EVAL_TABLES and len(set(valuefit.tables(drawn))) > 1
