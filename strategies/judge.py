@@ -41,7 +41,7 @@ from kiai.strategies.value_model import load as load_value
 BASES = ("keeper", "learned")
 STRATEGY = Strategy(
     "judge",
-    "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; as strong as the lookahead over learned at ten times its speed, some two hundred times slower than learned.",
+    "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; level with the lookahead over learned at about eight times its speed, some two hundred times slower than learned.",
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
         Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
