@@ -384,7 +384,8 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     # the reference table: the base's answer's afterstate, whose value is the network's own; the
     # other answers' are worked out from it. When that answer's value is an expectation over a
     # card (`chance` 1), the table as it stands is the reference instead
-    if _drawing(m, q, seat, mine):
+    drawing = _drawing(m, q, seat, mine)
+    if drawing:
         new_edit(ed)
     else:
         edit_for(pub, q, seat, a, mine, ed)
@@ -392,7 +393,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     rcard = ed[ED_PHASE] == PH_CARD
     _reference(m, pub, u, ed, base, pb, x, px, at, a1b)
     best = mine
-    if _drawing(m, q, seat, mine):
+    if drawing:
         bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
     else:
         bv = _chance(_dense(m, a1b, a2))

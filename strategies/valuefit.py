@@ -177,14 +177,13 @@ def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per
     return rows[:, 1:], won, game, out
 
 
-def zero_value(settings: "ValueSettings", components) -> dict:
-    """A value of zeros: every answer is worth the same, so selfplay gives its base's answers."""
-    from kiai.strategies.afterstate import N_AFTER
+def zero_value(settings: "ValueSettings") -> dict:
+    """A value of zeros, in the shapes a value file of the run's kind holds: every answer is worth
+    the same, so selfplay gives its base's answers."""
+    from kiai.strategies import value_model as M
 
-    h1, h2 = settings.h1, settings.h2
-    return {"w1": np.zeros((h1, N_AFTER), np.float32), "b1": np.zeros(h1, np.float32),
-            "w2": np.zeros((h2, h1), np.float32), "b2": np.zeros(h2, np.float32),
-            "w3": np.zeros((1, h2), np.float32), "b3": np.zeros(1, np.float32)}
+    dims = {"h1": settings.h1, "h2": settings.h2, "inputs": settings.kind.inputs}
+    return {name: np.zeros(tuple(dims.get(d, d) for d in shape), np.float32) for name, shape in M.SHAPES.items()}
 
 
 def predict(arrays: dict, x: np.ndarray) -> np.ndarray:
@@ -294,7 +293,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
     if after and previous is None:  # selfplay's iteration 0 plays over a value of zeros: keeper's answers
         previous = folder / "value-zero.npz"
         if not previous.exists():
-            M.save(previous, zero_value(settings, components), {"components_sha256": components.sha256,
+            M.save(previous, zero_value(settings), {"components_sha256": components.sha256,
                                                                  "method": "zeros: every answer worth the same"}, kind)
     for it in range(settings.iterations):
         positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
@@ -308,7 +307,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             prev_arrays = None if fresh else M.load(previous, kind).arrays
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
-            who = settings.player if not (previous is None) else "learned"
+            who = "learned" if previous is None else settings.player
             stages.stage(f"iteration {it}: self-play of {who}", len(drawn))
             for t, (seating, level) in enumerate(drawn):
                 game_seed = settings.seed + 1_000_003 * it + t
@@ -326,8 +325,8 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
                     x, won, game, _ = collect(cfg, settings.games, game_seed)
                 y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
                 keep = rng.random(len(x)) < settings.keep
-                xs.append(x[keep].copy())
-                ys.append(y[keep].copy())
+                xs.append(x[keep])  # a copy: x itself can go
+                ys.append(y[keep])
                 del x
                 stages.advance()
             # written under another name, then renamed: a run killed while writing leaves no
