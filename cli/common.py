@@ -158,30 +158,43 @@ def stderr(msg: str) -> None:
 class StageBars:
     """A training run's stages (strategies.training.Stages) as progress bars on a terminal;
     elsewhere (a log file: a run takes an hour) a line as each stage starts and at every tenth of
-    it, with the minutes spent."""
+    it, with the minutes spent. Both give the stage's rate in its units, counted from its first
+    advance: the first step of a stage may compile what it plays, and the rate leaves that out."""
 
     def __init__(self, bar):
         self.bar, self.task, self.log = bar, None, not bar.console.is_terminal
 
-    def stage(self, description, total):
+    def stage(self, description, total, unit="games"):
         import time
 
         if self.task is not None:
             self.bar.remove_task(self.task)
-        self.task = self.bar.add_task(description, total=total, rate="")
-        self.description, self.total, self.done, self.began = description, total, 0, time.perf_counter()
+        self.task = self.bar.add_task(description, total=total, rate=" ")
+        self.description, self.total, self.unit = description, total, unit
+        self.done, self.began, self.first = 0, time.perf_counter(), None
         if self.log:
             stderr(f"{description}: {total:,} to do")
+
+    def _rate(self, now) -> str:
+        """Units a second since the first advance ('' until two advances have come)."""
+        if self.first is None or now <= self.first[1] or self.done <= self.first[0]:
+            return ""
+        r = (self.done - self.first[0]) / (now - self.first[1])
+        return f"{r:,.0f} {self.unit}/s" if r >= 100 else f"{r:.3g} {self.unit}/s"
 
     def advance(self, k=1):
         import time
 
-        self.bar.advance(self.task, k)
         tenth = 10 * self.done // max(self.total, 1)
         self.done += k
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = (self.done, now)
+        rate = self._rate(now)
+        self.bar.update(self.task, advance=k, rate=rate or " ")
         if self.log and 10 * self.done // max(self.total, 1) > tenth:
             stderr(f"{self.description}: {self.done:,} of {self.total:,} in "
-                   f"{(time.perf_counter() - self.began) / 60:.1f} min")
+                   f"{(now - self.began) / 60:.1f} min" + (f" ({rate})" if rate else ""))
 
     def note(self, line):
         self.bar.console.print(line) if self.bar.console.is_terminal else stderr(line)

@@ -253,9 +253,9 @@ def header_for(settings: Settings, k: int, positions: int, losses: dict, command
 
 class Stages:
     """What the run reports as it goes (the CLI draws progress bars): `stage` starts a step of
-    `total` units, `advance` moves it, `note` prints a line."""
+    `total` units (games, or `unit`), `advance` moves it, `note` prints a line."""
 
-    def stage(self, description: str, total: int) -> None: ...
+    def stage(self, description: str, total: int, unit: str = "games") -> None: ...
 
     def advance(self, k: int = 1) -> None: ...
 
@@ -327,7 +327,7 @@ def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: s
         return folder.read_json(curve_path)
     rows = np.concatenate([np.load(folder.iteration(j) / "labels.npy") for j in range(k + 1)])
     stages.stage(f"iteration {k}: fitting {len(rows):,} positions" + (f", {settings.fits} fits" if settings.fits > 1 else ""),
-                 2 * settings.epochs * settings.fits)
+                 2 * settings.epochs * settings.fits, unit="epochs")
     fits = []
     for f in range(settings.fits):
         curve = []

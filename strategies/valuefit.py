@@ -308,7 +308,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
             who = "learned" if previous is None else settings.player
-            stages.stage(f"iteration {it}: self-play of {who}", len(drawn))
+            stages.stage(f"iteration {it}: self-play of {who}", len(drawn) * settings.games)
             for t, (seating, level) in enumerate(drawn):
                 game_seed = settings.seed + 1_000_003 * it + t
                 if after:
@@ -328,7 +328,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
                 xs.append(x[keep])  # a copy: x itself can go
                 ys.append(y[keep])
                 del x
-                stages.advance()
+                stages.advance(settings.games)
             # written under another name, then renamed: a run killed while writing leaves no
             # half a file for its resumption to read
             tmp = positions.with_name(f".{positions.name}")
@@ -337,7 +337,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             tmp.replace(positions)
             del xs, ys
         x, y = _load_positions(folder, it)
-        stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs)
+        stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs, unit="epochs")
         curve = []
 
         def on_epoch(e, loss, it=it, curve=curve):

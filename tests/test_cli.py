@@ -124,3 +124,28 @@ def test_console_script_has_no_traceback():
                           capture_output=True, text=True, check=False)  # fmt: skip
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_training_stages_rate_leaves_out_the_first_step(monkeypatch, capsys):
+    """A stage's rate counts from its first advance: the first step may compile what it plays
+    (a minute), and a rate over it would understate the speed many times over."""
+    import time
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from kiai.cli.common import StageBars
+
+    clock = iter([0.0, 60.0, 61.0, 62.0, 62.5])  # stage start; then three advances; the epoch stage
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    bars = StageBars(Progress(console=Console(file=sys.stderr, force_terminal=False)))
+    bars.stage("self-play", 300)
+    bars.advance(100)  # 60 s: compiling, then 100 games
+    assert bars._rate(60.0) == ""
+    bars.advance(100)
+    bars.advance(100)  # 200 games in the 2 s after the first step: 100 games/s, not 300 / 62 s
+    err = capsys.readouterr().err
+    assert "self-play: 300 to do" in err and "self-play: 300 of 300 in 1.0 min (100 games/s)" in err
+    assert "self-play: 100 of 300 in 1.0 min\n" in err  # no rate from the first step alone
+    bars.stage("fit", 6, unit="epochs")
+    assert bars.unit == "epochs" and bars._rate(62.5) == ""

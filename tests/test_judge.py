@@ -5,6 +5,7 @@ documented, the value file's round trip and refusals, TD(lambda) returns, and a 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -214,7 +215,9 @@ def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, 
     code, out, err = run(capsys, "train-value", tmp_path / "run", "--iterations", 1, "--tables", 2, "-n", 20,
                          "--keep", 1, "--h1", 8, "--h2", 4, "--epochs", 1, "--seed", 3, "--eval-games", 2)
     assert code == 0, err
-    assert "iteration 0: self-play of learned: 2 to do" in err and "iteration 0: self-play of learned: 2 of 2 in" in err
+    # the self-play stage counts games (2 tables x 20), with its rate from the second table on
+    assert "iteration 0: self-play of learned: 40 to do" in err
+    assert re.search(r"iteration 0: self-play of learned: 40 of 40 in [\d.]+ min \([\d,.]+ games/s\)", err), err
     assert "epoch 0: loss" in err and "value files in" in out
     # the training report: each iteration's evaluation, printed and drawn
     assert "iteration 0: evaluation: 24 to do" in err and "iteration 0: judge " in out and "lookahead " in out
