@@ -28,7 +28,8 @@ from kiai.cli.common import (
          help="Learn a value by self-play: with --player selfplay, the value of the table each answer leads to "
               "(its afterstate), that `selfplay` plays by; with --player judge (the default), the value of the "
               "table at a turn's start, that the strong tier `judge` plays by. Iteration 0 plays on --tables "
-              "training tables drawn from the seed (2 to 7 samurai, every level): selfplay over a value of zeros, "
+              "training tables drawn from the seed (2 to 7 samurai, every level), or of one --samurai table, "
+              "or of the family of --size samurai at one level: selfplay over a value of zeros, "
               "which gives keeper's answers and --explore of them at random, or learned for judge; it fits the "
               "value to the games' outcomes. Each later iteration plays the player over the previous value and "
               "fits the TD(lambda) returns of its games. After each iteration the player over the new value, over "
@@ -42,7 +43,8 @@ def train_value(
     folder: Path = typer.Argument(Path("kiai-value"), metavar="FOLDER", help="The run's folder (made if missing)."),
     player: str = typer.Option("judge", "--player", help="Whose value: selfplay (afterstates) or judge (turn starts)."),
     iterations: int = typer.Option(3, "--iterations", help="Self-play iterations (1-50)."),
-    tables: int = typer.Option(300, "--tables", help="Training tables drawn from the seed."),
+    tables: int = typer.Option(300, "--tables", help="Training tables per iteration: drawn from the seed, copies of "
+                                                     "--samurai's table or seatings of --size's family."),
     games: int = typer.Option(800, "--games", "-n", help="Games per training table and iteration."),
     keep: float = typer.Option(0.1, "--keep", help="Share of the positions kept for the fit."),
     lam: float = typer.Option(0.7, "--lambda", help="TD(lambda): 1 fits the outcomes, 0 the next position's value."),
@@ -56,7 +58,14 @@ def train_value(
                                                               "tables drawn from the seed: each of the --tables plays "
                                                               "its own games of it, and each iteration is evaluated on "
                                                               "it."),
-    difficulty: str = typer.Option(None, "--difficulty", "-d", help="The level of --samurai's table."),
+    size: int = typer.Option(None, "--size", help="Train on the family of tables of this many samurai (2-7) at "
+                                                  "--difficulty: every seating of every line-up, each as often "
+                                                  "(selfplay plays a family's value on any of its tables)."),
+    hold_out: int = typer.Option(0, "--hold-out", help="With --size: line-ups of the family left out of training, "
+                                                       "drawn from the seed; each iteration is evaluated on them "
+                                                       "(0: on three of its seatings)."),
+    difficulty: str = typer.Option(None, "--difficulty", "-d", help="The level of --samurai's table or --size's "
+                                                                     "family."),
     h1: int = typer.Option(None, "--h1", show_default=False,
                            help="Units of the value's first hidden layer (judge: 1-64, default 64; selfplay: 1-32, "
                                 "default 32)."),
@@ -75,6 +84,7 @@ def train_value(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
+    from kiai.simcore.codes import SAMURAI
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies import value_model as M
     from kiai.strategies import valuefit as V
@@ -93,29 +103,40 @@ def train_value(
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base)
+                               explore=explore, base=base, hold_out=hold_out)
     try:
-        settings.check()
         comp = load_components(components)
-    except (V.TrainValueError, ComponentsError) as e:
+    except ComponentsError as e:
         fail(str(e))
-    if (samurai is None) != (difficulty is None):
-        fail("--samurai and --difficulty go together: give both for one table, or neither")
-    if samurai is not None:
+    if samurai is not None and size is not None:
+        fail("--size trains on a family of tables, --samurai on one: give one of them")
+    if ((samurai is None) and (size is None)) != (difficulty is None):
+        fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
+    if difficulty is not None:
         from dataclasses import replace
 
         from kiai.simcore.config import ConfigError
         from kiai.strategies.run import GameConfig
 
-        seating = parse_samurai(samurai)
         levels = parse_levels(difficulty, comp)
         if len(levels) != 1:
-            fail("--difficulty names one level for --samurai's table")
-        try:
-            GameConfig(seating, levels[0], components=comp)
-        except ConfigError as e:
-            fail(str(e))
-        settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
+            fail(f"--difficulty names one level for {'--samurai' if samurai else '--size'}'s "
+                 f"{'table' if samurai else 'family'}")
+        if samurai is not None:
+            seating = parse_samurai(samurai)
+            try:
+                GameConfig(seating, levels[0], components=comp)
+            except ConfigError as e:
+                fail(str(e))
+            settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
+        else:
+            if not 2 <= size <= len(SAMURAI):
+                fail(f"--size must be in [2, {len(SAMURAI)}], got {size}")
+            settings = replace(settings, family=f"{size}@{levels[0]}")
+    try:
+        settings.check()
+    except V.TrainValueError as e:
+        fail(str(e))
     if folder.exists() and not folder.is_dir():
         fail(f"FOLDER {folder} is a file; give a folder")
     check_output_folder(folder, "FOLDER")

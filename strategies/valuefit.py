@@ -29,6 +29,7 @@ import numpy as np
 
 from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
+from kiai.strategies import families as F
 from kiai.strategies.training import Stages
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
@@ -77,6 +78,8 @@ class ValueSettings:
     explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
+    family: str = ""  # "K@level": train on every seating of K samurai at that level (strategies.families)
+    hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
 
     @property
     def kind(self):
@@ -107,6 +110,16 @@ class ValueSettings:
             raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
+        if self.family and self.table:
+            raise TrainValueError("--size trains on a family of tables, --samurai on one: give one of them")
+        if self.hold_out and not self.family:
+            raise TrainValueError("--hold-out leaves line-ups of a family out: it needs --size")
+        if self.family:
+            size = F.parse(self.family)[0]
+            lineups = len(F.lineups(size))
+            if not 0 <= self.hold_out < lineups:
+                raise TrainValueError(f"--hold-out must be in [0, {lineups - 1}] for {size} samurai "
+                                      f"({lineups} line-ups), got {self.hold_out}")
 
 
 def one_table(settings: ValueSettings) -> tuple[tuple[str, ...], str] | None:
@@ -117,18 +130,34 @@ def one_table(settings: ValueSettings) -> tuple[tuple[str, ...], str] | None:
     return tuple(seating.split(",")), level
 
 
+def _family(settings: ValueSettings) -> F.Family | None:
+    if not settings.family:
+        return None
+    size, level = F.parse(settings.family)
+    return F.Family(size, level, settings.hold_out, settings.seed)
+
+
 def eval_tables(settings: ValueSettings):
-    """The tables each iteration is evaluated on: the run's one table, else EVAL_TABLES."""
+    """The tables each iteration is evaluated on: the run's one table; a family's held-out
+    line-ups (else three of its seatings); else EVAL_TABLES."""
     one = one_table(settings)
-    return (one,) if one else EVAL_TABLES
+    if one:
+        return (one,)
+    family = _family(settings)
+    return family.eval_tables() if family else EVAL_TABLES
 
 
-def tables(settings: ValueSettings) -> list[tuple[tuple[str, ...], str]]:
-    """The training tables (seating, level): --tables copies of the run's one table (each plays
-    its own games), or drawn from the seed: 2 to 7 samurai, every level."""
+def tables(settings: ValueSettings, iteration: int = 0) -> list[tuple[tuple[str, ...], str]]:
+    """The training tables (seating, level) of an iteration: --tables copies of the run's one
+    table (each plays its own games); a family's seatings, each as often as the others (a new
+    draw each iteration where they outnumber the tables); or drawn from the seed: 2 to 7
+    samurai, every level."""
     one = one_table(settings)
     if one:
         return [one] * settings.tables
+    family = _family(settings)
+    if family:
+        return family.tables(settings.tables, iteration)
     rng = np.random.default_rng([settings.seed, 1])
     out = []
     for _ in range(settings.tables):
@@ -270,10 +299,9 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
             raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
     stored.write_text(json.dumps(mine, indent=1))
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
-    drawn = tables(settings)
     before = os.environ.get(M.ENV)
     try:
-        _iterate(folder, settings, components, stages, command, threads, mine, drawn, start)
+        _iterate(folder, settings, components, stages, command, threads, mine, start)
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
             os.environ.pop(M.ENV, None)
@@ -282,7 +310,7 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     return folder / f"value-{settings.iterations - 1}.npz"
 
 
-def _iterate(folder, settings, components, stages, command, threads, mine, drawn, start) -> None:
+def _iterate(folder, settings, components, stages, command, threads, mine, start) -> None:
     from kiai.simcore.version import kiai_version
     from kiai.strategies import value_model as M
     from kiai.strategies.run import GameConfig
@@ -307,6 +335,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, drawn
             prev_arrays = None if fresh else M.load(previous, kind).arrays
             rng = np.random.default_rng([settings.seed, 2, it])
             xs, ys = [], []
+            drawn = tables(settings, it)
             who = "learned" if previous is None else settings.player
             stages.stage(f"iteration {it}: self-play of {who}", len(drawn) * settings.games)
             for t, (seating, level) in enumerate(drawn):

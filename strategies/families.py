@@ -1,0 +1,74 @@
+"""A family of tables: every seating of K samurai at one level. `kiai train-value --size K`
+learns one value for a family (strategies.valuefit), and `selfplay` plays the family's shipped
+value on any of its tables (strategies.value_model.family_path).
+
+A value learned for one family serves line-ups it never played (the family's held-out
+line-ups measure that), but not other team sizes or levels: the samurai's talents weigh
+differently with more of them, and the cards differ by level.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from kiai.simcore.codes import SAMURAI
+
+EVAL_SEATINGS = 3  # tables a family without held-out line-ups is evaluated on
+
+
+@cache
+def lineups(size: int) -> tuple[tuple[str, ...], ...]:
+    """Every line-up (set of samurai) of `size`, in the order of simcore.codes.SAMURAI."""
+    return tuple(itertools.combinations(SAMURAI, size))
+
+
+def seatings(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct seating of a line-up: its first samurai first (rotations are the same
+    seating), the others in every order (mirror images are not)."""
+    return [(lineup[0], *rest) for rest in itertools.permutations(lineup[1:])]
+
+
+def parse(text: str) -> tuple[int, str]:
+    """"K@level" -> (K, level)."""
+    size, level = text.split("@")
+    return int(size), level
+
+
+@dataclass(frozen=True)
+class Family:
+    size: int
+    level: str
+    hold_out: int = 0  # line-ups left out of training, drawn from the seed
+    seed: int = 0
+
+    def held(self) -> list[tuple[str, ...]]:
+        """The line-ups training never plays."""
+        every = lineups(self.size)
+        picks = np.random.default_rng([self.seed, 3]).choice(len(every), self.hold_out, replace=False)
+        return [every[i] for i in sorted(picks)]
+
+    def trained(self) -> list[tuple[str, ...]]:
+        """Every seating of the line-ups training plays."""
+        held = set(self.held())
+        return [s for lineup in lineups(self.size) if lineup not in held for s in seatings(lineup)]
+
+    def tables(self, count: int, iteration: int) -> list[tuple[tuple[str, ...], str]]:
+        """`count` training tables of an iteration: every trained seating count // n times, and
+        count % n more drawn afresh each iteration."""
+        every = self.trained()
+        n = len(every)
+        rng = np.random.default_rng([self.seed, 1, iteration])
+        picks = np.concatenate([np.tile(np.arange(n), count // n), rng.permutation(n)[: count % n]])
+        return [(every[i], self.level) for i in rng.permutation(picks)]
+
+    def eval_tables(self) -> tuple[tuple[tuple[str, ...], str], ...]:
+        """The held-out line-ups as they are written, else three trained seatings drawn from the seed."""
+        if self.hold_out:
+            return tuple((lineup, self.level) for lineup in self.held())
+        every = self.trained()
+        picks = np.random.default_rng([self.seed, 4]).choice(len(every), min(EVAL_SEATINGS, len(every)), replace=False)
+        return tuple((every[i], self.level) for i in sorted(picks))
