@@ -3,6 +3,8 @@
     .venv/bin/python docs/generate.py            # the quick blocks (seconds each)
     .venv/bin/python docs/generate.py --slow     # and the slow ones (make docs: kiai bench, minutes)
     .venv/bin/python docs/generate.py --check    # change nothing; exit 1 if a quick block drifted
+    .venv/bin/python docs/generate.py --slow --only "selfplay over learned" docs/strategies.md
+                                                 # of the slow blocks, only those whose command or code holds the text
 
 A generated block is an opening comment naming a kiai command, the command's output, and a
 closing comment:
@@ -209,17 +211,18 @@ def content(block: Block, output: str) -> str:
     return fence(output)
 
 
-def regenerate(path: Path, slow: bool, check: bool) -> list[str]:
-    """Re-run a page's blocks (the slow ones only with `slow`) and write the page back unless
-    `check`. Returns the commands whose shown output changed."""
+def regenerate(path: Path, slow: bool, check: bool, only: str = "") -> list[str]:
+    """Re-run a page's blocks (the slow ones only with `slow`, and with `only` just those whose
+    command or code holds it) and write the page back unless `check`. Returns the commands whose
+    shown output changed."""
     text = path.read_text(encoding="utf-8")
-    name = str(path.relative_to(ROOT))
+    name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
     found = blocks(text, name)
     changed, pieces, last = [], [], 0
     namespace: dict = {}  # the page's Python blocks, as one notebook
     with tempfile.TemporaryDirectory(prefix="kiai-docs-") as tmp:
         for b in found:
-            if b.slow and not slow:
+            if b.slow and (not slow or only not in b.command + b.code):
                 continue
             print(f"{name}: {b.command}", file=sys.stderr, flush=True)
             output = execute(b.code, namespace, Path(tmp)) if b.python else run(b, Path(tmp))
@@ -240,12 +243,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("pages", nargs="*", type=Path, help="pages to regenerate (default: README.md and docs/*.md)")
     ap.add_argument("--slow", action="store_true", help="also the slow blocks (speed tables; make docs)")
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a block's output drifted")
+    ap.add_argument("--only", default="", metavar="TEXT",
+                    help="with --slow: of the slow blocks, only those whose command or code holds TEXT")
     args = ap.parse_args(argv)
     todo = [p.resolve() for p in args.pages] or pages()
     drifted, failed = [], False
     for path in todo:
         try:
-            changed = regenerate(path, args.slow, args.check)
+            changed = regenerate(path, args.slow, args.check, args.only)
         except GenerationError as e:
             print(f"{path.relative_to(ROOT)}: {e}", file=sys.stderr)
             failed = True

@@ -76,6 +76,16 @@ def test_a_python_block_needs_its_code_above_it():
     assert generate.execute(code, {}, ROOT).strip() == "42"
 
 
+def test_only_regenerates_the_slow_blocks_that_hold_its_text(tmp_path):
+    """--slow --only TEXT: of the slow blocks, only those whose code holds TEXT run again."""
+    block = "```python\nprint({})\n```\n<!-- generated (slow): python -->\n```text\nold\n```\n<!-- end generated -->\n"
+    page = tmp_path / "page.md"
+    page.write_text(block.format("'first'") + "\n" + block.format("'second'"), encoding="utf-8")
+    assert generate.regenerate(page, slow=True, check=False, only="second") == ["python"]
+    text = page.read_text(encoding="utf-8")
+    assert "```text\nold\n```" in text and "```text\nsecond\n```" in text and "```text\nfirst" not in text
+
+
 def test_normalise_masks_times_speeds_and_threads_only():
     line = "sweep: 4 configurations, 4,000 games; 4,000 played in 1.1 s (3,767 games/s on 2 threads)"
     assert generate.normalise(line) == "sweep: 4 configurations, 4,000 games; 4,000 played in # s (# games/s on # threads)"
