@@ -76,10 +76,15 @@ class GameConfig(TableFacts):
     def uses_model(self) -> bool:
         return hasattr(registry.module(self.base_name), "data_record")
 
-    def load_model(self, components_sha256: str | None = None):
-        """The model file the base plays (self.model, else its shipped one), checked; ValueError
-        (one line) when it cannot be played."""
-        return registry.module(self.base_name).load_model(self.model, components_sha256)
+    def load_model(self, components_sha256: str | None = None, shipped: bool = False):
+        """The model file the base plays (self.model, else its shipped one; `shipped`: the shipped
+        one), checked; ValueError (one line) when it cannot be played. A base whose shipped values
+        come by family (selfplay) gets the one of this table's team size and level."""
+        module = registry.module(self.base_name)
+        path = None if shipped else self.model
+        if getattr(module, "BY_FAMILY", False):
+            return module.load_model(path, components_sha256, table=(len(self.samurai), self.difficulty))
+        return module.load_model(path, components_sha256)
 
     @property
     def strategy_info(self) -> registry.Strategy:
@@ -109,7 +114,7 @@ class GameConfig(TableFacts):
             from pathlib import Path
 
             m = self.load_model()
-            shipped = registry.module(self.base_name).load_model(None).path
+            shipped = self.load_model(shipped=True).path
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),
                             "shipped": Path(m.path).resolve() == Path(shipped).resolve()}

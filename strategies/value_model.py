@@ -71,6 +71,13 @@ def default_path(kind: Kind = TABLE) -> Path:
     return Path(os.environ.get(ENV) or shipped) if kind is TABLE else shipped
 
 
+def family_path(size: int, level: str) -> Path | None:
+    """The shipped selfplay value of the family of `size` samurai at `level`
+    (strategies.families), if kiai ships one."""
+    path = Path(__file__).parent / "data" / f"selfplay-{size}-{level}.npz"
+    return path if path.exists() else None
+
+
 def save(path, arrays: dict, header: dict, kind: Kind = TABLE) -> None:
     header = {"format": FORMAT, "feature_schema": kind.schema, **header}
     buf = io.BytesIO()

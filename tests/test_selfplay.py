@@ -303,7 +303,14 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
     (["--player", "selfplay", "--base", "judge"], "--base"),
     (["--player", "selfplay", "--h1", "33"], "--h1"),
     (["--player", "selfplay", "--start", "/no/such/value.npz"], "--start"),
-    (["--player", "selfplay", "-s", "gorobei,kanbei"], "go together"),
+    (["--player", "selfplay", "-s", "gorobei,kanbei"], "give both"),
+    (["--player", "selfplay", "--size", "3"], "give both"),
+    (["--player", "selfplay", "--size", "3", "-s", "gorobei,kanbei,kyuzo", "-d", "easy"], "give one of them"),
+    (["--player", "selfplay", "--size", "8", "-d", "easy"], "--size must be in [2, 7]"),
+    (["--player", "selfplay", "--size", "3", "-d", "easy,hard"], "one level for --size's family"),
+    (["--player", "selfplay", "--hold-out", "2"], "needs --size"),
+    (["--player", "selfplay", "--size", "7", "-d", "easy", "--hold-out", "1"], "--hold-out must be in [0, 0]"),
+    (["--player", "selfplay", "--size", "2", "-d", "easy", "--hold-out", "21"], "--hold-out must be in [0, 20]"),
     (["--player", "selfplay", "-s", "gorobei,kanbei", "-d", "easy,hard"], "one level"),
     (["--player", "selfplay", "-s", "gorobei,shichiroji", "-d", "easy"], "shichiroji"),
     (["--player", "selfplay", "-s", "gorobei", "-d", "easy"], "2 to 7"),
@@ -326,3 +333,59 @@ def test_a_run_on_one_table_trains_and_evaluates_on_it():
     assert valuefit.tables(s) == [one] * 3 and valuefit.eval_tables(s) == (one,)
     drawn = valuefit.ValueSettings(tables=3, player="selfplay", h1=32, h2=16)
     assert valuefit.eval_tables(drawn) == valuefit.EVAL_TABLES and len(set(valuefit.tables(drawn))) > 1
+
+
+def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_left_out():
+    """--size/--difficulty: the training tables are seatings of that many samurai at that level,
+    every seating of the line-ups kept as often as the others, none of a held-out line-up; each
+    iteration is evaluated on the held-out line-ups. Where the seatings outnumber the tables,
+    each iteration draws afresh."""
+    from collections import Counter
+
+    from kiai.strategies import families as F
+    from kiai.strategies import valuefit
+
+    s = valuefit.ValueSettings(tables=130, player="selfplay", h1=32, h2=16, family="3@easy", hold_out=3, seed=7)
+    s.check()
+    held = F.Family(3, "easy", 3, 7).held()
+    assert len(held) == 3 and len(set(held)) == 3
+    assert valuefit.eval_tables(s) == tuple((lineup, "easy") for lineup in held)
+    drawn = valuefit.tables(s, 0)
+    assert {level for _, level in drawn} == {"easy"} and len(drawn) == 130
+    seatings = Counter(seating for seating, _ in drawn)
+    assert len(seatings) == 2 * (35 - 3) and set(seatings.values()) == {2, 3}  # 64 seatings, 130 tables
+    assert not {tuple(sorted(t)) for t in seatings} & {tuple(sorted(t)) for t in held}
+    assert valuefit.tables(s, 0) == drawn  # from the seed
+    big = valuefit.ValueSettings(tables=40, player="selfplay", h1=32, h2=16, family="5@hard", seed=7)
+    first, second = valuefit.tables(big, 0), valuefit.tables(big, 1)
+    assert len(set(first)) == 40 and set(first) != set(second)
+    assert all(len(seating) == 5 and level == "hard" for seating, level in first)
+    assert len(valuefit.eval_tables(big)) == F.EVAL_SEATINGS  # no held-out line-up: trained seatings
+    assert len(F.Family(7, "easy").trained()) == 720 and len(F.Family(4, "easy").trained()) == 35 * 6
+
+
+def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
+    """The value of a table's family (team size and level) plays where one is shipped: a family
+    value of zeros gives keeper's games on that family's tables, and the general value plays
+    elsewhere; --model plays the file it names on every table."""
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import run_games
+
+    comp = load_components(None)
+    zeros = tmp_path / "selfplay-3-easy.npz"
+    M.save(zeros, valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16)),
+           {"components_sha256": comp.sha256}, M.AFTER)
+    real = M.family_path
+    monkeypatch.setattr(M, "family_path", lambda size, level: zeros if (size, level) == (3, "easy") else real(size, level))
+    trio = ("gorobei", "kanbei", "katsushiro")
+    family = GameConfig(trio, "easy", "selfplay")
+    assert family.describe()["model"]["path"] == str(zeros) and family.describe()["model"]["shipped"]
+    np.testing.assert_array_equal(run_games(family, 150, seed=3), run_games(GameConfig(trio, "easy", "keeper"), 150, seed=3))
+    other = GameConfig(trio, "hard", "selfplay")
+    assert other.describe()["model"]["path"] == str(real(3, "hard") or M.default_path(M.AFTER))
+    general = GameConfig(trio, "easy", "selfplay", model=str(M.default_path(M.AFTER)))
+    assert general.describe()["model"]["path"] == str(M.default_path(M.AFTER))
+    assert not general.describe()["model"]["shipped"]
+    assert (run_games(general, 150, seed=3) != run_games(family, 150, seed=3)).any()
