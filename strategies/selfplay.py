@@ -87,7 +87,7 @@ ROW_WIDTH = 1 + N_AFTER  # a collected row: the game's index, then the afterstat
 
 STRATEGY = Strategy(
     "selfplay",
-    "Experimental: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with a value learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; behind learned so far.",
+    "Experimental: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with a value learned by self-play (its table's family's where kiai ships one), and leaves keeper's (or learned's) answer only for a clearly better one; ahead of learned on the shipped families, behind it elsewhere.",
     (
         *keeper.STRATEGY.params,  # keeper's, for the questions it answers and its own answer: first
         # the threshold of SPARTA's search: the value's errors are largest on the tables its base
@@ -435,11 +435,16 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     return best
 
 
-def load_model(path=None, components_sha256: str | None = None):
-    """The value file selfplay plays (path, else the shipped one), checked (GameConfig.load_model)."""
-    from kiai.strategies.value_model import load_after
+BY_FAMILY = True  # its shipped values come by family (GameConfig.load_model)
 
-    return load_after(path, components_sha256)
+
+def load_model(path=None, components_sha256: str | None = None, table: tuple[int, str] | None = None):
+    """The value file selfplay plays, checked (GameConfig.load_model): path, else the shipped
+    value of the table's family (team size, level) where kiai ships one, else the shipped
+    general value."""
+    from kiai.strategies.value_model import family_path, load_after
+
+    return load_after(path or (table and family_path(*table)), components_sha256)
 
 
 def data_record(config) -> np.ndarray:
@@ -449,7 +454,7 @@ def data_record(config) -> np.ndarray:
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
-    load_model(config.model).pack(rec[0], prefix="")
+    config.load_model().pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:
