@@ -108,8 +108,6 @@ def train_value(
         comp = load_components(components)
     except ComponentsError as e:
         fail(str(e))
-    if samurai is not None and size is not None:
-        fail("--size trains on a family of tables, --samurai on one: give one of them")
     if ((samurai is None) and (size is None)) != (difficulty is None):
         fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
     if difficulty is not None:
@@ -129,7 +127,7 @@ def train_value(
             except ConfigError as e:
                 fail(str(e))
             settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
-        else:
+        if size is not None:  # with --samurai too: settings.check() refuses the pair
             if not 2 <= size <= len(SAMURAI):
                 fail(f"--size must be in [2, {len(SAMURAI)}], got {size}")
             settings = replace(settings, family=f"{size}@{levels[0]}")
