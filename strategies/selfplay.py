@@ -7,7 +7,8 @@ most: its chance to win from there. It leaves its base's answer (keeper's, or le
 `base` 1) only for one valued `edge` more; with learned as the base, `doubt` below 1 spends the
 value only on the questions learned itself finds close. With `chance` 1 an answer that draws a
 card is valued by the exact expectation over that card of its best handling. The other questions
-go to the base.
+go to the base. Where kiai ships no value for the table's family (team size and level) and no
+--model names one, it gives learned's answers.
 
 The network's first layer is a sum over the features; the afterstates of one question differ
 from the reference table (the base's answer's afterstate) in a few features only, so each other
@@ -67,6 +68,7 @@ from kiai.strategies.afterstate import (
     written,
 )
 from kiai.strategies.base import Param, Strategy
+from kiai.strategies.model import Model
 
 # the network's widths: a smaller one is played zero-padded to them (the padding adds zeros)
 H1 = 32
@@ -87,7 +89,7 @@ ROW_WIDTH = 1 + N_AFTER  # a collected row: the game's index, then the afterstat
 
 STRATEGY = Strategy(
     "selfplay",
-    "Experimental: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with a value learned by self-play (its table's family's where kiai ships one), and leaves keeper's (or learned's) answer only for a clearly better one; ahead of learned on the shipped families, behind it elsewhere.",
+    "Experimental: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with the value its table's family (team size and level) learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; gives learned's answers where kiai ships no value for the family.",
     (
         *keeper.STRATEGY.params,  # keeper's, for the questions it answers and its own answer: first
         # the threshold of SPARTA's search: the value's errors are largest on the tables its base
@@ -439,11 +441,14 @@ BY_FAMILY = True  # its shipped values come by family (GameConfig.load_model)
 
 
 def load_model(path=None, components_sha256: str | None = None, table: tuple[int, str] | None = None):
-    """The value file selfplay plays, checked (GameConfig.load_model): path, else the shipped
-    value of the table's family (team size, level) where kiai ships one, else the shipped
-    general value."""
+    """The model selfplay plays, checked (GameConfig.load_model): the value file at path, else
+    the shipped value of the table's family (team size, level); where kiai ships none, learned's
+    model, whose answers selfplay then gives (data_record). With neither path nor table, the
+    shipped general value."""
     from kiai.strategies.value_model import family_path, load_after
 
+    if path is None and table is not None and family_path(*table) is None:
+        return learned.load_model(None, components_sha256)
     return load_after(path or (table and family_path(*table)), components_sha256)
 
 
@@ -454,7 +459,12 @@ def data_record(config) -> np.ndarray:
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
-    config.load_model().pack(rec[0], prefix="")
+    model = config.load_model()
+    if isinstance(model, Model):
+        # no value for this table's family: learned's answers, weighing nothing (doubt 0)
+        rec[0]["base"], rec[0]["doubt"] = 1, 0.0
+    else:
+        model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:

@@ -260,6 +260,7 @@ FUZZ = [
     (("heihachi", "daisuke"), "hard", "auto"),  # two samurai: absent tokens, doll check
     (("gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "on"),
     (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "easy", "auto"),
+    (("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "auto"),  # its family's shipped value
 ]
 
 
@@ -267,11 +268,15 @@ FUZZ = [
 @pytest.mark.parametrize("samurai,level,absent", FUZZ)
 def test_selfplay_plays_legally_under_the_invariant_checker(params, samurai, level, absent):
     """Section 13: every answer legal and every invariant kept, over the shipped value, with each
-    of its ways to play (exact chance, learned as the base, doubt, exploration)."""
+    of its ways to play (exact chance, learned as the base, doubt, exploration); the general value
+    where its family's is not fuzzed, so that every table weighs its answers."""
     from kiai.simcore.results import O_DECISIONS, O_ERR
+    from kiai.strategies import value_model as M
     from kiai.strategies.run import run_games
 
-    out = run_games(GameConfig(samurai, level, "selfplay", params, absent_tokens=absent), 300, seed=41, check=True)
+    model = None if level == "normal" else str(M.default_path(M.AFTER))
+    out = run_games(GameConfig(samurai, level, "selfplay", params, absent_tokens=absent, model=model), 300, seed=41,
+                    check=True)
     assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0 and out[:, O_DECISIONS].sum() > 0
 
 
@@ -366,8 +371,8 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
 
 def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
     """The value of a table's family (team size and level) plays where one is shipped: a family
-    value of zeros gives keeper's games on that family's tables, and the general value plays
-    elsewhere; --model plays the file it names on every table."""
+    value of zeros gives keeper's games on that family's tables; a family without a shipped value
+    gets learned's games, and its model is learned's; --model plays the file it names on every table."""
     from kiai.simcore.components import load_components
     from kiai.strategies import valuefit
     from kiai.strategies import value_model as M
@@ -383,8 +388,13 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     family = GameConfig(trio, "easy", "selfplay")
     assert family.describe()["model"]["path"] == str(zeros) and family.describe()["model"]["shipped"]
     np.testing.assert_array_equal(run_games(family, 150, seed=3), run_games(GameConfig(trio, "easy", "keeper"), 150, seed=3))
+    monkeypatch.setattr(M, "family_path", lambda size, level: zeros if (size, level) == (3, "easy") else None)
     other = GameConfig(trio, "hard", "selfplay")
-    assert other.describe()["model"]["path"] == str(real(3, "hard") or M.default_path(M.AFTER))
+    assert other.describe()["model"]["path"] == str(M.default_path(M.AFTER).parent / "learned.npz")
+    assert other.describe()["model"]["shipped"]
+    for params in ({}, {"base": 0, "edge": 0.0}):  # whatever its parameters
+        np.testing.assert_array_equal(run_games(GameConfig(trio, "hard", "selfplay", params), 150, seed=3),
+                                      run_games(GameConfig(trio, "hard", "learned"), 150, seed=3))
     general = GameConfig(trio, "easy", "selfplay", model=str(M.default_path(M.AFTER)))
     assert general.describe()["model"]["path"] == str(M.default_path(M.AFTER))
     assert not general.describe()["model"]["shipped"]
