@@ -240,8 +240,8 @@ def after_delta(pub, u, ed, m, card, x, parts):
     """after_features for edit ed, over the features of a reference table (x, and parts for the
     forecast, hold after_features of the reference edit), writing only what the two edits may
     change: x[DYN:CARD], the card in hand (x[CARD:N_GLOBAL]) when `card` (either edit is a give),
-    and the boards of the seats in m (the union of both edits' touched(); -1: everything).
-    restore() puts x and parts back."""
+    and the boards of the seats in m (the union of both edits' touched(); -1: everything), the
+    ranges written() lists."""
     if m < 0:
         after_features(pub, u, ed, x, parts)
         return
@@ -282,22 +282,6 @@ def written(pub, m, card, k):
                 return N_GLOBAL + j * N_SEAT, N_GLOBAL + (j + 1) * N_SEAT
             k -= 1
     return 0, 0
-
-
-@njit(cache=True)
-def restore(pub, m, card, base, base_parts, x, parts):
-    """Undo after_delta: x and parts back to the reference table's (base, base_parts)."""
-    k = 0
-    while True:
-        lo, hi = written(pub, m, card, k)
-        if hi == 0:
-            break
-        for i in range(lo, hi):
-            x[i] = base[i]
-        k += 1
-    for s in range(pub.n):
-        for f in range(N_F):
-            parts[s, f] = base_parts[s, f]
 
 
 @njit(cache=True)

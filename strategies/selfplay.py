@@ -61,7 +61,6 @@ from kiai.strategies.afterstate import (
     count_card,
     edit_for,
     new_edit,
-    restore,
     touched,
     union,
     unseen_counts,
@@ -217,30 +216,38 @@ def _reference(m, pub, u, ed, base, pb, x, px, at, a1b):
 
 
 @njit(cache=True)
-def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2):
+def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at):
     """The chance to win from the afterstate of edit ed. The reference table's features (base,
     pb: another answer's afterstate, or the table as it stands; x and px hold copies and are left
     so) differ from it only where after_delta writes for the two edits (rm, rcard: the
     reference's touched() and whether it is a give); the first layer's sums are the reference's
-    (a1b) plus the rows of the features that changed, times the change."""
+    (a1b) plus the rows of the features that changed, times the change. The changed features are
+    listed first (into at, without a branch) and then added, in the order of their positions."""
     mm = union(touched(pub, ed), rm)
     card = rcard or ed[ED_PHASE] == PH_CARD
     after_delta(pub, u, ed, mm, card, x, px)
-    for j in range(H1):
-        a1[j] = a1b[j]
+    n = 0
     k = 0
     while True:
         lo, hi = written(pub, mm, card, k)
         if hi == 0:
             break
         for i in range(lo, hi):
-            d = x[i] - base[i]
-            if d != 0.0:
-                row = m.w1[i]
-                for j in range(H1):
-                    a1[j] += d * row[j]
+            at[n] = i
+            n += x[i] != base[i]
         k += 1
-    restore(pub, mm, card, base, pb, x, px)
+    for j in range(H1):
+        a1[j] = a1b[j]
+    for t in range(n):
+        i = at[t]
+        d = x[i] - base[i]
+        x[i] = base[i]  # x back to the reference's (the features not listed are the reference's)
+        row = m.w1[i]
+        for j in range(H1):
+            a1[j] += d * row[j]
+    for s in range(pub.n):
+        for f in range(N_F):
+            px[s, f] = pb[s, f]
     return _chance(_dense(m, a1, a2))
 
 
@@ -277,7 +284,7 @@ def _draw_value(m, pub, mem, u, ed, seat, keep, at):
             if (legal >> answer) & 1:
                 edit_for(pub, Q_CARD, seat, c, answer, ed)
                 ed[ED_DRAWN] = c
-                v = _value(m, pub, u, ed, 0, False, cb, cpb, cx, cpx, ca1b, a1, a2)
+                v = _value(m, pub, u, ed, 0, False, cb, cpb, cx, cpx, ca1b, a1, a2, at)
                 best = max(best, v)
         count_card(pub, u, c, 1)
         total += k * best
@@ -420,7 +427,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
                 v = _chance(_dense(m, a1, a2))
             else:
                 edit_for(pub, q, seat, a, answer, ed)
-                v = _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2)
+                v = _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at)
                 if q == Q_ACTION and answer >= ACT_SUPPORT:
                     sup = answer - ACT_SUPPORT
                     for j in range(H1):
