@@ -425,7 +425,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     strategy ({'reference': {'T': 4}} or ['reference.T=4']); params_file: a file (with strategies,
     a list, each for the strategy it names); rules: readings every arm plays. Returns a Comparison."""
     from kiai.reports import compare as C
-    from kiai.reports.seatings import _names
+    from kiai.simcore.seatings import _names
     from kiai.simcore.config import ConfigError
 
     with reporter(progress) as p:

@@ -183,7 +183,7 @@ def parse_samurai(text, option: str = "--samurai") -> tuple[str, ...]:
     """Comma-separated names (or a list of them); an empty name (`a,,b`, a trailing comma) is an
     error, not skipped, and so is a name that is not a samurai (every unknown one named, as every
     command names them)."""
-    from kiai.reports.seatings import check_known
+    from kiai.simcore.seatings import check_known
 
     text = text_of(text, option)
     names = tuple(s.strip() for s in text.split(","))
@@ -412,7 +412,7 @@ def sample_notes(counts: list[int], k: int) -> list[str]:
 
 def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
     """--lineup (repeatable): line-ups played in the seat order given."""
-    from kiai.reports.seatings import _names
+    from kiai.simcore.seatings import _names
 
     out = []
     for text in values:

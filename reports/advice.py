@@ -285,7 +285,7 @@ def recommended_lineups(df: pd.DataFrame, strategy: str | None = None) -> dict[i
 
 def seatings_played(df: pd.DataFrame, level: str, strategy: str | None = None) -> dict[str, int]:
     """{line-up: distinct seatings played at `level`} over the main rows."""
-    from kiai.reports.seatings import seating_key
+    from kiai.simcore.seatings import seating_key
 
     d = main_rows(df, strategy)
     d = d[d["difficulty"] == level]
@@ -311,7 +311,7 @@ def the_pick(df: pd.DataFrame, rates: pd.DataFrame, lineups: pd.DataFrame, n: in
 def seating_rates(df: pd.DataFrame, level: str, lineup: str, strategy: str | None = None) -> pd.DataFrame:
     """Every seating of `lineup` played at `level` (main rows), each with its rate and interval,
     best first. A seating is keyed in its canonical rotation (rotations are the same seating)."""
-    from kiai.reports.seatings import seating_key
+    from kiai.simcore.seatings import seating_key
 
     d = main_rows(df, strategy)
     d = d[(d["difficulty"] == level) & (d["lineup"].astype(str) == lineup)]

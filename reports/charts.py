@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 from scipy.stats import chi2_contingency
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from kiai.reports.seatings import lineup_key, seating_key
+from kiai.simcore.seatings import lineup_key, seating_key
 from kiai.reports.stats import holm, proportion_ci_arrays
 from kiai.simcore.codes import LEVEL_PLUSES, LEVELS, SAMURAI
 

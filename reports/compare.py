@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from kiai.reports import sweep
-from kiai.reports.seatings import seatings_from
+from kiai.simcore.seatings import seatings_from
 from kiai.reports.stats import holm, paired_test_counts
 from kiai.reports.summary import Tally, summarize
 from kiai.simcore import results as L

@@ -109,7 +109,7 @@ def rule_lineups(n: int, k: int = RULE_LINEUPS, seed: int = RULE_SEED) -> list[t
     with numpy Generator(seed), in canonical order; all of them where there are no more than k."""
     import numpy as np
 
-    from kiai.reports.seatings import all_lineups
+    from kiai.simcore.seatings import all_lineups
 
     pool = [lineup for lineup in all_lineups(n) if "kikuchiyo" in lineup]
     if k >= len(pool):
@@ -152,7 +152,7 @@ def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "a
     of `results`, the default sweep's table, for the first strategy), at the level its line-ups are
     compared, less the seatings `results` already holds there."""
     from kiai.reports import advice
-    from kiai.reports.seatings import seatings_from
+    from kiai.simcore.seatings import seatings_from
     from kiai.reports.sweep import build_plan, strategy_variants
 
     strategies = list(strategies)
@@ -174,7 +174,7 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
     (seatings.sample_lineups); then every line-up of AGREEMENT_COUNT samurai at AGREEMENT_LEVEL.
     ValueError when `results` holds none of them."""
     from kiai.reports import advice
-    from kiai.reports.seatings import all_lineups, sample_lineups
+    from kiai.simcore.seatings import all_lineups, sample_lineups
     from kiai.reports.sweep import build_plan, strategy_variants
 
     strategies = list(strategies)

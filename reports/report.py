@@ -329,7 +329,7 @@ def _compact_lineups(rates: pd.DataFrame) -> pd.DataFrame:
 
 def _seating_scope(main: pd.DataFrame) -> tuple[str, int] | None:
     """The level and team size with the most line-ups played in several seatings."""
-    from kiai.reports.seatings import seating_key
+    from kiai.simcore.seatings import seating_key
 
     if "seating" not in main or main.empty:
         return None

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kiai.reports.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
+from kiai.simcore.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
 from kiai.reports.stats import proportion_ci
 from kiai.reports.summary import MAX_SCORE, Tally, kiai_version, summarize
 from kiai.simcore.codes import OUTCOMES

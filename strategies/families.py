@@ -9,27 +9,13 @@ differently with more of them, and the cards differ by level.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
-from kiai.simcore.codes import SAMURAI
+from kiai.simcore.seatings import all_lineups, seatings_from
 
 EVAL_SEATINGS = 3  # tables a family without held-out line-ups is evaluated on
-
-
-@cache
-def lineups(size: int) -> tuple[tuple[str, ...], ...]:
-    """Every line-up (set of samurai) of `size`, in the order of simcore.codes.SAMURAI."""
-    return tuple(itertools.combinations(SAMURAI, size))
-
-
-def seatings(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """Every distinct seating of a line-up: its first samurai first (rotations are the same
-    seating), the others in every order (mirror images are not)."""
-    return [(lineup[0], *rest) for rest in itertools.permutations(lineup[1:])]
 
 
 def parse(text: str) -> tuple[int, str]:
@@ -47,14 +33,14 @@ class Family:
 
     def held(self) -> list[tuple[str, ...]]:
         """The line-ups training never plays."""
-        every = lineups(self.size)
+        every = all_lineups(self.size)
         picks = np.random.default_rng([self.seed, 3]).choice(len(every), self.hold_out, replace=False)
         return [every[i] for i in sorted(picks)]
 
     def trained(self) -> list[tuple[str, ...]]:
         """Every seating of the line-ups training plays."""
         held = set(self.held())
-        return [s for lineup in lineups(self.size) if lineup not in held for s in seatings(lineup)]
+        return [s for lineup in all_lineups(self.size) if lineup not in held for s in seatings_from(lineup)]
 
     def tables(self, count: int, iteration: int) -> list[tuple[tuple[str, ...], str]]:
         """`count` training tables of an iteration: every trained seating count // n times, and

@@ -29,6 +29,7 @@ import numpy as np
 
 from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
+from kiai.simcore.seatings import all_lineups
 from kiai.strategies import families as F
 from kiai.strategies.training import Stages
 
@@ -116,7 +117,7 @@ class ValueSettings:
             raise TrainValueError("--hold-out leaves line-ups of a family out: it needs --size")
         if self.family:
             size = F.parse(self.family)[0]
-            lineups = len(F.lineups(size))
+            lineups = len(all_lineups(size))
             if not 0 <= self.hold_out < lineups:
                 raise TrainValueError(f"--hold-out must be in [0, {lineups - 1}] for {size} samurai "
                                       f"({lineups} line-ups), got {self.hold_out}")

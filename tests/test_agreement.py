@@ -9,7 +9,7 @@ from test_reports_report import _row
 
 from kiai.reports import agreement, ladder, presets
 from kiai.reports.report import write_report
-from kiai.reports.seatings import all_lineups, sample_lineups
+from kiai.simcore.seatings import all_lineups, sample_lineups
 from kiai.reports.sweep import identity_key
 from kiai.simcore.codes import LEVELS, SAMURAI
 

@@ -12,7 +12,7 @@ import pytest
 
 from kiai.cli.main import main
 from kiai.reports import compare as C
-from kiai.reports.seatings import seatings_from
+from kiai.simcore.seatings import seatings_from
 from kiai.reports.stats import holm, paired_test
 from conftest import run
 

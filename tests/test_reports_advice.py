@@ -11,7 +11,7 @@ from test_reports_report import _row
 from kiai.reports import advice, presets
 from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.report import write_report
-from kiai.reports.seatings import all_lineups, seatings_from
+from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed
 
 # ------------------------------------------------------------------------------ wording

@@ -9,7 +9,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from kiai.reports import charts
 from kiai.reports.charts import NoChartData
 from kiai.reports.report import load_results, write_report
-from kiai.reports.seatings import distinct_seatings, lineup_key
+from kiai.simcore.seatings import distinct_seatings, lineup_key
 from kiai.simcore.codes import LEVEL_PLUSES
 
 STEMS = ("winrate_by_level", "samurai_effect", "neighbour_effect", "loss_causes", "score_grades")

@@ -453,7 +453,7 @@ def test_unknown_samurai_are_named_in_one_form(capsys, no_games, tmp_path, monke
 
 
 def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
-    from kiai.reports.seatings import seatings_from
+    from kiai.simcore.seatings import seatings_from
 
     with pytest.raises(ValueError) as e:
         seatings_from("kyuzo,bob,heihachi")

@@ -13,7 +13,7 @@ from pandas.api import types as ptypes
 from kiai.cli.main import main
 from kiai.reports import sweep as S
 from kiai.reports.report import load_results
-from kiai.reports.seatings import canonical_seating, lineup_key, seating_key
+from kiai.simcore.seatings import canonical_seating, lineup_key, seating_key
 from kiai.reports.stats import proportion_ci
 from kiai.reports.summary import Tally
 from kiai.simcore import results as L

@@ -1,4 +1,5 @@
-"""Line-ups and seatings of samurai (RULES R-2).
+"""Line-ups and seatings of samurai (RULES R-2): what the sweeps, the reports and the training
+families (strategies.families) enumerate.
 
 A line-up is a set of samurai; a seating is a line-up in seat order 0..n-1. Rotations of a
 seating are the same seating (the first player is drawn at random anyway); a mirror image is

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from kiai.reports.seatings import (
+from kiai.simcore.seatings import (
     all_lineups,
     canonical_seating,
     distinct_seatings,
