@@ -38,7 +38,7 @@ from kiai.cli.common import (
               "FOLDER gets each step as it finishes (a killed run resumes: "
               "run the same command again); value-I.npz is iteration I's value, to play with --model FILE "
               "(selfplay) or KIAI_VALUE_MODEL=FILE (judge), or to ship as strategies/data/selfplay-K-LEVEL.npz (a "
-              "family's value, that selfplay plays on its tables), selfplay.npz or value.npz. "
+              "family's value, that selfplay plays on its tables) or value.npz (judge's). "
               "Needs PyTorch (the extra kiai[train]).")
 def train_value(
     folder: Path = typer.Argument(Path("kiai-value"), metavar="FOLDER", help="The run's folder (made if missing)."),

@@ -454,14 +454,15 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
     shipped general value."""
     from kiai.strategies.value_model import family_path, load_after
 
-    if path is None and table is not None and family_path(*table) is None:
+    if not path and table is not None and family_path(*table) is None:
         return learned.load_model(None, components_sha256)
     return load_after(path or (table and family_path(*table)), components_sha256)
 
 
 def data_record(config) -> np.ndarray:
     """The parameter record the run layer hands the engine: the parameters, then the value
-    named by config.model (default: the shipped one)."""
+    named by config.model (default: the family's shipped one); where that is learned's model (no
+    value for the family), base 1 and doubt 0 over the parameters given: learned's answers."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):

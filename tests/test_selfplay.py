@@ -92,7 +92,7 @@ def answers(pub):
 def test_incremental_features_equal_the_full_ones(lineup, level, turns):
     """after_delta writes only what an answer may change over the unedited table's features; the
     result is after_features' exactly (that selfplay puts the reference's features back after
-    each answer, the values of every answer in turn show: test_each_answer_is_valued_by_the_plain_arrays_forward_pass)."""
+    each answer, test_each_answer_is_valued_by_the_plain_arrays_forward_pass checks)."""
     checked = 0
     for game in range(4):
         pub = table_at(lineup, level, 5, game, turns)
@@ -156,7 +156,10 @@ def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
                 if not (lg >> mine) & 1:
                     continue
                 best = _weigh(rec[0], pub, mem[0], q, seat, a, lg, mine)
-                got = mem[0]["work"][selfplay._VALS:selfplay._VALS + 8]
+                work, z = mem[0]["work"], mem[0]["nz_at"]  # every answer put the reference back
+                np.testing.assert_array_equal(work[selfplay._X:selfplay._A1B], work[selfplay._BASE:selfplay._X])
+                np.testing.assert_array_equal(z[selfplay._PX:selfplay._CPB], z[selfplay._PB:selfplay._PX])
+                got = work[selfplay._VALS:selfplay._VALS + 8]
                 want = {ans: predict(arrays, _features(pub, q, seat, a, ans, False)[None].astype(np.float64))[0]
                         for ans in range(8) if (lg >> ans) & 1}
                 for ans, v in want.items():
