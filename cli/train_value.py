@@ -54,7 +54,8 @@ def train_value(
     explore: float = typer.Option(0.05, "--explore", help="selfplay's share of answers given at random while it "
                                                           "plays for the positions (0-1)."),
     base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
-                                                      "--edge better: keeper or learned."),
+                                                      "--edge better: keeper or learned (selfplay plays a value trained over learned over "
+                                                      "learned, as its header says)."),
     samurai: str = typer.Option(None, "--samurai", "-s", help="Train on this one seating (with --difficulty) instead of "
                                                               "tables drawn from the seed: each of the --tables plays "
                                                               "its own games of it, and each iteration is evaluated on "

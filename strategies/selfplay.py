@@ -4,8 +4,9 @@ At the turn's action, a card in hand and Kikuchiyo's second fight, selfplay writ
 of each legal answer's afterstate (strategies.afterstate: the public table just after the answer,
 before anything hidden is read) and takes the answer whose afterstate a small network values
 most: its chance to win from there. It leaves its base's answer (keeper's, or learned's with
-`base` 1) only for one valued `edge` more; with learned as the base, `doubt` below 1 spends the
-value only on the questions learned itself finds close. With `chance` 1 an answer that draws a
+`base` 1 or where the value was trained over learned's answers) only for one valued `edge` more;
+with learned as the base, `doubt` below 1 spends the value only on the questions learned itself
+finds close. With `chance` 1 an answer that draws a
 card is valued by the exact expectation over that card of its best handling. The other questions
 go to the base. Where kiai ships no value for the table's family (team size and level) and no
 --model names one, it gives learned's answers.
@@ -96,7 +97,8 @@ STRATEGY = Strategy(
         Param("edge", 0.02, 0.0, 0.2, False, "leave the base's answer only for one whose table is worth this much more (chance to win)"),
         Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)"),
         Param("chance", 0, 0, 1, True, "an answer that draws a card: 0 its afterstate's value, 1 the exact expectation over the card"),
-        Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned"),
+        Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned "
+                                     "(a value trained over learned always plays over learned)"),
         Param("doubt", 1.0, 0.0, 1.0, False, "with learned as the base, weigh only the questions whose answer "
                                              "learned scores less than this above the next (1: all, 0: none)"),
     ),
@@ -473,6 +475,8 @@ def data_record(config) -> np.ndarray:
         rec[0]["base"], rec[0]["doubt"] = 1, 0.0
     else:
         model.pack(rec[0], prefix="")
+        if model.header.get("settings", {}).get("base") == "learned":
+            rec[0]["base"] = 1  # a value learned over learned's answers plays over them
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:

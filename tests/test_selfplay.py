@@ -368,6 +368,29 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
     assert len(F.Family(7, "easy").trained()) == 720 and len(F.Family(4, "easy").trained()) == 35 * 6
 
 
+def test_a_value_trained_over_learned_plays_over_learned(tmp_path):
+    """A value whose header says it was trained over learned's answers (train-value --base learned)
+    plays over learned whatever `base` says: a value of zeros so made gives learned's games, and
+    the same zeros without that header keeper's."""
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import run_games
+
+    sha = load_components(None).sha256
+    zeros = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
+    over, plain = tmp_path / "over-learned.npz", tmp_path / "plain.npz"
+    M.save(over, zeros, {"components_sha256": sha, "settings": {"base": "learned"}}, M.AFTER)
+    M.save(plain, zeros, {"components_sha256": sha, "settings": {"base": "keeper"}}, M.AFTER)
+    trio = ("kanbei", "heihachi", "kikuchiyo")
+
+    def games(strategy, model=None, params=None):
+        return run_games(GameConfig(trio, "normal", strategy, params or {}, model=model), 150, seed=9)
+
+    np.testing.assert_array_equal(games("selfplay", str(over), {"base": 0}), games("learned"))
+    np.testing.assert_array_equal(games("selfplay", str(plain)), games("keeper"))
+
+
 def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
     """The value of a table's family (team size and level) plays where one is shipped: a family
     value of zeros gives keeper's games on that family's tables; a family without a shipped value
