@@ -118,6 +118,9 @@ class GameConfig(TableFacts):
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),
                             "shipped": Path(m.path).resolve() == Path(shipped).resolve()}
+            plays = getattr(registry.module(self.base_name), "plays", None)
+            if plays is not None:  # how the model changes the play (selfplay: over whose answers)
+                out["model"]["plays"] = plays(m)
         return out
 
 

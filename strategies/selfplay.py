@@ -461,6 +461,15 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
     return load_after(path or (table and family_path(*table)), components_sha256)
 
 
+def plays(model) -> str:
+    """What selfplay plays with this model (GameConfig.describe): its parameters say the rest."""
+    if isinstance(model, Model):
+        return "learned's answers: kiai ships no value for this table's family"
+    if model.header.get("settings", {}).get("base") == "learned":
+        return "the value over learned's answers, as it was trained"
+    return "the value over its base's answers"
+
+
 def data_record(config) -> np.ndarray:
     """The parameter record the run layer hands the engine: the parameters, then the value
     named by config.model (default: the family's shipped one); where that is learned's model (no

@@ -389,6 +389,7 @@ def test_a_value_trained_over_learned_plays_over_learned(tmp_path):
 
     np.testing.assert_array_equal(games("selfplay", str(over), {"base": 0}), games("learned"))
     np.testing.assert_array_equal(games("selfplay", str(plain)), games("keeper"))
+    assert "over learned's answers" in GameConfig(trio, "normal", "selfplay", model=str(over)).describe()["model"]["plays"]
 
 
 def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
@@ -414,6 +415,7 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     other = GameConfig(trio, "hard", "selfplay")
     assert other.describe()["model"]["path"] == str(M.default_path(M.AFTER).parent / "learned.npz")
     assert other.describe()["model"]["shipped"]
+    assert other.describe()["model"]["plays"].startswith("learned's answers")
     for params in ({}, {"base": 0, "edge": 0.0}):  # whatever its parameters
         np.testing.assert_array_equal(run_games(GameConfig(trio, "hard", "selfplay", params), 150, seed=3),
                                       run_games(GameConfig(trio, "hard", "learned"), 150, seed=3))
