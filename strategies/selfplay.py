@@ -4,9 +4,10 @@ At the turn's action, a card in hand and Kikuchiyo's second fight, selfplay writ
 of each legal answer's afterstate (strategies.afterstate: the public table just after the answer,
 before anything hidden is read) and takes the answer whose afterstate a small network values
 most: its chance to win from there. It leaves its base's answer (keeper's, or learned's with
-`base` 1 or where the value was trained over learned's answers) only for one valued `edge` more;
-with learned as the base, `doubt` below 1 spends the value only on the questions learned itself
-finds close. With `chance` 1 an answer that draws a
+`base` 1) only for one valued `edge` more; with learned as the base, `doubt` below 1 spends the
+value only on the questions learned itself finds close. A value file's header may say how it
+plays best (value_params: over learned's answers where it was trained over them, or where that
+played better on deals of its own); the parameters a user gives win. With `chance` 1 an answer that draws a
 card is valued by the exact expectation over that card of its best handling. The other questions
 go to the base. Where kiai ships no value for the table's family (team size and level) and no
 --model names one, it gives learned's answers.
@@ -98,7 +99,7 @@ STRATEGY = Strategy(
         Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)"),
         Param("chance", 0, 0, 1, True, "an answer that draws a card: 0 its afterstate's value, 1 the exact expectation over the card"),
         Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned "
-                                     "(a value trained over learned always plays over learned)"),
+                                     "(default: the value file's own, where its header says)"),
         Param("doubt", 1.0, 0.0, 1.0, False, "with learned as the base, weigh only the questions whose answer "
                                              "learned scores less than this above the next (1: all, 0: none)"),
     ),
@@ -458,16 +459,32 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
 
     if not path and table is not None and family_path(*table) is None:
         return learned.load_model(None, components_sha256)
-    return load_after(path or (table and family_path(*table)), components_sha256)
+    model = load_after(path or (table and family_path(*table)), components_sha256)
+    value_params(model)  # its header's play is one selfplay can play (else one line, before any game)
+    return model
+
+
+def value_params(model) -> dict:
+    """The parameters a value file asks to be played with, unless the user gives them: its
+    header's `play` (how it played best on deals of its own, e.g. over learned's answers), and
+    base 1 for a value trained over learned's answers (train-value --base learned)."""
+    play = dict(model.header.get("play", {}))
+    if model.header.get("settings", {}).get("base") == "learned":
+        play.setdefault("base", 1)
+    try:
+        STRATEGY.param_vector(play)
+    except (KeyError, ValueError) as e:
+        raise ValueError(f"value file {model.path}: its header's play: {e}") from None
+    return play
 
 
 def plays(model) -> str:
-    """What selfplay plays with this model (GameConfig.describe): its parameters say the rest."""
+    """What selfplay plays with this model (GameConfig.describe): the parameters say the rest."""
     if isinstance(model, Model):
         return "learned's answers: kiai ships no value for this table's family"
-    if model.header.get("settings", {}).get("base") == "learned":
-        return "the value over learned's answers, as it was trained"
-    return "the value over its base's answers"
+    play = value_params(model)
+    said = ", ".join(f"{k} {v}" for k, v in play.items())
+    return f"the value, with {said} from its header unless given" if play else "the value over its base's answers"
 
 
 def data_record(config) -> np.ndarray:
@@ -484,8 +501,9 @@ def data_record(config) -> np.ndarray:
         rec[0]["base"], rec[0]["doubt"] = 1, 0.0
     else:
         model.pack(rec[0], prefix="")
-        if model.header.get("settings", {}).get("base") == "learned":
-            rec[0]["base"] = 1  # a value learned over learned's answers plays over them
+        for name, value in value_params(model).items():
+            if name not in config.params:  # the user's own parameters win
+                rec[0][name] = value
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:

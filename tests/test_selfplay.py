@@ -368,28 +368,37 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
     assert len(F.Family(7, "easy").trained()) == 720 and len(F.Family(4, "easy").trained()) == 35 * 6
 
 
-def test_a_value_trained_over_learned_plays_over_learned(tmp_path):
-    """A value whose header says it was trained over learned's answers (train-value --base learned)
-    plays over learned whatever `base` says: a value of zeros so made gives learned's games, and
-    the same zeros without that header keeper's."""
+def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_path):
+    """A value trained over learned's answers (train-value --base learned), or whose header's
+    `play` says so, plays over learned unless the user gives `base`: a value of zeros so made gives
+    learned's games, and keeper's with base 0 given (or without those headers); a header's play
+    that selfplay cannot play is refused in one line."""
     from kiai.simcore.components import load_components
+    from kiai.simcore.config import ConfigError
     from kiai.strategies import valuefit
     from kiai.strategies import value_model as M
     from kiai.strategies.run import run_games
 
     sha = load_components(None).sha256
     zeros = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
-    over, plain = tmp_path / "over-learned.npz", tmp_path / "plain.npz"
-    M.save(over, zeros, {"components_sha256": sha, "settings": {"base": "learned"}}, M.AFTER)
-    M.save(plain, zeros, {"components_sha256": sha, "settings": {"base": "keeper"}}, M.AFTER)
+    files = {}
+    for name, header in (("trained-over", {"settings": {"base": "learned"}}), ("play", {"play": {"base": 1, "doubt": 0.5}}),
+                         ("plain", {"settings": {"base": "keeper"}}), ("bad", {"play": {"base": 7}})):
+        files[name] = str(tmp_path / f"{name}.npz")
+        M.save(files[name], zeros, {"components_sha256": sha, **header}, M.AFTER)
     trio = ("kanbei", "heihachi", "kikuchiyo")
 
     def games(strategy, model=None, params=None):
         return run_games(GameConfig(trio, "normal", strategy, params or {}, model=model), 150, seed=9)
 
-    np.testing.assert_array_equal(games("selfplay", str(over), {"base": 0}), games("learned"))
-    np.testing.assert_array_equal(games("selfplay", str(plain)), games("keeper"))
-    assert "over learned's answers" in GameConfig(trio, "normal", "selfplay", model=str(over)).describe()["model"]["plays"]
+    learned, keeper = games("learned"), games("keeper")
+    for name in ("trained-over", "play"):
+        np.testing.assert_array_equal(games("selfplay", files[name]), learned)
+        np.testing.assert_array_equal(games("selfplay", files[name], {"base": 0}), keeper)
+    np.testing.assert_array_equal(games("selfplay", files["plain"]), keeper)
+    assert "base 1, doubt 0.5" in GameConfig(trio, "normal", "selfplay", model=files["play"]).describe()["model"]["plays"]
+    with pytest.raises(ConfigError, match="header's play"):
+        GameConfig(trio, "normal", "selfplay", model=files["bad"])
 
 
 def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
