@@ -210,8 +210,8 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
 
 def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     """selfplay's value file: saved and read back the same; a missing, damaged, judge's (another
-    feature schema), too wide or other components' file is refused in one line, exit 2, by
-    `--model` before any game."""
+    feature schema), too wide or other components' file, or one whose header's play selfplay cannot
+    play, is refused in one line, exit 2, by `--model` before any game."""
     from kiai.strategies import table_value
     from kiai.strategies import value_model as M
     from conftest import one_line_error, run
@@ -242,6 +242,10 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
             M.load_after(path, comp_sha)
         one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
                             "-n", 10), words)
+    bad_play = tmp_path / "bad-play.npz"  # a header's play selfplay cannot play
+    M.save(bad_play, arrays, {"components_sha256": comp_sha, "play": {"doubt": 3}}, M.AFTER)
+    one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", bad_play, "-s", "kyuzo,kikuchiyo",
+                        "-n", 10), "header's play")
 
 
 def test_the_shipped_value_file_plays_and_says_how_it_was_made():
