@@ -69,8 +69,8 @@ def train_value(
     difficulty: str = typer.Option(None, "--difficulty", "-d", help="The level of --samurai's table or --size's "
                                                                      "family."),
     h1: int = typer.Option(None, "--h1", show_default=False,
-                           help="Units of the value's first hidden layer (judge: 1-64, default 64; selfplay: 1-32, "
-                                "default 32)."),
+                           help="Units of the value's first hidden layer (judge: 1-64, default 64; selfplay: 1-128, "
+                                "default 128)."),
     h2: int = typer.Option(None, "--h2", show_default=False,
                            help="Units of its second hidden layer (judge: 1-32, default 32; selfplay: 1-16, "
                                 "default 16)."),

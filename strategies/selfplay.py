@@ -71,8 +71,9 @@ from kiai.strategies.afterstate import (
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.model import Model
 
-# the network's widths: a smaller one is played zero-padded to them (the padding adds zeros)
-H1 = 32
+# the network's widest layers; a narrower first layer is worked out to its own width only (_lanes),
+# and a narrower second one is zero-padded (the padding adds zeros)
+H1 = 128
 H2 = 16
 assert H1 % 16 == 0 and H2 == 16  # the layers are summed sixteen at a time (_block, _dense)
 DATA = (
@@ -133,6 +134,13 @@ def _block(w, b, j, x, at, n_at, out):
     o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = a8, a9, a10, a11, a12, a13, a14, a15
 
 
+@njit(cache=True, inline="always")
+def _lanes(m):
+    """The first layer's units worked out: the value's own, rounded up to a block of sixteen (a
+    narrower value than H1 costs only its own width; the rest of its block adds zeros)."""
+    return (m.h1 + 15) & ~15
+
+
 @njit(cache=True)
 def first_layer(m, x, at, a1):
     """a1 = b1 + w1.T @ x, over the features that are not 0 (listed in at)."""
@@ -140,7 +148,7 @@ def first_layer(m, x, at, a1):
     for i in range(N_AFTER):
         at[n] = i
         n += x[i] != 0.0
-    for j in range(0, H1, 16):
+    for j in range(0, _lanes(m), 16):
         _block(m.w1, m.b1, j, x, at, n, a1)
 
 
@@ -183,7 +191,7 @@ def _dense(m, a1, a2):
     r = m.b2
     c0, c1, c2, c3, c4, c5, c6, c7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
     c8, c9, c10, c11, c12, c13, c14, c15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
-    for i in range(H1):
+    for i in range(m.h1):
         ai = max(a1[i], zero)
         r = m.w2[i]
         c0 += r[0] * ai; c1 += r[1] * ai; c2 += r[2] * ai; c3 += r[3] * ai  # noqa: E702
@@ -239,14 +247,14 @@ def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at):
             at[n] = i
             n += x[i] != base[i]
         k += 1
-    for j in range(H1):
+    for j in range(m.h1):
         a1[j] = a1b[j]
     for t in range(n):
         i = at[t]
         d = x[i] - base[i]
         x[i] = base[i]  # x back to the reference's (the features not listed are the reference's)
         row = m.w1[i]
-        for j in range(H1):
+        for j in range(m.h1):
             a1[j] += d * row[j]
     for s in range(pub.n):
         for f in range(N_F):
@@ -331,7 +339,7 @@ def _move_token_row(m, pub, a1s, r0, r, a1):
     i1 = N_GLOBAL + ((r - pub.acting + n) % n) * N_SEAT + S_TOKEN + 1
     w0 = m.w1[i0]
     w1 = m.w1[i1]
-    for j in range(H1):
+    for j in range(m.h1):
         a1[j] = a1s[j] - w0[j] + w1[j]
 
 
@@ -417,7 +425,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     sup = -1
     if q == Q_ACTION and mine >= ACT_SUPPORT:
         sup = mine - ACT_SUPPORT
-        for j in range(H1):
+        for j in range(m.h1):
             a1s[j] = a1b[j]
     rest = legal & ~(1 << mine)
     answer = 0
@@ -433,7 +441,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
                 v = _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at)
                 if q == Q_ACTION and answer >= ACT_SUPPORT:
                     sup = answer - ACT_SUPPORT
-                    for j in range(H1):
+                    for j in range(m.h1):
                         a1s[j] = a1[j]
             vals[answer] = v
             if v > bv:

@@ -133,10 +133,10 @@ def _weigh(m, pub, mem, q, seat, a, legal, mine):
     return selfplay.weigh(m, pub, mem, q, seat, a, legal, mine)
 
 
-@pytest.mark.parametrize("h1,h2", [(32, 16), (7, 5)])
+@pytest.mark.parametrize("h1,h2", [(selfplay.H1, selfplay.H2), (32, 16), (40, 16), (7, 5)])
 def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
     """weigh() works out the answers' values incrementally (first-layer rows added, a Support's
-    sums shared with the others); each equals the numpy forward pass of the answer's afterstate
+    sums shared with the others, a narrower first layer to its own width only); each equals the numpy forward pass of the answer's afterstate
     features, and the answer it gives is the best one by them, the base's answer `mine` counted
     `edge` higher."""
     from kiai.simcore.state import MEM
@@ -233,11 +233,11 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
                     "b1": np.zeros(4, np.float32), "w2": np.zeros((3, 4), np.float32), "b2": np.zeros(3, np.float32),
                     "w3": np.zeros((1, 3), np.float32), "b3": np.zeros(1, np.float32)}, {"components_sha256": comp_sha})
     wide = tmp_path / "wide.npz"
-    M.save(wide, random_after_value(h1=33, h2=4), {"components_sha256": comp_sha}, M.AFTER)
+    M.save(wide, random_after_value(h1=selfplay.H1 + 1, h2=4), {"components_sha256": comp_sha}, M.AFTER)
     other = tmp_path / "other.npz"
     M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
-                        (judges, "another feature schema"), (wide, "at most 32"), (other, "other component data")):
+                        (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"), (other, "other component data")):
         with pytest.raises(M.ValueModelError, match=words):
             M.load_after(path, comp_sha)
         one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
