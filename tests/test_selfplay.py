@@ -309,7 +309,7 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
     (["--player", "teacher"], "--player"),
     (["--player", "selfplay", "--explore", "2"], "--explore"),
     (["--player", "selfplay", "--base", "judge"], "--base"),
-    (["--player", "selfplay", "--h1", "33"], "--h1"),
+    (["--player", "selfplay", "--h1", "129"], "--h1"),
     (["--player", "selfplay", "--start", "/no/such/value.npz"], "--start"),
     (["--player", "selfplay", "-s", "gorobei,kanbei"], "give both"),
     (["--player", "selfplay", "--size", "3"], "give both"),
