@@ -9,8 +9,8 @@ value only on the questions learned itself finds close. A value file's header ma
 plays best (value_params: over learned's answers where it was trained over them, or where that
 played better on deals of its own); the parameters a user gives win. With `chance` 1 an answer
 that draws a card is valued by the exact expectation over that card of its best handling. The
-other questions go to the base. Where kiai ships no value for the table's family (team size and level) and no
---model names one, it gives learned's answers.
+other questions go to the base. Where kiai ships no value for the table's family (team size and
+level) and no --model names one, it gives learned's answers.
 
 The network's first layer is a sum over the features; the afterstates of one question differ
 from the reference table (the base's answer's afterstate) in a few features only, so each other

@@ -136,9 +136,9 @@ def _weigh(m, pub, mem, q, seat, a, legal, mine):
 @pytest.mark.parametrize("h1,h2", [(selfplay.H1, selfplay.H2), (32, 16), (40, 16), (7, 5)])
 def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
     """weigh() works out the answers' values incrementally (first-layer rows added, a Support's
-    sums shared with the others, a narrower first layer to its own width only); each equals the numpy forward pass of the answer's afterstate
-    features, and the answer it gives is the best one by them, the base's answer `mine` counted
-    `edge` higher."""
+    sums shared with the others, a narrower first layer to its own width only); each equals the
+    numpy forward pass of the answer's afterstate features, and the answer it gives is the best
+    one by them, the base's answer `mine` counted `edge` higher."""
     from kiai.simcore.state import MEM
     from kiai.strategies.valuefit import predict
 
@@ -237,7 +237,8 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     other = tmp_path / "other.npz"
     M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
-                        (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"), (other, "other component data")):
+                        (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"),
+                        (other, "other component data")):
         with pytest.raises(M.ValueModelError, match=words):
             M.load_after(path, comp_sha)
         one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
