@@ -138,3 +138,35 @@ def _read(path_text: str, raw: bytes, kind: Kind) -> ValueModel:
     for a in arrays.values():
         a.flags.writeable = False  # shared by every load of the same bytes
     return ValueModel(arrays, header, str(path), hashlib.sha256(raw).hexdigest())
+
+
+def ship(src, family: str, play: dict | None = None, why: str = "", folder=None) -> tuple[Path, ValueModel | None]:
+    """Copy selfplay's value file src into the shipped values (folder: strategies/data) as the
+    value of `family` ("K@LEVEL"), the one selfplay then plays on its tables. The header gains
+    `replaces`: the shas of the family's file it replaces and of every file that one replaced
+    (its bytes, and those training wrote where a play was added), so a value started from any of
+    them still names its start. With `play` (selfplay's parameters) the header says how the value
+    plays best, `why` says how that was chosen, and `play_added_to` keeps the sha training wrote.
+    Returns the new file's path and the replaced value (None where the family had none)."""
+    from kiai.strategies.selfplay import STRATEGY
+
+    model = load_after(src)
+    trained_on = model.header.get("settings", {}).get("family")
+    if trained_on and trained_on != family:
+        raise ValueModelError(f"value file {src}: trained on the family {trained_on}, not {family}")
+    size, _, level = family.partition("@")
+    dest = Path(folder or Path(__file__).parent / "data") / f"selfplay-{size}-{level}.npz"
+    header = {k: v for k, v in model.header.items() if k not in ("format", "feature_schema")}
+    old = load_after(dest) if dest.exists() else None
+    if old is not None:
+        earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"), *old.header.get("replaces", [])]
+        header["replaces"] = list(dict.fromkeys(s for s in earlier if s and s != model.sha256))
+    if play:
+        try:
+            STRATEGY.param_vector(play)
+        except (KeyError, ValueError) as e:
+            raise ValueModelError(f"play: {e}") from None
+        header["play_added_to"] = header.get("play_added_to", model.sha256)
+        header["play"], header["play_chosen_by"] = dict(play), why
+    save(dest, {k: model.arrays[k] for k in SHAPES}, header, AFTER)
+    return dest, old

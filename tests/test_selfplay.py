@@ -437,3 +437,58 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     assert general.describe()["model"]["path"] == str(M.default_path(M.AFTER))
     assert not general.describe()["model"]["shipped"]
     assert (run_games(general, 150, seed=3) != run_games(family, 150, seed=3)).any()
+
+
+def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tmp_path, capsys):
+    """`kiai ship-value` copies a trained value into the shipped values as its family's: the file
+    plays as before (same weights), its header keeps how it was trained, gains `play` with --play
+    (and the sha training wrote), and names every file of the family it replaced, transitively;
+    bad input is one line, exit 2, and writes nothing."""
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from conftest import one_line_error, run
+
+    sha = load_components(None).sha256
+    shipped = tmp_path / "data"
+    shipped.mkdir()
+    files = []
+    for i in range(3):
+        arrays = random_after_value(h1=8, h2=4, seed=i)
+        files.append(tmp_path / f"value-{i}.npz")
+        M.save(files[-1], arrays, {"components_sha256": sha, "iteration": i,
+                                   "settings": {"family": "3@normal", "base": "keeper"}}, M.AFTER)
+    first = M.load_after(files[0])
+    code, out, _ = run(capsys, "ship-value", files[0], "--to", shipped, "--play", "base=1", "--play", "doubt=0.05",
+                       "--why", "won more on seed 4244")
+    dest = shipped / "selfplay-3-normal.npz"
+    assert code == 0 and str(dest) in out and "first value" in out and "base 1, doubt 0.05" in out
+    one = M.load_after(dest, sha)
+    assert one.header["play"] == {"base": 1, "doubt": 0.05} and one.header["play_chosen_by"] == "won more on seed 4244"
+    assert one.header["play_added_to"] == first.sha256 and one.header["iteration"] == 0 and "replaces" not in one.header
+    for k in M.SHAPES:
+        assert np.array_equal(one.arrays[k], first.arrays[k])
+    assert run(capsys, "ship-value", files[1], "--to", shipped)[0] == 0
+    two = M.load_after(dest)
+    assert two.header["replaces"] == [one.sha256, first.sha256] and "play" not in two.header
+    assert run(capsys, "ship-value", files[2], "--size", "3", "-d", "normal", "--to", shipped)[0] == 0
+    assert M.load_after(dest).header["replaces"] == [two.sha256, one.sha256, first.sha256]
+    before = dest.read_bytes()
+    easy = tmp_path / "easy.npz"
+    M.save(easy, random_after_value(h1=8, h2=4), {"components_sha256": sha, "settings": {"family": "3@easy"}}, M.AFTER)
+    bare = tmp_path / "bare.npz"
+    M.save(bare, random_after_value(h1=8, h2=4), {"components_sha256": sha}, M.AFTER)
+    zeros = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=8, h2=4))
+    other = tmp_path / "other.npz"
+    M.save(other, zeros, {"components_sha256": "0" * 64, "settings": {"family": "3@normal"}}, M.AFTER)
+    for argv, words in (((easy, "-d", "normal"), "trained on the family 3@easy, not 3@normal"),
+                        ((bare,), "names no family"), ((bare, "--size", "3"), "names no family"),
+                        ((bare, "--size", "9", "-d", "easy"), "--size must be in [2, 7]"),
+                        ((other,), "other component data"), ((tmp_path / "none.npz",), "no such file"),
+                        ((files[0], "--play", "doubt=3", "--why", "x"), "doubt"),
+                        ((files[0], "--play", "nope=1", "--why", "x"), "no parameter 'nope'"),
+                        ((files[0], "--play", "base=1"), "--play needs --why"),
+                        ((files[0], "--to", tmp_path / "missing"), "no such folder")):
+        to = () if "--to" in argv else ("--to", shipped)
+        one_line_error(*run(capsys, "ship-value", *argv, *to), words)
+    assert dest.read_bytes() == before and sorted(p.name for p in shipped.iterdir()) == [dest.name]
