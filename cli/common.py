@@ -22,6 +22,7 @@ from kiai.checks import (  # noqa: F401  (the commands import them from here)
     check_output,
     check_output_folder,
     check_seed,
+    check_size,
     fail,
     make_config,
     parse_levels,

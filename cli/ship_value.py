@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import command, fail, parse_levels, parse_params
+from kiai.cli.common import check_size, command, fail, parse_levels, parse_params
 
 
 @command("ship-value", short_help="Make a value file the one selfplay plays on its family's tables.",
@@ -29,22 +29,20 @@ def ship_value(
     why: str = typer.Option("", "--why", help="How --play was chosen (required with --play): kept in the header."),
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
-    from kiai.simcore.codes import SAMURAI
     from kiai.simcore.components import load_components
     from kiai.strategies import value_model as M
 
+    comp = load_components()
     try:
-        model = M.load_after(file, load_components().sha256)
+        model = M.load_after(file, comp.sha256)
     except M.ValueModelError as e:
         fail(str(e))
-    trained_on = model.header.get("settings", {}).get("family", "")
-    k, _, lv = trained_on.partition("@")
+    k, _, lv = model.header.get("settings", {}).get("family", "").partition("@")
     size = size if size is not None else (int(k) if k else None)
     if size is None or (difficulty is None and not lv):
         fail(f"value file {file}: its header names no family; give --size and --difficulty")
-    if not 2 <= size <= len(SAMURAI):
-        fail(f"--size must be in [2, {len(SAMURAI)}], got {size}")
-    levels = parse_levels(difficulty or lv, load_components())
+    check_size(size)
+    levels = parse_levels(difficulty or lv, comp)
     if len(levels) != 1:
         fail("--difficulty names one level")
     params = parse_params(play) if play else {}
@@ -53,7 +51,7 @@ def ship_value(
     if to is not None and not to.is_dir():
         fail(f"--to {to}: no such folder")
     try:
-        dest, old = M.ship(file, f"{size}@{levels[0]}", params, why.strip(), to)
+        dest, old = M.ship(model, f"{size}@{levels[0]}", params, why.strip(), to)
     except M.ValueModelError as e:
         fail(str(e))
     said = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"

@@ -14,6 +14,7 @@ from kiai.cli.common import (
     ThreadsOpt,
     check_output_folder,
     check_seed,
+    check_size,
     check_threads,
     command,
     command_line,
@@ -86,7 +87,6 @@ def train_value(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
-    from kiai.simcore.codes import SAMURAI
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies import value_model as M
     from kiai.strategies import valuefit as V
@@ -130,8 +130,7 @@ def train_value(
                 fail(str(e))
             settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
         if size is not None:  # with --samurai too: settings.check() refuses the pair
-            if not 2 <= size <= len(SAMURAI):
-                fail(f"--size must be in [2, {len(SAMURAI)}], got {size}")
+            check_size(size)
             settings = replace(settings, family=f"{size}@{levels[0]}")
     try:
         settings.check()

@@ -266,6 +266,15 @@ def check_seed(seed: int) -> int:
     return seed
 
 
+def check_size(size: int) -> int:
+    """--size: a team of 2 to 7 samurai (a family's)."""
+    from kiai.simcore.codes import SAMURAI
+
+    if not 2 <= size <= len(SAMURAI):
+        fail(f"--size must be in [2, {len(SAMURAI)}], got {size}")
+    return size
+
+
 def check_games(games: int, option: str = "--games", most: int = MAX_GAMES) -> int:
     """A number of games per configuration: 1 to `most`."""
     games = _whole(games, option)

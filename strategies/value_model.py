@@ -140,8 +140,9 @@ def _read(path_text: str, raw: bytes, kind: Kind) -> ValueModel:
     return ValueModel(arrays, header, str(path), hashlib.sha256(raw).hexdigest())
 
 
-def ship(src, family: str, play: dict | None = None, why: str = "", folder=None) -> tuple[Path, ValueModel | None]:
-    """Copy selfplay's value file src into the shipped values (folder: strategies/data) as the
+def ship(model: ValueModel, family: str, play: dict | None = None, why: str = "",
+         folder=None) -> tuple[Path, ValueModel | None]:
+    """Copy selfplay's value `model` (load_after) into the shipped values (folder: strategies/data) as the
     value of `family` ("K@LEVEL"), the one selfplay then plays on its tables. The header gains
     `replaces`: the shas of the family's file it replaces and of every file that one replaced
     (its bytes, and those training wrote where a play was added), so a value started from any of
@@ -150,10 +151,9 @@ def ship(src, family: str, play: dict | None = None, why: str = "", folder=None)
     Returns the new file's path and the replaced value (None where the family had none)."""
     from kiai.strategies.selfplay import STRATEGY
 
-    model = load_after(src)
     trained_on = model.header.get("settings", {}).get("family")
     if trained_on and trained_on != family:
-        raise ValueModelError(f"value file {src}: trained on the family {trained_on}, not {family}")
+        raise ValueModelError(f"value file {model.path}: trained on the family {trained_on}, not {family}")
     size, _, level = family.partition("@")
     dest = Path(folder or Path(__file__).parent / "data") / f"selfplay-{size}-{level}.npz"
     header = {k: v for k, v in model.header.items() if k not in ("format", "feature_schema")}
