@@ -169,6 +169,7 @@ MEM = np.dtype([_field(name, f) for name, *f in (
     ("labels_cap",),  # ... its rows ...
     ("labels_n",),  # ... and the rows written (strategies.lookahead)
     ("game",),  # the game's index in its batch: rows written for training name their game by it
+    ("settled", np.float64, ()),  # selfplay: the value of its last weighed question in this game (-1: none yet)
     ("work", np.float32, (2560,)),  # scratch for the strategy's own computations (one per thread) ...
     ("nz_at", np.int64, (640,)),  # ... and a list of positions in it (strategies.learned._scores)
 )])

@@ -103,6 +103,12 @@ STRATEGY = Strategy(
                                      "(default: the value file's own, where its header says)"),
         Param("doubt", 1.0, 0.0, 1.0, False, "with learned as the base, weigh only the questions whose answer "
                                              "learned scores less than this above the next (1: all, 0: none)"),
+        # where the value all but gives the game up, every answer is worth about as little: weighing
+        # them costs time and hardly ever changes an answer
+        Param("settled", 0.0, 0.0, 0.1, False, "once a question's table is worth less than this (chance to win), give "
+                                               "the base's answers for the rest of the game (0: never)"),
+        Param("questions", 7, 1, 7, True, "which questions it weighs (a sum): 1 the turn's action, 2 a card in hand, "
+                                          "4 Kikuchiyo's second fight; the others get the base's answer"),
     ),
     counts=True,
     data=DATA,
@@ -135,6 +141,34 @@ def _block(w, b, j, x, at, n_at, out):
 
 
 @njit(cache=True, inline="always")
+def _block32(w, b, j, x, at, n_at, out):
+    """_block over thirty-two units: two vectors of sums, whose chains of additions (each waits on
+    the last) run side by side; each sum is added in the same order as _block's."""
+    r = b[j:j + 32]
+    a0, a1, a2, a3, a4, a5, a6, a7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
+    a8, a9, a10, a11, a12, a13, a14, a15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
+    c0, c1, c2, c3, c4, c5, c6, c7 = r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23]
+    c8, c9, c10, c11, c12, c13, c14, c15 = r[24], r[25], r[26], r[27], r[28], r[29], r[30], r[31]
+    for k in range(n_at):
+        i = at[k]
+        xi = x[i]
+        r = w[i, j:j + 32]
+        a0 += r[0] * xi; a1 += r[1] * xi; a2 += r[2] * xi; a3 += r[3] * xi  # noqa: E702
+        a4 += r[4] * xi; a5 += r[5] * xi; a6 += r[6] * xi; a7 += r[7] * xi  # noqa: E702
+        a8 += r[8] * xi; a9 += r[9] * xi; a10 += r[10] * xi; a11 += r[11] * xi  # noqa: E702
+        a12 += r[12] * xi; a13 += r[13] * xi; a14 += r[14] * xi; a15 += r[15] * xi  # noqa: E702
+        c0 += r[16] * xi; c1 += r[17] * xi; c2 += r[18] * xi; c3 += r[19] * xi  # noqa: E702
+        c4 += r[20] * xi; c5 += r[21] * xi; c6 += r[22] * xi; c7 += r[23] * xi  # noqa: E702
+        c8 += r[24] * xi; c9 += r[25] * xi; c10 += r[26] * xi; c11 += r[27] * xi  # noqa: E702
+        c12 += r[28] * xi; c13 += r[29] * xi; c14 += r[30] * xi; c15 += r[31] * xi  # noqa: E702
+    o = out[j:j + 32]
+    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
+    o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = a8, a9, a10, a11, a12, a13, a14, a15
+    o[16], o[17], o[18], o[19], o[20], o[21], o[22], o[23] = c0, c1, c2, c3, c4, c5, c6, c7
+    o[24], o[25], o[26], o[27], o[28], o[29], o[30], o[31] = c8, c9, c10, c11, c12, c13, c14, c15
+
+
+@njit(cache=True, inline="always")
 def _lanes(m):
     """The first layer's units worked out: the value's own, rounded up to a block of sixteen (a
     narrower value than H1 costs only its own width; the rest of its block adds zeros)."""
@@ -142,14 +176,26 @@ def _lanes(m):
 
 
 @njit(cache=True)
-def first_layer(m, x, at, a1):
-    """a1 = b1 + w1.T @ x, over the features that are not 0 (listed in at)."""
+def first_layer(m, x, at, a1, nf=N_AFTER):
+    """a1 = b1 + w1.T @ x, over the features that are not 0 (listed in at) among the first nf (the
+    seats past the team's are 0)."""
     n = 0
-    for i in range(N_AFTER):
+    for i in range(nf):
         at[n] = i
         n += x[i] != 0.0
-    for j in range(0, _lanes(m), 16):
-        _block(m.w1, m.b1, j, x, at, n, a1)
+    _sums(m, m.b1, x, at, n, a1)
+
+
+@njit(cache=True, inline="always")
+def _sums(m, b, x, at, n, out):
+    """out = b + the rows of w1 listed in at[:n], each times its x, over the value's lanes."""
+    lanes = _lanes(m)
+    j = 0
+    while j + 32 <= lanes:
+        _block32(m.w1, b, j, x, at, n, out)
+        j += 32
+    if j < lanes:
+        _block(m.w1, b, j, x, at, n, out)
 
 
 @njit(cache=True)
@@ -218,7 +264,7 @@ def _reference(m, pub, u, ed, base, pb, x, px, at, a1b):
     (base, and pb for the forecast), copies of them that _value edits and restores (x, px), and
     its first layer's sums (a1b)."""
     after_features(pub, u, ed, base, pb)
-    first_layer(m, base, at, a1b)
+    first_layer(m, base, at, a1b, N_GLOBAL + pub.n * N_SEAT)
     for i in range(N_AFTER):
         x[i] = base[i]
     for i in range(pub.n):
@@ -247,15 +293,13 @@ def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at):
             at[n] = i
             n += x[i] != base[i]
         k += 1
-    for j in range(m.h1):
-        a1[j] = a1b[j]
-    for t in range(n):
+    for t in range(n):  # x holds the changes at the listed features ...
         i = at[t]
-        d = x[i] - base[i]
-        x[i] = base[i]  # x back to the reference's (the features not listed are the reference's)
-        row = m.w1[i]
-        for j in range(m.h1):
-            a1[j] += d * row[j]
+        x[i] -= base[i]
+    _sums(m, a1b, x, at, n, a1)
+    for t in range(n):  # ... and then the reference's again (the features not listed are the reference's)
+        i = at[t]
+        x[i] = base[i]
     for s in range(pub.n):
         for f in range(N_F):
             px[s, f] = pb[s, f]
@@ -361,6 +405,10 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
         mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
     if (q != Q_ACTION and q != Q_CARD and q != Q_FIGHT_AGAIN) or legal & (legal - 1) == 0:
         return mine
+    if not (int(m.questions) >> (0 if q == Q_ACTION else 1 if q == Q_CARD else 2)) & 1:
+        return mine
+    if 0.0 <= mem.settled < m.settled:
+        return mine  # the game is as good as lost
     if m.base_at != 0 and m.doubt < 1.0 and (m.doubt <= 0.0 or _learned_margin(pub, mem, q, seat, legal, mine) >= m.doubt):
         return mine  # learned is sure enough: the value is spent on the close calls (as SPARTA's search)
     return weigh(m, pub, mem, q, seat, a, legal, mine)
@@ -418,6 +466,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     else:
         bv = _chance(_dense(m, a1b, a2))
     vals[mine] = bv
+    mem.settled = bv
     bv += m.edge  # the base's answer stands unless another is worth `edge` more
     # Supports to different samurai lead to tables that differ in who holds how many tokens only:
     # the first one's sums serve the others, two weight rows moved

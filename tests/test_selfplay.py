@@ -306,6 +306,42 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
     assert (every != learned_games).any()
 
 
+def test_questions_left_out_get_the_base_answers():
+    """`questions` 4 weighs Kikuchiyo's second fight only: without Kikuchiyo at the table, keeper's
+    games exactly; the turn's action alone (1) already changes them."""
+    from kiai.strategies.run import run_games
+
+    lineup = ("gorobei", "kanbei", "katsushiro")
+    keeper_games = run_games(GameConfig(lineup, "easy", "keeper"), 200, seed=5)
+    np.testing.assert_array_equal(run_games(GameConfig(lineup, "easy", "selfplay", {"questions": 4}), 200, seed=5),
+                                  keeper_games)
+    assert (run_games(GameConfig(lineup, "easy", "selfplay", {"questions": 1}), 200, seed=5) != keeper_games).any()
+
+
+def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
+    """`settled`: once a weighed table is worth less than it, the base answers for the rest of the
+    game, which changes games (4 samurai at Hard, where the value soon gives up) but not their
+    independence: each game starts unsettled, so a batch split elsewhere and one or two threads
+    play the same games."""
+    import numba
+
+    from kiai.strategies.run import run_games, set_threads
+
+    cfg = GameConfig(FOUR, "hard", "selfplay", {"settled": 0.1})
+    whole = run_games(cfg, 400, seed=9)
+    np.testing.assert_array_equal(np.concatenate([run_games(cfg, 150, seed=9),
+                                                  run_games(cfg, 250, seed=9, game_offset=150)]), whole)
+    before = numba.get_num_threads()
+    try:
+        set_threads(1)
+        np.testing.assert_array_equal(run_games(cfg, 400, seed=9), whole)
+    finally:
+        numba.set_num_threads(before)
+    unsettled = run_games(GameConfig(FOUR, "hard", "selfplay"), 400, seed=9)
+    keeper_games = run_games(GameConfig(FOUR, "hard", "keeper"), 400, seed=9)
+    assert (whole != unsettled).any() and (whole != keeper_games).any()
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--player", "teacher"], "--player"),
     (["--player", "selfplay", "--explore", "2"], "--explore"),
