@@ -48,7 +48,8 @@ ED_DEF_CARD = 9  # ... and the card
 ED_BACK = 10  # a card put back under the raider stack (Katsushiro's redraw)
 ED_DISCARD = 11  # a card discarded (Kyuzo)
 ED_DRAWN = 12  # the card just drawn from the raider stack (taken out of the unseen counts by the caller)
-N_ED = 13
+ED_EXTRA = 13  # 1: that card is Kikuchiyo's second fight's (R-7b)
+N_ED = 14
 
 PH_TURN_OVER = 0  # the fight (or the turn) is over
 PH_DRAW = 1  # the acting samurai is about to draw a card
@@ -145,6 +146,7 @@ def new_edit(ed):
         ed[i] = -1
     ed[ED_PHASE] = PH_TURN_OVER
     ed[ED_KEEP] = 0
+    ed[ED_EXTRA] = 0
 
 
 @njit(cache=True)
@@ -203,6 +205,8 @@ def after_features(pub, u, ed, x, parts):
     if back >= 0:  # the redrawn card is unseen again, under the raider stack
         count_card(pub, u, back, 1)
     _static(pub, u, x)
+    if ed[ED_EXTRA] > 0:
+        x[G_TURN + 4] = 1.0  # as pub.extra_fight will say once the second fight is under way
     nxt = _dynamic(pub, u, ed, x)
     n = pub.n
     for k in range(n):
@@ -355,7 +359,7 @@ def _dynamic(pub, u, ed, x):
     x[o + 8] = flames
     x[o + 9] = barricades - flames
     phase = ed[ED_PHASE]
-    x[o + 10] = 1.0 if pub.fought or phase == PH_DRAW else 0.0
+    x[o + 10] = 1.0 if pub.fought or phase == PH_DRAW or drawn else 0.0  # a card drawn was fought for
     x[o + 11 + phase] = 1.0
     x[o + 14] = ed[ED_KEEP]
     return nxt

@@ -49,6 +49,7 @@ from kiai.simcore.state import MEM, int_to_float32_pointer, int_to_voidptr
 from kiai.strategies import keeper, learned
 from kiai.strategies.afterstate import (
     ED_DRAWN,
+    ED_EXTRA,
     ED_PHASE,
     N_AFTER,
     N_ED,
@@ -307,7 +308,7 @@ def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at):
 
 
 @njit(cache=True)
-def _draw_value(m, pub, mem, u, ed, seat, keep, at):
+def _draw_value(m, pub, mem, u, ed, seat, keep, extra, at):
     """The exact expectation, over the next raider card (each unseen card equally likely, or the
     card Katsushiro made known), of the best way for `seat` to handle it: confront, defend,
     Kyuzo's discard, a give (the neighbour then holds it), Katsushiro's redraw (valued as the
@@ -330,6 +331,7 @@ def _draw_value(m, pub, mem, u, ed, seat, keep, at):
         count_card(pub, u, c, -1)
         new_edit(ed)
         ed[ED_DRAWN] = c
+        ed[ED_EXTRA] = extra
         _reference(m, pub, u, ed, cb, cpb, cx, cpx, at, ca1b)
         legal = card_options(pub, seat, c)
         if keep:
@@ -339,6 +341,7 @@ def _draw_value(m, pub, mem, u, ed, seat, keep, at):
             if (legal >> answer) & 1:
                 edit_for(pub, Q_CARD, seat, c, answer, ed)
                 ed[ED_DRAWN] = c
+                ed[ED_EXTRA] = extra
                 v = _value(m, pub, u, ed, 0, False, cb, cpb, cx, cpx, ca1b, a1, a2, at)
                 best = max(best, v)
         count_card(pub, u, c, 1)
@@ -462,7 +465,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     _reference(m, pub, u, ed, base, pb, x, px, at, a1b)
     best = mine
     if drawing:
-        bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
+        bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, q == Q_FIGHT_AGAIN, at)
     else:
         bv = _chance(_dense(m, a1b, a2))
     vals[mine] = bv
@@ -481,7 +484,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     while rest:  # the other legal answers, lowest first
         if rest & 1:
             if _drawing(m, q, seat, answer):
-                v = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, at)
+                v = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, q == Q_FIGHT_AGAIN, at)
             elif q == Q_ACTION and answer >= ACT_SUPPORT and sup >= 0:
                 _move_token_row(m, pub, a1s, sup, answer - ACT_SUPPORT, a1)
                 v = _chance(_dense(m, a1, a2))

@@ -25,6 +25,8 @@ from kiai.simcore.questions import (
     Q_CARD,
     Q_FIGHT_AGAIN,
 )
+from kiai.simcore.fight import card_options
+from kiai.simcore.zones import draw
 from kiai.strategies import afterstate as A
 from kiai.strategies import selfplay
 from kiai.strategies.run import GameConfig, run_one
@@ -109,6 +111,65 @@ def test_incremental_features_equal_the_full_ones(lineup, level, turns):
                     delta = _features(pub, q, seat, a, ans, True, ref)
                     np.testing.assert_array_equal(delta, full, err_msg=f"question {q} answer {ans} from {ref}")
     assert checked > 50
+
+
+@njit(cache=True)
+def _fight_draw(pub, hid, book, cfg, mem, extra):
+    """What the engine does between Fight (or, with extra, Kikuchiyo's yes to a second fight)
+    and the question about the card drawn (simcore.turn.act, second_fight; simcore.fight.fight)."""
+    pub.fought = 1
+    if extra:
+        pub.extra_fight = 1
+    pub.redrawn = 0
+    return draw((pub, hid, book, cfg, mem))
+
+
+@njit(cache=True)
+def _drawn_features(pub, c, answer, extra, seat):
+    """The afterstate _draw_value values for card c drawn and placed by `answer`, worked out on
+    the table before the draw (the card taken out of the unseen counts, as _draw_value does)."""
+    u = np.zeros(A.N_U, dtype=np.int64)
+    A.unseen_counts(pub, u)
+    A.count_card(pub, u, c, -1)
+    ed = np.zeros(A.N_ED, dtype=np.int64)
+    A.edit_for(pub, Q_CARD, seat, c, answer, ed)
+    ed[A.ED_DRAWN] = c
+    ed[A.ED_EXTRA] = extra
+    x = np.zeros(A.N_AFTER, dtype=np.float32)
+    A.after_features(pub, u, ed, x, np.zeros((MAX_SEATS, A.N_F), dtype=np.int64))
+    return x
+
+
+@pytest.mark.parametrize("lineup,level,turns", [(FOUR, "normal", 5), (FOUR, "easy", 30),
+                                                 (("gorobei", "kanbei", "katsushiro"), "easy", 11),
+                                                 (("kikuchiyo", "heihachi"), "hard", 8)])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_exact_expectation_values_the_tables_the_card_question_will_see(lineup, level, turns, extra):
+    """chance 1 values Fight (and Kikuchiyo's second fight) by the afterstates of the card it may
+    draw, worked out before the draw: each must be the afterstate the card's own question leads
+    to once the engine has drawn it (the samurai has fought; a second fight is under way)."""
+    from kiai.strategies.run import kernel_config
+
+    checked = 0
+    for game in range(3):
+        run = run_one(GameConfig(lineup, level, "keeper"), seed=4, game_index=game, stop_after_turns=turns, trace=False)
+        recs = [np.array(r, dtype=r.dtype).reshape(1).view(np.recarray) for r in (run.pub, run.hid, run.book, run.mem)]
+        pub, hid, book, mem = (r[0] for r in recs)
+        if pub.game_over or pub.raider_n == 0:
+            continue
+        pub.fought = 1 if extra else 0
+        seat = int(pub.acting)
+        before = np.array(pub, dtype=pub.dtype).reshape(1).view(np.recarray)[0]
+        cfg = kernel_config(GameConfig(lineup, level, "keeper"))[0]
+        c = _fight_draw(pub, hid, book, cfg, mem, extra)
+        legal = card_options(pub, seat, c)
+        for answer in range(CARD_GIVE_RIGHT + 1):
+            if (legal >> answer) & 1:
+                want = _features(pub, Q_CARD, seat, c, answer, False)
+                np.testing.assert_array_equal(_drawn_features(before, c, answer, extra, seat), want,
+                                              err_msg=f"game {game} card {c} answer {answer}")
+                checked += 1
+    assert checked >= 3
 
 
 def random_after_value(h1=32, h2=16, seed=0, scale=0.05):
