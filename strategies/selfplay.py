@@ -76,7 +76,7 @@ from kiai.strategies.model import Model
 # and a narrower second one is zero-padded (the padding adds zeros)
 H1 = 128
 H2 = 16
-assert H1 % 16 == 0 and H2 == 16  # the layers are summed sixteen at a time (_block, _dense)
+assert H1 % 32 == 0 and H2 == 16  # the layers are summed 32 (_block) and 16 (_dense) at a time
 DATA = (
     ("base_at", np.int64),  # the address of learned's record, when learned is the base (base 1)
     ("h1", np.int64),
@@ -122,29 +122,10 @@ warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subt
 
 @njit(cache=True, inline="always")
 def _block(w, b, j, x, at, n_at, out):
-    """out[j:j + 16] = b[j:j + 16] + the sum over k of x[at[k]] * w[at[k], j:j + 16]: sixteen sums
-    in registers, each added in the order of at, so that the SLP vectoriser (simcore._cache)
-    makes one vector instruction of each step."""
-    r = b[j:j + 16]
-    a0, a1, a2, a3, a4, a5, a6, a7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
-    a8, a9, a10, a11, a12, a13, a14, a15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
-    for k in range(n_at):
-        i = at[k]
-        xi = x[i]
-        r = w[i, j:j + 16]
-        a0 += r[0] * xi; a1 += r[1] * xi; a2 += r[2] * xi; a3 += r[3] * xi  # noqa: E702
-        a4 += r[4] * xi; a5 += r[5] * xi; a6 += r[6] * xi; a7 += r[7] * xi  # noqa: E702
-        a8 += r[8] * xi; a9 += r[9] * xi; a10 += r[10] * xi; a11 += r[11] * xi  # noqa: E702
-        a12 += r[12] * xi; a13 += r[13] * xi; a14 += r[14] * xi; a15 += r[15] * xi  # noqa: E702
-    o = out[j:j + 16]
-    o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7] = a0, a1, a2, a3, a4, a5, a6, a7
-    o[8], o[9], o[10], o[11], o[12], o[13], o[14], o[15] = a8, a9, a10, a11, a12, a13, a14, a15
-
-
-@njit(cache=True, inline="always")
-def _block32(w, b, j, x, at, n_at, out):
-    """_block over thirty-two units: two vectors of sums, whose chains of additions (each waits on
-    the last) run side by side; each sum is added in the same order as _block's."""
+    """out[j:j + 32] = b[j:j + 32] + the sum over k of x[at[k]] * w[at[k], j:j + 32]: thirty-two
+    sums in registers, each added in the order of at, so that the SLP vectoriser (simcore._cache)
+    makes vector instructions of each step; two vectors, whose chains of additions (each waits on
+    the last) run side by side."""
     r = b[j:j + 32]
     a0, a1, a2, a3, a4, a5, a6, a7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
     a8, a9, a10, a11, a12, a13, a14, a15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
@@ -171,9 +152,9 @@ def _block32(w, b, j, x, at, n_at, out):
 
 @njit(cache=True, inline="always")
 def _lanes(m):
-    """The first layer's units worked out: the value's own, rounded up to a block of sixteen (a
+    """The first layer's units worked out: the value's own, rounded up to a block of thirty-two (a
     narrower value than H1 costs only its own width; the rest of its block adds zeros)."""
-    return (m.h1 + 15) & ~15
+    return (m.h1 + 31) & ~31
 
 
 @njit(cache=True)
@@ -190,12 +171,7 @@ def first_layer(m, x, at, a1, nf=N_AFTER):
 @njit(cache=True, inline="always")
 def _sums(m, b, x, at, n, out):
     """out = b + the rows of w1 listed in at[:n], each times its x, over the value's lanes."""
-    lanes = _lanes(m)
-    j = 0
-    while j + 32 <= lanes:
-        _block32(m.w1, b, j, x, at, n, out)
-        j += 32
-    if j < lanes:
+    for j in range(0, _lanes(m), 32):
         _block(m.w1, b, j, x, at, n, out)
 
 
