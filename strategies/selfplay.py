@@ -8,8 +8,9 @@ most: its chance to win from there. It leaves its base's answer (keeper's, or le
 value only on the questions learned itself finds close. A value file's header may say how it
 plays best (value_params: over learned's answers where it was trained over them, or where that
 played better on deals of its own); the parameters a user gives win. With `chance` 1 an answer
-that draws a card is valued by the exact expectation over that card of its best handling. The
-other questions go to the base. Where kiai ships no value for the table's family (team size and
+that draws a card is valued by the exact expectation over that card of its best handling.
+`questions` narrows the questions it weighs, and `settled` hands the rest of a game to the base
+once the value has all but given it up. The other questions go to the base. Where kiai ships no value for the table's family (team size and
 level) and no --model names one, it gives learned's answers.
 
 The network's first layer is a sum over the features; the afterstates of one question differ
@@ -106,8 +107,9 @@ STRATEGY = Strategy(
                                              "learned scores less than this above the next (1: all, 0: none)"),
         # where the value all but gives the game up, every answer is worth about as little: weighing
         # them costs time and hardly ever changes an answer
-        Param("settled", 0.0, 0.0, 0.1, False, "once a question's table is worth less than this (chance to win), give "
-                                               "the base's answers for the rest of the game (0: never)"),
+        Param("settled", 0.0, 0.0, 0.1, False, "once the base's answer to a weighed question leads to a table worth "
+                                               "less than this (chance to win), give the base's answers for the rest "
+                                               "of the game (0: never)"),
         Param("questions", 7, 1, 7, True, "which questions it weighs (a sum): 1 the turn's action, 2 a card in hand, "
                                           "4 Kikuchiyo's second fight; the others get the base's answer"),
     ),
