@@ -71,10 +71,15 @@ def default_path(kind: Kind = TABLE) -> Path:
     return Path(os.environ.get(ENV) or shipped) if kind is TABLE else shipped
 
 
+def _family_file(size, level, folder=None) -> Path:
+    """Where the selfplay value of a family lies among the shipped values (folder: strategies/data)."""
+    return Path(folder or Path(__file__).parent / "data") / f"selfplay-{size}-{level}.npz"
+
+
 def family_path(size: int, level: str) -> Path | None:
     """The shipped selfplay value of the family of `size` samurai at `level`
     (strategies.families), if kiai ships one."""
-    path = Path(__file__).parent / "data" / f"selfplay-{size}-{level}.npz"
+    path = _family_file(size, level)
     return path if path.exists() else None
 
 
@@ -155,7 +160,7 @@ def ship(model: ValueModel, family: str, play: dict | None = None, why: str = ""
     if trained_on and trained_on != family:
         raise ValueModelError(f"value file {model.path}: trained on the family {trained_on}, not {family}")
     size, _, level = family.partition("@")
-    dest = Path(folder or Path(__file__).parent / "data") / f"selfplay-{size}-{level}.npz"
+    dest = _family_file(size, level, folder)
     header = {k: v for k, v in model.header.items() if k not in ("format", "feature_schema")}
     old = load_after(dest) if dest.exists() else None
     if old is not None:
