@@ -145,9 +145,9 @@ def _drawn_features(pub, c, answer, extra, seat):
                                                  (("kikuchiyo", "heihachi"), "hard", 8)])
 @pytest.mark.parametrize("extra", [0, 1])
 def test_the_exact_expectation_values_the_tables_the_card_question_will_see(lineup, level, turns, extra):
-    """chance 1 values Fight (and Kikuchiyo's second fight) by the afterstates of the card it may
-    draw, worked out before the draw: each must be the afterstate the card's own question leads
-    to once the engine has drawn it (the samurai has fought; a second fight is under way)."""
+    """chance 1 values Fight (and Kikuchiyo's second fight, R-7b) by the afterstates of the card it
+    may draw, worked out before the draw: each must be the afterstate the card's own question
+    leads to once the engine has drawn it (the samurai has fought; a second fight is under way)."""
     from kiai.strategies.run import kernel_config
 
     checked = 0
