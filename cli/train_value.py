@@ -57,6 +57,10 @@ def train_value(
     base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
                                                       "--edge better: keeper or learned (selfplay plays a value trained over learned over "
                                                       "learned, as its header says)."),
+    questions: int = typer.Option(7, "--questions", help="selfplay's questions it weighs while it plays for the "
+                                                         "positions, and so the only ones whose afterstates it learns "
+                                                         "(a sum: 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's "
+                                                         "second fight); the base answers the others."),
     samurai: str = typer.Option(None, "--samurai", "-s", help="Train on this one seating (with --difficulty) instead of "
                                                               "tables drawn from the seed: each of the --tables plays "
                                                               "its own games of it, and each iteration is evaluated on "
@@ -105,7 +109,7 @@ def train_value(
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base, hold_out=hold_out)
+                               explore=explore, base=base, questions=questions, hold_out=hold_out)
     try:
         comp = load_components(components)
     except ComponentsError as e:

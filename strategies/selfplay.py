@@ -504,11 +504,15 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
 
 def value_params(model) -> dict:
     """The parameters a value file asks to be played with, unless the user gives them: its
-    header's `play` (how it played best on deals of its own, e.g. over learned's answers), and
-    base 1 for a value trained over learned's answers (train-value --base learned)."""
+    header's `play` (how it played best on deals of its own, e.g. over learned's answers), base 1
+    for a value trained over learned's answers (train-value --base learned), and the questions it
+    weighed in training where those were not all (train-value --questions)."""
     play = dict(model.header.get("play", {}))
-    if model.header.get("settings", {}).get("base") == "learned":
+    made = model.header.get("settings", {})
+    if made.get("base") == "learned":
         play.setdefault("base", 1)
+    if made.get("questions", 7) != 7:  # it learned the afterstates of those questions only
+        play.setdefault("questions", made["questions"])
     try:
         STRATEGY.param_vector(play)
     except (KeyError, ValueError) as e:

@@ -78,6 +78,7 @@ class ValueSettings:
     player: str = "judge"  # whose value: judge's (the table at a turn's start) or selfplay's (afterstates)
     explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
+    questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `questions`)
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
     family: str = ""  # "K@level": train on every seating of K samurai at that level (strategies.families)
     hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
@@ -107,6 +108,10 @@ class ValueSettings:
             raise TrainValueError(f"--explore must be in [0, 1], got {self.explore}")
         if self.base not in BASES:
             raise TrainValueError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
+        if not 1 <= self.questions <= 7:
+            raise TrainValueError(f"--questions must be in [1, 7], got {self.questions}")
+        if self.questions != 7 and self.player != "selfplay":
+            raise TrainValueError("--questions is selfplay's: judge weighs every question")
         if not 0 <= self.eval_games <= 1_000_000:
             raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
@@ -344,7 +349,8 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
                 if after:
                     cfg = GameConfig(seating, level, "selfplay",
                                      {"explore": settings.explore, "edge": settings.edge,
-                                      "base": BASES.index(settings.base)}, components=components, model=str(previous))
+                                      "base": BASES.index(settings.base), "questions": settings.questions},
+                                     components=components, model=str(previous))
                     x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed)
                 else:
                     # self-play weighs each answer to the next turn only (`turns` 0), a sampled
@@ -421,7 +427,7 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     first = "learned" if player == "judge" else settings.base  # what iteration 0 played
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
-    params = {"base": BASES.index(settings.base)} if player == "selfplay" else {}
+    params = {"base": BASES.index(settings.base), "questions": settings.questions} if player == "selfplay" else {}
     stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []

@@ -408,6 +408,8 @@ def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
     (["--player", "selfplay", "--explore", "2"], "--explore"),
     (["--player", "selfplay", "--base", "judge"], "--base"),
     (["--player", "selfplay", "--h1", "129"], "--h1"),
+    (["--player", "selfplay", "--questions", "0"], "--questions must be in [1, 7]"),
+    (["--questions", "6"], "judge weighs every question"),
     (["--player", "selfplay", "--start", "/no/such/value.npz"], "--start"),
     (["--player", "selfplay", "-s", "gorobei,kanbei"], "give both"),
     (["--player", "selfplay", "--size", "3"], "give both"),
@@ -501,6 +503,47 @@ def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_pat
     assert "base 1, doubt 0.5" in GameConfig(trio, "normal", "selfplay", model=files["play"]).describe()["model"]["plays"]
     with pytest.raises(ConfigError, match="header's play"):
         GameConfig(trio, "normal", "selfplay", model=files["bad"])
+
+
+def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path):
+    """train-value --questions: self-play writes the afterstates of the questions it weighs only
+    (over a value of zeros, without exploring, it gives keeper's answers whatever it weighs: the
+    same games, and the card questions' rows are some of all the questions' rows), and a value so
+    trained plays those questions unless the user says otherwise."""
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import run_games
+
+    sha = load_components(None).sha256
+    shapes = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
+    zeros = str(tmp_path / "zeros.npz")
+    M.save(zeros, shapes, {"components_sha256": sha}, M.AFTER)
+    rows, outs = {}, {}
+    for q in (7, 2):
+        cfg = GameConfig(FOUR, "easy", "selfplay", {"explore": 0.0, "questions": q}, model=zeros)
+        rows[q], _, _, outs[q] = valuefit.collect_afterstates(cfg, 30, seed=4)
+    np.testing.assert_array_equal(outs[2], outs[7])
+    every = {r.tobytes() for r in rows[7]}
+    assert 0 < len(rows[2]) < len(rows[7]) and all(r.tobytes() in every for r in rows[2])
+
+    rng = np.random.default_rng(5)
+    noisy = {k: rng.normal(0, 0.3, v.shape).astype(np.float32) for k, v in shapes.items()}
+    files = {}
+    for name, made in (("cards", {"base": "keeper", "questions": 2}), ("all", {"base": "keeper"})):
+        files[name] = str(tmp_path / f"{name}.npz")
+        M.save(files[name], noisy, {"components_sha256": sha, "settings": made}, M.AFTER)
+
+    def games(file, params=None):
+        return run_games(GameConfig(FOUR, "easy", "selfplay", params or {}, model=file), 150, seed=9)
+
+    cards = games(files["cards"])
+    np.testing.assert_array_equal(cards, games(files["all"], {"questions": 2}))
+    np.testing.assert_array_equal(games(files["cards"], {"questions": 7}), games(files["all"]))
+    assert (cards != games(files["all"])).any()
+    assert "questions 2" in GameConfig(FOUR, "easy", "selfplay", model=files["cards"]).describe()["model"]["plays"]
+    with pytest.raises(valuefit.TrainValueError, match="judge weighs every question"):
+        valuefit.ValueSettings(questions=2).check()
 
 
 def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path, monkeypatch):
