@@ -58,3 +58,29 @@ class Family:
         every = self.trained()
         picks = np.random.default_rng([self.seed, 4]).choice(len(every), min(EVAL_SEATINGS, len(every)), replace=False)
         return tuple((every[i], self.level) for i in sorted(picks))
+
+
+def never_played(header: dict, size: int) -> list[tuple[str, ...]]:
+    """The line-ups of `size` samurai that no run in a value's history played: the value's own run
+    (its header's `settings`), then the value each run started from (`started_from`, nested).
+    A family run of another team size played none of them; a run on one table played its line-up;
+    a run on tables drawn from every size, or of unknown making, may have played any."""
+    left = set(all_lineups(size))
+    made = header
+    while True:
+        settings = made.get("settings")
+        if not settings:
+            return []
+        if settings.get("family"):
+            k, level = parse(settings["family"])
+            if k == size:
+                left &= set(Family(k, level, settings.get("hold_out", 0), settings.get("seed", 0)).held())
+        elif settings.get("table"):
+            played = set(settings["table"].partition("@")[0].split(","))
+            left = {lineup for lineup in left if set(lineup) != played}
+        else:
+            return []
+        made = made.get("started_from")
+        if not made:  # the run started from keeper's or learned's answers
+            break
+    return [lineup for lineup in all_lineups(size) if lineup in left]

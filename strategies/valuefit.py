@@ -285,6 +285,20 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
             "w3": net[4].weight.detach().numpy(), "b3": net[4].bias.detach().numpy()}
 
 
+def check_start(settings: ValueSettings, header: dict) -> None:
+    """A run that holds line-ups out starts from a value that never played them either: else its
+    held-out evaluation, and every later claim about line-ups it never saw, would be false."""
+    if not (settings.family and settings.hold_out):
+        return
+    size = F.parse(settings.family)[0]
+    held = F.Family(size, F.parse(settings.family)[1], settings.hold_out, settings.seed).held()
+    played = [lineup for lineup in held if lineup not in F.never_played(header, size)]
+    if played:
+        raise TrainValueError(f"--start: its value (or one it started from) played {', '.join(map(','.join, played))}, "
+                              f"which this run holds out: hold out line-ups it never played (the --seed and "
+                              f"--hold-out it was trained with)")
+
+
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
                 command: str = "", threads: int = 1, start: Path | None = None) -> Path:
     """Run (or resume) the iterations in folder; returns the last value file (value-I.npz).
@@ -294,6 +308,8 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
 
     stages = stages or Stages()
     settings.check()
+    if start is not None:
+        check_start(settings, M.load(start, settings.kind).header)
     folder.mkdir(exist_ok=True)
     stored = folder / "settings.json"
     mine = {**asdict(settings), "components_sha256": components.sha256}

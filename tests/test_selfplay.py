@@ -472,6 +472,44 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
     assert len(F.Family(7, "easy").trained()) == 720 and len(F.Family(4, "easy").trained()) == 35 * 6
 
 
+def test_line_ups_never_played_follow_a_values_whole_history(tmp_path, capsys):
+    """A line-up is held out of a value only if no run in its history played it: a run continued
+    with another seed holds out other line-ups, and only those both left out stay unplayed; a run of
+    another team size plays none of them, a run on one table plays its line-up, and a run on tables
+    of every size (or of unknown making) may have played any. train-value refuses, in one line and
+    before any work, a start that played a line-up the new run holds out."""
+    from conftest import one_line_error, run
+    from kiai.simcore.components import load_components
+    from kiai.simcore.seatings import all_lineups
+    from kiai.strategies import families as F
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+
+    def fam(seed, family="5@easy", start=None):
+        return {"settings": {"family": family, "hold_out": 3, "seed": seed}, **({"started_from": start} if start else {})}
+
+    held7, held8 = set(F.Family(5, "easy", 3, 7).held()), set(F.Family(5, "easy", 3, 8).held())
+    assert held7 != held8 and held7 & held8
+    assert F.never_played(fam(7), 5) == F.Family(5, "easy", 3, 7).held()
+    assert set(F.never_played(fam(8, start=fam(7)), 5)) == held7 & held8
+    assert F.never_played(fam(8, start=fam(7, "6@easy")), 5) == F.Family(5, "easy", 3, 8).held()
+    one = next(iter(held8))
+    table = {"settings": {"table": ",".join(reversed(one)) + "@easy"}}
+    assert set(F.never_played(fam(8, start=table), 5)) == held8 - {one}
+    assert F.never_played(fam(8, start={"settings": {"family": ""}}), 5) == []
+    assert F.never_played({}, 5) == [] and len(F.never_played({"settings": {"family": "2@easy"}}, 5)) == len(all_lineups(5))
+
+    sha = load_components(None).sha256
+    start = tmp_path / "start.npz"
+    M.save(start, valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16)),
+           {"components_sha256": sha, **fam(8)}, M.AFTER)
+    folder = tmp_path / "run"
+    one_line_error(*run(capsys, "train-value", folder, "--player", "selfplay", "--size", "5", "-d", "easy",
+                        "--hold-out", "3", "--seed", "7", "--start", start), "which this run holds out")
+    assert not folder.exists()
+    valuefit.check_start(valuefit.ValueSettings(player="selfplay", family="5@easy", hold_out=3, seed=8), fam(8))
+
+
 def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_path):
     """A value trained over learned's answers (train-value --base learned), or whose header's
     `play` says so, plays over learned unless the user gives `base`: a value of zeros so made gives
