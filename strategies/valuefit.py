@@ -288,11 +288,11 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
 def check_start(settings: ValueSettings, header: dict) -> None:
     """A run that holds line-ups out starts from a value that never played them either: else its
     held-out evaluation, and every later claim about line-ups it never saw, would be false."""
-    if not (settings.family and settings.hold_out):
+    family = _family(settings)
+    if family is None or not family.hold_out:
         return
-    size = F.parse(settings.family)[0]
-    held = F.Family(size, F.parse(settings.family)[1], settings.hold_out, settings.seed).held()
-    played = [lineup for lineup in held if lineup not in F.never_played(header, size)]
+    never = set(F.never_played(header, family.size))
+    played = [lineup for lineup in family.held() if lineup not in never]
     if played:
         raise TrainValueError(f"--start: its value (or one it started from) played {', '.join(map(','.join, played))}, "
                               f"which this run holds out: hold out line-ups it never played (the --seed and "
