@@ -87,6 +87,9 @@ LOSS_TITLES = {False: "Learning curve (masked squared error of the advantage ove
                True: "Learning curve (logistic loss of the value)"}
 
 
+NO_EVALUATION = "No evaluation deals were played\n(--eval-games 0)."
+
+
 def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False, player: str = "judge"):
     """Left: training loss by epoch, one line per iteration and head. Right: the win rate on
     the evaluation deals per iteration, with 95% intervals, for the model, the one before it
@@ -115,6 +118,9 @@ def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False, pla
         right.set_xticks(iterations["iteration"])
         right.set_xlim(-0.5, iterations["iteration"].max() + 0.5)
         right.legend(fontsize=8)
+    else:  # say why the panel is empty rather than draw bare axes
+        right.text(0.5, 0.5, NO_EVALUATION, ha="center", va="center", transform=right.transAxes)
+        right.set(xticks=[], yticks=[])
     return fig
 
 

@@ -242,3 +242,20 @@ def test_one_sample_stands_for_all_exactly_when_play_reads_nothing_hidden(lineup
     config = GameConfig(tuple(lineup.split(",")), level, "judge", {"samples": 2, "turns": 0}, absent_tokens=absent)
     rows = run_games(config, 12, seed=20261123)
     assert hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest() == EVERY_SAMPLE[(lineup, level, absent)]
+
+
+def test_the_training_chart_says_why_its_win_rate_panel_is_empty():
+    """A run with --eval-games 0 has no evaluation to draw: the right panel says so instead of
+    showing bare axes; a run with evaluations draws them and says nothing of the kind."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from kiai.reports import training as R
+
+    curve = pd.DataFrame({"iteration": [0, 0], "head": ["value"] * 2, "epoch": [0, 1], "loss": [0.3, 0.2]})
+    empty = R.plot(curve, pd.DataFrame(), value=True, player="selfplay")
+    assert [t.get_text() for t in empty.axes[1].texts] == [R.NO_EVALUATION]
+    rates = {f"{arm}_{k}": [0.5] for arm in R.VALUE_ARMS for k in ("win_rate", "ci_lo", "ci_hi")}
+    drawn = R.plot(curve, pd.DataFrame({"iteration": [0], **rates}), value=True, player="selfplay")
+    assert len(drawn.axes[1].texts) == 0 and len(drawn.axes[1].lines) > 0
+    plt.close("all")
