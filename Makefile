@@ -55,7 +55,7 @@ report: $(STAMP)
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
 	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --precision 0.01 --resume); \
 	$(call STAGE,agreement (a subsample replayed by the strong tier$(COMMA) judge),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
-	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
+	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
 	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"

@@ -6,7 +6,7 @@ side on the same tables (the `ladder` and `ladder-planners` presets): `reference
 `foresight`, which sees every hidden card. What separates reference from foresight is what skill
 and knowledge can win; what foresight still loses is the deal itself.
 
-A level and team size that only `learned` and `judge` played (the `agreement` preset's tables of
+A level and team size that only the default and `judge` played (the `agreement` preset's tables of
 2, 6 and 7 samurai) is no step of the ladder: reports.agreement compares the two there.
 """
 
@@ -18,19 +18,26 @@ from kiai.reports import charts
 from kiai.reports.charts import NoChartData, pooled_rates
 from kiai.reports.advice import fmt_ci, fmt_rate
 
-STRONG = "judge"  # the strong tier: the strongest honest rung, which the agreement section sets beside learned
-RUNGS = ("reference", "keeper", "learned", "lookahead", STRONG, "foresight")
-PAIR = frozenset(("learned", STRONG))  # the agreement section's two strategies
+STRONG = "judge"  # the strong tier: the strongest honest rung, which the agreement section sets beside the default
+RUNGS = ("reference", "keeper", "learned", "selfplay", "lookahead", STRONG, "foresight")
+
+
+def _pair() -> frozenset:
+    """The agreement section's two strategies: kiai's default and the strong tier."""
+    from kiai.strategies.registry import DEFAULT
+
+    return frozenset((DEFAULT, STRONG))
 
 
 def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tables (level, seating) that two or more rungs played, at the levels and
-    team sizes where a rung other than learned and judge played too."""
+    team sizes where a rung other than the default and judge played too."""
     d = distinct_games(df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)])
     d = d.assign(difficulty=d["difficulty"].astype(str), strategy=d["strategy"].astype(str))
     played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
     d = d[played >= 2]
-    ladder = d.groupby(["difficulty", "n_samurai"])["strategy"].transform(lambda s: bool(set(s) - PAIR))
+    pair = _pair()
+    ladder = d.groupby(["difficulty", "n_samurai"])["strategy"].transform(lambda s: bool(set(s) - pair))
     return d[ladder.astype(bool).to_numpy()]
 
 

@@ -4,8 +4,8 @@ that sweep with the strong tier beside the default strategy (both plans read tha
 `ladder` and `ladder-planners` give the report its skill ladder.
 
 The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
-default of every command): `learned`. The ladder plays a few line-ups per level and team size
-with every rung of skill on the same deals: reference, keeper and learned on many games, the
+default of every command): `selfplay`. The ladder plays a few line-ups per level and team size
+with every rung of skill on the same deals: reference, keeper, learned and selfplay on many games, the
 lookahead, the strong tier (judge) and the cheating foresight (its ceiling) on few, since they
 play about a hundred times slower.
 """
@@ -30,7 +30,7 @@ RULE_LEVELS = ("easy", "normal")
 RULE_LINEUPS = 2  # per team size (7 samurai have one), drawn with RULE_SEED among those with Kikuchiyo
 RULE_SEED = 0
 # 849 configurations; 3,000 games each is 2.5 million games: about four minutes on 2 cores with
-# `learned` (7,000 to 16,000 games/s, slower with more samurai)
+# `selfplay` (4,000 to 18,000 games/s, slower with more samurai)
 DEFAULT_GAMES = 3_000
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
 # line-ups are compared (reports.advice.recommended_lineups); seatings the main table holds are not
@@ -38,7 +38,7 @@ DEFAULT_GAMES = 3_000
 ADVICE_GAMES = 1_000
 LADDER_COUNTS = (3, 4, 5)
 LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.sweep.sample_lineups)
-LADDER_STRATEGIES = ("reference", "keeper", DEFAULT_STRATEGY)
+LADDER_STRATEGIES = tuple(dict.fromkeys(("reference", "keeper", "learned", DEFAULT_STRATEGY)))
 LADDER_GAMES = 5_000
 PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
 PLANNER_GAMES = 150

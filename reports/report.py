@@ -167,9 +167,10 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
 LADDER_CAPTION = (
     "Skill ladder",
     "For each level and team size, the win rate of each strategy on the same tables and deals: "
-    "`reference` (the plain baseline), `keeper`, `learned` (kiai's default), the `lookahead` and `judge`, the "
-    "strong tier, which weighs its answers by a value of the table learned by self-play (both on fewer games: "
-    "they play some fifty to two hundred and fifty times slower than `learned`), and, as a ceiling, "
+    "`reference` (the plain baseline), `keeper`, `learned`, `selfplay` (kiai's default, which weighs its answers "
+    "by a value of the table learned by self-play), the `lookahead` and `judge`, the strong tier, which plays "
+    "each answer two turns on and values the table it reaches (both on fewer games, since they play many times "
+    "slower than `selfplay`), and, as a ceiling, "
     "`foresight`, which cheats by seeing every hidden card. The climb from `reference` to `judge` is what "
     "skill wins; what even `foresight` loses is the deal.",
 )

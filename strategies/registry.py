@@ -26,7 +26,7 @@ MODULES: tuple[ModuleType, ...] = (
 )
 
 REGISTRY: tuple[Strategy, ...] = tuple(m.STRATEGY for m in MODULES)
-DEFAULT = "learned"  # what every command plays when no strategy is named
+DEFAULT = "selfplay"  # what every command plays when no strategy is named
 
 
 def names() -> list[str]:

@@ -107,7 +107,8 @@ def load(path=None, kind: Kind = TABLE, components_sha256: str | None = None) ->
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
         raise ValueModelError(f"value file {path}: made for other component data (components {str(made_for)[:12]}, "
-                              f"this game {components_sha256[:12]})")
+                              f"this game {components_sha256[:12]}); retrain it with `kiai train-value --components`, "
+                              "or play a strategy without a model (--strategy keeper)")
     return model
 
 

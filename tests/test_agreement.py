@@ -12,11 +12,12 @@ from kiai.reports.report import write_report
 from kiai.simcore.seatings import all_lineups, sample_lineups
 from kiai.reports.sweep import identity_key
 from kiai.simcore.codes import LEVELS, SAMURAI
+from kiai.strategies.registry import DEFAULT as MAIN  # the default strategy, which the agreement sets beside judge
 
 # ------------------------------------------------------------------------------- tables
 
 
-def _main_row(level, lineup, wins, games, strategy="learned"):
+def _main_row(level, lineup, wins, games, strategy=MAIN):
     """A row of the default sweep's grid: seated in its own order, the rules' own readings and
     absent tokens (on with two samurai, R-18), seed 0."""
     row = _row(level, lineup, wins=wins, games=games, strategy=strategy, seed=0)
@@ -46,7 +47,7 @@ def test_the_plan_covers_every_size_level_and_samurai_and_the_best_and_worst():
         by_table.setdefault((config.difficulty, config.samurai), set()).add(config.strategy)
     # every table twice, on the same deals: once by each strategy
     assert set(map(frozenset, by_table.values())) == {frozenset(presets.AGREEMENT_STRATEGIES)}
-    assert presets.AGREEMENT_STRATEGIES == ("learned", ladder.STRONG)
+    assert presets.AGREEMENT_STRATEGIES == (MAIN, ladder.STRONG)
     # the win rate by level and team size: every level x 2 to 7 samurai, the line-ups drawn with the seed
     for level in LEVELS:
         for n in range(2, 8):
@@ -92,12 +93,12 @@ def test_the_strong_tier_joins_the_ladder_between_the_lookahead_and_the_cheating
 
 # ----------------------------------------------------------------------------- the section
 
-STRONG_BONUS = {"learned": {"kyuzo": -0.12, "kanbei": 0.06}, "judge": {"kyuzo": 0.10, "kanbei": 0.06}}
+STRONG_BONUS = {MAIN: {"kyuzo": -0.12, "kanbei": 0.06}, "judge": {"kyuzo": 0.10, "kanbei": 0.06}}
 
 
 def _paired_table(games=400) -> pd.DataFrame:
     """A main sweep of 2 to 4 samurai at easy and normal, and the agreement stage's tables played by
-    learned and judge: kyuzo hurts learned's line-ups but helps judge's (a planted reversal), kanbei
+    the default and judge: kyuzo hurts the default's line-ups but helps judge's (a planted reversal), kanbei
     helps both (a planted agreement)."""
     base = {"easy": {2: 0.8, 3: 0.5, 4: 0.3}, "normal": {2: 0.6, 3: 0.2, 4: 0.06}}
 
@@ -105,12 +106,12 @@ def _paired_table(games=400) -> pd.DataFrame:
         bonus = sum(STRONG_BONUS[strategy].get(s, 0) for s in lineup) * (1 if level == "easy" else 0.3)
         return round(games * min(max(base[level][len(lineup)] + bonus, 0.001), 0.99))
 
-    rows = [_main_row(level, lu, wins(level, lu, "learned", 3000), 3000)
+    rows = [_main_row(level, lu, wins(level, lu, MAIN, 3000), 3000)
             for level in base for n in (2, 3, 4) for lu in all_lineups(n)]
     tables = [(level, lu) for level in base for n in (2, 3, 4) for lu in sample_lineups(n, 2, 0)]
     tables += [("easy", lu) for lu in all_lineups(4) if ("easy", lu) not in tables]
     for level, lu in tables:
-        rows += [_main_row(level, lu, wins(level, lu, s, games), games, strategy=s) for s in ("learned", "judge")]
+        rows += [_main_row(level, lu, wins(level, lu, s, games), games, strategy=s) for s in (MAIN, "judge")]
     return pd.DataFrame(rows)
 
 
@@ -119,8 +120,8 @@ def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
     assert {"agreement.png", "agreement_effects.csv", "agreement_levels.csv", "agreement_orders.csv",
             "agreement_lineups.csv"} <= set(written)
     effects = pd.read_csv(tmp_path / "agreement_effects.csv").set_index("samurai")
-    assert effects.loc["kyuzo", "status"] == agreement.REVERSED  # learned -12 pp, judge +10 pp: both beyond noise
-    assert effects.loc["kyuzo", "diff_learned"] < 0 < effects.loc["kyuzo", "diff_judge"]
+    assert effects.loc["kyuzo", "status"] == agreement.REVERSED  # the default -12 pp, judge +10 pp: both beyond noise
+    assert effects.loc["kyuzo", f"diff_{MAIN}"] < 0 < effects.loc["kyuzo", "diff_judge"]
     assert effects.loc["kanbei", "status"] == agreement.HOLDS  # +6 pp for both: no flag
     assert (effects["status"] == agreement.REVERSED).sum() == 1
     md = (tmp_path / "report.md").read_text()
@@ -138,8 +139,8 @@ def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
 def test_an_agreement_in_the_same_direction_beyond_noise_is_never_flagged():
     df = _paired_table()
     df.loc[df["strategy"] == "judge", "wins"] = df.loc[df["strategy"] == "judge", "wins"] // 2  # judge worse
-    pairs = agreement.paired_rows(df, "learned")
-    rates, orders = agreement.levels(pairs, "learned")
+    pairs = agreement.paired_rows(df, MAIN)
+    rates, orders = agreement.levels(pairs, MAIN)
     assert len(rates) == 6 and len(orders) == 2 * 3 + 3  # team sizes at each level, levels of each size
     assert not (orders["status"] == agreement.REVERSED).any()
     assert (orders["status"] == agreement.HOLDS).any()
@@ -147,17 +148,17 @@ def test_an_agreement_in_the_same_direction_beyond_noise_is_never_flagged():
     flipped = df.copy()
     judge_normal = (flipped["strategy"] == "judge") & (flipped["difficulty"] == "normal")
     flipped.loc[judge_normal & (flipped["n_samurai"] == 2), "wins"] = 5
-    _, orders = agreement.levels(agreement.paired_rows(flipped, "learned"), "learned")
+    _, orders = agreement.levels(agreement.paired_rows(flipped, MAIN), MAIN)
     reversed_ = orders[orders["status"] == agreement.REVERSED]
     assert set(zip(reversed_["first"], reversed_["second"])) >= {("Normal, 2 samurai", "Normal, 3 samurai")}
 
 
 def test_signs_statuses_and_rank_correlation():
     assert agreement.sign(0.01, 0.05) == 1 and agreement.sign(-0.05, -0.01) == -1 and agreement.sign(-0.01, 0.02) == 0
-    assert agreement.status(1, -1, "learned") == agreement.REVERSED
-    assert agreement.status(-1, -1, "learned") == agreement.HOLDS
-    assert agreement.status(1, 0, "learned") == "judge within noise"
-    assert agreement.status(0, 1, "learned") == "learned within noise"
+    assert agreement.status(1, -1, MAIN) == agreement.REVERSED
+    assert agreement.status(-1, -1, MAIN) == agreement.HOLDS
+    assert agreement.status(1, 0, MAIN) == "judge within noise"
+    assert agreement.status(0, 1, MAIN) == f"{MAIN} within noise"
     rho, p, n = agreement.rank_correlation([1, 2, 3, 4], [10, 30, 20, 40])
     assert rho == pytest.approx(0.8) and 0 < p < 1 and n == 4
     assert math.isnan(agreement.rank_correlation([1, 1, 1], [1, 2, 3])[0])  # one side does not vary
@@ -166,16 +167,16 @@ def test_signs_statuses_and_rank_correlation():
 
 def test_only_configurations_both_played_on_the_same_games_are_paired():
     df = _paired_table()
-    pairs = agreement.paired_rows(df, "learned")
+    pairs = agreement.paired_rows(df, MAIN)
     assert set(pairs["games"]) == {400}  # the main sweep's 3,000-game rows pair with nothing
     assert (pairs.groupby(["difficulty", "seating"])["strategy"].nunique() == 2).all()
     assert agreement.effect_cell(pairs) == ("easy", 4)
     # a judge row on other games (the planners' 150) pairs with nothing either
     extra = _main_row("easy", all_lineups(3)[0], 50, 150, strategy="judge")
-    assert len(agreement.paired_rows(pd.concat([df, pd.DataFrame([extra])]), "learned")) == len(pairs)
+    assert len(agreement.paired_rows(pd.concat([df, pd.DataFrame([extra])]), MAIN)) == len(pairs)
 
 
-def test_the_ladder_leaves_tables_only_learned_and_judge_played_to_the_agreement():
+def test_the_ladder_leaves_tables_only_the_default_and_judge_played_to_the_agreement():
     df = _paired_table()
     with pytest.raises(ladder.NoChartData):
         ladder.ladder_table(df)
@@ -191,9 +192,9 @@ def test_the_ladder_leaves_tables_only_learned_and_judge_played_to_the_agreement
 
 def test_the_section_says_so_without_the_agreement_stage(tmp_path):
     df = _paired_table()
-    write_report(df[df["strategy"] == "learned"], tmp_path)
+    write_report(df[df["strategy"] == MAIN], tmp_path)
     section = (tmp_path / "report.md").read_text().split("## Does it hold for stronger players?")[1].split("\n## ")[0]
-    assert "Not drawn: no table was played by both `learned` and `judge`" in section
+    assert f"Not drawn: no table was played by both `{MAIN}` and `judge`" in section
     assert "make report plays the preset agreement" in section
 
 
@@ -210,7 +211,7 @@ def test_kiai_report_reads_the_agreement_table_or_goes_without(capsys, tmp_path)
     code, out, err = run(capsys, "sweep", "--preset", "agreement", "--from", main, "--out", agreed, "--games", 12)
     assert code == 0, err
     table = pd.read_parquet(agreed)
-    assert sorted(table["strategy"]) == ["judge", "judge", "learned", "learned"] and set(table["games"]) == {12}
+    assert sorted(table["strategy"]) == sorted(["judge", "judge", MAIN, MAIN]) and set(table["games"]) == {12}
     assert set(table["seating"]) == {",".join(s) for s in sample_lineups(2, 2, 0)}
     code, out, err = run(capsys, "sweep", "--preset", "agreement", "--from", main, "--out", agreed, "--games", 12,
                          "--resume")

@@ -8,6 +8,7 @@ import sys
 
 import pandas as pd
 import pytest
+from kiai.strategies.registry import DEFAULT
 
 from conftest import run
 
@@ -26,7 +27,7 @@ def test_simulate_json_has_the_stable_keys(capsys):
     assert code == 0
     data = json.loads(out)
     assert JSON_KEYS <= set(data)
-    assert data["games"] == 500 and data["seed"] == 4 and data["strategy"] == "learned"
+    assert data["games"] == 500 and data["seed"] == 4 and data["strategy"] == DEFAULT
     assert sum(data["outcomes"].values()) == 500
     assert sum(data["ended_in_round"].values()) == 500
     assert data["wins"] == data["outcomes"]["win"]

@@ -14,6 +14,7 @@ from kiai.cli.main import main
 from kiai.reports import compare as C
 from kiai.simcore.seatings import seatings_from
 from kiai.reports.stats import holm, paired_test
+from kiai.strategies.registry import DEFAULT
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -155,7 +156,7 @@ def test_report_writes_every_chart(sweep_table, tmp_path, capsys, suffix):
     # of their own (make report plays them)
     assert md.count("Not drawn") == 3 and "Not drawn: no table was played by two or more" in md
     assert "Not drawn: the table holds no games under another rule reading" in md
-    assert "Not drawn: no table was played by both `learned` and `judge`" in md
+    assert f"Not drawn: no table was played by both `{DEFAULT}` and `judge`" in md
     assert html.startswith("<!DOCTYPE html>")
     assert str(sweep_table.with_suffix(suffix)) in md
     if suffix == ".parquet":  # the sweep's own command line, from the table's metadata

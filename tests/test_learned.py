@@ -186,17 +186,19 @@ def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words
     one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path), words)
 
 
-def test_a_house_component_file_names_both_ways_out(capsys, tmp_path):
-    """The default strategy's model was trained on the default components: with a house file
-    kiai refuses it in one line that says how to go on, and keeper plays that file."""
+@pytest.mark.parametrize("strategy, retrain", [("learned", "kiai train --components"),
+                                               ("selfplay", "kiai train-value --components")])
+def test_a_house_component_file_names_both_ways_out(capsys, tmp_path, strategy, retrain):
+    """The models (learned's, and selfplay's values) were trained on the default components: with a
+    house file kiai refuses them in one line that says how to go on, and keeper plays that file."""
     from kiai.simcore.components import default_components_path
 
     text = default_components_path().read_text()
     assert "kyuzo      = { human = 9," in text
     (tmp_path / "house.toml").write_text(text.replace("kyuzo      = { human = 9,", "kyuzo      = { human = 10,"))
     house = tmp_path / "house.toml"
-    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", house), "other component data",
-                   "kiai train --components", "--strategy keeper")
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", strategy),
+                   "other component data", retrain, "--strategy keeper")
     code, out, _ = run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", "keeper", "--json")
     assert code == 0 and json.loads(out)["games"] == 10
 
@@ -213,13 +215,16 @@ def test_model_option_is_for_a_strategy_that_plays_one(capsys, tmp_path):
     assert doc["wins"] == int((want[:, 0] == 0).sum())
 
 
-def test_learned_is_the_default_and_is_marked(capsys):
+def test_selfplay_is_the_default_and_is_marked(capsys):
     from kiai.strategies.registry import DEFAULT
 
-    assert DEFAULT == "learned"
+    assert DEFAULT == "selfplay"
     code, out, _ = run(capsys, "strategies", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
-    assert code == 0 and rows["learned"]["default"] is True and rows["reference"].get("default") is not True
+    assert code == 0 and rows["selfplay"]["default"] is True
+    assert rows["learned"].get("default") is not True and rows["reference"].get("default") is not True
+    code, out, _ = run(capsys, "simulate", "-n", 10, "--json")
+    assert code == 0 and json.loads(out)["strategy"] == "selfplay"
 
 
 TINY = ["--iterations", 1, "--games", 24, "--tables", 4, "--samples", 2, "--hidden", 4, "--epochs", 2,

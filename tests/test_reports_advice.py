@@ -13,6 +13,7 @@ from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.report import write_report
 from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed
+from kiai.strategies.registry import DEFAULT
 
 # ------------------------------------------------------------------------------ wording
 
@@ -51,7 +52,7 @@ def test_p_values(p, text):
 
 def _grid(n, wins_of, level="easy", games=1000):
     """Every line-up of n samurai seated in its own order, as the default preset plays them."""
-    rows = [_row(level, lineup, wins=wins_of(i), games=games, strategy="learned") for i, lineup in
+    rows = [_row(level, lineup, wins=wins_of(i), games=games, strategy=DEFAULT) for i, lineup in
             enumerate(all_lineups(n))]
     return [{**row, "absent_tokens": n == 2} for row in rows]  # the rules' default (R-18)
 
@@ -102,10 +103,10 @@ def _with_readings():
     rows = _grid(3, lambda i: 300)
     lineups = [all_lineups(3)[0], all_lineups(3)[1]]
     for lineup, extra in zip(lineups, (150, 90)):
-        row = _row("easy", lineup, wins=300 + extra, games=1000, strategy="learned")
+        row = _row("easy", lineup, wins=300 + extra, games=1000, strategy=DEFAULT)
         row["rules"] = "penalty=once"
         rows.append(row)
-        row = _row("easy", lineup, wins=300 + 3, games=1000, strategy="learned")
+        row = _row("easy", lineup, wins=300 + 3, games=1000, strategy=DEFAULT)
         row["rules"] = "heal=wounded"
         rows.append(row)
     df = pd.DataFrame(rows)
@@ -181,13 +182,13 @@ def page(tmp_path_factory):
             rows += _grid(n, lambda i: int(rng.binomial(2000, base * (1 + 0.01 * i))), level, games=2000)
     lineup = all_lineups(3)[0]
     rows += [_row("easy", s, wins=900 + 60 * k, games=2000) for k, s in enumerate(seatings_from(lineup)[1:], 1)]
-    df = pd.DataFrame(rows).assign(rules="default", strategy="learned")
+    df = pd.DataFrame(rows).assign(rules="default", strategy=DEFAULT)
     df["absent_tokens"] = df["n_samurai"] == 2
     # the penalty paid once (V-2) on two line-ups of 3 at easy, beside their rows under the rules' own
     once = []
     for lineup, wins, extra in zip(all_lineups(3)[:2], (600, 600), (150, 90)):
         df.loc[(df["difficulty"] == "easy") & (df["seating"] == ",".join(lineup)), "wins"] = wins
-        once.append({**_row("easy", lineup, wins=wins + extra, games=2000, strategy="learned"), "rules": "penalty=once"})
+        once.append({**_row("easy", lineup, wins=wins + extra, games=2000, strategy=DEFAULT), "rules": "penalty=once"})
     df = pd.concat([df, pd.DataFrame(once)], ignore_index=True)
     out = tmp_path_factory.mktemp("advice-report")
     return df, out, write_report(df, out)
@@ -243,8 +244,8 @@ def test_html_renders_backticks_as_code(page):
     html = (out / "report.html").read_text()
     body = html.split("<body>")[1]
     assert "`" not in body
-    assert "<code>learned</code>" in body
-    assert "`learned`" in (out / "report.md").read_text()
+    assert f"<code>{DEFAULT}</code>" in body
+    assert f"`{DEFAULT}`" in (out / "report.md").read_text()
 
 
 def test_every_image_is_beside_the_page(page):
@@ -307,7 +308,7 @@ def test_the_house_rules_scope_lists_its_line_ups_in_a_fixed_order(tmp_path):
     rows = _grid(3, lambda i: 300)
     lineups = all_lineups(3)[:8]
     for lineup in lineups:
-        row = _row("easy", lineup, wins=310, games=1000, strategy="learned")
+        row = _row("easy", lineup, wins=310, games=1000, strategy=DEFAULT)
         row["rules"] = "penalty=once"
         rows.append(row)
     df = pd.DataFrame(rows)

@@ -408,13 +408,17 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
 
 def test_version_names_what_results_are_made_with(capsys):
     from kiai.strategies.model import load
+    from kiai.strategies.value_model import family_path, load_after
 
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == ""
     assert out.startswith("kiai ") and f"shipped model {load().sha256[:12]}" in out
     components = out.split("components ")[1].rstrip(")\n")
-    code, out, _ = run(capsys, "simulate", "-n", 10)
+    code, out, _ = run(capsys, "simulate", "-n", 10, "--strategy", "learned")
     assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
+    # the default plays its table's family value (4 samurai at Normal): results name that file
+    code, out, _ = run(capsys, "simulate", "-n", 10)
+    assert code == 0 and f"model {load_after(family_path(4, 'normal')).sha256[:12]}" in out
 
 
 def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):

@@ -16,6 +16,7 @@ from kiai.reports import tune as T
 from kiai.reports.stats import holm, paired_test
 from kiai.simcore import results as L
 from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.registry import DEFAULT
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -401,6 +402,6 @@ def test_params_file_in_compare_seatings(capsys, files):
 def test_simulate_without_a_file_is_unchanged(capsys):
     code, out, _ = run(capsys, "simulate", "-n", 300, "--seed", 2, "-s", TRIO, "-d", "easy", "--json")
     data = json.loads(out)
-    assert code == 0 and data["strategy"] == "learned" and data["params"] == registry_get("learned").param_dict(None)
-    assert data["wins"] == int(wins_of("learned", 300, 2).sum())
+    assert code == 0 and data["strategy"] == DEFAULT and data["params"] == registry_get(DEFAULT).param_dict(None)
+    assert data["wins"] == int(wins_of(DEFAULT, 300, 2).sum())
     assert np.isclose(data["win_rate"], data["wins"] / 300)
