@@ -96,8 +96,10 @@ ForceOpt = typer.Option(False, "--force", help="Replace an existing output file.
 RuleOpt = typer.Option(None, "--rule", help="A rule reading NAME=VALUE where players read the rules differently "
                                             "(docs/rules.md section 14; `kiai rules` lists them); repeatable, e.g. "
                                             "--rule heal=wounded. Default: the rules' own readings.")
-ModelOpt = typer.Option(None, "--model", help="Model file that `learned` plays (also as a lookahead's base), as "
-                                              "`kiai train` writes it (default: the model shipped with kiai).")
+ModelOpt = typer.Option(None, "--model", help="Model file the strategy plays: a value of the table for `selfplay`, "
+                                              "as `kiai train-value` writes it, or a model of `learned` (also as a "
+                                              "lookahead's base), as `kiai train` writes it (default: the ones "
+                                              "shipped with kiai).")
 
 
 class Options:

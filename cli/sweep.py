@@ -99,7 +99,7 @@ def sweep(
                                                       "'default' (the main job), 'advice' (every seating of the "
                                                       "line-up the default sweep recommends per team size; with "
                                                       "--from), 'agreement' (a subsample of the default sweep "
-                                                      "played by learned and the strong tier, judge; with --from), "
+                                                      "played by the default strategy and the strong tier, judge; with --from), "
                                                       "'ladder' and 'ladder-planners' (the report's skill ladder); "
                                                       "each with its own strategies and games unless --strategy / "
                                                       "--games say otherwise."),

@@ -251,9 +251,9 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
 
 
 def check_model(model: str | None, configs) -> None:
-    """--model is for configurations that play a model (learned, or a planner over it)."""
+    """--model is for configurations that play a model (selfplay, learned, or a planner over it)."""
     if model is not None and not any(c.uses_model for c in configs):
-        fail("--model: no strategy here plays a model (it is for learned, or a lookahead over learned)")
+        fail("--model: no strategy here plays a model (it is for selfplay, learned, or a lookahead over learned)")
 
 
 # ------------------------------------------------------------------------------------- numbers
