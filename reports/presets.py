@@ -29,8 +29,8 @@ SEATINGS_COUNT = 4
 RULE_LEVELS = ("easy", "normal")
 RULE_LINEUPS = 2  # per team size (7 samurai have one), drawn with RULE_SEED among those with Kikuchiyo
 RULE_SEED = 0
-# 849 configurations; 3,000 games each is 2.5 million games: about four minutes on 2 cores with
-# `selfplay` (4,000 to 18,000 games/s, slower with more samurai)
+# 849 configurations; 3,000 games each is 2.5 million games: about five minutes on 2 cores with
+# `selfplay` (6,000 to 18,000 games/s, slower with more samurai)
 DEFAULT_GAMES = 3_000
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
 # line-ups are compared (reports.advice.recommended_lineups); seatings the main table holds are not
