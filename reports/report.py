@@ -709,6 +709,7 @@ def _methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None
         strategies.append(f"{label}" + (f" (params: {'; '.join(params)})" if params else ""))
     items = [
         "Strategies: " + (", ".join(strategies) or "none") + ".",
+        *([models] if (models := _models_note(df)) else []),
         f"Games per configuration: {_spread(df['games'])}; {plural(len(df), 'configuration')}.",
         f"Seeds: {_listing(df, 'seed')}.",
         *([rules_note] if rules_note else []),
@@ -730,6 +731,21 @@ def _methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None
         blocks.append(("p", "Strategies marked (cheating) see hidden information; they show what "
                             "perfect knowledge could reach and are not a fair difficulty measure."))
     return blocks
+
+
+def _models_note(df: pd.DataFrame) -> str:
+    """The methods' line on the strategies that play a model per family of tables (selfplay,
+    strategies BY_FAMILY): its parameters above are its defaults, and each family's value file
+    says in its header how it plays."""
+    from kiai.strategies.registry import REGISTRY, module
+
+    known = {s.name for s in REGISTRY}
+    names = sorted(n for n in set(df["strategy"].astype(str)) if n in known and getattr(module(n), "BY_FAMILY", False))
+    if not names:
+        return ""
+    return (f"{' and '.join(names)}: the value of each table's family (team size and level) where kiai ships one, "
+            "played as that file's header says over the parameters above, else learned's answers; `kiai simulate` "
+            "names a table's value file and how it played.")
 
 
 def _spread(values: pd.Series) -> str:

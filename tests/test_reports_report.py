@@ -237,3 +237,12 @@ def test_load_results_round_trip(tmp_path, suffix):
 def test_load_results_rejects_other_files(tmp_path):
     with pytest.raises(ValueError):
         load_results(tmp_path / "results.xlsx")
+
+
+def test_methods_say_how_a_strategy_with_family_values_played():
+    from kiai.reports.report import _models_note
+
+    rows = [_row("easy", ("kyuzo", "heihachi"), 5, strategy=s) for s in ("selfplay", "learned", "keeper", "greedy")]
+    note = _models_note(pd.DataFrame(rows))
+    assert note.startswith("selfplay: the value of each table's family") and "header" in note
+    assert _models_note(pd.DataFrame(rows[1:])) == ""  # none of these plays a value per family
