@@ -88,6 +88,10 @@ def train_value(
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
                                                              "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
+    deal_seed: int = typer.Option(None, "--deal-seed", show_default=False,
+                                  help="Seed of the games self-play plays and of the fit (default: --seed). --seed "
+                                       "draws the held-out line-ups, so a family run continued from another (--start) "
+                                       "keeps its --seed; another --deal-seed gives it deals that run never played."),
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
@@ -97,6 +101,8 @@ def train_value(
     from kiai.strategies.run import set_threads
 
     check_seed(seed)
+    if deal_seed is not None:
+        check_seed(deal_seed, "--deal-seed")
     check_threads(threads)
     if player not in V.PLAYERS:
         fail(f"--player must be one of {', '.join(V.PLAYERS)}, got {player!r}")
@@ -109,7 +115,8 @@ def train_value(
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base, questions=questions, hold_out=hold_out)
+                               explore=explore, base=base, questions=questions, hold_out=hold_out,
+                               deal_seed=deal_seed)
     try:
         comp = load_components(components)
     except ComponentsError as e:

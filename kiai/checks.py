@@ -259,10 +259,10 @@ def check_model(model: str | None, configs) -> None:
 # ------------------------------------------------------------------------------------- numbers
 
 
-def check_seed(seed: int) -> int:
-    seed = _whole(seed, "--seed")
+def check_seed(seed: int, option: str = "--seed") -> int:
+    seed = _whole(seed, option)
     if not 0 <= seed <= MAX_INDEX:
-        fail(f"--seed must be in 0..2**63-1, got {seed}")
+        fail(f"{option} must be in 0..2**63-1, got {seed}")
     return seed
 
 

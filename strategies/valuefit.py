@@ -82,6 +82,14 @@ class ValueSettings:
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
     family: str = ""  # "K@level": train on every seating of K samurai at that level (strategies.families)
     hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
+    # the seed of the games self-play plays, of the positions kept and of the fit (None: seed); the
+    # held-out line-ups stay the seed's, so a family run continued from another (--start) keeps them
+    # while it plays deals the run it continues never played
+    deal_seed: int | None = None
+
+    @property
+    def deals(self) -> int:
+        return self.seed if self.deal_seed is None else self.deal_seed
 
     @property
     def kind(self):
@@ -116,6 +124,8 @@ class ValueSettings:
             raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
+        if self.deal_seed is not None and not 0 <= self.deal_seed < 2**63:
+            raise TrainValueError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
         if self.family and self.table:
             raise TrainValueError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:
@@ -355,13 +365,13 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
             if not after and previous is not None:
                 os.environ[M.ENV] = str(previous)  # judge plays the previous value
             prev_arrays = None if fresh else M.load(previous, kind).arrays
-            rng = np.random.default_rng([settings.seed, 2, it])
+            rng = np.random.default_rng([settings.deals, 2, it])
             xs, ys = [], []
             drawn = tables(settings, it)
             who = "learned" if previous is None else settings.player
             stages.stage(f"iteration {it}: self-play of {who}", len(drawn) * settings.games)
             for t, (seating, level) in enumerate(drawn):
-                game_seed = settings.seed + 1_000_003 * it + t
+                game_seed = settings.deals + 1_000_003 * it + t
                 if after:
                     cfg = GameConfig(seating, level, "selfplay",
                                      {"explore": settings.explore, "edge": settings.edge,
@@ -397,7 +407,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
             stages.advance()
             stages.note(f"epoch {e}: loss {loss:.5f}")
 
-        arrays = fit(x, y, settings, seed=settings.seed + it, threads=threads, on_epoch=on_epoch)
+        arrays = fit(x, y, settings, seed=settings.deals + it, threads=threads, on_epoch=on_epoch)
         (folder / f"curve-{it}.json").write_text(json.dumps(curve))
         first = (f"iteration 0: outcomes of selfplay's games over a value of zeros ({settings.base}'s answers, "
                  f"{settings.explore:g} of them at random); then " if after else

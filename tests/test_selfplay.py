@@ -422,6 +422,7 @@ def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
     (["--player", "selfplay", "-s", "gorobei,kanbei", "-d", "easy,hard"], "one level"),
     (["--player", "selfplay", "-s", "gorobei,shichiroji", "-d", "easy"], "shichiroji"),
     (["--player", "selfplay", "-s", "gorobei", "-d", "easy"], "2 to 7"),
+    (["--player", "selfplay", "--deal-seed", "-1"], "--deal-seed must be in"),
 ])
 def test_bad_input_to_train_value_for_selfplay_is_one_line_before_any_work(tmp_path, capsys, argv, words):
     from conftest import one_line_error, run
@@ -470,6 +471,36 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
     assert all(len(seating) == 5 and level == "hard" for seating, level in first)
     assert len(valuefit.eval_tables(big)) == F.EVAL_SEATINGS  # no held-out line-up: trained seatings
     assert len(F.Family(7, "easy").trained()) == 720 and len(F.Family(4, "easy").trained()) == 35 * 6
+
+
+def test_a_deal_seed_plays_other_deals_and_keeps_the_seeds_held_out_line_ups(tmp_path):
+    """--deal-seed: the games self-play plays (and the positions kept, and the fit) come from it,
+    the held-out line-ups from --seed; without it both come from --seed, as before."""
+    pytest.importorskip("torch")
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+
+    comp = load_components(None)
+    one = dict(iterations=1, tables=2, games=20, keep=1.0, h1=8, h2=4, epochs=1, eval_games=0, player="selfplay",
+               table="gorobei,kanbei,katsushiro@easy")
+
+    def positions(name, **kw):
+        last = valuefit.train_value(tmp_path / name, valuefit.ValueSettings(**one, **kw), comp)
+        with np.load(tmp_path / name / "positions-0.npz") as z:
+            return z["x"], M.load_after(last).header["settings"]
+
+    plain, _ = positions("plain", seed=3)
+    same, _ = positions("same", seed=3, deal_seed=3)
+    other, made = positions("other", seed=3, deal_seed=4)
+    four, _ = positions("four", seed=4)
+    np.testing.assert_array_equal(plain, same)
+    np.testing.assert_array_equal(other, four)  # the deals of seed 4, the table the same
+    assert other.shape != plain.shape or (other != plain).any()
+    assert made["seed"] == 3 and made["deal_seed"] == 4
+    family = dict(family="4@easy", hold_out=3, player="selfplay")
+    assert (valuefit.eval_tables(valuefit.ValueSettings(**family, seed=7, deal_seed=9))
+            == valuefit.eval_tables(valuefit.ValueSettings(**family, seed=7)))
 
 
 def test_line_ups_never_played_follow_a_values_whole_history(tmp_path, capsys):
