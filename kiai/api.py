@@ -79,7 +79,8 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     strategy: a name of kiai.strategies() (default: the params_file's, else kiai's default);
     params: its parameters, {'T': 3}; params_file: a JSON file as `kiai tune` writes.
     absent_tokens: on, off or auto (on with two samurai). components: a component file (TOML);
-    model: the model file the strategy plays (selfplay's value, learned's model); rules: rule readings, {'heal': 'wounded'}.
+    model: the model file the strategy plays (selfplay's value, learned's model);
+    rules: rule readings, {'heal': 'wounded'}.
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
     from kiai.reports.summary import summarize
     from kiai.reports.sweep import play_range

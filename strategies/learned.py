@@ -1,5 +1,5 @@
-"""`learned`: the strategy kiai played by default before `selfplay`, and its base where a family value
-is played over it or kiai ships none. Two small networks (strategies.model), trained
+"""`learned`: `selfplay`'s base where a family value is played over it, and its answers where kiai
+ships no value. Two small networks (strategies.model), trained
 by `kiai train` on what the lookahead finds when it weighs a question by rollouts, answer the
 questions that matter most: the turn's action (Fight, Pass, Support and to whom), where a card
 in hand goes (confront, defend, Katsushiro's redraw, Kyuzo's discard, a give and to whom) and

@@ -94,7 +94,7 @@ ROW_WIDTH = 1 + N_AFTER  # a collected row: the game's index, then the afterstat
 
 STRATEGY = Strategy(
     "selfplay",
-    "kiai's default: values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with the value its table's family (team size and level) learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; gives learned's answers where kiai ships no value for the family.",
+    "Values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with the value its table's family (team size and level) learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; gives learned's answers where kiai ships no value for the family.",
     (
         *keeper.STRATEGY.params,  # keeper's, for the questions it answers and its own answer: first
         # the threshold of SPARTA's search: the value's errors are largest on the tables its base
