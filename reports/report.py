@@ -737,10 +737,11 @@ def _models_note(df: pd.DataFrame) -> str:
     """The methods' line on the strategies that play a model per family of tables (selfplay,
     strategies BY_FAMILY): its parameters above are its defaults, and each family's value file
     says in its header how it plays."""
-    from kiai.strategies.registry import REGISTRY, module
+    from kiai.strategies import registry
 
-    known = {s.name for s in REGISTRY}
-    names = sorted(n for n in set(df["strategy"].astype(str)) if n in known and getattr(module(n), "BY_FAMILY", False))
+    known = registry.names()
+    names = sorted(n for n in set(df["strategy"].astype(str))
+                   if n in known and getattr(registry.module(n), "BY_FAMILY", False))
     if not names:
         return ""
     return (f"{' and '.join(names)}: the value of each table's family (team size and level) where kiai ships one, "

@@ -143,9 +143,14 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
         raise ModelError(f"model {path}: trained for other component data (components {str(made_for)[:12]}, "
-                         f"this game {components_sha256[:12]}); retrain it with `kiai train --components`, "
-                         "or play a strategy without a model (--strategy keeper)")
+                         f"this game {components_sha256[:12]}); {ways_out('kiai train')}")
     return model
+
+
+def ways_out(train: str) -> str:
+    """How to go on from a model file made for other component data: retrain it (`train`, the
+    command that made it), or play a strategy that needs no model."""
+    return f"retrain it with `{train} --components`, or play a strategy without a model (--strategy keeper)"
 
 
 @functools.lru_cache(maxsize=16)

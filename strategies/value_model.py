@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from kiai.strategies import afterstate, selfplay, table_value
+from kiai.strategies.model import ways_out
 from kiai.strategies.table_value import MAX_H1, MAX_H2
 
 FORMAT = "kiai-value"
@@ -107,8 +108,7 @@ def load(path=None, kind: Kind = TABLE, components_sha256: str | None = None) ->
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
         raise ValueModelError(f"value file {path}: made for other component data (components {str(made_for)[:12]}, "
-                              f"this game {components_sha256[:12]}); retrain it with `kiai train-value --components`, "
-                              "or play a strategy without a model (--strategy keeper)")
+                              f"this game {components_sha256[:12]}); {ways_out('kiai train-value')}")
     return model
 
 
