@@ -108,6 +108,7 @@ TABLE = np.dtype([_field(name, f) for name, *f in (
     # the number of cards, so the words of several bins add up without carries.
     ("bin_n", (U_BINS,)),
     ("bin_pens", (U_BINS, 2)),
+    ("bin_flames",),  # unseen cards with the flame mark (R-19a)
     # ---- the card tables: constant for a batch (copied from the components)
     ("n_cards",),
     ("value", (CAP,)),

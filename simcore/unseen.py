@@ -2,7 +2,8 @@
 
 A card is unseen while it lies in the raider or intruder stack (pub.unseen[c]). When the
 strategy counts (cfg.counting), pub also holds the same multiset by bin (value * 4 + symbol) and,
-per bin, how often each penalty code appears on those cards, packed 8 bits a code (pub.bin_pens).
+per bin, how often each penalty code appears on those cards, packed 8 bits a code (pub.bin_pens), and
+how many of them bear the flame mark (pub.bin_flames).
 Strategies count from the bins in a few dozen steps instead of scanning every card at every
 decision; a strategy that never counts does not pay for them. Every change to pub.unseen goes
 through here; the invariant check (ERR_UNSEEN) recounts the bins.
@@ -35,13 +36,14 @@ def pen_count(w0, w1, code):
 
 
 @njit(cache=True, inline="always")
-def _count(pub, c, d, bin_n, bin_pens):
-    """Add d copies of card c to the bins (pub's own, or a scratch copy)."""
+def _count(pub, c, d):
+    """Add d copies of card c to the bins."""
     b = card_bin(pub, c)
-    bin_n[b] += d
+    pub.bin_n[b] += d
     for pen in (pub.pen1[c], pub.pen2[c]):
         word, shift = pen_field(pen)
-        bin_pens[b, word] += d << shift
+        pub.bin_pens[b, word] += d << shift
+    pub.bin_flames += d * pub.flame[c]
 
 
 @njit(cache=True, inline="always")
@@ -51,7 +53,7 @@ def mark_unseen(g, c):
     if pub.unseen[c] == 0:
         pub.unseen[c] = 1
         if g[3].counting:
-            _count(pub, c, 1, pub.bin_n, pub.bin_pens)
+            _count(pub, c, 1)
 
 
 @njit(cache=True, inline="always")
@@ -61,7 +63,7 @@ def mark_seen(g, c):
     if pub.unseen[c] != 0:
         pub.unseen[c] = 0
         if g[3].counting:
-            _count(pub, c, -1, pub.bin_n, pub.bin_pens)
+            _count(pub, c, -1)
 
 
 @njit(cache=True, inline="always")
@@ -70,6 +72,7 @@ def _clear_bins(pub):
         pub.bin_n[b] = 0
         pub.bin_pens[b, 0] = 0
         pub.bin_pens[b, 1] = 0
+    pub.bin_flames = 0
 
 
 @njit(cache=True)
@@ -86,14 +89,21 @@ def recount_unseen(pub):
     _clear_bins(pub)
     for c in range(pub.n_cards):
         if pub.unseen[c]:
-            _count(pub, c, 1, pub.bin_n, pub.bin_pens)
+            _count(pub, c, 1)
 
 
 @njit(cache=True)
 def bins_agree(pub):
     """The bins hold exactly the cards flagged unseen (the invariant check): each bin counted
     afresh, card by card, must match its count and packed words. No packed field can carry
-    into the next (a field never exceeds 2 x 66), so equal words mean equal counts."""
+    into the next (a field never exceeds 2 x 66), so equal words mean equal counts. The flames
+    are counted too."""
+    flames = 0
+    for c in range(pub.n_cards):
+        if pub.unseen[c]:
+            flames += pub.flame[c]
+    if flames != pub.bin_flames:
+        return False
     for b in range(U_BINS):
         n = 0
         w0 = 0

@@ -20,6 +20,7 @@ from numba import njit
 
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
 from kiai.simcore.obs import ignores, popcount
+from kiai.simcore.unseen import pen_count
 from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
@@ -114,12 +115,26 @@ S_WOUND, S_KIAI, S_HAT, S_TOKEN, S_LAST, S_PEN, S_P = (_S["wound0"], _S["kiai"],
 @njit(cache=True)
 def unseen_counts(pub, u):
     """The unseen multiset (section 12) into u[:N_U]: how many, by value, by symbol, flames and
-    penalty codes."""
+    penalty codes, read off the engine's bins (simcore.unseen: selfplay counts) rather than card
+    by card."""
     for i in range(N_U):
         u[i] = 0
-    for c in range(pub.n_cards):
-        if pub.unseen[c]:
-            count_card(pub, u, c, 1)
+    w0 = 0
+    w1 = 0
+    for v in range(7):
+        for sym in range(4):
+            b = v * 4 + sym
+            k = pub.bin_n[b]
+            u[U_N] += k
+            if v >= 1:
+                u[U_V + v - 1] += k
+            if sym >= 1:
+                u[U_SYM + sym - 1] += k
+            w0 += pub.bin_pens[b, 0]
+            w1 += pub.bin_pens[b, 1]
+    u[U_FLAMES] = pub.bin_flames
+    for p in range(N_PEN):
+        u[U_PEN + p] = pen_count(w0, w1, p + 1)
 
 
 @njit(cache=True, inline="always")

@@ -80,6 +80,7 @@ def test_engine_keeps_the_bins_in_step_with_every_move():
         got = _engine_bins(pub)
         np.testing.assert_array_equal(got[0], want[0])
         np.testing.assert_array_equal(got[1], want[1])
+        assert int(pub.bin_flames) == int((pub.flame * pub.unseen)[: int(pub.n_cards)].sum())
         assert bins_agree(pub)
     assert rounds == {1, 2, 3}
 
@@ -103,14 +104,17 @@ def _copy(pub):
 
 
 def test_invariant_check_catches_a_wrong_bin_and_recount_repairs_it():
-    """The fuzz harness's ERR_UNSEEN check (bins_agree) notices a bin count or a packed penalty
-    count that disagrees with the cards; recount_unseen (used for hand-built states) fixes it."""
+    """The fuzz harness's ERR_UNSEEN check (bins_agree) notices a bin count, a packed penalty
+    count or the flame count that disagrees with the cards; recount_unseen (used for hand-built states) fixes it."""
     pub = POSITIONS[3]
     b = int(np.flatnonzero(pub.bin_n)[0])
     word, shift = pen_field(PEN_WOUND)
-    for field, where, delta in (("bin_n", b, 1), ("bin_pens", (b, word), 1 << shift)):
+    for field, where, delta in (("bin_n", b, 1), ("bin_pens", (b, word), 1 << shift), ("bin_flames", (), 1)):
         bad = _copy(pub)
-        bad[field][where] += delta
+        if where == ():
+            bad[field] += delta
+        else:
+            bad[field][where] += delta
         assert not bins_agree(bad)
         recount_unseen(bad)
         assert bins_agree(bad)

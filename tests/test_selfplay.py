@@ -87,6 +87,33 @@ def answers(pub):
     return out
 
 
+@njit(cache=True)
+def _counts(pub, from_bins):
+    """The unseen counts afterstate reads: from the engine's bins, or card by card (section 12)."""
+    u = np.zeros(A.N_U, dtype=np.int64)
+    if from_bins:
+        A.unseen_counts(pub, u)
+    else:
+        for c in range(pub.n_cards):
+            if pub.unseen[c]:
+                A.count_card(pub, u, c, 1)
+    return u
+
+
+@pytest.mark.parametrize("turns", [1, 9, 23, 41])
+def test_unseen_counts_from_the_bins_are_the_card_by_card_counts(turns):
+    """Section 12: the multiset selfplay reads (how many unseen cards, by value, by symbol, with
+    flames, by penalty code) is read off the engine's bins; it equals counting every unseen card."""
+    checked = 0
+    for lineup, level in ((FOUR, "normal"), (("gorobei", "kanbei", "katsushiro"), "hard")):
+        for game in range(3):
+            pub = table_at(lineup, level, 8, game, turns)
+            want = _counts(pub, False)
+            np.testing.assert_array_equal(_counts(pub, True), want)
+            checked += want[A.U_N] > 0 and want[A.U_FLAMES] > 0 and want[A.U_PEN:].sum() > 0
+    assert checked >= 2
+
+
 @pytest.mark.parametrize("lineup,level,turns", [(FOUR, "normal", 5), (("gorobei", "kanbei", "katsushiro"), "easy", 11),
                                                  (("heihachi", "daisuke"), "hard", 8),
                                                  (("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro",
