@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, OUT_WIN, PENALTIES
+from kiai.strategies.lanes import block32, block64
 
 N_PEN = len(PENALTIES) - 1  # penalty codes past "none"
 
@@ -174,37 +175,36 @@ def table_features(pub, x):
 
 @njit(cache=True)
 def table_value(p, pub, x):
-    """The chance to win from pub (the start of a turn, or a finished game: exact)."""
+    """The chance to win from pub (the start of a turn, or a finished game: exact). The layers are
+    summed in registers (strategies.lanes) over the inputs that are not 0 (the units above 0),
+    each in the order of its inputs, in float32."""
     if pub.game_over:
         return 1.0 if pub.outcome == OUT_WIN else 0.0
     table_features(pub, x)
-    h1 = p.vh1
-    h2 = p.vh2
-    a1 = np.empty(h1, dtype=np.float32)
-    for j in range(h1):
-        a1[j] = p.vb1[j]
+    s = np.empty(N_VALUE_FEATURES + MAX_H1 + MAX_H2, dtype=np.float32)
+    at = np.empty(N_VALUE_FEATURES, dtype=np.int64)
+    x32, a1, a2 = s[:N_VALUE_FEATURES], s[N_VALUE_FEATURES:-MAX_H2], s[-MAX_H2:]
+    n = 0
     for i in range(N_VALUE_FEATURES):
-        xi = np.float32(x[i])
-        if xi != 0.0:
-            for j in range(h1):
-                a1[j] += xi * p.vw1[i, j]
-    a2 = np.empty(h2, dtype=np.float32)
-    for j in range(h2):
-        a2[j] = p.vb2[j]
-    for i in range(h1):
-        ai = a1[i]
-        if ai > 0.0:
-            for j in range(h2):
-                a2[j] += ai * p.vw2[i, j]
+        x32[i] = np.float32(x[i])
+        at[n] = i
+        n += x32[i] != 0.0
+    # the record's weights are zero past vh1 and vh2: the padding's sums are 0 and add nothing
+    block64(p.vw1, p.vb1, 0, x32, at, n, a1)
+    n = 0
+    for i in range(p.vh1):
+        at[n] = i
+        n += a1[i] > 0.0
+    block32(p.vw2, p.vb2, 0, a1, at, n, a2)
     z = p.vb3[0]
-    for i in range(h2):
+    for i in range(p.vh2):
         if a2[i] > 0.0:
             z += a2[i] * p.vw3[i]
     return 1.0 / (1.0 + np.exp(-np.float64(z)))
 
 
 MAX_H1 = 64
-MAX_H2 = 32
+MAX_H2 = 32  # the widths lanes.block64 and block32 sum
 DATA = (
     ("vh1", np.int64),
     ("vh2", np.int64),
