@@ -80,7 +80,7 @@ def bench(
     except (KeyError, ConfigError) as e:
         fail(str(e.args[0]))
     result = {"cores": os.cpu_count(), "threads": used, "games": games, **WORKLOAD, "strategy": strategy,
-              "params": config.param_dict(), "numba": numba.__version__}
+              "params": config.played_params(), "numba": numba.__version__}
     if profile:
         _profile(result, config, as_json)
         return

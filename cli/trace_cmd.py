@@ -48,7 +48,7 @@ def trace(
     warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
-    params = f" {config.param_dict()}" if config.params else ""
+    params = f" {config.played_params()}" if config.params else ""
     absent = absent_label(config.absent_on, absent_tokens_unused(config))
     print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}"
           f"{absent}{rules_label(config.rules)}.")

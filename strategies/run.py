@@ -96,6 +96,12 @@ class GameConfig(TableFacts):
     def param_dict(self) -> dict:
         return self.strategy_info.param_dict(self.params)
 
+    def played_params(self) -> dict:
+        """The parameters as the games play them: param_dict, but where the strategy's model file
+        sets some (selfplay's family values: their header's play), those unless given."""
+        played = getattr(registry.module(self.strategy_info.name), "played", None)
+        return played(self) if played is not None else self.param_dict()
+
     def describe(self) -> dict:
         """What a result needs to say about how it was made."""
         info = self.strategy_info
@@ -104,7 +110,7 @@ class GameConfig(TableFacts):
             "difficulty": self.difficulty,
             "strategy": info.name,
             "honest": info.honest,
-            "params": self.param_dict(),
+            "params": self.played_params(),
             "absent_tokens": self.absent_on,
             "components": self.components.path,
             "components_sha256": self.components.sha256,

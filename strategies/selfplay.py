@@ -516,23 +516,30 @@ def plays(model) -> str:
     return f"the value, with {said} from its header unless given" if play else "the value over its base's answers"
 
 
-def data_record(config) -> np.ndarray:
-    """The parameter record the run layer hands the engine: the parameters, then the value
-    named by config.model (default: the family's shipped one); where that is learned's model (no
-    value for the family), base 1 and doubt 0 over the parameters given: learned's answers."""
-    rec = STRATEGY.new_record()
-    vec = STRATEGY.param_vector(config.params)
-    for i, p in enumerate(STRATEGY.params):
-        rec[0][p.name] = vec[i]
-    model = config.load_model()
+def played(config, model=None) -> dict:
+    """The parameters selfplay plays on config's table: those the user gave, else the value file's
+    header's (value_params), else the defaults; where the model is learned's (no value for the
+    family), base 1 and doubt 0 over them: learned's answers. `model`: config.load_model(), when
+    the caller holds it."""
+    prm = STRATEGY.param_dict(config.params)
+    model = model or config.load_model()
     if isinstance(model, Model):
-        # no value for this table's family: learned's answers, weighing nothing (doubt 0)
-        rec[0]["base"], rec[0]["doubt"] = 1, 0.0
+        prm.update(base=1, doubt=0.0)  # learned's answers, weighing nothing
     else:
+        prm.update({k: v for k, v in value_params(model).items() if k not in config.params})
+    return prm
+
+
+def data_record(config) -> np.ndarray:
+    """The parameter record the run layer hands the engine: the parameters as played (played),
+    then the value named by config.model (default: the family's shipped one)."""
+    rec = STRATEGY.new_record()
+    model = config.load_model()
+    prm = played(config, model)
+    for p in STRATEGY.params:
+        rec[0][p.name] = prm[p.name]
+    if not isinstance(model, Model):
         model.pack(rec[0], prefix="")
-        for name, value in value_params(model).items():
-            if name not in config.params:  # the user's own parameters win
-                rec[0][name] = value
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:

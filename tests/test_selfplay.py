@@ -601,6 +601,35 @@ def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_pat
         GameConfig(trio, "normal", "selfplay", model=files["bad"])
 
 
+def test_a_result_names_the_parameters_its_games_were_played_with(tmp_path):
+    """describe() (what simulate, bench and the tables print and store) gives selfplay's
+    parameters as played: the family value's header's play unless the user gives them, learned's
+    answers (base 1, doubt 0) where kiai ships no value; given back as parameters, they play the
+    same games."""
+    from kiai.simcore.components import load_components
+    from kiai.strategies import valuefit
+    from kiai.strategies import value_model as M
+    from kiai.strategies.run import run_games
+
+    sha = load_components(None).sha256
+    rng = np.random.default_rng(8)
+    shapes = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
+    noisy = {k: rng.normal(0, 0.3, v.shape).astype(np.float32) for k, v in shapes.items()}
+    file = str(tmp_path / "v.npz")
+    M.save(file, noisy, {"components_sha256": sha, "play": {"edge": 0.05, "risk": 0.6, "settled": 0.01}}, M.AFTER)
+    default = selfplay.STRATEGY.param_dict()
+    for given, want in (({}, {"edge": 0.05, "risk": 0.6, "settled": 0.01}), ({"edge": 0.0}, {"edge": 0.0, "risk": 0.6})):
+        config = GameConfig(FOUR, "easy", "selfplay", given, model=file)
+        played = config.describe()["params"]
+        assert played == {**default, "settled": 0.01, **want}
+        again = GameConfig(FOUR, "easy", "selfplay", played, model=file)
+        np.testing.assert_array_equal(run_games(config, 60, seed=3), run_games(again, 60, seed=3))
+    assert (run_games(GameConfig(FOUR, "easy", "selfplay", {}, model=file), 60, seed=3)
+            != run_games(GameConfig(FOUR, "easy", "selfplay", default, model=file), 60, seed=3)).any()
+    level = next(lv for lv in ("heroic", "hard", "normal", "easy") if M.family_path(len(FOUR), lv) is None)
+    assert GameConfig(FOUR, level, "selfplay").describe()["params"] == {**default, "base": 1, "doubt": 0.0}
+
+
 def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path):
     """train-value --questions: self-play writes the afterstates of the questions it weighs only
     (over a value of zeros, without exploring, it gives keeper's answers whatever it weighs: the

@@ -402,6 +402,9 @@ def test_params_file_in_compare_seatings(capsys, files):
 def test_simulate_without_a_file_is_unchanged(capsys):
     code, out, _ = run(capsys, "simulate", "-n", 300, "--seed", 2, "-s", TRIO, "-d", "easy", "--json")
     data = json.loads(out)
-    assert code == 0 and data["strategy"] == DEFAULT and data["params"] == registry_get(DEFAULT).param_dict(None)
+    # the default's parameters as its games play them (selfplay: the family value's header's play)
+    played = GameConfig(tuple(TRIO.split(",")), "easy", DEFAULT).played_params()
+    assert code == 0 and data["strategy"] == DEFAULT and data["params"] == played
+    assert set(played) == set(registry_get(DEFAULT).param_dict(None))
     assert data["wins"] == int(wins_of(DEFAULT, 300, 2).sum())
     assert np.isclose(data["win_rate"], data["wins"] / 300)
