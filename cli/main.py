@@ -47,6 +47,7 @@ def _show_version(value: bool) -> None:
     from kiai.simcore.version import kiai_version
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies.model import ModelError, load
+    from kiai.strategies.value_model import shipped_families
 
     def short_hash(read, error) -> str:
         # a damaged installation is what --version is run to diagnose: say so, do not crash
@@ -55,16 +56,22 @@ def _show_version(value: bool) -> None:
         except error as e:
             return f"unreadable: {e}"
 
-    print(f"kiai {kiai_version()} (numba {numba.__version__}, shipped model {short_hash(load, ModelError)}, "
-          f"components {short_hash(load_components, ComponentsError)})")
+    try:
+        count, digest = shipped_families()
+        values = f"selfplay's values of {count} families {digest}"
+    except OSError as e:
+        values = f"selfplay's values unreadable: {e}"
+    print(f"kiai {kiai_version()} (numba {numba.__version__}, learned's model {short_hash(load, ModelError)}, "
+          f"{values}, components {short_hash(load_components, ComponentsError)})")
     raise typer.Exit()
 
 
 @app.callback()
 def _kiai(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
-                                 help="Print kiai's version, numba's, and the short hashes of the shipped model and "
-                                      "component data (the ones results name), then exit."),
+                                 help="Print kiai's version, numba's, and the short hashes of the shipped models "
+                                      "(learned's, and selfplay's family values together) and component data, then "
+                                      "exit."),
 ) -> None:
     """kiai's own options, before a command (the app's help text says what kiai is)."""
 

@@ -84,6 +84,16 @@ def family_path(size: int, level: str) -> Path | None:
     return path if path.exists() else None
 
 
+def shipped_families() -> tuple[int, str]:
+    """How many family values kiai ships, and one short hash of them all (the SHA-256 of their
+    names and bytes, in name order): what `kiai --version` says selfplay plays."""
+    h = hashlib.sha256()
+    files = sorted(_family_file(2, "easy").parent.glob("selfplay-*-*.npz"))
+    for f in files:
+        h.update(f.name.encode() + hashlib.sha256(f.read_bytes()).digest())
+    return len(files), h.hexdigest()[:12]
+
+
 def save(path, arrays: dict, header: dict, kind: Kind = TABLE) -> None:
     header = {"format": FORMAT, "feature_schema": kind.schema, **header}
     buf = io.BytesIO()

@@ -412,7 +412,9 @@ def test_version_names_what_results_are_made_with(capsys):
 
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == ""
-    assert out.startswith("kiai ") and f"shipped model {load().sha256[:12]}" in out
+    assert out.startswith("kiai ") and f"learned's model {load().sha256[:12]}" in out
+    shipped = sum(family_path(k, lv) is not None for k in range(2, 8) for lv in ("easy", "normal", "hard", "heroic"))
+    assert f"selfplay's values of {shipped} families " in out
     components = out.split("components ")[1].rstrip(")\n")
     code, out, _ = run(capsys, "simulate", "-n", 10, "--strategy", "learned")
     assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
@@ -429,7 +431,7 @@ def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(strategies_model, "default_path", lambda: broken)
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == "" and out.count("\n") == 1
-    assert f"shipped model unreadable: model {broken}: not a kiai model file" in out
+    assert f"learned's model unreadable: model {broken}: not a kiai model file" in out
 
 
 # ------------------------------------------------ "A newcomer's first hour", item 8: small slips
