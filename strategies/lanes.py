@@ -42,7 +42,7 @@ def block32(w, b, j, x, at, n_at, out):
 @njit(cache=True, inline="always")
 def block64(w, b, j, x, at, n_at, out):
     """block32 over sixty-four units: four vectors, four chains side by side (each sum still added
-    in the order of at, so the sums are _block's, bit for bit). It halves the passes over at for a
+    in the order of at, so the sums are block32's, bit for bit). It halves the passes over at for a
     128-unit value (1.03-1.08 times the games a second); a 32-unit value stays with block32, whose
     padding to 64 units cost more than it saved."""
     r = b[j:j + 64]
