@@ -11,7 +11,6 @@ so the Markdown and HTML versions cannot drift apart.
 from __future__ import annotations
 
 import html
-import json
 import re
 from pathlib import Path
 
@@ -702,25 +701,12 @@ def _rules_note(df: pd.DataFrame, shown: str) -> str:
     return text + "."
 
 
-def _params_text(sets: list[str]) -> str:
-    """A strategy's parameters as its games played them (JSON objects, one per distinct set):
-    one or two sets in full; more (selfplay plays each family value's own) as what they share,
-    then which ones differ between tables."""
-    if len(sets) <= 2:
-        return "; ".join(sets)
-    dicts = [json.loads(p) for p in sets]
-    shared = {k: v for k, v in dicts[0].items() if all(d.get(k) == v for d in dicts)}
-    differ = sorted(set().union(*dicts) - set(shared))
-    return (f"{json.dumps(shared)}, and by table, as each family's value says ({len(sets)} sets, "
-            f"the params column of the results): {', '.join(differ)}")
-
-
 def _methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None) -> list[tuple]:
     labels = charts.strategy_labels(df)
     strategies = []
     for label, sub in df.groupby(labels, sort=True):
-        params = _params_text(sorted(set(sub["params"].astype(str)))) if "params" in sub else ""
-        strategies.append(f"{label}" + (f" (params: {params})" if params else ""))
+        params = sorted(set(sub["params"].astype(str))) if "params" in sub else []
+        strategies.append(f"{label}" + (f" (params: {'; '.join(params)})" if params else ""))
     items = [
         "Strategies: " + (", ".join(strategies) or "none") + ".",
         *([models] if (models := _models_note(df)) else []),

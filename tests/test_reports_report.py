@@ -246,16 +246,3 @@ def test_methods_say_how_a_strategy_with_family_values_played():
     note = _models_note(pd.DataFrame(rows))
     assert note.startswith("selfplay: the value of each table's family") and "header" in note
     assert _models_note(pd.DataFrame(rows[1:])) == ""  # none of these plays a value per family
-
-
-def test_the_methods_give_a_strategys_parameters_as_played_shortly_when_they_differ_by_table():
-    """One or two parameter sets print in full; selfplay's, one per family value, print what they
-    share and name the ones that differ."""
-    from kiai.reports.report import _params_text
-
-    one = json.dumps({"edge": 0.02, "risk": 0.8})
-    assert _params_text([one]) == one
-    sets = [json.dumps({"edge": e, "risk": 0.8, "base": b}) for e, b in ((0.02, 0), (0.01, 1), (0.0144, 0))]
-    text = _params_text(sorted(sets))
-    assert text.startswith('{"risk": 0.8}') and "3 sets" in text and text.endswith(": base, edge")
-    assert "0.0144" not in text
