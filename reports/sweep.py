@@ -251,7 +251,8 @@ def config_columns(config) -> dict:
         "seating": ",".join(config.samurai),
         "strategy": d["strategy"],
         "honest": bool(d["honest"]),
-        "params": json.dumps(d["params"], sort_keys=True),
+        # as set (the defaults and those given): a family value's own play follows from the model
+        "params": json.dumps(config.param_dict(), sort_keys=True),
         "absent_tokens": bool(d["absent_tokens"]),
         "rules": rules_label(config),
         "components_sha256": d["components_sha256"],

@@ -477,3 +477,19 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
     assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
     assert words in lines[0]
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays():
+    """A sweep row's params are the parameters as set: the family values' own play (their headers,
+    which simulate prints as played) differs by table, and the report would otherwise split
+    selfplay into a strategy per family (charts.strategy_labels); the model column tells them apart."""
+    from kiai.reports import charts
+    from kiai.strategies.run import GameConfig
+
+    configs = [GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "selfplay"),
+               GameConfig(("gorobei", "katsushiro"), "hard", "selfplay")]
+    assert configs[0].played_params() != configs[1].played_params()  # both families' headers set a play
+    rows = pd.DataFrame([S.config_columns(c) for c in configs])
+    assert rows["params"].map(json.loads).eq(configs[0].param_dict()).all()
+    assert rows["model_sha256"].nunique() == 2
+    assert set(charts.strategy_labels(rows)) == {"selfplay"}
