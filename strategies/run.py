@@ -96,21 +96,23 @@ class GameConfig(TableFacts):
     def param_dict(self) -> dict:
         return self.strategy_info.param_dict(self.params)
 
-    def played_params(self) -> dict:
+    def played_params(self, model=None) -> dict:
         """The parameters as the games play them: param_dict, but where the strategy's model file
-        sets some (selfplay's family values: their header's play), those unless given."""
+        sets some (selfplay's family values: their header's play), those unless given. `model`:
+        self.load_model(), when the caller holds it."""
         played = getattr(registry.module(self.strategy_info.name), "played", None)
-        return played(self) if played is not None else self.param_dict()
+        return played(self, model) if played is not None else self.param_dict()
 
     def describe(self) -> dict:
         """What a result needs to say about how it was made."""
         info = self.strategy_info
+        m = self.load_model() if self.uses_model else None  # read once: the parameters and the model say it
         out = {
             "samurai": list(self.samurai),
             "difficulty": self.difficulty,
             "strategy": info.name,
             "honest": info.honest,
-            "params": self.played_params(),
+            "params": self.played_params(m),
             "absent_tokens": self.absent_on,
             "components": self.components.path,
             "components_sha256": self.components.sha256,
@@ -119,7 +121,6 @@ class GameConfig(TableFacts):
         if self.uses_model:
             from pathlib import Path
 
-            m = self.load_model()
             shipped = self.load_model(shipped=True).path
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),

@@ -522,7 +522,7 @@ def played(config, model=None) -> dict:
     family), base 1 and doubt 0 over them: learned's answers. `model`: config.load_model(), when
     the caller holds it."""
     prm = STRATEGY.param_dict(config.params)
-    model = model or config.load_model()
+    model = config.load_model() if model is None else model
     if isinstance(model, Model):
         prm.update(base=1, doubt=0.0)  # learned's answers, weighing nothing
     else:
