@@ -127,7 +127,8 @@ def test_the_cache_look_sees_a_compiled_strategy():
 
 def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
     """The helper's command line compiles its pieces into the cache folder of the same sources,
-    where _in_cache looks for them."""
+    where _in_cache looks for them, from any working directory (not only the checkout's, where
+    the folders' own names would import too)."""
     import os
     import subprocess
     import sys
@@ -137,6 +138,7 @@ def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
     from kiai.strategies import reference, run
 
     env = dict(os.environ, KIAI_CACHE_DIR=str(tmp_path))
-    subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300)
+    subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300,
+                   cwd=tmp_path)
     index = Path(reference.decide._cache._cache_file._index_path).relative_to(config.CACHE_DIR)
     assert (tmp_path / _cache.source_hash() / index).exists()
