@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# the extras installed: the tests, and training (PyTorch CPU; `kiai train` and its test). A variable,
+# the extras installed: the tests, and training (PyTorch CPU; `kiai train learned` and its test). A variable,
 # since a comma inside $(call ...) would split its arguments
 EXTRAS := test,train
 COMMA := ,

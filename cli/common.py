@@ -97,8 +97,8 @@ RuleOpt = typer.Option(None, "--rule", help="A rule reading NAME=VALUE where pla
                                             "(docs/rules.md section 14; `kiai rules` lists them); repeatable, e.g. "
                                             "--rule heal=wounded. Default: the rules' own readings.")
 ModelOpt = typer.Option(None, "--model", help="Model file the strategy plays: a value of the table for `selfplay`, "
-                                              "as `kiai train-value` writes it, or a model of `learned` (also as a "
-                                              "lookahead's base), as `kiai train` writes it (default: the ones "
+                                              "as `kiai train value` writes it, or a model of `learned` (also as a "
+                                              "lookahead's base), as `kiai train learned` writes it (default: the ones "
                                               "shipped with kiai).")
 
 
@@ -159,7 +159,7 @@ def stderr(msg: str) -> None:
 
 
 class StageBars:
-    """A training run's stages (strategies.training.Stages) as progress bars on a terminal;
+    """A training run's stages (training.learned.Stages) as progress bars on a terminal;
     elsewhere (a log file: a run takes an hour) a line as each stage starts and at every tenth of
     it, with the minutes spent. Both give the stage's rate in its units, counted from its first
     advance: the first step of a stage may compile what it plays, and the rate leaves that out."""

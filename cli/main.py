@@ -46,8 +46,7 @@ def _show_version(value: bool) -> None:
 
     from kiai.simcore.version import kiai_version
     from kiai.simcore.components import ComponentsError, load_components
-    from kiai.strategies.model import ModelError, load
-    from kiai.strategies.value_model import shipped_families
+    from kiai.strategies.nets.modelfile import LEARNED, ModelError, load, shipped_families
 
     def short_hash(read, error) -> str:
         # a damaged installation is what --version is run to diagnose: say so, do not crash
@@ -61,7 +60,7 @@ def _show_version(value: bool) -> None:
         values = f"selfplay's values of {count} families {digest}"
     except OSError as e:
         values = f"selfplay's values unreadable: {e}"
-    print(f"kiai {kiai_version()} (numba {numba.__version__}, learned's model {short_hash(load, ModelError)}, "
+    print(f"kiai {kiai_version()} (numba {numba.__version__}, learned's model {short_hash(lambda: load(None, LEARNED), ModelError)}, "
           f"{values}, components {short_hash(load_components, ComponentsError)})")
     raise typer.Exit()
 
@@ -85,23 +84,50 @@ COMMANDS = (
     record_cmd.replay,
     report_cmd.report,
     rules_cmd.rules,
-    ship_value.ship_value,
     simulate.simulate,
     strategies_cmd.strategies,
     sweep.sweep,
     trace_cmd.trace,
-    train.train,
-    train_value.train_value,
     tune.tune,
 )
 for _function in COMMANDS:
     app.command(**_function.command_settings)(_function)
 
+# the training commands, one group: what a user who only analyses the game never needs
+train_app = typer.Typer(name="train", no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                        context_settings={"max_content_width": 100},
+                        help="Train kiai's learned players (needs PyTorch, the extra kiai[train]): `learned`'s model, "
+                             "the values `selfplay` and `judge` play by, and ship a value as a family's own.")
+TRAINING = (train.train, train_value.train_value, ship_value.ship_value)
+for _function in TRAINING:
+    train_app.command(**_function.command_settings)(_function)
+app.add_typer(train_app, name="train", short_help="Train the learned players: kiai train learned|value|ship.")
+
+# spellings of earlier versions: one line saying what to type now
+MOVED = {"train-value": "kiai train value", "ship-value": "kiai train ship"}
+
+
+def moved(argv: list[str]) -> str | None:
+    """The hint for a command line of an earlier spelling (`kiai train-value`, `kiai ship-value`,
+    `kiai train FOLDER --options`), or None."""
+    if argv and argv[0] in MOVED:
+        return f"`kiai {argv[0]}` is now `{MOVED[argv[0]]}` (same options)"
+    subcommands = {f.command_settings["name"] for f in TRAINING}
+    if len(argv) > 1 and argv[0] == "train" and argv[1] not in subcommands and argv[1] not in ("--help", "-h"):
+        return ("`kiai train` takes a subcommand: `kiai train learned` (what `kiai train` was), "
+                "`kiai train value`, `kiai train ship`")
+    return None
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: usage errors and bad input print one line and exit with code 2."""
     command = typer.main.get_command(app)
-    set_command_line(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    set_command_line(args)
+    hint = moved(list(args))
+    if hint is not None:
+        print(f"kiai: error: {hint}", file=sys.stderr)
+        return 2
     try:
         rv = command.main(args=argv, prog_name="kiai", standalone_mode=False)
     except cx.NoArgsIsHelpError as e:  # bare `kiai`: show help, like --help

@@ -1,4 +1,4 @@
-"""`kiai ship-value`: make a value file the one `selfplay` plays on its family's tables (strategies.value_model.ship)."""
+"""`kiai train ship`: make a value file the one `selfplay` plays on its family's tables (training.ship)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import typer
 from kiai.cli.common import check_size, command, fail, parse_levels, parse_params
 
 
-@command("ship-value", short_help="Make a value file the one selfplay plays on its family's tables.",
-         help="Copy a value file that `kiai train-value --player selfplay` wrote into kiai's shipped values "
+@command("ship", short_help="Make a value file the one selfplay plays on its family's tables.",
+         help="Copy a value file that `kiai train value --player selfplay` wrote into kiai's shipped values "
               "(strategies/data/selfplay-K-LEVEL.npz), as the value of the family it was trained on (--size "
               "samurai at --difficulty, read from its header when it says): `selfplay` then plays it on every table "
               "of that family. Its header gains `replaces`, the hashes of the file it replaces and of every file "
@@ -20,7 +20,7 @@ from kiai.cli.common import check_size, command, fail, parse_levels, parse_param
               "chosen. Afterwards the stored digests of selfplay's games change: "
               "python tests/data/make_digests.py selfplay.")
 def ship_value(
-    file: Path = typer.Argument(..., metavar="FILE", help="The value file (value-I.npz of a train-value run)."),
+    file: Path = typer.Argument(..., metavar="FILE", help="The value file (value-I.npz of a train value run)."),
     size: int = typer.Option(None, "--size", help="The family's team size (2-7); default: the file's header's."),
     difficulty: str = typer.Option(None, "--difficulty", "-d", help="The family's level; default: the file's "
                                                                      "header's."),
@@ -30,12 +30,13 @@ def ship_value(
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
     from kiai.simcore.components import load_components
-    from kiai.strategies import value_model as M
+    from kiai.strategies.nets.modelfile import AFTER, ModelError, load
+    from kiai.training.ship import ship
 
     comp = load_components()
     try:
-        model = M.load_after(file, comp.sha256)
-    except M.ValueModelError as e:
+        model = load(file, AFTER, comp.sha256)
+    except ModelError as e:
         fail(str(e))
     k, _, lv = model.header.get("settings", {}).get("family", "").partition("@")
     size = size if size is not None else (int(k) if k else None)
@@ -51,8 +52,8 @@ def ship_value(
     if to is not None and not to.is_dir():
         fail(f"--to {to}: no such folder")
     try:
-        dest, old = M.ship(model, f"{size}@{levels[0]}", params, why.strip(), to)
-    except M.ValueModelError as e:
+        dest, old = ship(model, f"{size}@{levels[0]}", params, why.strip(), to)
+    except ModelError as e:
         fail(str(e))
     said = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"
     plays = ", ".join(f"{n} {v:g}" for n, v in params.items())

@@ -1,5 +1,5 @@
-"""`kiai train`: train the model of `learned` by expert iteration (strategies.training) and
-write the training report (reports.training)."""
+"""`kiai train learned`: train the model of `learned` by expert iteration (training.learned) and
+write the training report (training.figures)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def parse_table(text: str) -> tuple[tuple[str, ...], str]:
     return parse_samurai(seating, "--eval"), level.strip().lower()
 
 
-@command(short_help="Train the model of the `learned` strategy.",
+@command("learned", short_help="Train the model of the `learned` strategy (expert iteration over the lookahead).",
          help="Train the model of the `learned` strategy by expert iteration. Each iteration: the "
               "lookahead, weighing every question by rollouts over the current model (at first over "
               "keeper), plays --games games on --tables training tables drawn from the seed and labels "
@@ -76,7 +76,7 @@ def train(
 ):
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
-    from kiai.strategies import training as T
+    from kiai.training import learned as T
     from kiai.strategies.run import GameConfig, set_threads
 
     check_seed(seed)
@@ -101,7 +101,7 @@ def train(
         fail(f"FOLDER {folder} is a file; give a folder")
     # the run's folder, checked the way every output is, before any game is played
     check_output_folder(folder, "FOLDER")
-    from kiai.reports import training as R
+    from kiai.training import figures as R
 
     start = time.perf_counter()
     with progress() as bar:
@@ -112,7 +112,7 @@ def train(
     paths = R.write(folder)
     minutes = (time.perf_counter() - start) / 60
     best = done["best"]
-    print(f"kiai train: {plural(len(done['history']), 'iteration')} in {minutes:.1f} min on "
+    print(f"kiai train learned: {plural(len(done['history']), 'iteration')} in {minutes:.1f} min on "
           f"{plural(used, 'thread')}; best: "
           + (f"iteration {best}" if best is not None else "none gained over keeper (model.npz plays as keeper)"))
     print(f"model: {folder / 'model.npz'}  report: {', '.join(str(p) for p in paths)}")

@@ -1,4 +1,4 @@
-"""`kiai train-value`: learn by self-play the value that `selfplay` or `judge` plays by (strategies.valuefit)."""
+"""`kiai train value`: learn by self-play the value that `selfplay` or `judge` plays by (training.value)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from kiai.cli.common import (
 )
 
 
-@command("train-value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",
+@command("value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",
          help="Learn a value by self-play: with --player selfplay, the value of the table each answer leads to "
               "(its afterstate), that `selfplay` plays by; with --player judge (the default), the value of the "
               "table at a turn's start, that the strong tier `judge` plays by. Iteration 0 plays on --tables "
@@ -96,8 +96,8 @@ def train_value(
     threads: int = ThreadsOpt,
 ):
     from kiai.simcore.components import ComponentsError, load_components
-    from kiai.strategies import value_model as M
-    from kiai.strategies import valuefit as V
+    from kiai.strategies.nets import modelfile as M
+    from kiai.training import value as V
     from kiai.strategies.run import set_threads
 
     check_seed(seed)
@@ -109,7 +109,7 @@ def train_value(
     kind = M.AFTER if player == "selfplay" else M.TABLE
     try:
         begin = M.load(start_from, kind) if start_from is not None else None
-    except M.ValueModelError as e:
+    except M.ModelError as e:
         fail(f"--start: {e}")
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
@@ -145,7 +145,7 @@ def train_value(
             settings = replace(settings, family=f"{size}@{levels[0]}")
     try:
         settings.check()
-    except V.TrainValueError as e:
+    except V.TrainError as e:
         fail(str(e))
     if folder.exists() and not folder.is_dir():
         fail(f"FOLDER {folder} is a file; give a folder")
@@ -153,15 +153,15 @@ def train_value(
     try:
         import torch  # noqa: F401
     except ImportError:
-        fail("kiai train-value needs PyTorch: install the training extra, pip install -e '.[train]'")
+        fail("kiai train value needs PyTorch: install the training extra, pip install -e '.[train]'")
     used = set_threads(threads)
     start = time.perf_counter()
     with progress() as bar:
         try:
             last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used, start=start_from)
-        except V.TrainValueError as e:
+        except V.TrainError as e:
             fail(str(e))
-    from kiai.reports import training as R
+    from kiai.training import figures as R
 
     R.write(folder, value=True)
     _print_evaluations(folder)
@@ -171,7 +171,7 @@ def train_value(
 
 def _print_evaluations(folder: Path) -> None:
     """Each evaluated iteration's win rates on the evaluation deals, and the new value's p-values."""
-    from kiai.reports import training as R
+    from kiai.training import figures as R
 
     _, rows = R.value_tables(folder)
     if rows.empty:

@@ -127,7 +127,7 @@ class _Search:
         from kiai.reports import tune as T
 
         for i, c in enumerate(self.cands):
-            if T._key(c) == T._key(cand):
+            if T.params_key(c) == T.params_key(cand):
                 return i
         self.cands.append(cand)
         self.configs.append(self.make_configs(cand))

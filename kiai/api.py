@@ -426,7 +426,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     strategy ({'reference': {'T': 4}} or ['reference.T=4']); params_file: a file (with strategies,
     a list, each for the strategy it names); rules: readings every arm plays. Returns a Comparison."""
     from kiai.reports import compare as C
-    from kiai.simcore.seatings import _names
+    from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError
 
     with reporter(progress) as p:
@@ -462,7 +462,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
             else:
                 names = parse_samurai(lineup_text, "--lineup")
                 try:
-                    names = _names(names)
+                    names = as_names(names)
                 except ValueError as e:
                     fail(f"--lineup {lineup_text}: {e}")
                 if len(names) < 3:

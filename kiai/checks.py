@@ -421,13 +421,13 @@ def sample_notes(counts: list[int], k: int) -> list[str]:
 
 def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
     """--lineup (repeatable): line-ups played in the seat order given."""
-    from kiai.simcore.seatings import _names
+    from kiai.simcore.seatings import as_names
 
     out = []
     for text in values:
         names = parse_samurai(text, "--lineup")
         try:
-            out.append(_names(names))
+            out.append(as_names(names))
         except ValueError as e:
             fail(f"--lineup {text}: {e}")
     return out

@@ -505,7 +505,7 @@ def schema() -> dict:
             "strategy": {"type": "string"},
             "params": {"type": "object", "additionalProperties": {"type": "number"}},
             "model_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$",
-                             "description": "the model file a learned strategy played (kiai train)"},
+                             "description": "the model file a learned strategy played (kiai train learned)"},
             "seed": {"type": "integer", "minimum": 0},
             "game": {"type": "integer", "minimum": 0},
             "rules": {"type": "object", "description": "every rule reading (docs/rules.md section 14, `kiai rules`)",

@@ -122,7 +122,7 @@ def search_games(rungs: Sequence[Rung]) -> int:
 # ----------------------------------------------------------------------------- candidates
 
 
-def _key(params: dict) -> tuple:
+def params_key(params: dict) -> tuple:
     return tuple(sorted(params.items()))
 
 
@@ -159,7 +159,7 @@ def sample_candidates(info, k: int, seed: int, start: dict | None = None, fixed:
         raise TuneError(f"every parameter of '{info.name}' is fixed by --param; nothing to tune")
     k = int(min(k, space_size(info, fixed)))
     rng = np.random.default_rng(seed)
-    out, seen = [base], {_key(base)}
+    out, seen = [base], {params_key(base)}
     draws = 0
     while len(out) < k and draws < MAX_DRAWS_PER_CANDIDATE * k:
         draws += 1
@@ -170,8 +170,8 @@ def sample_candidates(info, k: int, seed: int, start: dict | None = None, fixed:
             else:
                 cand[p.name] = float(rng.uniform(p.low, p.high))
         cand = info.param_dict(cand)
-        if _key(cand) not in seen:
-            seen.add(_key(cand))
+        if params_key(cand) not in seen:
+            seen.add(params_key(cand))
             out.append(cand)
     return out
 

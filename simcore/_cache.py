@@ -7,7 +7,7 @@ numba at a directory named by a hash of every source file compiled code is built
 numba version): any edit gives a fresh directory, and a warm start reuses the old one.
 
 The plain Python modules of the two packages (PLAIN: configuration, records, statistics, the run
-layer, training) are left out of the hash, so editing them recompiles nothing; no compiled module
+layer) are left out of the hash, so editing them recompiles nothing; no compiled module
 may import them (tests/test_cache.py checks it).
 
 Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
@@ -26,20 +26,20 @@ _SOURCE_DIRS = ("simcore", "strategies")
 PLAIN = frozenset({
     "simcore/components.py", "simcore/config.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
     "simcore/version.py",
-    "strategies/registry.py", "strategies/run.py", "strategies/training.py", "strategies/valuefit.py",
-    "strategies/village_fit.py",
+    "strategies/registry.py", "strategies/run.py",
 })  # fmt: skip
 
 
 def source_files() -> list[pathlib.Path]:
     """The sources compiled code is built from: every module of the two packages but PLAIN."""
-    return [f for d in _SOURCE_DIRS for f in sorted((_ROOT / d).glob("*.py")) if f"{d}/{f.name}" not in PLAIN]
+    return [f for d in _SOURCE_DIRS for f in sorted((_ROOT / d).rglob("*.py"))
+            if f.relative_to(_ROOT).as_posix() not in PLAIN]
 
 
 def source_hash() -> str:
     h = hashlib.sha256(numba.__version__.encode())
     for f in source_files():
-        h.update(f.name.encode())
+        h.update(f.relative_to(_ROOT).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

@@ -1,5 +1,5 @@
 """Line-ups and seatings of samurai (RULES R-2): what the sweeps, the reports and the training
-families (strategies.families) enumerate.
+families (training.families) enumerate.
 
 A line-up is a set of samurai; a seating is a line-up in seat order 0..n-1. Rotations of a
 seating are the same seating (the first player is drawn at random anyway); a mirror image is
@@ -30,7 +30,7 @@ def check_known(names: Sequence[str]) -> None:
         raise ValueError(f"unknown samurai {listed} (known: {', '.join(SAMURAI)})")
 
 
-def _names(names: Sequence[str] | str) -> tuple[str, ...]:
+def as_names(names: Sequence[str] | str) -> tuple[str, ...]:
     """Validated names; a comma-joined string (a lineup or seating key) is accepted too."""
     if isinstance(names, str):
         names = names.split(",")
@@ -50,14 +50,14 @@ def _check_count(n: int) -> None:
 
 def canonical_seating(seating: Sequence[str] | str) -> tuple[str, ...]:
     """The rotation of seating that puts the canonical-first samurai at seat 0."""
-    seats = _names(seating)
+    seats = as_names(seating)
     first = min(range(len(seats)), key=lambda i: _ORDER[seats[i]])
     return seats[first:] + seats[:first]
 
 
 def distinct_seatings(names: Sequence[str] | str) -> list[tuple[str, ...]]:
     """Every distinct seating of a line-up, canonical form, (n-1)! of them, fixed order."""
-    ordered = sorted(_names(names), key=_ORDER.__getitem__)
+    ordered = sorted(as_names(names), key=_ORDER.__getitem__)
     first, rest = ordered[0], ordered[1:]
     return [(first, *perm) for perm in itertools.permutations(rest)]
 
@@ -67,13 +67,13 @@ def seatings_from(names: Sequence[str] | str) -> list[tuple[str, ...]]:
     given: the seating as given comes first, unchanged. A rotation is the same seating (R-2)
     but not the same games under a seed (the first player is drawn by seat number, R-3), so
     a seating is played in the rotation the user wrote."""
-    seats = _names(names)
+    seats = as_names(names)
     return [(seats[0], *perm) for perm in itertools.permutations(seats[1:])]
 
 
 def lineup_key(names: Sequence[str] | str) -> str:
     """The line-up as names in codes.SAMURAI order, comma-joined."""
-    return ",".join(sorted(_names(names), key=_ORDER.__getitem__))
+    return ",".join(sorted(as_names(names), key=_ORDER.__getitem__))
 
 
 def seating_key(seating: Sequence[str] | str) -> str:

@@ -156,6 +156,8 @@ class Describer:
         return f"[{', '.join(bits)}, #{c}]"
 
     def event(self, row) -> str:  # noqa: C901 - one branch per event kind
+        """One event as a line of text. One branch per event kind, in the order simcore.events
+        lists them (some hundred lines): a list that reads as the table of events it mirrors."""
         code, _rnd, a, b, c, d = (int(x) for x in row[:6])
         w, k = self.who, self.card
         if code == L.EV_SETUP:

@@ -1,11 +1,12 @@
 """What a strategy module declares: one `STRATEGY = Strategy(...)` with its name, description
-and parameters; the registry (strategies.registry) collects the modules.
+and parameters, and the hooks of StrategyModule it needs; the registry (strategies.registry)
+collects the modules, and the run layer (strategies.run) reaches the hooks through hook() only.
 
-A heuristic module also defines `decide(prm, pub, mem, q, seat, a, b, legal)`, an njit function
+A heuristic module defines `decide(prm, pub, mem, q, seat, a, b, legal)`, an njit function
 that answers every decision point of docs/rules.md section 13 (see simcore.questions and
 simcore.gateway); a planner module defines `plan(pub, hid, book, cfg, mem)` instead and names
-the heuristic that plays the rest (its `base` parameter). The run layer (strategies.run)
-compiles each on demand and hands the engine its address.
+the heuristic that plays the rest (its `base` parameter). The run layer compiles each on demand
+and hands the engine its address.
 
 Parameters are read by name: `params = STRATEGY.reader()` at module level gives an intrinsic
 that turns the `prm` address into a record whose fields are the declared parameters, so the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Protocol
 
 import numba
 import numpy as np
@@ -26,6 +28,8 @@ import numpy as np
 from kiai.simcore.state import N_PARAMS, record_view
 
 DATA_ALIGN = 64  # bytes: a cache line
+# whose answers a value player (selfplay, judge) leaves only for a clearly better one, by its `base`
+VALUE_BASES = ("keeper", "learned")
 
 
 @dataclass(frozen=True)
@@ -115,3 +119,57 @@ class Strategy:
         if not self.planner:
             return self.name
         return self.bases[int(self.param_vector(overrides)[self.index("base")])]
+
+
+class StrategyModule(Protocol):
+    """Every hook a strategy module may define, with its meaning. STRATEGY is required, and one of
+    decide (a heuristic) or plan (a planner); the rest are optional, and hook() says which a module
+    has. Nothing outside the run layer and the report looks a hook up, and they do it by hook().
+    """
+
+    STRATEGY: Strategy
+
+    def decide(self, prm, pub, mem, q, seat, a, b, legal) -> int:
+        """njit: the answer to question q (a bit of `legal`), from the public table only (R-19)."""
+
+    def plan(self, pub, hid, book, cfg, mem) -> int:
+        """njit, a planner's: called before turns and questions (hooks()); writes mem.answer."""
+
+    def hooks(self, prm: dict) -> tuple[int, int]:
+        """A planner's (plan_turns, plan_questions): whether plan() runs at each turn's start, and
+        the mask of the questions (simcore.questions.Q_*) it is asked."""
+
+    VARIANT: int  # a planner's rollout variant: 0 honest, others cheat (simcore.gateway)
+
+    def data_record(self, config):
+        """A strategy with data (a model's weights): its parameter record with the data, whose
+        address the engine reads as `prm`."""
+
+    def plan_record(self, config):
+        """A planner with data (judge's value): the record plan() reads as cfg.pdata."""
+
+    def check_data(self, config) -> None:
+        """A planner's check of its data before any game (ValueError with one line)."""
+
+    def load_model(self, path=None, components_sha256=None, table=None):
+        """The model file the strategy plays: path's, else the shipped one (of the table's
+        family where BY_FAMILY), checked (ValueError with one line)."""
+
+    BY_FAMILY: bool  # its shipped models come one per family (team size, level): load_model takes `table`
+
+    def played(self, config, model=None) -> dict:
+        """The parameters as its games play them, where a model file sets some."""
+
+    def plays(self, model) -> str:
+        """What the model changes in the play, in words, for a result's description."""
+
+
+HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "check_data", "load_model", "BY_FAMILY",
+         "played", "plays")
+
+
+def hook(module, name: str, default=None):
+    """Hook `name` (one of StrategyModule's) of a strategy module, or default where it has none."""
+    if name not in HOOKS:
+        raise AttributeError(f"no strategy hook '{name}' (hooks: {', '.join(HOOKS)})")
+    return getattr(module, name, default)

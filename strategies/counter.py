@@ -4,16 +4,16 @@ raises that threshold while it still lacks a defence symbol, when few cards are 
 it is the last samurai in the round (what nobody takes ends on the intruder stack).
 
 Parameters: risk (base threshold), need, late, last (what each situation adds), stay (weight
-of the last card's repeating penalty). Cards in hand and Kiai effects: strategies.playbook.
+of the last card's repeating penalty). Cards in hand and Kiai effects: strategies.helpers.playbook.
 """
 
 from numba import njit
 
 from kiai.simcore.obs import active_count
 from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
-from kiai.strategies import playbook
+from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.sense import STAY_CHANCE, fight_within, missing
+from kiai.strategies.helpers.sense import STAY_CHANCE, fight_within, missing
 
 STRATEGY = Strategy(
     "counter",

@@ -4,7 +4,7 @@ of the table it leads to.
 At the turn's action, a card in hand and Kikuchiyo's second fight, judge plays each legal answer
 on copies of the state, finishes the turn and plays `turns` more (two by default) with the base,
 and takes the answer whose tables are worth most there by the value of the table
-(strategies.table_value, learned by self-play: strategies.valuefit).
+(strategies.nets.table_value, learned by self-play: training.value).
 What is hidden is resampled from public information first (R-19), the same samples for every
 answer; with `chance` 1 a Fight's next card is not sampled but each unseen card is played in turn,
 so its value is the exact expectation over that card. The rest of the turn, and every other
@@ -15,6 +15,8 @@ With `collect` 1 or 2, judge also writes the features of the table at every turn
 the run's label buffer: the positions the value learns from.
 """
 
+import os
+
 import numpy as np
 from numba import carray, njit
 
@@ -22,10 +24,10 @@ from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.simcore.rng import mix64
 from kiai.simcore.rounds import play_game
 from kiai.simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
-from kiai.strategies.base import Param, Strategy
+from kiai.strategies.base import VALUE_BASES, Param, Strategy
 from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
-    _label,
+    write_label,
     answer_question,
     copy_state,
     put_on_top,
@@ -35,10 +37,11 @@ from kiai.strategies.lookahead import (
     rollout_records,
     sample_hidden,
 )
-from kiai.strategies.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
-from kiai.strategies.value_model import load as load_value
+from kiai.strategies.nets.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
+from kiai.strategies.nets.modelfile import TABLE, load
 
-BASES = ("keeper", "learned")
+VALUE_ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the shipped one otherwise)
+BASES = VALUE_BASES
 STRATEGY = Strategy(
     "judge",
     "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; level with the lookahead over learned at about eight times its speed, some two hundred times slower than learned.",
@@ -169,9 +172,9 @@ def _judge(g, p):
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
     mem.answer = cand[best]
-    # as a teacher (`kiai train`), the question with every answer's value, as the lookahead writes it
+    # as a teacher (`kiai train learned`), the question with every answer's value, as the lookahead writes it
     if int(p.collect) == 0 and mem.labels != 0 and mem.labels_n < mem.labels_cap:
-        _label(g, cand, k, vals)
+        write_label(g, cand, k, vals)
 
 
 @njit(cache=True)
@@ -194,7 +197,7 @@ def hooks(prm: dict) -> tuple[int, int]:
 
 
 def plan_record(config) -> np.ndarray:
-    """The planner's record: its parameters, then the value's weights (strategies.value_model)."""
+    """The planner's record: its parameters, then the value's weights (load_value)."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
@@ -204,7 +207,12 @@ def plan_record(config) -> np.ndarray:
     return rec
 
 
+def load_value():
+    """The value judge plays: the file $KIAI_VALUE_MODEL names, else the shipped one."""
+    return load(os.environ.get(VALUE_ENV) or None, TABLE)
+
+
 def check_data(config) -> None:
-    """Refuse a value file judge cannot play (ValueModelError, one line), before any game."""
+    """Refuse a value file judge cannot play (ModelError, one line), before any game."""
     if int(STRATEGY.param_dict(config.params)["collect"]) != 1:
         load_value()

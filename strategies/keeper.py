@@ -14,10 +14,11 @@ from numba import njit
 
 from kiai.simcore.obs import active_count, ignores, last_card, margin, talent_mask
 from kiai.simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
-from kiai.strategies import playbook, risk
+from kiai.strategies import risk
+from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.inlining import hot
-from kiai.strategies.sense import kept_cost, packed_cost, state_costs, symbol_cost
+from kiai.strategies.helpers.inlining import hot
+from kiai.strategies.helpers.sense import kept_cost, packed_cost, state_costs, symbol_cost
 
 STRATEGY = Strategy(
     "keeper",

@@ -12,9 +12,9 @@ stay (weight of a card's repeating penalty).
 from numba import njit
 
 from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
-from kiai.strategies import playbook
+from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.sense import fight_odds, missing
+from kiai.strategies.helpers.sense import fight_odds, missing
 
 STRATEGY = Strategy(
     "kiai",

@@ -49,7 +49,7 @@ from kiai.simcore.state import (
 )
 from kiai.strategies import keeper
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.features import N_ACTION, N_FEATURES, action_slot, fill
+from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
 
 HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
 BASES = ("counter", "kiai", "team", "risk", "keeper", "learned")  # the `base` parameter's values
@@ -69,7 +69,7 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
         Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
         Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
         Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
-        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
+        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (training/village_fit.py)"),
         Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
         Param("decisions", 0, 0, 1, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked"),
     )
@@ -186,7 +186,7 @@ def candidates(pub, s, support, out):
 
 
 # The chance to win from the village at the end of round 1 or 2: a logistic model, fitted by
-# strategies/village_fit.py (statsmodels Logit on 200,000 `risk` games, Normal, four samurai,
+# training/village_fit.py (statsmodels Logit on 200,000 `risk` games, Normal, four samurai,
 # three line-ups). Terms: constant, barricades, farmsteads, families, and the number of
 # samurai at each wound state past the first (1 human+token, 2 animal, 3 animal+token).
 WIN_FIT = (
@@ -408,8 +408,8 @@ LABEL_WIDTH = 2 + N_FEATURES + N_ACTION  # a weighed question: q, features, each
 
 
 @njit(cache=True)
-def _label(g, cand, k, vals):
-    """Write the question in mem, weighed, as a training row (strategies.training): the
+def write_label(g, cand, k, vals):
+    """Write the question in mem, weighed, as a training row (training.learned): the
     question, its features as `learned` sees them, each option's mean rollout value in the
     option's slot (NaN: not an option), and the slot of the answer the lookahead chose (the
     base's own unless the rollouts beat it by the margin). The base must be keeper or learned,
@@ -446,7 +446,7 @@ def plan_question(g, p, sampled, peek):
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
     if mem.labels != 0 and mem.labels_n < mem.labels_cap:
-        _label(g, cand, k, vals)
+        write_label(g, cand, k, vals)
 
 
 @njit(cache=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from kiai.strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, selfplay, team
-from kiai.strategies.base import Param, Strategy
+from kiai.strategies.base import Param, Strategy, hook
 
 MODULES: tuple[ModuleType, ...] = (
     reference,
@@ -46,4 +46,9 @@ def module(name: str) -> ModuleType:
     return MODULES[names().index(name)]
 
 
-__all__ = ["DEFAULT", "MODULES", "Param", "REGISTRY", "Strategy", "get", "module", "names"]
+def hook_of(name: str, hook_name: str, default=None):
+    """Hook `hook_name` of strategy `name` (strategies.base.StrategyModule), or default."""
+    return hook(module(name), hook_name, default)
+
+
+__all__ = ["DEFAULT", "MODULES", "Param", "REGISTRY", "Strategy", "get", "hook_of", "module", "names"]

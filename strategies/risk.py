@@ -15,10 +15,10 @@ from kiai.simcore.codes import GOROBEI, KANBEI, PEN_WOUND
 from kiai.simcore.obs import active_count, defend_mask, talent_mask
 from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
 from kiai.simcore.unseen import pen_count
-from kiai.strategies import playbook
+from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.inlining import hot
-from kiai.strategies.sense import LOST, STAY_CHANCE, fight_within, missing, symbol_cost, within
+from kiai.strategies.helpers.inlining import hot
+from kiai.strategies.helpers.sense import LOST, STAY_CHANCE, fight_within, missing, symbol_cost, within
 
 
 def fighting_params(risk: float) -> tuple[Param, ...]:

@@ -54,9 +54,10 @@ class GameConfig(TableFacts):
             raise ConfigError(e.args[0]) from None
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        if self.strategy_info.planner and hasattr(registry.module(self.strategy), "check_data"):
+        check = registry.hook_of(self.strategy, "check_data") if self.strategy_info.planner else None
+        if check is not None:
             try:
-                registry.module(self.strategy).check_data(self)
+                check(self)
             except ValueError as e:
                 raise ConfigError(str(e)) from None
         if self.uses_model:
@@ -74,17 +75,17 @@ class GameConfig(TableFacts):
 
     @property
     def uses_model(self) -> bool:
-        return hasattr(registry.module(self.base_name), "data_record")
+        return registry.hook_of(self.base_name, "data_record") is not None
 
     def load_model(self, components_sha256: str | None = None, shipped: bool = False):
         """The model file the base plays (self.model, else its shipped one; `shipped`: the shipped
         one), checked; ValueError (one line) when it cannot be played. A base whose shipped values
         come by family (selfplay) gets the one of this table's team size and level."""
-        module = registry.module(self.base_name)
+        load = registry.hook_of(self.base_name, "load_model")
         path = None if shipped else self.model
-        if getattr(module, "BY_FAMILY", False):
-            return module.load_model(path, components_sha256, table=(len(self.samurai), self.difficulty))
-        return module.load_model(path, components_sha256)
+        if registry.hook_of(self.base_name, "BY_FAMILY", False):
+            return load(path, components_sha256, table=(len(self.samurai), self.difficulty))
+        return load(path, components_sha256)
 
     @property
     def strategy_info(self) -> registry.Strategy:
@@ -100,7 +101,7 @@ class GameConfig(TableFacts):
         """The parameters as the games play them: param_dict, but where the strategy's model file
         sets some (selfplay's family values: their header's play), those unless given. `model`:
         self.load_model(), when the caller holds it."""
-        played = getattr(registry.module(self.strategy_info.name), "played", None)
+        played = registry.hook_of(self.strategy_info.name, "played")
         return played(self, model) if played is not None else self.param_dict()
 
     def describe(self) -> dict:
@@ -125,7 +126,7 @@ class GameConfig(TableFacts):
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),
                             "shipped": Path(m.path).resolve() == Path(shipped).resolve()}
-            plays = getattr(registry.module(self.base_name), "plays", None)
+            plays = registry.hook_of(self.base_name, "plays")
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)
         return out
@@ -134,12 +135,12 @@ class GameConfig(TableFacts):
 @cache
 def decide_address(name: str) -> int:
     """The compiled decide() of heuristic `name` (compiled or loaded from the cache once)."""
-    return address(registry.module(name).decide, DECIDE_ARGS)
+    return address(registry.hook_of(name, "decide"), DECIDE_ARGS)
 
 
 @cache
 def plan_address(name: str) -> int:
-    return address(registry.module(name).plan, HOOK_ARGS)
+    return address(registry.hook_of(name, "plan"), HOOK_ARGS)
 
 
 _RECORDS: dict = {}  # data records handed to the engine by address: kept alive here
@@ -154,7 +155,7 @@ def _data_record(config: GameConfig, base) -> int:
     if key not in _RECORDS:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
                           model=config.model)
-        _RECORDS[key] = registry.module(base.name).data_record(view)
+        _RECORDS[key] = registry.hook_of(base.name, "data_record")(view)
     return _RECORDS[key].ctypes.data
 
 
@@ -184,7 +185,7 @@ def uncompiled(configs) -> tuple[bool, list[str]]:
     no compiling."""
     from kiai.simcore.kernel import play_games
 
-    names = [name for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
+    names = [name for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
     return not _in_cache(play_games), list(dict.fromkeys(names))
 
 
@@ -220,7 +221,7 @@ def _compile_side_by_side(configs, cfgs) -> None:
 
     if _in_cache(play_games) or (os.cpu_count() or 1) < 2:
         return  # nothing to overlap (every call of kernel_config after the first ends here, on one look)
-    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(getattr(registry.module(name), kind))]
+    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
     if not pieces:
         return
     helper = subprocess.Popen([sys.executable, "-c", HELPER, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -269,13 +270,13 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
         cfg.prm_at = _data_record(config, base)
     cfg.counting = int(base.counts)
     if info.planner:
-        module = registry.module(info.name)
         cfg.plan = plan_address(info.name)
-        cfg.plan_turns, cfg.plan_questions = module.hooks(info.param_dict(config.params))
-        cfg.plan_variant = module.VARIANT
+        cfg.plan_turns, cfg.plan_questions = registry.hook_of(info.name, "hooks")(info.param_dict(config.params))
+        cfg.plan_variant = registry.hook_of(info.name, "VARIANT")
         cfg.pprm[:] = info.param_vector(config.params)
-        if hasattr(module, "plan_record"):  # a planner with data (judge's value): kept alive by its bytes
-            rec = module.plan_record(config)
+        plan_record = registry.hook_of(info.name, "plan_record")
+        if plan_record is not None:  # a planner with data (judge's value): kept alive by its bytes
+            rec = plan_record(config)
             key = ("plan", info.name, hashlib.sha256(rec.tobytes()).hexdigest())
             cfg.pdata = _RECORDS.setdefault(key, rec).ctypes.data
     cfg.check = checker_address() if check else 0
@@ -324,7 +325,7 @@ def _records():
     return tuple(np.zeros(1, dtype=d) for d in (state.TABLE, state.HIDDEN, state.BOOK, state.MEM))
 
 
-def _play(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0, width: int = 0):
+def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0, width: int = 0):
     """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads.
     Returns the last chunk's records (a one-game batch: that game's final state) and, with
     `labels` rows of room per game, the rows a planner wrote (`width` floats each, default
@@ -365,7 +366,7 @@ def run_games(config: GameConfig, games: int, seed: int, game_offset: int = 0, *
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _play(kernel_config(config, check=check, scramble=scramble), seed, game_offset, out)
+    play_batch(kernel_config(config, check=check, scramble=scramble), seed, game_offset, out)
     return out
 
 
@@ -381,7 +382,7 @@ def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
         raise ConfigError("labels come from a planner that weighs questions over keeper or learned "
                           "(lookahead with decisions=1, or judge, and base keeper or learned)")
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game)
+    _, rows = play_batch(kernel_config(config), seed, game_offset, out, labels=per_game)
     return out, rows
 
 
@@ -425,7 +426,7 @@ def run_one(config: GameConfig, seed: int = 0, game_index: int = 0, *, trace=Tru
     if state_ is not None:
         start = (np.array(state_[0], dtype=state.TABLE).reshape(1), np.array(state_[1], dtype=state.HIDDEN).reshape(1))
     out = np.zeros((1, N_OUT), dtype=np.int32)
-    pub, hid, book, mem = (a.view(np.recarray)[0] for a in _play(cfgs, seed, game_index, out, start)[0])
+    pub, hid, book, mem = (a.view(np.recarray)[0] for a in play_batch(cfgs, seed, game_index, out, start)[0])
     n_ev = min(int(book.trace_n), events.shape[0])
     return GameRun(config, seed, game_index, out[0], pub, hid, book, mem, events[:n_ev].copy())
 
@@ -447,7 +448,7 @@ def record_game(config: GameConfig, seed: int, game_index: int, *, forced_random
     cfg.trace_addr = events.ctypes.data
     cfg.trace_cap = events.shape[0]
     out = np.zeros((1, N_OUT), dtype=np.int32)
-    book = _play(cfgs, seed, game_index, out)[0][2]
+    book = play_batch(cfgs, seed, game_index, out)[0][2]
     n = int(book["trace_n"][0])
     if n > events.shape[0]:
         raise ConfigError(f"game {game_index} needs more than {events.shape[0]:,} record rows")

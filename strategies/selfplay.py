@@ -2,7 +2,7 @@
 leads to, a value learned by self-play.
 
 At the turn's action, a card in hand and Kikuchiyo's second fight, selfplay writes the features
-of each legal answer's afterstate (strategies.afterstate: the public table just after the answer,
+of each legal answer's afterstate (strategies.nets.afterstate: the public table just after the answer,
 before anything hidden is read) and takes the answer whose afterstate a small network values
 most: its chance to win from there. It leaves its base's answer (keeper's, or learned's with
 `base` 1) only for one valued `edge` more; with learned as the base, `doubt` below 1 spends the
@@ -20,7 +20,7 @@ answer adds the rows of those features to the reference's sums (as NNUE does) in
 all of them again; Supports to different samurai differ in two features, so one serves the rest.
 
 With `explore` above 0 it answers that share of its weighed questions at random, and with a
-label buffer (strategies.valuefit) it writes each weighed question's chosen afterstate as a row:
+label buffer (training.value) it writes each weighed question's chosen afterstate as a row:
 the positions its value learns from.
 """
 
@@ -49,10 +49,12 @@ from kiai.simcore.questions import (
 from kiai.simcore.rng import next_u64, stream_below
 from kiai.simcore.state import MEM, int_to_float32_pointer, int_to_voidptr
 from kiai.strategies import keeper, learned
-from kiai.strategies.afterstate import (
+from kiai.strategies.nets.afterstate import (
     ED_DRAWN,
     ED_EXTRA,
     ED_PHASE,
+    H1,
+    H2,
     N_AFTER,
     N_ED,
     N_F,
@@ -72,14 +74,10 @@ from kiai.strategies.afterstate import (
     written,
 )
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.lanes import block32, block64
-from kiai.strategies.model import Model
+from kiai.strategies.nets.dense import first_sums, hidden16_logit
+from kiai.strategies.nets.modelfile import AFTER, LEARNED, family_path, load
 
-# the network's widest layers; a narrower first layer is worked out to its own width only (_lanes),
-# and a narrower second one is zero-padded (the padding adds zeros)
-H1 = 128
-H2 = 16
-assert H1 % 32 == 0 and H2 == 16  # the layers are summed 64 or 32 (strategies.lanes) and 16 (_dense) at a time
+assert H1 % 32 == 0 and H2 == 16  # the layers are summed 64 or 32 and 16 at a time (strategies.nets.dense)
 DATA = (
     ("base_at", np.int64),  # the address of learned's record, when learned is the base (base 1)
     ("h1", np.int64),
@@ -124,13 +122,6 @@ params = STRATEGY.reader()
 warnings.filterwarnings("ignore", message=r"Record\(.*has been considered a subtype", category=NumbaExperimentalFeatureWarning)
 
 
-@njit(cache=True, inline="always")
-def _lanes(m):
-    """The first layer's units worked out: the value's own, rounded up to a block of thirty-two (a
-    narrower value than H1 costs only its own width; the rest of its block adds zeros)."""
-    return (m.h1 + 31) & ~31
-
-
 @njit(cache=True)
 def first_layer(m, x, at, a1, nf=N_AFTER):
     """a1 = b1 + w1.T @ x, over the features that are not 0 (listed in at) among the first nf (the
@@ -139,20 +130,7 @@ def first_layer(m, x, at, a1, nf=N_AFTER):
     for i in range(nf):
         at[n] = i
         n += x[i] != 0.0
-    _sums(m, m.b1, x, at, n, a1)
-
-
-@njit(cache=True, inline="always")
-def _sums(m, b, x, at, n, out):
-    """out = b + the rows of w1 listed in at[:n], each times its x, over the value's lanes: 64 at
-    a time while 64 remain, then a last block of 32."""
-    lanes = _lanes(m)
-    j = 0
-    while j + 64 <= lanes:
-        block64(m.w1, b, j, x, at, n, out)
-        j += 64
-    if j < lanes:
-        block32(m.w1, b, j, x, at, n, out)
+    first_sums(m, m.b1, x, at, n, a1)
 
 
 @njit(cache=True)
@@ -183,40 +161,6 @@ _PARTS = MAX_SEATS * N_F
 _U, _ED, _PB = 0, N_U, N_U + N_ED
 _PX, _CPB, _CPX, _AT = _PB + _PARTS, _PB + 2 * _PARTS, _PB + 3 * _PARTS, _PB + 4 * _PARTS
 assert MEM.fields["work"][0].shape[0] >= _WORK and MEM.fields["nz_at"][0].shape[0] >= _AT + N_AFTER
-
-
-@njit(cache=True)
-def _dense(m, a1, a2):
-    """The network's logit from its first layer's sums a1: the second layer's sixteen sums in
-    registers, over every unit of the first (one at or below 0 adds a zero: no branch), which the
-    SLP vectoriser makes one vector instruction a unit; the even units and the odd ones in two
-    chains of additions side by side (each waits on the last), added at the end."""
-    zero = np.float32(0.0)
-    r = m.b2
-    c0, c1, c2, c3, c4, c5, c6, c7 = r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]
-    c8, c9, c10, c11, c12, c13, c14, c15 = r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]
-    d0 = d1 = d2 = d3 = d4 = d5 = d6 = d7 = zero
-    d8 = d9 = d10 = d11 = d12 = d13 = d14 = d15 = zero
-    for i in range(0, m.h1, 2):  # h1 is even (a multiple of 32)
-        ai = max(a1[i], zero)
-        r = m.w2[i]
-        c0 += r[0] * ai; c1 += r[1] * ai; c2 += r[2] * ai; c3 += r[3] * ai  # noqa: E702
-        c4 += r[4] * ai; c5 += r[5] * ai; c6 += r[6] * ai; c7 += r[7] * ai  # noqa: E702
-        c8 += r[8] * ai; c9 += r[9] * ai; c10 += r[10] * ai; c11 += r[11] * ai  # noqa: E702
-        c12 += r[12] * ai; c13 += r[13] * ai; c14 += r[14] * ai; c15 += r[15] * ai  # noqa: E702
-        ai = max(a1[i + 1], zero)
-        r = m.w2[i + 1]
-        d0 += r[0] * ai; d1 += r[1] * ai; d2 += r[2] * ai; d3 += r[3] * ai  # noqa: E702
-        d4 += r[4] * ai; d5 += r[5] * ai; d6 += r[6] * ai; d7 += r[7] * ai  # noqa: E702
-        d8 += r[8] * ai; d9 += r[9] * ai; d10 += r[10] * ai; d11 += r[11] * ai  # noqa: E702
-        d12 += r[12] * ai; d13 += r[13] * ai; d14 += r[14] * ai; d15 += r[15] * ai  # noqa: E702
-    a2[0], a2[1], a2[2], a2[3], a2[4], a2[5], a2[6], a2[7] = c0 + d0, c1 + d1, c2 + d2, c3 + d3, c4 + d4, c5 + d5, c6 + d6, c7 + d7
-    a2[8], a2[9], a2[10], a2[11], a2[12], a2[13], a2[14], a2[15] = c8 + d8, c9 + d9, c10 + d10, c11 + d11, c12 + d12, c13 + d13, c14 + d14, c15 + d15
-    z = m.b3[0]
-    w3 = m.w3
-    for j in range(H2):
-        z += max(a2[j], zero) * w3[j]
-    return z
 
 
 @njit(cache=True, inline="always")
@@ -262,14 +206,14 @@ def _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at):
     for t in range(n):  # x holds the changes at the listed features ...
         i = at[t]
         x[i] -= base[i]
-    _sums(m, a1b, x, at, n, a1)
+    first_sums(m, a1b, x, at, n, a1)
     for t in range(n):  # ... and then the reference's again (the features not listed are the reference's)
         i = at[t]
         x[i] = base[i]
     for s in range(pub.n):
         for f in range(N_F):
             px[s, f] = pb[s, f]
-    return _chance(_dense(m, a1, a2))
+    return _chance(hidden16_logit(m, a1, a2))
 
 
 @njit(cache=True)
@@ -386,14 +330,14 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
 def _learned_margin(pub, mem, q, seat, legal, mine):
     """How far learned's score of its answer `mine` lies above its best score of another legal
     answer (its scores are still in mem.work, where learned.decide left them)."""
-    out = mem.work[learned._OUT:]
-    top = out[learned._slot_of(pub, q, seat, mine)]
+    out = mem.work[learned.OUT:]
+    top = out[learned.slot_of(pub, q, seat, mine)]
     other = -1e30
     rest = legal & ~(1 << mine)
     answer = 0
     while rest:
         if rest & 1:
-            other = max(other, out[learned._slot_of(pub, q, seat, answer)])
+            other = max(other, out[learned.slot_of(pub, q, seat, answer)])
         rest >>= 1
         answer += 1
     return top - other
@@ -432,7 +376,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     if drawing:
         bv = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, q == Q_FIGHT_AGAIN, at)
     else:
-        bv = _chance(_dense(m, a1b, a2))
+        bv = _chance(hidden16_logit(m, a1b, a2))
     vals[mine] = bv
     mem.settled = bv
     bv += m.edge  # the base's answer stands unless another is worth `edge` more
@@ -452,7 +396,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
                 v = _draw_value(m, pub, mem, u, ed, pub.acting if q != Q_CARD else seat, q == Q_CARD, q == Q_FIGHT_AGAIN, at)
             elif q == Q_ACTION and answer >= ACT_SUPPORT and sup >= 0:
                 _move_token_row(m, pub, a1s, sup, answer - ACT_SUPPORT, a1)
-                v = _chance(_dense(m, a1, a2))
+                v = _chance(hidden16_logit(m, a1, a2))
             else:
                 edit_for(pub, q, seat, a, answer, ed)
                 v = _value(m, pub, u, ed, rm, rcard, base, pb, x, px, a1b, a1, a2, at)
@@ -480,11 +424,9 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
     the shipped value of the table's family (team size, level); where kiai ships none, learned's
     model, whose answers selfplay then gives (data_record). With neither path nor table, the
     shipped general value."""
-    from kiai.strategies.value_model import family_path, load_after
-
     if not path and table is not None and family_path(*table) is None:
         return learned.load_model(None, components_sha256)
-    model = load_after(path or (table and family_path(*table)), components_sha256)
+    model = load(path or (table and family_path(*table)), AFTER, components_sha256)
     value_params(model)  # its header's play is one selfplay can play (else one line, before any game)
     return model
 
@@ -492,8 +434,8 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
 def value_params(model) -> dict:
     """The parameters a value file asks to be played with, unless the user gives them: its
     header's `play` (how it played best on deals of its own, e.g. over learned's answers), base 1
-    for a value trained over learned's answers (train-value --base learned), and the questions it
-    weighed in training where those were not all (train-value --questions)."""
+    for a value trained over learned's answers (kiai train value --base learned), and the questions it
+    weighed in training where those were not all (kiai train value --questions)."""
     play = dict(model.header.get("play", {}))
     made = model.header.get("settings", {})
     if made.get("base") == "learned":
@@ -509,7 +451,7 @@ def value_params(model) -> dict:
 
 def plays(model) -> str:
     """What selfplay plays with this model (GameConfig.describe): the parameters say the rest."""
-    if isinstance(model, Model):
+    if model.kind is LEARNED:
         return "learned's answers: kiai ships no value for this table's family"
     play = value_params(model)
     said = ", ".join(f"{k} {v}" for k, v in play.items())
@@ -523,7 +465,7 @@ def played(config, model=None) -> dict:
     the caller holds it."""
     prm = STRATEGY.param_dict(config.params)
     model = config.load_model() if model is None else model
-    if isinstance(model, Model):
+    if model.kind is LEARNED:
         prm.update(base=1, doubt=0.0)  # learned's answers, weighing nothing
     else:
         prm.update({k: v for k, v in value_params(model).items() if k not in config.params})
@@ -538,15 +480,12 @@ def data_record(config) -> np.ndarray:
     prm = played(config, model)
     for p in STRATEGY.params:
         rec[0][p.name] = prm[p.name]
-    if not isinstance(model, Model):
+    if model.kind is not LEARNED:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.sha256
         if key not in _BASES:
-            from kiai.strategies.run import GameConfig
-
-            _BASES[key] = learned.data_record(GameConfig(config.samurai, config.difficulty, "learned",
-                                                         components=config.components))
+            _BASES[key] = learned.record(learned.load_model(None, key), {})
         rec[0]["base_at"] = _BASES[key].ctypes.data
     return rec
 

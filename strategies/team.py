@@ -13,9 +13,9 @@ from numba import njit
 
 from kiai.simcore.obs import active_count
 from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
-from kiai.strategies import playbook
+from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.sense import STAY_CHANCE, fight_within, missing, seat_danger
+from kiai.strategies.helpers.sense import STAY_CHANCE, fight_within, missing, seat_danger
 
 STRATEGY = Strategy(
     "team",
@@ -54,7 +54,7 @@ def support_target(p, pub, seat, legal):
     bv = p.help
     for t in range(pub.n):
         if (legal >> (ACT_SUPPORT + t)) & 1:
-            v = p.team * playbook._token_value(pub, seat, t) * (1.0 + 0.2 * seat_danger(pub, t))
+            v = p.team * playbook.token_value(pub, seat, t) * (1.0 + 0.2 * seat_danger(pub, t))
             if v > bv:
                 bv = v
                 best = t

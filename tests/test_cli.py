@@ -150,3 +150,24 @@ def test_training_stages_rate_leaves_out_the_first_step(monkeypatch, capsys):
     assert "self-play: 100 of 300 in 1.0 min\n" in err  # no rate from the first step alone
     bars.stage("fit", 6, unit="epochs")
     assert bars.unit == "epochs" and bars._rate(62.5) == ""
+
+
+@pytest.mark.parametrize("argv, now", [
+    (["train-value", "run", "--player", "selfplay"], "kiai train value"),
+    (["ship-value", "value-0.npz"], "kiai train ship"),
+    (["train", "kiai-train", "--games", "10"], "kiai train learned"),
+])
+def test_training_commands_of_earlier_spellings_end_in_a_hint(capsys, argv, now):
+    """The training commands are one group (`kiai train learned|value|ship`): an earlier spelling
+    ends in one line that names what to type now, exit 2, before anything runs."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and now in err and "kiai: error:" in err
+
+
+def test_training_commands_are_one_group(capsys):
+    """`kiai --help` lists `train` once, not three training commands beside the analyses."""
+    code, out, _ = run(capsys, "--help")
+    listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
+    assert "train" in listed and not {"train-value", "ship-value"} & set(listed)
+    code, out, _ = run(capsys, "train", "--help")
+    assert code == 0 and all(name in out for name in ("learned", "value", "ship"))

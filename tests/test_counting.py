@@ -12,8 +12,9 @@ from kiai.simcore.obs import defend_mask, in_round, last_card, margin, talent_ma
 from kiai.simcore.results import N_OUT
 from kiai.simcore.state import U_BINS
 from kiai.simcore.unseen import bins_agree, pen_count, pen_field, recount_unseen
-from kiai.strategies import playbook, risk, sense
-from kiai.strategies.run import GameConfig, _play, kernel_config, run_one
+from kiai.strategies import risk
+from kiai.strategies.helpers import playbook, sense
+from kiai.strategies.run import GameConfig, play_batch, kernel_config, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -32,7 +33,7 @@ def _stopped(cfg, game, turns):
     changes nothing in its game. (run_one plays with the strategy's own counting flag.)"""
     cfgs = kernel_config(cfg, stop_turns=turns)
     cfgs[0].counting = 1
-    pub = _play(cfgs, 11, game, np.zeros((1, N_OUT), dtype=np.int32))[0][0]
+    pub = play_batch(cfgs, 11, game, np.zeros((1, N_OUT), dtype=np.int32))[0][0]
     return pub.view(np.recarray)[0]
 
 

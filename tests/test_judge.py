@@ -1,6 +1,6 @@
 """`judge` and the value of the table it plays by: the features read the public table as
 documented, the value file's round trip and refusals, TD(lambda) returns, and a tiny
-`kiai train-value` run that goes end to end and resumes."""
+`kiai train value` run that goes end to end and resumes."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from kiai.simcore.components import load_components
-from kiai.strategies import judge, table_value, valuefit
-from kiai.strategies import value_model as M
+from kiai.strategies import judge
+from kiai.strategies.nets import table_value
+from kiai.training import value as valuefit
+from kiai.strategies.nets import modelfile as M
 from kiai.strategies.run import GameConfig, run_games, run_one
 from conftest import one_line_error, run
 
@@ -49,8 +51,8 @@ def test_features_read_the_table_from_the_acting_seat():
 def test_the_value_in_numba_is_the_plain_arrays_forward_pass(tmp_path):
     arrays = random_value(seed=2)
     path = tmp_path / "v.npz"
-    M.save(path, arrays, {"note": "test"})
-    model = M.load(path)
+    M.save(path, arrays, {"note": "test"}, M.TABLE)
+    model = M.load(path, M.TABLE)
     rec = judge.STRATEGY.new_record()
     model.pack(rec[0])
     game = run_one(GameConfig(FOUR, "easy", "keeper"), seed=1, game_index=2, stop_after_turns=9, trace=False)
@@ -63,22 +65,22 @@ def test_the_value_in_numba_is_the_plain_arrays_forward_pass(tmp_path):
 def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys, monkeypatch):
     arrays = random_value()
     good = tmp_path / "good.npz"
-    M.save(good, arrays, {"iteration": 0})
-    back = M.load(good)
+    M.save(good, arrays, {"iteration": 0}, M.TABLE)
+    back = M.load(good, M.TABLE)
     assert back.header["feature_schema"] == table_value.SCHEMA and back.header["iteration"] == 0
     for k, v in arrays.items():
         assert np.array_equal(back.arrays[k], v)
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(good.read_bytes()[:200])
     other = tmp_path / "other.npz"
-    M.save(other, arrays, {"feature_schema": "table-v0:old"})
+    M.save(other, arrays, {"feature_schema": "table-v0:old"}, M.TABLE)
     wide = tmp_path / "wide.npz"
-    M.save(wide, random_value(h1=65), {})
+    M.save(wide, random_value(h1=65), {}, M.TABLE)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
                         (other, "another feature schema"), (wide, "at most 64")):
-        with pytest.raises(M.ValueModelError, match=words):
-            M.load(path)
-        monkeypatch.setenv(M.ENV, str(path))
+        with pytest.raises(M.ModelError, match=words):
+            M.load(path, M.TABLE)
+        monkeypatch.setenv(judge.VALUE_ENV, str(path))
         one_line_error(*run(capsys, "simulate", "--strategy", "judge", "-s", "kyuzo,kikuchiyo", "-n", 10), words)
 
 
@@ -100,7 +102,7 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     folder = tmp_path / "run"
     last = valuefit.train_value(folder, settings, comp)
     assert last == folder / "value-1.npz"
-    model = M.load(last)
+    model = M.load(last, M.TABLE)
     assert model.header["iteration"] == 1 and model.header["positions"] > 0
     assert model.header["settings"]["seed"] == 5
     with np.load(folder / "positions-1.npz") as z:
@@ -114,7 +116,7 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     for doc in ev:
         assert doc["new"]["games"] == 4 * len(valuefit.EVAL_TABLES) and sum(t["new"] for t in doc["tables"]) == doc["new"]["wins"]
         assert {"new_vs_previous", "new_vs_learned", "new_vs_lookahead"} <= set(doc)
-    from kiai.reports import training as R
+    from kiai.training import figures as R
 
     paths = R.write(folder, value=True)
     curve, rows = R.value_tables(folder)
@@ -128,11 +130,11 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     more = valuefit.ValueSettings(iterations=3, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
                                   eval_games=0)
     assert valuefit.train_value(folder, more, comp) == folder / "value-2.npz"
-    assert last.stat().st_mtime_ns == stamp and M.load(folder / "value-2.npz").header["iteration"] == 2
+    assert last.stat().st_mtime_ns == stamp and M.load(folder / "value-2.npz", M.TABLE).header["iteration"] == 2
     with pytest.raises(valuefit.TrainValueError, match="other settings"):
         valuefit.train_value(folder, valuefit.ValueSettings(iterations=2, tables=3, games=30, seed=5), comp)
     # and judge plays the value it made
-    monkeypatch.setenv(M.ENV, str(last))
+    monkeypatch.setenv(judge.VALUE_ENV, str(last))
     rows = run_games(GameConfig(("gorobei", "kanbei", "katsushiro"), "easy", "judge", {"samples": 1}), 10, seed=1)
     assert (rows[:, 13] == 0).all()  # no illegal answer
 
@@ -149,7 +151,7 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
 ])
 def test_bad_input_to_train_value_is_one_line_before_any_work(tmp_path, capsys, argv, words):
     folder = tmp_path / "run"
-    one_line_error(*run(capsys, "train-value", folder, *argv), words)
+    one_line_error(*run(capsys, "train", "value", folder, *argv), words)
     assert not folder.exists()
 
 
@@ -164,14 +166,14 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
     seen = []
     collect = valuefit.collect
     monkeypatch.setattr(valuefit, "collect", lambda cfg, *a, **k: (seen.append(dict(cfg.params)), collect(cfg, *a, **k))[1])
-    sha = M.load(first).sha256
+    sha = M.load(first, M.TABLE).sha256
     settings = valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
                                       edge=0.05, start=sha, eval_games=0)
     last = valuefit.train_value(tmp_path / "b", settings, comp, start=first)
     assert all(p["collect"] == 2 and p["edge"] == 0.05 for p in seen) and len(seen) == 2
     with np.load(tmp_path / "b" / "positions-0.npz") as z:
         assert ((z["y"] > 0) & (z["y"] < 1)).any()  # returns mix the start's values in
-    header = M.load(last).header
+    header = M.load(last, M.TABLE).header
     assert "continued" in header["method"] and header["settings"]["start"] == sha
     assert header["started_from"]["iteration"] == 0 and header["started_from"]["settings"]["seed"] == 5
     with pytest.raises(valuefit.TrainValueError, match="other settings"):
@@ -182,11 +184,11 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
 def test_train_value_refuses_a_file_for_its_folder(tmp_path, capsys):
     f = tmp_path / "file"
     f.write_text("x")
-    one_line_error(*run(capsys, "train-value", f), "is a file")
+    one_line_error(*run(capsys, "train", "value", f), "is a file")
 
 
 def test_the_shipped_value_file_is_a_value_file():
-    model = M.load(M.default_path())
+    model = M.load(M.shipped_path(M.TABLE), M.TABLE)
     assert model.header["feature_schema"] == table_value.SCHEMA
     assert json.dumps(model.header)  # provenance is plain JSON
 
@@ -194,7 +196,7 @@ def test_the_shipped_value_file_is_a_value_file():
 def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
     """label_games with judge: a row per weighed question in the lookahead's layout, each legal
     answer's slot holding its value (a chance to win) and the chosen slot among them."""
-    from kiai.strategies.features import N_FEATURES
+    from kiai.strategies.nets.features import N_FEATURES
     from kiai.strategies.lookahead import LABEL_WIDTH
     from kiai.strategies.run import label_games
 
@@ -210,9 +212,9 @@ def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
 
 def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, capsys):
     """Not on a terminal (a run's log file), progress bars draw nothing: each stage says it
-    started and every tenth of it, as `kiai train` does."""
+    started and every tenth of it, as `kiai train learned` does."""
     pytest.importorskip("torch")
-    code, out, err = run(capsys, "train-value", tmp_path / "run", "--iterations", 1, "--tables", 2, "-n", 20,
+    code, out, err = run(capsys, "train", "value", tmp_path / "run", "--iterations", 1, "--tables", 2, "-n", 20,
                          "--keep", 1, "--h1", 8, "--h2", 4, "--epochs", 1, "--seed", 3, "--eval-games", 2)
     assert code == 0, err
     # the self-play stage counts games (2 tables x 20), with its rate from the second table on
@@ -250,7 +252,7 @@ def test_the_training_chart_says_why_its_win_rate_panel_is_empty():
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from kiai.reports import training as R
+    from kiai.training import figures as R
 
     curve = pd.DataFrame({"iteration": [0, 0], "head": ["value"] * 2, "epoch": [0, 1], "loss": [0.3, 0.2]})
     empty = R.plot(curve, pd.DataFrame(), value=True, player="selfplay")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("simcore", "strategies", "reports", "kiai", "cli")  # lowest first; kiai/ holds the API
-FOLDERS = ("simcore", "strategies", "reports", "cli")  # installed as kiai.<folder>
+LAYERS = ("simcore", "strategies", "training", "reports", "kiai", "cli")  # lowest first; kiai/ holds the API
+FOLDERS = ("simcore", "strategies", "training", "reports", "cli")  # installed as kiai.<folder>
 
 
 def module_name(path: Path) -> str:
@@ -176,3 +176,89 @@ def test_a_cycle_is_found_and_an_import_in_a_function_is_no_cycle(monkeypatch, t
     cycles = top_level_cycles()
     assert ["kiai.strategies.fake_a", "kiai.strategies.fake_b", "kiai.strategies.fake_a"] in cycles
     assert not any("kiai.strategies.fake_c" in cycle for cycle in cycles)
+
+
+def full_graph_cycles() -> list[list[str]]:
+    """The strongly connected parts (of two or more modules) of the graph of every import, those
+    inside functions too: a circle that only lazy imports close is still a circle."""
+    graph = {m: sorted(project(imports(m)[0]) - {m}) for m in MODULES}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    parts: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                parts.append(sorted(part))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return parts
+
+
+def test_no_import_cycle_even_through_imports_in_functions():
+    parts = full_graph_cycles()
+    assert not parts, "modules that import each other (imports in functions included):\n" + "\n".join(map(str, parts))
+
+
+def test_a_cycle_through_an_import_in_a_function_is_found(monkeypatch, tmp_path):
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("import kiai.strategies.fake_b\n", encoding="utf-8")
+    b.write_text("def f():\n    from kiai.strategies import fake_a\n", encoding="utf-8")
+    for name, path in (("fake_a", a), ("fake_b", b)):
+        monkeypatch.setitem(MODULES, f"kiai.strategies.{name}", path)
+    assert ["kiai.strategies.fake_a", "kiai.strategies.fake_b"] in full_graph_cycles()
+
+
+def private_crossings(modules=None) -> list[str]:
+    """Uses of another module's private name (one that starts with a single underscore): `from X
+    import _y`, or `X._y` where X names one of the project's modules."""
+    bad = []
+    for module in modules or MODULES:
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        aliases = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = _resolve(module, node)
+                for a in node.names:
+                    if f"{base}.{a.name}" in MODULES:
+                        aliases[a.asname or a.name] = f"{base}.{a.name}"
+                    elif a.name.startswith("_") and not a.name.startswith("__") and base.startswith("kiai"):
+                        bad.append(f"{module}: from {base} import {a.name}")
+            elif isinstance(node, ast.Import):
+                aliases.update({a.asname or a.name: a.name for a in node.names if a.name in MODULES})
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr.startswith("_") and not node.attr.startswith("__") and aliases[node.value.id] != module):
+                bad.append(f"{module}: {node.value.id}.{node.attr}")
+    return sorted(set(bad))
+
+
+def test_no_module_reaches_a_private_name_of_another():
+    bad = private_crossings()
+    assert not bad, "private names used outside their module:\n" + "\n".join(bad)
+
+
+def test_a_private_name_reached_from_another_module_is_found(monkeypatch, tmp_path):
+    fake = tmp_path / "fake.py"
+    fake.write_text("from kiai.strategies import learned\nfrom kiai.strategies.lookahead import _x\nlearned._y\n",
+                    encoding="utf-8")
+    monkeypatch.setitem(MODULES, "kiai.strategies.fake", fake)
+    assert private_crossings(["kiai.strategies.fake"]) == [
+        "kiai.strategies.fake: from kiai.strategies.lookahead import _x", "kiai.strategies.fake: learned._y"]

@@ -1,4 +1,4 @@
-"""`learned`, its model file and `kiai train` (issue 13): the network inside numba computes what
+"""`learned`, its model file and `kiai train learned` (issue 13): the network inside numba computes what
 the plain arrays say, the zero model plays exactly as keeper, bad model files are refused with
 one line, and a tiny training run goes end to end, resumes, and reproduces from its seed."""
 
@@ -13,10 +13,26 @@ from kiai.cli.main import main
 from kiai.simcore.components import load_components
 from kiai.simcore.state import MEM
 from kiai.strategies import learned, training
-from kiai.strategies.features import N_FEATURES, SCHEMA
-from kiai.strategies.model import HEADS, ModelError, default_path, load, save, shapes
+from kiai.strategies.nets.features import N_FEATURES, SCHEMA
+from kiai.strategies.nets.modelfile import HEADS, LEARNED, ModelError, shapes
+from kiai.strategies.nets.modelfile import load as load_file
+from kiai.strategies.nets.modelfile import save as save_file
+from kiai.strategies.nets.modelfile import shipped_path
 from kiai.strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
+
+
+def load(path=None, sha=None):
+    """learned's model file (the shipped one by default)."""
+    return load_file(path, LEARNED, sha)
+
+
+def save(path, arrays, header):
+    save_file(path, arrays, header, LEARNED)
+
+
+def default_path():
+    return shipped_path(LEARNED)
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -59,7 +75,7 @@ def test_the_network_in_numba_is_the_plain_arrays_forward_pass():
                 work[learned._X : learned._X + N_FEATURES] = x
                 learned._scores(rec[f"{p}w1"], rec[f"{p}b1"], rec[f"{p}w2"], rec[f"{p}b2"], rec[f"{p}w3"],
                                 rec[f"{p}b3"], n, N_FEATURES, 7, slots, work, np.zeros(160, dtype=np.int64))
-                np.testing.assert_allclose(work[learned._OUT : learned._OUT + slots], want, rtol=1e-4, atol=1e-4)
+                np.testing.assert_allclose(work[learned.OUT : learned.OUT + slots], want, rtol=1e-4, atol=1e-4)
 
 
 def test_subnormal_weights_are_played_as_zeros():
@@ -80,7 +96,7 @@ def test_subnormal_weights_are_played_as_zeros():
 
 
 def test_saved_models_hold_no_subnormal_weights(tmp_path):
-    """kiai train's fits leave subnormal weights; model.save writes them as 0 and every other
+    """kiai train learned's fits leave subnormal weights; model.save writes them as 0 and every other
     weight exactly."""
     arrays, header = random_model(hidden=6, seed=8)
     arrays["action_w2"][1, :3] = np.float32(2e-40)
@@ -128,7 +144,7 @@ def test_an_ensemble_file_round_trips_and_plays_the_mean_of_its_members(tmp_path
     scores: with a member that scores 0 everywhere the mean is half the other's, so at `edge` e
     it plays exactly the games the other plays alone at 2e (halving and doubling are exact),
     and not those at e. The mean of a model with itself is that model, game for game."""
-    from kiai.strategies.model import ensemble
+    from kiai.strategies.nets.modelfile import ensemble
 
     arrays, header = random_model(seed=1)
     save(tmp_path / "m.npz", arrays, header)
@@ -186,8 +202,8 @@ def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words
     one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path), words)
 
 
-@pytest.mark.parametrize("strategy, retrain", [("learned", "kiai train --components"),
-                                               ("selfplay", "kiai train-value --components")])
+@pytest.mark.parametrize("strategy, retrain", [("learned", "kiai train learned --components"),
+                                               ("selfplay", "kiai train value --components")])
 def test_a_house_component_file_names_both_ways_out(capsys, tmp_path, strategy, retrain):
     """The models (learned's, and selfplay's values) were trained on the default components: with a
     house file kiai refuses them in one line that says how to go on, and keeper plays that file."""
@@ -237,7 +253,7 @@ def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
     folder with the same seed makes the same model; other settings on the folder are refused."""
     pytest.importorskip("torch")
     folder = tmp_path / "run"
-    code, out, err = run(capsys, "train", folder, *TINY)
+    code, out, err = run(capsys, "train", "learned", folder, *TINY)
     assert code == 0, err
     it = folder / "iteration-0"
     for name in ("settings.json", "start.npz", "model.npz", "training.csv", "curve.csv", "training.png"):
@@ -246,7 +262,7 @@ def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
     m = load(it / "model.npz", SHA)
     assert m.header["positions"] == len(labels) > 24 and m.header["seeds"] == [9]
     assert "lookahead" in m.header["teacher"] and m.header["training"]["settings"]["games"] == 24
-    assert "kiai train" in m.header["training"]["command"] or "train" in m.header["training"]["command"]
+    assert "kiai train learned" in m.header["training"]["command"] or "train" in m.header["training"]["command"]
     ev = json.loads((it / "eval.json").read_text())
     assert ev["new"]["games"] == ev["previous"]["games"] == 40 and ev["teacher"]["games"] == 4
     keeper = run_games(GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "keeper"), 40, training._seed(
@@ -262,19 +278,19 @@ def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
     # resume after a kill between steps: the fit and evaluation are redone, the same
     for name in ("model.npz", "curve.json", "eval.json"):
         (it / name).unlink()
-    code, _, err = run(capsys, "train", folder, *TINY)
+    code, _, err = run(capsys, "train", "learned", folder, *TINY)
     assert code == 0, err
     assert np.array_equal(load(it / "model.npz").arrays["card_w1"], load_bytes(first, tmp_path)["card_w1"])
     assert json.loads((it / "eval.json").read_text()) == ev
 
     # reproducible from the seed, in another folder
-    code, _, err = run(capsys, "train", tmp_path / "again", *TINY)
+    code, _, err = run(capsys, "train", "learned", tmp_path / "again", *TINY)
     assert code == 0, err
     np.testing.assert_array_equal(np.load(tmp_path / "again" / "iteration-0" / "labels.npy"), labels)
     for k, v in load(tmp_path / "again" / "model.npz").arrays.items():
         np.testing.assert_array_equal(v, load(folder / "model.npz").arrays[k])
 
-    one_line_error(*run(capsys, "train", folder, *TINY[:-1], 10), "other settings (seed)")
+    one_line_error(*run(capsys, "train", "learned", folder, *TINY[:-1], 10), "other settings (seed)")
 
 
 def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
@@ -282,7 +298,7 @@ def test_kiai_train_keeps_the_fit_that_plays_best(tmp_path, capsys):
     header records each one's wins and the kept one is the winner, whose wins replay."""
     pytest.importorskip("torch")
     folder = tmp_path / "fits"
-    code, _, err = run(capsys, "train", folder, *TINY, "--fits", 3, "--select-games", 30)
+    code, _, err = run(capsys, "train", "learned", folder, *TINY, "--fits", 3, "--select-games", 30)
     assert code == 0, err
     assert "keeping fit" in err
     # not on a terminal (a log), each stage says it started and how far it has gone
@@ -301,7 +317,7 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
     150 deals against none): model.npz becomes the ensemble, its header says of what it is
     made, the recorded wins replay, and a rerun reuses the evaluation and writes the same model.
     A model averaged with itself plays as it does: no gain, model.npz stays as it was."""
-    from kiai.strategies.model import ensemble
+    from kiai.strategies.nets.modelfile import ensemble
 
     comp = load_components(None)
     folder = training.Folder(tmp_path / "run")
@@ -312,19 +328,19 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
     settings = training.Settings(members=2, eval_games=150, seed=3, components_sha256=SHA, eval_tables=[table])
     single = (folder.iteration(1) / "model.npz").read_bytes()
     (folder.path / "model.npz").write_bytes(single)  # what train() leaves: the best iteration's model
-    doc = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train --members 2")
+    doc = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train learned --members 2")
     assert doc["iterations"] == [0, 1] and doc["ensemble"]["games"] == doc["best"]["games"] == 150
     assert doc["kept"] and doc["ensemble"]["wins"] > doc["best"]["wins"]
     final = load(folder.path / "model.npz", SHA)
     assert final.members == 2 and final.header["ensemble_of_iterations"] == [0, 1]
-    assert final.header["evaluation"]["iterations"] == [0, 1] and final.header["ensemble_command"] == "kiai train --members 2"
+    assert final.header["evaluation"]["iterations"] == [0, 1] and final.header["ensemble_command"] == "kiai train learned --members 2"
     members = [load(folder.iteration(k) / "model.npz") for k in (0, 1)]
     save(tmp_path / "ens.npz", *ensemble(members, members[1].header))
     seed = training._seed(settings, 0, 3)
     for name, path in (("ensemble", tmp_path / "ens.npz"), ("best", folder.iteration(1) / "model.npz")):
         out = run_games(GameConfig(tuple(table[0]), "easy", "learned", model=str(path)), 150, seed)
         assert int((out[:, 0] == 0).sum()) == doc[name]["wins"], name
-    rerun = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train --members 2")
+    rerun = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train learned --members 2")
     assert rerun == json.loads(json.dumps(doc))
     again = load(folder.path / "model.npz", SHA)  # the same model (the zip's file times differ)
     assert again.header == final.header and all(np.array_equal(v, final.arrays[k]) for k, v in again.arrays.items())
@@ -356,21 +372,21 @@ def load_bytes(raw: bytes, tmp_path):
 ])  # fmt: skip
 def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv, words):
     pytest.importorskip("torch")
-    one_line_error(*run(capsys, "train", tmp_path / "run", *argv), words)
+    one_line_error(*run(capsys, "train", "learned", tmp_path / "run", *argv), words)
     assert not (tmp_path / "run").exists()
 
 
 def test_kiai_train_checks_its_folder_before_any_work(tmp_path, capsys):
     pytest.importorskip("torch")
     one_line_error(*run(capsys, "train", "/proc/kiai-run", *TINY), "cannot write")
-    one_line_error(*run(capsys, "train", tmp_path / "no" / "run", *TINY), "folder", "does not exist")
+    one_line_error(*run(capsys, "train", "learned", tmp_path / "no" / "run", *TINY), "folder", "does not exist")
     assert not (tmp_path / "no").exists()
     (tmp_path / "file").write_text("x")
-    one_line_error(*run(capsys, "train", tmp_path / "file", *TINY), "is a file")
+    one_line_error(*run(capsys, "train", "learned", tmp_path / "file", *TINY), "is a file")
 
 
 def test_playing_learned_needs_no_training_library():
-    """The [train] extra is for `kiai train` only: a process that plays learned (and its CLI)
+    """The [train] extra is for `kiai train learned` only: a process that plays learned (and its CLI)
     never imports PyTorch."""
     import subprocess
     import sys

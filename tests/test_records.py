@@ -256,7 +256,7 @@ def test_a_planners_game_records_only_the_game_played():
 
 
 def test_a_learned_record_names_its_model():
-    from kiai.strategies.model import load
+    from kiai.strategies.learned import load_model as load
 
     config = GameConfig(("kanbei", "heihachi", "kikuchiyo"), "easy", "learned")
     row, rows = record_game(config, 0, 0)

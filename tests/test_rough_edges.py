@@ -407,8 +407,9 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
 
 
 def test_version_names_what_results_are_made_with(capsys):
-    from kiai.strategies.model import load
-    from kiai.strategies.value_model import family_path, load_after
+    from kiai.strategies.learned import load_model as load
+    from kiai.strategies.nets.modelfile import AFTER, family_path
+    from kiai.strategies.nets.modelfile import load as load_file
 
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == ""
@@ -420,15 +421,15 @@ def test_version_names_what_results_are_made_with(capsys):
     assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
     # the default plays its table's family value (4 samurai at Normal): results name that file
     code, out, _ = run(capsys, "simulate", "-n", 10)
-    assert code == 0 and f"model {load_after(family_path(4, 'normal')).sha256[:12]}" in out
+    assert code == 0 and f"model {load_file(family_path(4, 'normal'), AFTER).sha256[:12]}" in out
 
 
 def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):
-    from kiai.strategies import model as strategies_model
+    from kiai.strategies.nets import modelfile
 
     broken = tmp_path / "learned.npz"
     broken.write_bytes(b"not a model")
-    monkeypatch.setattr(strategies_model, "default_path", lambda: broken)
+    monkeypatch.setattr(modelfile, "shipped_path", lambda kind: broken)
     code, out, err = run(capsys, "--version")
     assert code == 0 and err == "" and out.count("\n") == 1
     assert f"learned's model unreadable: model {broken}: not a kiai model file" in out
@@ -448,7 +449,7 @@ KNOWN = "heihachi, daisuke, gorobei, kanbei, kyuzo, katsushiro, kikuchiyo"  # si
     ["compare", "--lineup", "bob,kyuzo,eve,heihachi", "--rules", "heal=any,wounded"],
     ["tune", "reference", "-s", "bob,kyuzo,eve,heihachi"],
     ["sweep", "--out", "s.parquet", "--lineup", "bob,kyuzo,eve,heihachi"],
-    ["train", "--eval", "bob,kyuzo,eve,heihachi:normal"],
+    ["train", "learned", "--eval", "bob,kyuzo,eve,heihachi:normal"],
 ])  # fmt: skip
 def test_unknown_samurai_are_named_in_one_form(capsys, no_games, tmp_path, monkeypatch, argv):  # item 8.1
     monkeypatch.chdir(tmp_path)  # sweep's --out

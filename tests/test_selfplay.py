@@ -27,7 +27,7 @@ from kiai.simcore.questions import (
 )
 from kiai.simcore.fight import card_options
 from kiai.simcore.zones import draw
-from kiai.strategies import afterstate as A
+from kiai.strategies.nets import afterstate as A
 from kiai.strategies import selfplay
 from kiai.strategies.run import GameConfig, run_one
 
@@ -206,13 +206,13 @@ def random_after_value(h1=32, h2=16, seed=0, scale=0.05):
 
 
 def _record(arrays, **params):
-    from kiai.strategies import value_model as M
+    from kiai.strategies.nets import modelfile as M
 
     rec = selfplay.STRATEGY.new_record()
     vec = selfplay.STRATEGY.param_vector(params)
     for i, p in enumerate(selfplay.STRATEGY.params):
         rec[0][p.name] = vec[i]
-    M.ValueModel(arrays, {}, "", "").pack(rec[0], prefix="")
+    M.ModelFile("", "", {}, arrays, M.AFTER).pack(rec[0], prefix="")
     return rec
 
 
@@ -228,7 +228,7 @@ def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
     numpy forward pass of the answer's afterstate features, and the answer it gives is the best
     one by them, the base's answer `mine` counted `edge` higher."""
     from kiai.simcore.state import MEM
-    from kiai.strategies.valuefit import predict
+    from kiai.training.value import predict
 
     arrays = random_after_value(h1, h2, seed=h1)
     edge = 0.002
@@ -257,13 +257,13 @@ def test_each_answer_is_valued_by_the_plain_arrays_forward_pass(h1, h2):
 
 
 def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
-    """kiai train-value --player selfplay, tiny: iteration 0 plays over a value of zeros (keeper's
+    """kiai train value --player selfplay, tiny: iteration 0 plays over a value of zeros (keeper's
     answers, some at random), each later one over the previous value; the values play, their
     headers say how they were made, and a finished run resumes without recomputing."""
     pytest.importorskip("torch")
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
     comp = load_components(None)
@@ -281,7 +281,7 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
     settings = valuefit.ValueSettings(**{**settings.__dict__, "iterations": 2})
     last = valuefit.train_value(folder, settings, comp)
     assert last == folder / "value-1.npz" and first.stat().st_mtime_ns == stamp
-    model = M.load_after(last)
+    model = M.load(last, M.AFTER)
     header = model.header
     assert header["feature_schema"] == A.SCHEMA and header["iteration"] == 1 and header["positions"] > 0
     assert header["settings"]["player"] == "selfplay" and "selfplay's games" in header["method"]
@@ -300,15 +300,15 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     """selfplay's value file: saved and read back the same; a missing, damaged, judge's (another
     feature schema), too wide or other components' file, or one whose header's play selfplay cannot
     play, is refused in one line, exit 2, by `--model` before any game."""
-    from kiai.strategies import table_value
-    from kiai.strategies import value_model as M
+    from kiai.strategies.nets import table_value
+    from kiai.strategies.nets import modelfile as M
     from conftest import one_line_error, run
 
     comp_sha = GameConfig(FOUR, "easy", "keeper").components.sha256
     arrays = random_after_value(h1=6, h2=4)
     good = tmp_path / "good.npz"
     M.save(good, arrays, {"iteration": 2, "components_sha256": comp_sha}, M.AFTER)
-    back = M.load_after(good, comp_sha)
+    back = M.load(good, M.AFTER, comp_sha)
     assert back.header["feature_schema"] == A.SCHEMA and back.header["iteration"] == 2
     for k, v in arrays.items():
         assert np.array_equal(back.arrays[k], v)
@@ -327,8 +327,8 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
                         (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"),
                         (other, "other component data")):
-        with pytest.raises(M.ValueModelError, match=words):
-            M.load_after(path, comp_sha)
+        with pytest.raises(M.ModelError, match=words):
+            M.load(path, M.AFTER, comp_sha)
         one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
                             "-n", 10), words)
     bad_play = tmp_path / "bad-play.npz"  # a header's play selfplay cannot play
@@ -338,9 +338,9 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
 
 
 def test_the_shipped_value_file_plays_and_says_how_it_was_made():
-    from kiai.strategies import value_model as M
+    from kiai.strategies.nets import modelfile as M
 
-    model = M.load_after()
+    model = M.load(None, M.AFTER)
     assert model.header["feature_schema"] == A.SCHEMA
     assert {"method", "settings", "components_sha256", "kiai_version", "date", "positions", "games"} <= set(model.header)
     assert json.dumps(model.header)
@@ -363,10 +363,10 @@ def test_selfplay_plays_legally_under_the_invariant_checker(params, samurai, lev
     of its ways to play (exact chance, learned as the base, doubt, exploration); the general value
     where its family's is not fuzzed, so that every table weighs its answers."""
     from kiai.simcore.results import O_DECISIONS, O_ERR
-    from kiai.strategies import value_model as M
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
-    model = None if level == "normal" else str(M.default_path(M.AFTER))
+    model = None if level == "normal" else str(M.shipped_path(M.AFTER))
     out = run_games(GameConfig(samurai, level, "selfplay", params, absent_tokens=absent, model=model), 300, seed=41,
                     check=True)
     assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0 and out[:, O_DECISIONS].sum() > 0
@@ -455,14 +455,14 @@ def test_bad_input_to_train_value_for_selfplay_is_one_line_before_any_work(tmp_p
     from conftest import one_line_error, run
 
     folder = tmp_path / "run"
-    one_line_error(*run(capsys, "train-value", folder, *argv), words)
+    one_line_error(*run(capsys, "train", "value", folder, *argv), words)
     assert not folder.exists()
 
 
 def test_a_run_on_one_table_trains_and_evaluates_on_it():
     """--samurai/--difficulty: every training table is that table (each playing its own games),
     and the evaluation plays it too."""
-    from kiai.strategies import valuefit
+    from kiai.training import value as valuefit
 
     s = valuefit.ValueSettings(tables=3, player="selfplay", h1=32, h2=16, table="gorobei,kanbei,katsushiro@easy")
     one = (("gorobei", "kanbei", "katsushiro"), "easy")
@@ -478,8 +478,8 @@ def test_a_family_run_trains_on_its_seatings_and_evaluates_on_the_line_ups_it_le
     each iteration draws afresh."""
     from collections import Counter
 
-    from kiai.strategies import families as F
-    from kiai.strategies import valuefit
+    from kiai.training import families as F
+    from kiai.training import value as valuefit
 
     s = valuefit.ValueSettings(tables=130, player="selfplay", h1=32, h2=16, family="3@easy", hold_out=3, seed=7)
     s.check()
@@ -505,8 +505,8 @@ def test_a_deal_seed_plays_other_deals_and_keeps_the_seeds_held_out_line_ups(tmp
     the held-out line-ups from --seed; without it both come from --seed, as before."""
     pytest.importorskip("torch")
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
 
     comp = load_components(None)
     one = dict(iterations=1, tables=2, games=20, keep=1.0, h1=8, h2=4, epochs=1, eval_games=0, player="selfplay",
@@ -515,7 +515,7 @@ def test_a_deal_seed_plays_other_deals_and_keeps_the_seeds_held_out_line_ups(tmp
     def positions(name, **kw):
         last = valuefit.train_value(tmp_path / name, valuefit.ValueSettings(**one, **kw), comp)
         with np.load(tmp_path / name / "positions-0.npz") as z:
-            return z["x"], M.load_after(last).header["settings"]
+            return z["x"], M.load(last, M.AFTER).header["settings"]
 
     plain, _ = positions("plain", seed=3)
     same, _ = positions("same", seed=3, deal_seed=3)
@@ -539,9 +539,9 @@ def test_line_ups_never_played_follow_a_values_whole_history(tmp_path, capsys):
     from conftest import one_line_error, run
     from kiai.simcore.components import load_components
     from kiai.simcore.seatings import all_lineups
-    from kiai.strategies import families as F
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import families as F
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
 
     def fam(seed, family="5@easy", start=None):
         return {"settings": {"family": family, "hold_out": 3, "seed": seed}, **({"started_from": start} if start else {})}
@@ -562,21 +562,21 @@ def test_line_ups_never_played_follow_a_values_whole_history(tmp_path, capsys):
     M.save(start, valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16)),
            {"components_sha256": sha, **fam(8)}, M.AFTER)
     folder = tmp_path / "run"
-    one_line_error(*run(capsys, "train-value", folder, "--player", "selfplay", "--size", "5", "-d", "easy",
+    one_line_error(*run(capsys, "train", "value", folder, "--player", "selfplay", "--size", "5", "-d", "easy",
                         "--hold-out", "3", "--seed", "7", "--start", start), "which this run holds out")
     assert not folder.exists()
     valuefit.check_start(valuefit.ValueSettings(player="selfplay", family="5@easy", hold_out=3, seed=8), fam(8))
 
 
 def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_path):
-    """A value trained over learned's answers (train-value --base learned), or whose header's
+    """A value trained over learned's answers (kiai train value --base learned), or whose header's
     `play` says so, plays over learned unless the user gives `base`: a value of zeros so made gives
     learned's games, and keeper's with base 0 given (or without those headers); a header's play
     that selfplay cannot play is refused in one line."""
     from kiai.simcore.components import load_components
     from kiai.simcore.config import ConfigError
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
     sha = load_components(None).sha256
@@ -607,8 +607,8 @@ def test_a_result_names_the_parameters_its_games_were_played_with(tmp_path):
     answers (base 1, doubt 0) where kiai ships no value; given back as parameters, they play the
     same games."""
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
     sha = load_components(None).sha256
@@ -636,8 +636,8 @@ def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path)
     same games, and the card questions' rows are some of all the questions' rows), and a value so
     trained plays those questions unless the user says otherwise."""
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
     sha = load_components(None).sha256
@@ -676,8 +676,8 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     value of zeros gives keeper's games on that family's tables; a family without a shipped value
     gets learned's games, and its model is learned's; --model plays the file it names on every table."""
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from kiai.strategies.run import run_games
 
     comp = load_components(None)
@@ -692,26 +692,26 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     np.testing.assert_array_equal(run_games(family, 150, seed=3), run_games(GameConfig(trio, "easy", "keeper"), 150, seed=3))
     monkeypatch.setattr(M, "family_path", lambda size, level: zeros if (size, level) == (3, "easy") else None)
     other = GameConfig(trio, "hard", "selfplay")
-    assert other.describe()["model"]["path"] == str(M.default_path(M.AFTER).parent / "learned.npz")
+    assert other.describe()["model"]["path"] == str(M.shipped_path(M.AFTER).parent / "learned.npz")
     assert other.describe()["model"]["shipped"]
     assert other.describe()["model"]["plays"].startswith("learned's answers")
     for params in ({}, {"base": 0, "edge": 0.0}):  # whatever its parameters
         np.testing.assert_array_equal(run_games(GameConfig(trio, "hard", "selfplay", params), 150, seed=3),
                                       run_games(GameConfig(trio, "hard", "learned"), 150, seed=3))
-    general = GameConfig(trio, "easy", "selfplay", model=str(M.default_path(M.AFTER)))
-    assert general.describe()["model"]["path"] == str(M.default_path(M.AFTER))
+    general = GameConfig(trio, "easy", "selfplay", model=str(M.shipped_path(M.AFTER)))
+    assert general.describe()["model"]["path"] == str(M.shipped_path(M.AFTER))
     assert not general.describe()["model"]["shipped"]
     assert (run_games(general, 150, seed=3) != run_games(family, 150, seed=3)).any()
 
 
 def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tmp_path, capsys):
-    """`kiai ship-value` copies a trained value into the shipped values as its family's: the file
+    """`kiai train ship` copies a trained value into the shipped values as its family's: the file
     plays as before (same weights), its header keeps how it was trained, gains `play` with --play
     (and the sha training wrote), and names every file of the family it replaced, transitively;
     bad input is one line, exit 2, and writes nothing."""
     from kiai.simcore.components import load_components
-    from kiai.strategies import valuefit
-    from kiai.strategies import value_model as M
+    from kiai.training import value as valuefit
+    from kiai.strategies.nets import modelfile as M
     from conftest import one_line_error, run
 
     sha = load_components(None).sha256
@@ -723,21 +723,21 @@ def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tm
         files.append(tmp_path / f"value-{i}.npz")
         M.save(files[-1], arrays, {"components_sha256": sha, "iteration": i,
                                    "settings": {"family": "3@normal", "base": "keeper"}}, M.AFTER)
-    first = M.load_after(files[0])
-    code, out, _ = run(capsys, "ship-value", files[0], "--to", shipped, "--play", "base=1", "--play", "doubt=0.05",
+    first = M.load(files[0], M.AFTER)
+    code, out, _ = run(capsys, "train", "ship", files[0], "--to", shipped, "--play", "base=1", "--play", "doubt=0.05",
                        "--why", "won more on seed 4244")
     dest = shipped / "selfplay-3-normal.npz"
     assert code == 0 and str(dest) in out and "first value" in out and "base 1, doubt 0.05" in out
-    one = M.load_after(dest, sha)
+    one = M.load(dest, M.AFTER, sha)
     assert one.header["play"] == {"base": 1, "doubt": 0.05} and one.header["play_chosen_by"] == "won more on seed 4244"
     assert one.header["play_added_to"] == first.sha256 and one.header["iteration"] == 0 and "replaces" not in one.header
-    for k in M.SHAPES:
+    for k in M.VALUE_SHAPES:
         assert np.array_equal(one.arrays[k], first.arrays[k])
-    assert run(capsys, "ship-value", files[1], "--to", shipped)[0] == 0
-    two = M.load_after(dest)
+    assert run(capsys, "train", "ship", files[1], "--to", shipped)[0] == 0
+    two = M.load(dest, M.AFTER)
     assert two.header["replaces"] == [one.sha256, first.sha256] and "play" not in two.header
-    assert run(capsys, "ship-value", files[2], "--size", "3", "-d", "normal", "--to", shipped)[0] == 0
-    assert M.load_after(dest).header["replaces"] == [two.sha256, one.sha256, first.sha256]
+    assert run(capsys, "train", "ship", files[2], "--size", "3", "-d", "normal", "--to", shipped)[0] == 0
+    assert M.load(dest, M.AFTER).header["replaces"] == [two.sha256, one.sha256, first.sha256]
     before = dest.read_bytes()
     easy = tmp_path / "easy.npz"
     M.save(easy, random_after_value(h1=8, h2=4), {"components_sha256": sha, "settings": {"family": "3@easy"}}, M.AFTER)
@@ -755,5 +755,5 @@ def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tm
                         ((files[0], "--play", "base=1"), "--play needs --why"),
                         ((files[0], "--to", tmp_path / "missing"), "no such folder")):
         to = () if "--to" in argv else ("--to", shipped)
-        one_line_error(*run(capsys, "ship-value", *argv, *to), words)
+        one_line_error(*run(capsys, "train", "ship", *argv, *to), words)
     assert dest.read_bytes() == before and sorted(p.name for p in shipped.iterdir()) == [dest.name]

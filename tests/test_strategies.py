@@ -293,3 +293,39 @@ def test_every_strategy_is_registered_with_its_parameters():
         for p in s.params:
             assert p.low <= p.default <= p.high, (s.name, p.name)
     assert [s.name for s in REGISTRY if not s.honest] == ["foresight", "peek"]
+
+
+def test_strategy_hooks_are_reached_through_the_interface_only():
+    """The hooks of strategies.base.StrategyModule are looked up by base.hook (registry.hook_of)
+    only: no module asks getattr or hasattr for one by name, so the interface lists them all."""
+    import ast
+    from pathlib import Path
+
+    from kiai.strategies.base import HOOKS, StrategyModule
+
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("simcore", "strategies", "training", "reports", "kiai", "cli"):
+        for path in (root / folder).rglob("*.py"):
+            if path.relative_to(root).as_posix() == "strategies/base.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr")
+                        and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOOKS):
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {node.func.id}(..., {node.args[1].value!r})")
+    assert not found, "\n".join(found)
+    documented = {n for n in vars(StrategyModule) if not n.startswith("_")} | set(StrategyModule.__annotations__)
+    assert set(HOOKS) | {"STRATEGY"} == documented
+
+
+@pytest.mark.parametrize("module", __import__("kiai.strategies.registry", fromlist=["MODULES"]).MODULES,
+                         ids=lambda m: m.STRATEGY.name)
+def test_every_strategy_module_defines_what_its_kind_needs(module):
+    from kiai.strategies.base import hook
+
+    info = module.STRATEGY
+    assert (hook(module, "plan") is not None) == info.planner and (hook(module, "decide") is not None) != info.planner
+    if info.planner:
+        assert hook(module, "hooks") is not None and isinstance(hook(module, "VARIANT"), int)
+    with pytest.raises(AttributeError, match="no strategy hook"):
+        hook(module, "decides")

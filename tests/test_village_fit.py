@@ -1,4 +1,4 @@
-"""strategies/village_fit.py: how lookahead.WIN_FIT was made. The village it reads at a
+"""training/village_fit.py: how lookahead.WIN_FIT was made. The village it reads at a
 round's end is the village the engine holds there, and the fit recovers a known model."""
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from conftest import make_config
 from scenario import Position
 
-from kiai.strategies import village_fit as VF
+from kiai.training import village_fit as VF
 from kiai.strategies.lookahead import WIN_FIT, win_chance
 from kiai.strategies.run import GameConfig, run_one
 
@@ -88,7 +88,7 @@ def test_win_chance_is_the_fitted_model_and_exact_at_the_end():
     ],
 )
 def test_refit_command_rejects_bad_input_in_one_line(argv, says, capsys):
-    """`python -m kiai.strategies.village_fit`: bad input (and too few games to fit) ends with a
+    """`python -m kiai.training.village_fit`: bad input (and too few games to fit) ends with a
     one-line error and exit status 2, no traceback."""
     with pytest.raises(SystemExit) as e:
         VF.main(argv)

@@ -1,11 +1,11 @@
-"""Training `learned` (kiai train): expert iteration on labels from the lookahead.
+"""Training `learned` (kiai train learned): expert iteration on labels from the lookahead.
 
 Each iteration
 1. plays games with the teacher: the lookahead weighing every question as it is asked
    (strategies.lookahead, `decisions` 1) over the current model (iteration 0: over keeper);
    each weighed question becomes a label: its features and what each option was worth by
    rollouts (strategies.run.label_games);
-2. fits the two networks (strategies.model) to all labels so far: for each question, the
+2. fits the two networks (strategies.nets.modelfile) to all labels so far: for each question, the
    network's scores of the legal options are regressed on their rollout values, both taken
    relative to keeper's answer (what matters is which option is better); with `fits`
    above 1, several fits from different seeds play the same deals and the best is kept;
@@ -31,15 +31,12 @@ from pathlib import Path
 import numpy as np
 
 from kiai.simcore.questions import Q_CARD
-from kiai.strategies.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from kiai.strategies.model import HEADS, MAX_HIDDEN, MAX_MEMBERS, save, shapes
+from kiai.strategies.nets.features import N_ACTION, N_CARD, N_FEATURES, NAMES
+from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, save, shapes
+from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require, seed_of, write_json, write_npy
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
 SIZE_WEIGHTS = {2: 1, 3: 3, 4: 4, 5: 3, 6: 1, 7: 1}  # team sizes: the analyser's usual tables weigh most
-
-
-class TrainError(ValueError):
-    """Bad training settings or a training folder that cannot be resumed; one line."""
 
 
 def keeper_model() -> tuple[dict, dict]:
@@ -164,10 +161,9 @@ class Settings:
     eval_tables: list = field(default_factory=list)  # [[lineup, level], ...]
 
     def check(self) -> None:
-        for name, lo in (("iterations", 1), ("games", 1), ("tables", 1), ("samples", 1), ("hidden", 1), ("epochs", 1),
-                         ("fits", 1), ("select_games", 1), ("eval_games", 1), ("teacher_games", 0)):
-            if getattr(self, name) < lo:
-                raise TrainError(f"--{name.replace('_', '-')} must be at least {lo}, got {getattr(self, name)}")
+        require(self, [(name, lo, None) for name, lo in (
+            ("iterations", 1), ("games", 1), ("tables", 1), ("samples", 1), ("hidden", 1), ("epochs", 1), ("fits", 1),
+            ("select_games", 1), ("eval_games", 1), ("teacher_games", 0))])
         if self.hidden > MAX_HIDDEN:
             raise TrainError(f"--hidden must be at most {MAX_HIDDEN}, got {self.hidden}")
         if self.samples > 64:
@@ -178,16 +174,6 @@ class Settings:
             raise TrainError(f"--members must be 1 to {MAX_MEMBERS}, got {self.members}")
         if self.teacher_games > self.eval_games:
             raise TrainError(f"--teacher-games ({self.teacher_games}) must not exceed --eval-games ({self.eval_games})")
-
-
-# the evaluation tables when none are given: the issue's three (a 4-, a 3- and a 5-samurai
-# table at Normal, Normal and Easy), never drawn for training, so they also measure line-ups
-# the model did not see
-EVAL_TABLES = (
-    (("gorobei", "kyuzo", "daisuke", "katsushiro"), "normal"),
-    (("kanbei", "heihachi", "kikuchiyo"), "normal"),
-    (("heihachi", "daisuke", "gorobei", "kanbei", "katsushiro"), "easy"),
-)
 
 
 def training_tables(rng: np.random.Generator, count: int, held_out: Sequence[tuple[str, ...]] = ()) -> list:
@@ -227,9 +213,7 @@ class Folder:
         return self.path / "start.npz" if k == 0 else self.iteration(k - 1) / "model.npz"
 
     def write_json(self, name: Path, data) -> None:
-        tmp = name.with_name(f".{name.name}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        tmp.replace(name)
+        write_json(name, data)
 
     def read_json(self, name: Path):
         return json.loads(name.read_text())
@@ -249,17 +233,6 @@ def header_for(settings: Settings, k: int, positions: int, losses: dict, command
         "date": datetime.date.today().isoformat(),
         "training": {"command": command, "settings": asdict(settings), "iteration": k, "loss": losses},
     }
-
-
-class Stages:
-    """What the run reports as it goes (the CLI draws progress bars): `stage` starts a step of
-    `total` units (games, or `unit`), `advance` moves it, `note` prints a line."""
-
-    def stage(self, description: str, total: int, unit: str = "games") -> None: ...
-
-    def advance(self, k: int = 1) -> None: ...
-
-    def note(self, line: str) -> None: ...
 
 
 def _tables(settings: Settings) -> list:
@@ -304,15 +277,12 @@ def label(folder: Folder, settings: Settings, k: int, components, stages: Stages
         stages.advance(n)
     rows = np.concatenate(parts)
     path.parent.mkdir(exist_ok=True)
-    tmp = path.with_name(".labels.npy.tmp")
-    with open(tmp, "wb") as f:
-        np.save(f, rows)
-    tmp.replace(path)
+    write_npy(path, rows)
     return rows
 
 
 def _seed(settings: Settings, k: int, step: int) -> int:
-    return int(np.random.default_rng([settings.seed, k, step]).integers(0, 2**62))
+    return seed_of(settings.seed, k, step)
 
 
 def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: str, components=None) -> dict:
@@ -349,7 +319,7 @@ def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: s
         header["training"]["selection"] = {"games": settings.select_games, "wins": wins, "kept": best}
     arrays, losses, curve = fits[best]
     header["training"]["loss"] = losses
-    save(path, arrays, header)
+    save(path, arrays, header, LEARNED)
     folder.write_json(curve_path, curve)
     return curve
 
@@ -367,7 +337,7 @@ def select(folder: Folder, settings: Settings, k: int, candidates: list, header:
     wins = []
     for f, arrays in enumerate(candidates):
         path = folder.iteration(k) / f".fit-{f}.npz"
-        save(path, arrays, header)
+        save(path, arrays, header, LEARNED)
         won, first = 0, 0
         for (lineup, level), n in zip(tables, per):
             if n:
@@ -437,8 +407,6 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     evaluates; it goes on while the new model wins more of the evaluation deals than the
     previous one did (at most `iterations`). The best model is copied to folder/model.npz.
     Returns {"best": k, "history": [eval docs]}."""
-    from kiai.strategies.model import save as save_model
-
     folder.path.mkdir(parents=True, exist_ok=True)
     settings_path = folder.path / "settings.json"
     mine = asdict(settings)
@@ -456,7 +424,7 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     folder.write_json(settings_path, mine)
     if not folder.model(0).exists():
         arrays, header = keeper_model()
-        save_model(folder.model(0), arrays, {**header, "components_sha256": settings.components_sha256})
+        save(folder.model(0), arrays, {**header, "components_sha256": settings.components_sha256}, LEARNED)
     history, best = [], None
     for k in range(settings.iterations):
         label(folder, settings, k, components, stages)
@@ -475,14 +443,12 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     if best is None:
         copy_model(folder.model(0), final)
     else:  # the best iteration's model, its header telling how it played on the evaluation deals
-        from kiai.strategies.model import load
-
-        m = load(folder.iteration(best) / "model.npz")
+        m = load(folder.iteration(best) / "model.npz", LEARNED)
         doc = history[best]
         evaluation = {"tables": doc["tables"], "games": doc["games"], "teacher_games": doc["teacher_games"],
                       **{k: doc[k] for k in ("new", "previous", "teacher", "new_vs_previous", "new_vs_teacher") if k in doc}}
-        header = {k: v for k, v in m.header.items() if k not in ("format", "feature_schema")}
-        save_model(final, m.arrays, {**header, "evaluation": evaluation})
+        header = {k: v for k, v in m.header.items() if k not in KEEP_OUT}
+        save(final, m.arrays, {**header, "evaluation": evaluation}, LEARNED)
         if settings.members > 1 and best > 0:
             ensemble = finish_ensemble(folder, settings, best, components, stages, command)
             return {"best": best, "history": history, "ensemble": ensemble}
@@ -496,20 +462,19 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
     iterations it is made and how the two played."""
     from kiai.simcore.stats import paired_test, proportion_ci
     from kiai.simcore.results import O_OUTCOME
-    from kiai.strategies.model import ensemble, load
-    from kiai.strategies.model import save as save_model
+    from kiai.strategies.nets.modelfile import ensemble, load
     from kiai.strategies.run import run_games
 
     its = list(range(max(0, best - settings.members + 1), best + 1))
     single = folder.iteration(best) / "model.npz"
-    members = [load(folder.iteration(k) / "model.npz") for k in its]  # the best last
-    header = {k: v for k, v in members[-1].header.items() if k not in ("format", "feature_schema")}
+    members = [load(folder.iteration(k) / "model.npz", LEARNED) for k in its]  # the best last
+    header = {k: v for k, v in members[-1].header.items() if k not in KEEP_OUT}
     arrays, header = ensemble(members, {**header, "ensemble_of_iterations": its, "ensemble_command": command})
     path = folder.path / "ensemble.json"
     doc = folder.read_json(path) if path.exists() else None
     if doc is None or doc["iterations"] != its:
         candidate = folder.path / ".ensemble.npz"
-        save_model(candidate, arrays, header)
+        save(candidate, arrays, header, LEARNED)
         seed = _seed(settings, 0, 3)  # the evaluation's deals
         stages.stage(f"ensemble of iterations {', '.join(map(str, its))}: evaluation",
                      2 * len(settings.eval_tables) * settings.eval_games)
@@ -530,7 +495,7 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
         folder.write_json(path, doc)
     if doc["kept"]:
         evaluation = {k: doc[k] for k in ("iterations", "games", "ensemble", "best", "ensemble_vs_best")}
-        save_model(folder.path / "model.npz", arrays, {**header, "evaluation": evaluation})
+        save(folder.path / "model.npz", arrays, {**header, "evaluation": evaluation}, LEARNED)
     stages.note(f"ensemble of iterations {', '.join(map(str, its))}: {doc['ensemble']['win_rate']:.2%} against "
                 f"iteration {best}'s {doc['best']['win_rate']:.2%} (p = {doc['ensemble_vs_best']['pvalue']:.2g}); "
                 + ("model.npz is the ensemble" if doc["kept"] else f"model.npz stays iteration {best}'s"))

@@ -34,7 +34,7 @@ from kiai.simcore.codes import (
 )
 from kiai.simcore.obs import can_defend, defend_mask, ignores, in_round, last_card, left_of, margin, right_of, talent_mask
 from kiai.simcore.unseen import pen_count
-from kiai.strategies.inlining import hot
+from kiai.strategies.helpers.inlining import hot
 
 # fight_odds gives the odds of what a samurai does with his next card, best first: defend,
 # discard (Kyuzo's talent), kiai (confronted, lands exactly on the Kiai), fit (stays below it),
@@ -160,7 +160,11 @@ def fight_odds(pub, s):
     come next, unless Katsushiro made the top card known. With Katsushiro's talent an
     overcoming card is redrawn once, and the fresh card has the same odds again. The penalty
     is the expected cost of the card left last in his line (the drawn one if he keeps it).
-    The unseen cards are counted by bin (value, symbol), as the engine keeps them."""
+    The unseen cards are counted by bin (value, symbol), as the engine keeps them.
+
+    One function of some hundred lines on purpose: it runs at every fight decision of every
+    heuristic, and its thirteen running counts stay scalars (registers) through the loop over the
+    bins; split into functions they would travel as tuples, and a list would be allocated."""
     m = pub.kiai[s] - pub.total[s]
     tm = talent_mask(pub, s)
     need = defend_mask(pub, s)

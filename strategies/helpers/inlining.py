@@ -1,4 +1,4 @@
-"""Where the heuristics' helpers (strategies.sense, playbook, keeper, risk) are inlined.
+"""Where the heuristics' helpers (strategies.helpers.sense, playbook, keeper, risk) are inlined.
 
 numba's inline option copies a helper into its caller at numba's own IR level. For keeper that
 is worth about a quarter of its speed, and it is most of its compile time: a helper is typed

@@ -1,7 +1,7 @@
 """The value of the table: what `judge` (strategies.judge) weighs its answers by.
 
 V(table) is the chance to win from the public table at the start of a turn (before the acting
-samurai's battle penalty), learned from the outcomes of self-play games (strategies.valuefit).
+samurai's battle penalty), learned from the outcomes of self-play games (training.value).
 It reads the public observation only (R-19): the village, every board, every combat line's last
 card (the penalty each samurai will meet) and the multiset of unseen cards (section 12), with the
 seats taken clockwise from the acting one.
@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, OUT_WIN, PENALTIES
-from kiai.strategies.lanes import block32, block64
+from kiai.strategies.nets.dense import block32, block64
+from kiai.strategies.nets.forecast import N_F, board_part, forecast
 
 N_PEN = len(PENALTIES) - 1  # penalty codes past "none"
 
@@ -52,6 +53,22 @@ def table_features(pub, x):
     """Write the features of pub, seats clockwise from pub.acting, into x[:N_VALUE_FEATURES]."""
     for i in range(N_VALUE_FEATURES):
         x[i] = 0.0
+    o = _village(pub, x)
+    parts = np.empty((MAX_SEATS, N_F), dtype=np.int64)
+    for s in range(pub.n):
+        miss = 0
+        for d in range(3):
+            if pub.defence[s, d] < 0:
+                miss |= 1 << d
+        board_part(miss, pub.passed[s], pub.kiai[s] - pub.total[s], pub.wound[s], parts[s])
+    forecast(parts, pub.n, pub.farmsteads, pub.families, pub.raider_n, x, o)
+    _boards(pub, x)
+
+
+@njit(cache=True, inline="always")
+def _village(pub, x):
+    """The village, the stacks, the team's size, the absent tokens, the known card and the unseen
+    multiset (section 12: by value, symbol, penalty and flame); returns where the forecast goes."""
     n = pub.n
     r = pub.round_no
     if 1 <= r <= 3:
@@ -76,7 +93,6 @@ def table_features(pub, x):
     x[i + 1] = left
     x[i + 2] = pub.known_n
     x[i + 3] = pub.value[pub.known[0]] if pub.known_n > 0 else 0.0
-    # the unseen multiset (section 12): by value, symbol, penalty and flame
     base_v = i + 8
     base_s = base_v + 6
     base_p = base_s + 3
@@ -107,36 +123,13 @@ def table_features(pub, x):
         x[base_b + k] = pub.backs_left[k]
     for k in range(3):
         x[base_b + 4 + k] = (pub.family_mask >> k) & 1
-    # the end-of-round forecast: seats missing each symbol, the room left below the Kiai values
-    o = base_b + 7
-    no_hat = 0
-    no_farm = 0
-    no_doll = 0
-    still_in = 0
-    room = 0
-    near = 0
-    worst = 0
-    for s in range(n):
-        no_hat += pub.defence[s, 0] < 0
-        no_farm += pub.defence[s, 1] < 0
-        no_doll += pub.defence[s, 2] < 0
-        if pub.passed[s] == 0:
-            still_in += 1
-            if pub.total[s] < pub.kiai[s]:
-                room += pub.kiai[s] - pub.total[s]
-        near += pub.wound[s] >= 3
-        worst = max(worst, pub.wound[s])
-    x[o] = no_hat
-    x[o + 1] = no_farm
-    x[o + 2] = no_doll
-    x[o + 3] = pub.farmsteads - no_farm
-    x[o + 4] = pub.families - no_doll
-    x[o + 5] = still_in
-    x[o + 6] = room
-    x[o + 7] = pub.raider_n / still_in if still_in > 0 else 0.0
-    x[o + 8] = near
-    x[o + 9] = worst
-    # the boards, clockwise from the acting samurai
+    return base_b + 7
+
+
+@njit(cache=True, inline="always")
+def _boards(pub, x):
+    """Every board, clockwise from the acting samurai."""
+    n = pub.n
     a = pub.acting
     for k in range(n):
         s = (a + k) % n
@@ -176,7 +169,7 @@ def table_features(pub, x):
 @njit(cache=True)
 def table_value(p, pub, x):
     """The chance to win from pub (the start of a turn, or a finished game: exact). The layers are
-    summed in registers (strategies.lanes) over the inputs that are not 0 (the units above 0),
+    summed in registers (strategies.nets.dense) over the inputs that are not 0 (the units above 0),
     each in the order of its inputs, in float32."""
     if pub.game_over:
         return 1.0 if pub.outcome == OUT_WIN else 0.0

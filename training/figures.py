@@ -1,6 +1,6 @@
-"""The training reports of `kiai train` and `kiai train-value`: the learning curve and the win
+"""The training reports of `kiai train learned` and `kiai train value`: the learning curve and the win
 rate per iteration, as tables (curve.csv, training.csv) and one chart (training.png), made from
-the run's folder (strategies.training.Folder; strategies.valuefit's files) so a resumed run
+the run's folder (training.learned.Folder; training.value's files) so a resumed run
 reports every iteration."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ARMS = ("new", "previous", "teacher")
 ARM_LABELS = {"new": "learned (this iteration)", "previous": "previous model (iteration 0: keeper)",
               "teacher": "teacher (lookahead over the previous model)"}
 PAIRS = ("new_vs_previous", "new_vs_teacher")
-# kiai train-value's: the strong tier over each iteration's value against the others
+# kiai train value's: the strong tier over each iteration's value against the others
 VALUE_ARMS = ("new", "previous", "learned", "lookahead")
 VALUE_LABELS = {"new": "judge over this iteration's value", "previous": "judge over the previous value (or learned)",
                 "learned": "learned", "lookahead": "lookahead"}
@@ -29,7 +29,7 @@ def value_labels(player: str) -> dict:
 
 
 def run_player(folder: Path) -> str:
-    """Whose value a `kiai train-value` run learns (its settings; judge before the setting existed)."""
+    """Whose value a `kiai train value` run learns (its settings; judge before the setting existed)."""
     stored = Path(folder) / "settings.json"
     return json.loads(stored.read_text()).get("player", "judge") if stored.exists() else "judge"
 VALUE_PAIRS = ("new_vs_previous", "new_vs_learned", "new_vs_lookahead")
@@ -70,7 +70,7 @@ def tables(folder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def value_tables(folder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """tables() of a `kiai train-value` run: curve-I.json and evaluation-I.json."""
+    """tables() of a `kiai train value` run: curve-I.json and evaluation-I.json."""
     folder = Path(folder)
     curve, rows = [], []
     k = 0
@@ -93,7 +93,7 @@ NO_EVALUATION = "No evaluation deals were played\n(--eval-games 0)."
 def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False, player: str = "judge"):
     """Left: training loss by epoch, one line per iteration and head. Right: the win rate on
     the evaluation deals per iteration, with 95% intervals, for the model, the one before it
-    and the teacher (`value`: kiai train-value's players)."""
+    and the teacher (`value`: kiai train value's players)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -126,7 +126,7 @@ def plot(curve: pd.DataFrame, iterations: pd.DataFrame, value: bool = False, pla
 
 def write(folder: Path, value: bool = False) -> list[Path]:
     """Write curve.csv, training.csv and training.png into the run's folder (`value`: a
-    `kiai train-value` run's); returns them."""
+    `kiai train value` run's); returns them."""
     folder = Path(folder)
     curve, iterations = value_tables(folder) if value else tables(folder)
     paths = [folder / "curve.csv", folder / "training.csv", folder / "training.png"]

@@ -21,6 +21,7 @@ from numba import njit
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
 from kiai.simcore.obs import ignores, popcount
 from kiai.simcore.unseen import pen_count
+from kiai.strategies.nets.forecast import N_F, board_part, forecast
 from kiai.simcore.questions import (
     ACT_FIGHT,
     ACT_PASS,
@@ -99,6 +100,10 @@ N_GLOBAL = len(_GLOBAL)
 N_SEAT = len(_SEAT)
 N_AFTER = len(NAMES)
 SCHEMA = "after-v1:" + ",".join(NAMES)
+# the widest layers of selfplay's value (its record's fields, strategies.selfplay): a narrower first
+# layer is worked out to its own width only, a narrower second one is zero-padded
+H1 = 128
+H2 = 16
 _G = {name: i for i, name in enumerate(_GLOBAL)}
 _S = {name: i for i, name in enumerate(_SEAT)}
 # positions numba reads as constants
@@ -107,6 +112,7 @@ G_ROUND, G_TEAM, G_UNSEEN, G_UV, G_USYM, G_UPEN = (_G["round1"], _G["team2"], _G
                                                    _G["unseen_hat"], _G["unseen_pen1"])
 G_FAMS, G_BACKS, G_TURN = _G["families"], _G["backs0"], _G["no_defend"]
 G_FORECAST = _G["no_hat"]
+G_FARMSTEADS, G_RAIDER_N = _G["farmsteads"], _G["raider_n"]  # the afterstate's, which the forecast reads
 G_CSEAT, G_COVER = _G["card_seat0"], _G["card_over"]
 S_WOUND, S_KIAI, S_HAT, S_TOKEN, S_LAST, S_PEN, S_P = (_S["wound0"], _S["kiai"], _S["hat"], _S["own_token"],
                                                       _S["last_value"], _S["last_pen1"], _S["p_over"])
@@ -205,9 +211,7 @@ def _ignored(pub, s, v):
     return ignores((1 << pub.samurai[s]) | pub.lent[s], v)
 
 
-# what each seat adds to the end-of-round forecast (_seat's return, kept per seat by a question)
-F_MISS, F_IN, F_ROOM, F_NEAR, F_WOUND = 0, 1, 2, 3, 4
-N_F = 5
+# what each seat adds to the end-of-round forecast (_seat's, kept per seat by a question): N_F numbers
 
 
 @njit(cache=True)
@@ -475,40 +479,10 @@ def _seat(pub, u, ed, k, s, nxt, x, part):
             if (miss >> d) & 1:
                 fill += u[U_SYM + d]
         x[o + S_P + 2] = fill / un
-    part[F_MISS] = miss
-    part[F_IN] = 1 - passed
-    part[F_ROOM] = gap if not passed and gap > 0 else 0
-    part[F_NEAR] = w >= 3
-    part[F_WOUND] = w
+    board_part(miss, passed, gap, w, part)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forecast(pub, parts, x):
-    """What the end of the round will cost as the boards stand (section 9), and the room left."""
-    no_hat = 0
-    no_farm = 0
-    no_doll = 0
-    still_in = 0
-    room = 0
-    near = 0
-    worst = 0
-    for s in range(pub.n):
-        miss = parts[s, F_MISS]
-        no_hat += miss & 1
-        no_farm += (miss >> 1) & 1
-        no_doll += (miss >> 2) & 1
-        still_in += parts[s, F_IN]
-        room += parts[s, F_ROOM]
-        near += parts[s, F_NEAR]
-        worst = max(worst, parts[s, F_WOUND])
-    o = G_FORECAST
-    x[o] = no_hat
-    x[o + 1] = no_farm
-    x[o + 2] = no_doll
-    x[o + 3] = x[DYN + 2] - no_farm
-    x[o + 4] = pub.families - no_doll
-    x[o + 5] = still_in
-    x[o + 6] = room
-    x[o + 7] = x[DYN + 3] / still_in if still_in > 0 else 0.0
-    x[o + 8] = near
-    x[o + 9] = worst
+    """The end-of-round forecast (strategies.nets.forecast) of the afterstate written into x."""
+    forecast(parts, pub.n, x[G_FARMSTEADS], pub.families, x[G_RAIDER_N], x, G_FORECAST)

@@ -5,7 +5,7 @@ Plays games with a heuristic, reads the village (barricades, farmsteads, familie
 states) at each round's end from the event log, and fits one statsmodels Logit per round on
 the game's outcome. Run it to refit, for example with other component data:
 
-    python -m kiai.strategies.village_fit --games 200000 --strategy risk
+    python -m kiai.training.village_fit --games 200000 --strategy risk
 
 and paste the printed WIN_FIT into strategies/lookahead.py. Plain Python: nothing here is
 compiled into the kernel.

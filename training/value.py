@@ -1,6 +1,6 @@
-"""Learning a value by self-play (`kiai train-value`): the value of the table at a turn's start
-that `judge` plays by (strategies.table_value), or the value of an answer's afterstate that
-`selfplay` plays by (strategies.afterstate), as the setting `player` says.
+"""Learning a value by self-play (`kiai train value`): the value of the table at a turn's start
+that `judge` plays by (strategies.nets.table_value), or the value of an answer's afterstate that
+`selfplay` plays by (strategies.nets.afterstate), as the setting `player` says.
 
 For judge, iteration 0 plays `learned` and labels each position (the table at a turn's start)
 with its game's outcome; each later iteration plays `judge` over the previous value. For
@@ -30,31 +30,21 @@ import numpy as np
 from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
 from kiai.simcore.seatings import all_lineups
-from kiai.strategies import families as F
-from kiai.strategies.training import Stages
+from kiai.strategies.base import VALUE_BASES as BASES
+from kiai.strategies.judge import VALUE_ENV
+from kiai.strategies.nets import modelfile as M
+from kiai.training import families as F
+from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
 
 
 LOOSE = ("iterations", "eval_games")  # settings a resumed run may change
-# the evaluation tables after each iteration: the issue's 3- and 5-samurai tables and a
-# 4-samurai one, at Easy and Normal (training draws its tables from the seed, so these are
-# as likely as any to be among them)
-EVAL_TABLES = (
-    (("gorobei", "kanbei", "katsushiro"), "easy"),
-    (("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal"),
-    (("heihachi", "daisuke", "gorobei", "kanbei", "katsushiro"), "easy"),
-)
 EVAL_SEED = 31  # every iteration on the same deals
 EVAL_ARMS = ("new", "previous", "learned", "lookahead")
 PLAYERS = ("judge", "selfplay")  # whose value a run learns
-BASES = ("keeper", "learned")  # selfplay's base, by its `base` parameter
 CHUNK = 2000  # selfplay's games per batch while collecting (its rows fill a buffer sized for them)
-
-
-class TrainValueError(ValueError):
-    """Bad settings or a folder that cannot be resumed; one line."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +70,7 @@ class ValueSettings:
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
     questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `questions`)
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
-    family: str = ""  # "K@level": train on every seating of K samurai at that level (strategies.families)
+    family: str = ""  # "K@level": train on every seating of K samurai at that level (training.families)
     hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
     # the seed of the games self-play plays, of the positions kept and of the fit (None: seed); the
     # held-out line-ups stay the seed's, so a family run continued from another (--start) keeps them
@@ -93,48 +83,46 @@ class ValueSettings:
 
     @property
     def kind(self):
-        from kiai.strategies import value_model as M
-
         return M.AFTER if self.player == "selfplay" else M.TABLE
 
     def check(self) -> None:
         if self.player not in PLAYERS:
-            raise TrainValueError(f"--player must be one of {', '.join(PLAYERS)}, got {self.player!r}")
+            raise TrainError(f"--player must be one of {', '.join(PLAYERS)}, got {self.player!r}")
         kind = self.kind
         for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
                              ("samples", 1, 64), ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)):
             v = getattr(self, name)
             if not lo <= v <= hi:
-                raise TrainValueError(f"--{name} must be in [{lo}, {hi}], got {v}")
+                raise TrainError(f"--{name} must be in [{lo}, {hi}], got {v}")
         if not 0.0 < self.keep <= 1.0:
-            raise TrainValueError(f"--keep must be in (0, 1], got {self.keep}")
+            raise TrainError(f"--keep must be in (0, 1], got {self.keep}")
         if not 0.0 <= self.lam <= 1.0:
-            raise TrainValueError(f"--lambda must be in [0, 1], got {self.lam}")
+            raise TrainError(f"--lambda must be in [0, 1], got {self.lam}")
         if not 0.0 <= self.edge < 1.0:
-            raise TrainValueError(f"--edge must be in [0, 1), got {self.edge}")
+            raise TrainError(f"--edge must be in [0, 1), got {self.edge}")
         if not 0.0 <= self.explore <= 1.0:
-            raise TrainValueError(f"--explore must be in [0, 1], got {self.explore}")
+            raise TrainError(f"--explore must be in [0, 1], got {self.explore}")
         if self.base not in BASES:
-            raise TrainValueError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
+            raise TrainError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
         if not 1 <= self.questions <= 7:
-            raise TrainValueError(f"--questions must be in [1, 7], got {self.questions}")
+            raise TrainError(f"--questions must be in [1, 7], got {self.questions}")
         if self.questions != 7 and self.player != "selfplay":
-            raise TrainValueError("--questions is selfplay's: judge weighs every question")
+            raise TrainError("--questions is selfplay's: judge weighs every question")
         if not 0 <= self.eval_games <= 1_000_000:
-            raise TrainValueError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
+            raise TrainError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
-            raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
+            raise TrainError(f"--seed must be in [0, 2**63), got {self.seed}")
         if self.deal_seed is not None and not 0 <= self.deal_seed < 2**63:
-            raise TrainValueError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
+            raise TrainError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
         if self.family and self.table:
-            raise TrainValueError("--size trains on a family of tables, --samurai on one: give one of them")
+            raise TrainError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:
-            raise TrainValueError("--hold-out leaves line-ups of a family out: it needs --size")
+            raise TrainError("--hold-out leaves line-ups of a family out: it needs --size")
         if self.family:
             size = F.parse(self.family)[0]
             lineups = len(all_lineups(size))
             if not 0 <= self.hold_out < lineups:
-                raise TrainValueError(f"--hold-out must be in [0, {lineups - 1}] for {size} samurai "
+                raise TrainError(f"--hold-out must be in [0, {lineups - 1}] for {size} samurai "
                                       f"({lineups} line-ups), got {self.hold_out}")
 
 
@@ -186,13 +174,13 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
     """Play games of config (judge with `collect` 1 or 2): the features at every turn's start,
     whether its game was won, its game's index, and the per-game result rows."""
     from kiai.strategies.judge import ROW_WIDTH
-    from kiai.strategies.run import _play, kernel_config
+    from kiai.strategies.run import kernel_config, play_batch
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _, rows = _play(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
+    _, rows = play_batch(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
     game = np.cumsum(rows[:, 0] == 0) - 1  # a game's first position is its turn 0
     if len(rows) == 0 or game[-1] != games - 1:
-        raise TrainValueError("a game's positions overflowed their buffer")
+        raise TrainError("a game's positions overflowed their buffer")
     won = (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32)
     return rows[:, 1:], won, game, out
 
@@ -201,7 +189,7 @@ def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per
     """Play games of config (selfplay with a label buffer), CHUNK at a time: the features of the
     afterstate of every answer it weighed, whether its game was won, its game's index, and the
     per-game result rows."""
-    from kiai.strategies.run import _play, kernel_config
+    from kiai.strategies.run import kernel_config, play_batch
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
@@ -209,15 +197,15 @@ def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per
     parts = []
     for lo in range(0, games, CHUNK):
         hi = min(games, lo + CHUNK)
-        _, rows = _play(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
+        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
         parts.append(rows)
     rows = np.concatenate(parts)
     game = rows[:, 0].astype(np.int64) - game_offset
     if len(rows) and (np.diff(game) < 0).any():
-        raise TrainValueError("the positions came back out of game order")
+        raise TrainError("the positions came back out of game order")
     full = np.bincount(game, minlength=games)
     if len(rows) == 0 or (full == 0).any():
-        raise TrainValueError("a game's positions overflowed their buffer")
+        raise TrainError("a game's positions overflowed their buffer")
     won = (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32)
     return rows[:, 1:], won, game, out
 
@@ -225,10 +213,9 @@ def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per
 def zero_value(settings: "ValueSettings") -> dict:
     """A value of zeros, in the shapes a value file of the run's kind holds: every answer is worth
     the same, so selfplay gives its base's answers."""
-    from kiai.strategies import value_model as M
 
     dims = {"h1": settings.h1, "h2": settings.h2, "inputs": settings.kind.inputs}
-    return {name: np.zeros(tuple(dims.get(d, d) for d in shape), np.float32) for name, shape in M.SHAPES.items()}
+    return {name: np.zeros(tuple(dims.get(d, d) for d in shape), np.float32) for name, shape in M.VALUE_SHAPES.items()}
 
 
 def predict(arrays: dict, x: np.ndarray) -> np.ndarray:
@@ -255,7 +242,7 @@ def td_returns(won: np.ndarray, game: np.ndarray, v: np.ndarray | None, lam: flo
 
 def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, threads: int = 1,
         on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3) -> dict:
-    """Fit the network to targets y in [0, 1] (logistic loss); the arrays of value_model, with
+    """Fit the network to targets y in [0, 1] (logistic loss); the arrays of a value file (strategies.nets.modelfile), with
     the input scaling folded into the first layer. x is scaled in place."""
     import torch
 
@@ -304,7 +291,7 @@ def check_start(settings: ValueSettings, header: dict) -> None:
     never = set(F.never_played(header, family.size))
     played = [lineup for lineup in family.held() if lineup not in never]
     if played:
-        raise TrainValueError(f"--start: its value (or one it started from) played {', '.join(map(','.join, played))}, "
+        raise TrainError(f"--start: its value (or one it started from) played {', '.join(map(','.join, played))}, "
                               f"which this run holds out: hold out line-ups it never played (the --seed and "
                               f"--hold-out it was trained with)")
 
@@ -314,7 +301,6 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     """Run (or resume) the iterations in folder; returns the last value file (value-I.npz).
     With `start` (a value file whose sha256 settings.start holds), iteration 0 already plays
     judge over it instead of learned."""
-    from kiai.strategies import value_model as M
 
     stages = stages or Stages()
     settings.check()
@@ -328,23 +314,22 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
         held = {**asdict(ValueSettings()), **json.loads(stored.read_text())}  # a run from before a setting existed
         # the evaluation does not change the values: its size may change too
         if {k: v for k, v in held.items() if k not in LOOSE} != {k: v for k, v in mine.items() if k not in LOOSE}:
-            raise TrainValueError(f"{folder} holds a run with other settings; give another folder")
+            raise TrainError(f"{folder} holds a run with other settings; give another folder")
     stored.write_text(json.dumps(mine, indent=1))
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
-    before = os.environ.get(M.ENV)
+    before = os.environ.get(VALUE_ENV)
     try:
         _iterate(folder, settings, components, stages, command, threads, mine, start)
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
-            os.environ.pop(M.ENV, None)
+            os.environ.pop(VALUE_ENV, None)
         else:
-            os.environ[M.ENV] = before
+            os.environ[VALUE_ENV] = before
     return folder / f"value-{settings.iterations - 1}.npz"
 
 
 def _iterate(folder, settings, components, stages, command, threads, mine, start) -> None:
     from kiai.simcore.version import kiai_version
-    from kiai.strategies import value_model as M
     from kiai.strategies.run import GameConfig
 
     kind = settings.kind
@@ -363,7 +348,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
         if not positions.exists():
             fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
             if not after and previous is not None:
-                os.environ[M.ENV] = str(previous)  # judge plays the previous value
+                os.environ[VALUE_ENV] = str(previous)  # judge plays the previous value
             prev_arrays = None if fresh else M.load(previous, kind).arrays
             rng = np.random.default_rng([settings.deals, 2, it])
             xs, ys = [], []
@@ -421,7 +406,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
             "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command,
             # how the value this run started from was made, so the file tells its whole history
-            **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in ("format", "feature_schema")}}
+            **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in KEEP_OUT}}
                if start else {})}, kind)
         previous = value
         # the positions no later iteration fits on (gigabytes each): the next one fits on its own
@@ -440,7 +425,6 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     previous one (learned where there is none), learned and the lookahead, on the same deals of
     every evaluation table (evaluation-I.json, kept: a resumed run does not replay it)."""
     from kiai.simcore.stats import paired_test, proportion_ci
-    from kiai.strategies import value_model as M
     from kiai.strategies.run import GameConfig, run_games
 
     path = folder / f"evaluation-{it}.json"
@@ -462,7 +446,7 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
         for name, (strategy, file) in arms.items():
             model = None
             if file is not None and strategy == "judge":
-                os.environ[M.ENV] = str(file)  # judge plays this value (train_value puts it back)
+                os.environ[VALUE_ENV] = str(file)  # judge plays this value (train_value puts it back)
             elif file is not None:
                 model = str(file)
             w = run_games(GameConfig(lineup, level, strategy, params if strategy == player else {},

@@ -51,8 +51,8 @@ from kiai.simcore.questions import (
     Q_PLACE,
 )
 from kiai.simcore.unseen import card_bin
-from kiai.strategies.inlining import cold, hot
-from kiai.strategies.sense import (
+from kiai.strategies.helpers.inlining import cold, hot
+from kiai.strategies.helpers.sense import (
     confront_value,
     next_known,
     packed_cost,
@@ -293,7 +293,7 @@ def kikuchiyo_target(pub, legal, kiai_bonus, stay):
 
 
 @njit(cache=True, inline=hot)
-def _token_value(pub, giver, rec):
+def token_value(pub, giver, rec):
     """What the giver's talent is worth to the receiver in his next turn."""
     sam = pub.samurai[giver]
     if (talent_mask(pub, rec) >> sam) & 1:
@@ -324,7 +324,7 @@ def kyuzo_target(pub, legal, team):
             continue
         giver = ch // 8
         rec = ch % 8
-        v = team * _token_value(pub, giver, rec) * (1.0 + 0.1 * seat_danger(pub, rec))
+        v = team * token_value(pub, giver, rec) * (1.0 + 0.1 * seat_danger(pub, rec))
         if v > bv:
             bv = v
             best = ch

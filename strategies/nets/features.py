@@ -3,7 +3,7 @@
 
 The same function fills the vector when the lookahead records what it weighed (the training
 labels) and when `learned` plays, so the two can never drift apart. SCHEMA numbers this layout:
-a model file records it, and a model of another schema is refused (strategies.model).
+a model file records it, and a model of another schema is refused (strategies.nets.modelfile).
 
 Layout (NAMES gives every entry):
 - self: margin, Kiai value, total, wound state (one-hot), defence slots held, line length, what
@@ -21,7 +21,7 @@ Layout (NAMES gives every entry):
 - keeper's reasoning about each option, so that a network learns corrections to it: its
   fighting rule (forced either way, or the slack between its threshold and the counted odds),
   what a Support is worth to each samurai, what each way of handling a card in hand is worth
-  (strategies.playbook.option_value) and its score for confronting rather than defending; and
+  (strategies.helpers.playbook.option_value) and its score for confronting rather than defending; and
   for the card in hand, whether it lands exactly on the Kiai of, or overcomes, the holder and
   each neighbour, and whether each neighbour could defend it.
 """
@@ -32,10 +32,10 @@ from numba import njit
 from kiai.simcore.obs import active_count, can_defend, last_card, left_of, popcount, right_of, talent_mask
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.strategies import keeper
-from kiai.strategies.playbook import _token_value, option_values
+from kiai.strategies.helpers.playbook import token_value, option_values
 from kiai.strategies.risk import fight_rule
-from kiai.strategies.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
-from kiai.strategies.inlining import cold
+from kiai.strategies.helpers.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
+from kiai.strategies.helpers.inlining import cold
 
 SCHEMA = 2
 NO_RULE = (0, 0.0, False)  # fill_counted's rule for a question that is not about fighting
@@ -146,7 +146,11 @@ def card_reasoning(p, pub, s, c, legal):
 def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, score):
     """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only),
     count (sense.fight_odds) and, for Q_CARD, card_reasoning's option values and score, which
-    learned also uses for keeper's answer."""
+    learned also uses for keeper's answer.
+
+    One function of some hundred and twenty lines on purpose: it writes the features in the order
+    NAMES lists them, at fixed positions, so the two read side by side; each section is a few lines
+    under its comment (self, neighbours, the table, the question)."""
     n = pub.n
     # ---- self
     x[0] = (pub.kiai[s] - pub.total[s]) / 13.0
@@ -253,7 +257,7 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, sco
         if q == Q_ACTION:
             for t in range(n):
                 if (legal >> (2 + t)) & 1:
-                    x[i + 2 + rel(pub, s, t)] = _clip(_token_value(pub, s, t) * (1.0 + 0.2 * seat_danger(pub, t)), 0.0, 10.0) / 5.0
+                    x[i + 2 + rel(pub, s, t)] = _clip(token_value(pub, s, t) * (1.0 + 0.2 * seat_danger(pub, t)), 0.0, 10.0) / 5.0
     i += 3 + 6
     if card:
         for opt in range(N_CARD):

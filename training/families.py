@@ -1,6 +1,6 @@
-"""A family of tables: every seating of K samurai at one level. `kiai train-value --size K`
-learns one value for a family (strategies.valuefit), and `selfplay` plays the family's shipped
-value on any of its tables (strategies.value_model.family_path).
+"""A family of tables: every seating of K samurai at one level. `kiai train value --size K`
+learns one value for a family (kiai.training.value), and `selfplay` plays the family's shipped
+value on any of its tables (strategies.nets.modelfile.family_path).
 
 A value learned for one family serves line-ups it never played (the family's held-out
 line-ups measure that), but not other team sizes or levels: the samurai's talents weigh

@@ -1,0 +1,299 @@
+"""Model files: a network's weight arrays and a JSON header, in one compressed .npz file.
+
+One format for the three kinds of network kiai plays (Kind): `learned`'s two scoring networks
+(strategies.nets.features), the value of the table at a turn's start that `judge` plays by
+(strategies.nets.table_value), and the value of an answer's afterstate that `selfplay` plays by
+(strategies.nets.afterstate). The header says what the file is (format, kind, feature_schema: the
+layout of the inputs it reads) and how it was made (components_sha256, kiai_version, date, the
+training's own record). save() writes atomically (a temporary file, then a rename), as float32
+without subnormal numbers; load() checks a file and refuses, with one line (ModelError), one that is
+not a kiai model, one of another kind or input layout, one whose arrays do not fit, and one made for
+other component data. Files written before this format (value files with the header as bytes,
+format "kiai-value") are read too.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from kiai.strategies.nets import afterstate, features, table_value
+from kiai.strategies.nets.dense import MAX_FEATURES, MAX_HIDDEN
+
+FORMAT = "kiai-model"
+LEGACY_VALUE_FORMAT = "kiai-value"  # value files of earlier versions: read, never written
+DATA = Path(__file__).resolve().parent.parent / "data"  # the shipped files (package data)
+
+# learned's networks: two heads of (features -> hidden -> hidden -> slots), averaged over 1 or 2 members
+HEADS = {"action": features.N_ACTION, "card": features.N_CARD}
+MAX_MEMBERS = 2  # a second network, computed beside the first, adds about a fifth to their time
+# a value network: inputs -> h1 (ReLU) -> h2 (ReLU) -> logit
+VALUE_SHAPES = {"w1": ("h1", "inputs"), "b1": ("h1",), "w2": ("h2", "h1"), "b2": ("h2",), "w3": (1, "h2"), "b3": (1,)}
+
+
+class ModelError(ValueError):
+    """A model file that cannot be played; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a model file holds: who plays it, the layout of its inputs, its shipped file's name,
+    the command that trains it, and the check of its arrays (which raises ModelError)."""
+
+    name: str  # as the header's "kind" says it
+    what: str  # in messages: "judge's value"
+    noun: str  # how messages name a file of it: "model", "value file"
+    schema: object
+    inputs: int
+    shipped: str
+    train: str
+    check: Callable[[str, dict, dict], None]
+    max_h1: int = 0  # a value's widest layers (its player's record holds no wider)
+    max_h2: int = 0
+
+
+def shapes(hidden: int) -> dict[str, tuple[int, ...]]:
+    """One member of learned's networks: its arrays, by name, and their shapes."""
+    out = {}
+    for head, slots in HEADS.items():
+        out |= {f"{head}_w1": (hidden, features.N_FEATURES), f"{head}_b1": (hidden,), f"{head}_w2": (hidden, hidden),
+                f"{head}_b2": (hidden,), f"{head}_w3": (slots, hidden), f"{head}_b3": (slots,)}
+    return out
+
+
+NAMES = tuple(shapes(1))  # one member's arrays
+
+
+def member_prefix(j: int) -> str:
+    """The array names' prefix of member j: none for the first (a one-member file is the plain
+    layout), "m1_" for the second."""
+    return f"m{j}_" if j else ""
+
+
+def _check_learned(where: str, header: dict, arrays: dict) -> None:
+    arch = header.get("architecture") or {}
+    hidden, inputs, members = arch.get("hidden"), arch.get("inputs"), arch.get("members", 1)
+    if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == features.N_FEATURES
+            and isinstance(members, int) and 1 <= members <= MAX_MEMBERS):
+        raise ModelError(f"{where}: architecture {arch} does not fit (hidden 1..{MAX_HIDDEN}, {features.N_FEATURES} "
+                         f"inputs, 1..{MAX_MEMBERS} members)")
+    for j in range(members):
+        for name, shape in shapes(hidden).items():
+            a = arrays.get(member_prefix(j) + name)
+            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+                raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
+
+
+def _value_check(inputs: int, max_h1: int, max_h2: int):
+    def check(where: str, header: dict, arrays: dict) -> None:
+        if set(arrays) != set(VALUE_SHAPES):
+            raise ModelError(f"{where}: arrays {sorted(arrays)}, expected {sorted(VALUE_SHAPES)}")
+        h1, h2 = arrays["b1"].shape[0], arrays["b2"].shape[0]
+        if not (1 <= h1 <= max_h1 and 1 <= h2 <= max_h2):
+            raise ModelError(f"{where}: layers of {h1} and {h2} units (at most {max_h1} and {max_h2})")
+        dims = {"h1": h1, "h2": h2, "inputs": inputs}
+        for name, shape in VALUE_SHAPES.items():
+            want = tuple(dims.get(d, d) for d in shape)
+            if arrays[name].shape != want or not np.all(np.isfinite(arrays[name])):
+                raise ModelError(f"{where}: array {name} is not {want} finite numbers")
+
+    return check
+
+
+LEARNED = Kind("learned", "learned's model", "model", features.SCHEMA, features.N_FEATURES, "learned.npz",
+               "kiai train learned", _check_learned)
+TABLE = Kind("table-value", "judge's value", "value file", table_value.SCHEMA, table_value.N_VALUE_FEATURES,
+             "value.npz", "kiai train value --player judge",
+             _value_check(table_value.N_VALUE_FEATURES, table_value.MAX_H1, table_value.MAX_H2),
+             table_value.MAX_H1, table_value.MAX_H2)
+AFTER = Kind("afterstate-value", "selfplay's value", "value file", afterstate.SCHEMA, afterstate.N_AFTER,
+             "selfplay.npz", "kiai train value --player selfplay",
+             _value_check(afterstate.N_AFTER, afterstate.H1, afterstate.H2), afterstate.H1, afterstate.H2)
+KINDS = (LEARNED, TABLE, AFTER)
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """A checked model file: its path, the SHA-256 of its bytes, its header and its arrays
+    (read-only: shared by every load of the same bytes)."""
+
+    path: str
+    sha256: str
+    header: dict
+    arrays: dict
+    kind: Kind
+
+    @property
+    def hidden(self) -> int:
+        """learned's: units in each hidden layer."""
+        return int(self.header["architecture"]["hidden"])
+
+    @property
+    def members(self) -> int:
+        """learned's: how many pairs of networks the model averages (architecture "members", default 1)."""
+        return int(self.header["architecture"].get("members", 1))
+
+    def member(self, j: int) -> dict:
+        """learned's member j's arrays under the single-network names ({head}_w1, ...)."""
+        return {name: self.arrays[member_prefix(j) + name] for name in NAMES}
+
+    def pack(self, rec, prefix: str = "v") -> None:
+        """A value's weights into a player's record (fields named prefix + h1, w1, ...: judge's
+        "v", selfplay's none), transposed (inputs x outputs), zero-padded."""
+        a = self.arrays
+        h1, h2 = a["w1"].shape[0], a["w2"].shape[0]
+        rec[prefix + "h1"], rec[prefix + "h2"] = h1, h2
+        rec[prefix + "w1"][:, :h1] = a["w1"].T
+        rec[prefix + "b1"][:h1] = a["b1"]
+        rec[prefix + "w2"][:h1, :h2] = a["w2"].T
+        rec[prefix + "b2"][:h2] = a["b2"]
+        rec[prefix + "w3"][:h2] = a["w3"][0]
+        rec[prefix + "b3"][0] = a["b3"][0]
+
+
+def shipped_path(kind: Kind) -> Path:
+    """The file of `kind` shipped with kiai."""
+    return DATA / kind.shipped
+
+
+def family_file(size, level, folder=None) -> Path:
+    """Where selfplay's value of the family of `size` samurai at `level` lies among the shipped
+    values (folder: strategies/data)."""
+    return Path(folder or DATA) / f"selfplay-{size}-{level}.npz"
+
+
+def family_path(size: int, level: str) -> Path | None:
+    """The shipped selfplay value of the family of `size` samurai at `level`, if kiai ships one."""
+    path = family_file(size, level)
+    return path if path.exists() else None
+
+
+def shipped_families() -> tuple[int, str]:
+    """How many family values kiai ships, and one short hash of them all (the SHA-256 of their
+    names and bytes, in name order): what `kiai --version` says selfplay plays."""
+    h = hashlib.sha256()
+    files = sorted(DATA.glob("selfplay-*-*.npz"))
+    for f in files:
+        h.update(f.name.encode() + hashlib.sha256(f.read_bytes()).digest())
+    return len(files), h.hexdigest()[:12]
+
+
+def flush_subnormals(a: np.ndarray) -> np.ndarray:
+    """a with its subnormal entries set to 0. Training leaves some (the weights of units that
+    died decay towards 0): arithmetic on them costs some hundred cycles on x86, and a fifth of
+    the first shipped model's first-layer weights made its networks ten times slower. Next to the
+    other terms of the sums they enter they are far below float32's resolution."""
+    return np.where(np.abs(a) < np.finfo(a.dtype).tiny, np.zeros_like(a), a)
+
+
+def save(path: str | Path, arrays: dict, header: dict, kind: Kind) -> None:
+    """Write a model file of `kind` (atomically: a temporary file in the same folder, then a
+    rename), its weights as float32 without subnormal numbers."""
+    path = Path(path)
+    header = {"format": FORMAT, "kind": kind.name, "feature_schema": kind.schema, **header}
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, header=np.array(json.dumps(header, sort_keys=True)),
+                            **{k: flush_subnormals(np.asarray(v, dtype=np.float32)) for k, v in arrays.items()})
+    tmp.replace(path)
+
+
+def ways_out(kind: Kind) -> str:
+    """How to go on from a file made for other component data: retrain it, or play a strategy
+    that needs no model."""
+    return f"retrain it with `{kind.train} --components`, or play a strategy without a model (--strategy keeper)"
+
+
+def load(path: str | Path | None, kind: Kind, components_sha256: str | None = None) -> ModelFile:
+    """Read and check a model file of `kind` (None: the shipped one); with components_sha256,
+    also that it was made for those components.
+
+    A configuration checks its model, describes it and plays it (strategies.run), and a sweep
+    builds hundreds of configurations: a file's bytes are read each time but checked and unpacked
+    once while they stay the same. The bytes, not the modification time, key that: a file
+    rewritten within the clock's tick (a training run's candidate fits) keeps its time but not its
+    contents."""
+    path = Path(path) if path else shipped_path(kind)
+    where = f"{kind.noun} {path}"
+    if path.is_dir():
+        raise ModelError(f"{where}: is a folder, not a file")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ModelError(f"{where}: no such file") from None
+    except OSError as e:
+        raise ModelError(f"{where}: cannot read it ({e.strerror or type(e).__name__})") from None
+    model = _read(str(path), raw, kind)
+    made_for = model.header.get("components_sha256")
+    if components_sha256 is not None and made_for != components_sha256:
+        raise ModelError(f"{where}: made for other component data (components {str(made_for)[:12]}, "
+                         f"this game {components_sha256[:12]}); {ways_out(kind)}")
+    return model
+
+
+def kind_of(header: dict) -> Kind | None:
+    """The kind a header says its file is (files of earlier versions: by their format and inputs)."""
+    if header.get("format") == FORMAT and "kind" in header:
+        return next((k for k in KINDS if k.name == header["kind"]), None)
+    if header.get("format") == FORMAT:
+        return LEARNED  # learned's files were the first of this format, before it named kinds
+    schema = str(header.get("feature_schema", ""))
+    if header.get("format") == LEGACY_VALUE_FORMAT:
+        return TABLE if schema.startswith("table-") else AFTER if schema.startswith("after-") else None
+    return None
+
+
+def read_header(raw: bytes) -> tuple[dict, dict]:
+    """The header and arrays of a model file's bytes; ModelError's text (without the file's name)
+    when they are no kiai model file."""
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            h = z["header"]
+            header = json.loads(bytes(h).decode() if h.dtype == np.uint8 else str(h))
+            arrays = {k: z[k] for k in z.files if k != "header"}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
+        raise ModelError("not a kiai model file (unreadable or damaged)") from None
+    if not isinstance(header, dict) or header.get("format") not in (FORMAT, LEGACY_VALUE_FORMAT):
+        raise ModelError("not a kiai model file")
+    return header, arrays
+
+
+@functools.lru_cache(maxsize=32)
+def _read(path_text: str, raw: bytes, kind: Kind) -> ModelFile:
+    """The checks of load() that depend on the file alone."""
+    where = f"{kind.noun} {path_text}"
+    try:
+        header, arrays = read_header(raw)
+    except ModelError as e:
+        raise ModelError(f"{where}: {e}") from None
+    found = kind_of(header)
+    if found is None:
+        raise ModelError(f"{where}: not a kiai model file (of no kind this kiai knows)")
+    if found is not kind:
+        raise ModelError(f"{where}: this is {found.what}, not {kind.what}")
+    if header.get("feature_schema") != kind.schema:
+        raise ModelError(f"{where}: made for another layout of {kind.what}'s inputs than this kiai reads; "
+                         f"retrain it with `{kind.train}`")
+    kind.check(where, header, arrays)
+    for a in arrays.values():
+        a.flags.writeable = False  # shared by every caller of the cached read
+    return ModelFile(path_text, hashlib.sha256(raw).hexdigest(), header, arrays, kind)
+
+
+def ensemble(models: list[ModelFile], header: dict) -> tuple[dict, dict]:
+    """The arrays and header of one learned model that averages the scores of `models` (all of
+    one architecture): their arrays renamed by member_prefix, the header's architecture with
+    "members" and "member_sha256" (each member file's hash, in order)."""
+    if not 1 <= len(models) <= MAX_MEMBERS or len({m.hidden for m in models}) != 1:
+        raise ModelError(f"an ensemble takes 1 to {MAX_MEMBERS} models of one architecture")
+    arrays = {member_prefix(j) + k: v for j, m in enumerate(models) for k, v in m.member(0).items()}
+    arch = {**models[0].header["architecture"], "members": len(models)}
+    return arrays, {**header, "architecture": arch, "member_sha256": [m.sha256 for m in models]}

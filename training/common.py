@@ -1,0 +1,66 @@
+"""What the training runs share: their error, how they report progress, their folders' files,
+the evaluation tables and the checks of their settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+KEEP_OUT = ("format", "kind", "feature_schema")  # a header's keys that save() writes anew
+
+# the evaluation tables when none are given (a 4-, a 3- and a 5-samurai table at Normal, Normal
+# and Easy): `kiai train learned` never draws them for training, so they also measure line-ups the
+# model did not see
+EVAL_TABLES = (
+    (("gorobei", "kyuzo", "daisuke", "katsushiro"), "normal"),
+    (("kanbei", "heihachi", "kikuchiyo"), "normal"),
+    (("heihachi", "daisuke", "gorobei", "kanbei", "katsushiro"), "easy"),
+)
+
+
+class TrainError(ValueError):
+    """Bad training settings or a training folder that cannot be resumed; one line."""
+
+
+class Stages:
+    """What a run reports as it goes (the CLI draws progress bars): `stage` starts a step of
+    `total` units (games, or `unit`), `advance` moves it, `note` prints a line."""
+
+    def stage(self, description: str, total: int, unit: str = "games") -> None: ...
+
+    def advance(self, k: int = 1) -> None: ...
+
+    def note(self, line: str) -> None: ...
+
+
+def require(settings, bounds) -> None:
+    """Refuse, in one line naming the option, a setting outside its bounds: `bounds` holds
+    (name, low, high) with high None for no upper bound."""
+    for name, lo, hi in bounds:
+        v = getattr(settings, name)
+        if v < lo or (hi is not None and v > hi):
+            option = "--" + name.replace("_", "-")
+            raise TrainError(f"{option} must be at least {lo}, got {v}" if hi is None
+                             else f"{option} must be in [{lo}, {hi}], got {v}")
+
+
+def write_json(path: Path, data) -> None:
+    """Write JSON atomically (a temporary file, then a rename): a killed run leaves no half file."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+    tmp.replace(path)
+
+
+def write_npy(path: Path, rows: np.ndarray) -> None:
+    """np.save, atomically."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, rows)
+    tmp.replace(path)
+
+
+def seed_of(*key: int) -> int:
+    """A seed for one step of a run, drawn from the run's seed and the step's numbers."""
+    return int(np.random.default_rng(list(key)).integers(0, 2**62))
