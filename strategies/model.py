@@ -133,6 +133,8 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
     The bytes, not the modification time, key that: a file rewritten within the clock's tick
     (a training run's candidate fits) keeps its time but not its contents."""
     path = Path(path) if path is not None else default_path()
+    if path.is_dir():
+        raise ModelError(f"model {path} is a folder; give the file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -142,8 +144,9 @@ def load(path: str | Path | None = None, components_sha256: str | None = None) -
     model = _read(str(path), raw)
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
-        raise ModelError(f"model {path}: trained for other component data (components {str(made_for)[:12]}, "
-                         f"this game {components_sha256[:12]}); {ways_out('kiai train')}")
+        raise ModelError(f"model {path}: trained for other component data (components "
+                         f"{str(made_for or 'unnamed')[:12]}, this game {components_sha256[:12]}); "
+                         f"{ways_out('kiai train')}")
     return model
 
 
@@ -160,16 +163,23 @@ def _read(path_text: str, raw: bytes) -> Model:
     where = f"model {path}"
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
-            header = json.loads(str(z["header"]))
+            text = z["header"]  # text here; bytes in value files (strategies.value_model)
+            header = json.loads(str(text) if text.dtype.kind == "U" else bytes(text).decode())
             arrays = {k: z[k] for k in z.files if k != "header"}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, EOFError):
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, EOFError, UnicodeDecodeError):
         raise ModelError(f"{where}: not a kiai model file (unreadable or damaged)") from None
+    if isinstance(header, dict) and header.get("format") == "kiai-value":  # strategies.value_model.FORMAT
+        from kiai.strategies.value_model import whose  # (it imports this module)
+
+        who = whose(header)
+        what = f"{who}'s value" if who else "a value file"
+        raise ModelError(f"{where}: this is {what}, not a model of learned")
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ModelError(f"{where}: not a kiai model file")
     if header.get("feature_schema") != SCHEMA:
         raise ModelError(f"{where}: made for feature schema {header.get('feature_schema')}, this kiai reads "
                          f"schema {SCHEMA}; retrain it with `kiai train`")
-    arch = header.get("architecture") or {}
+    arch = header.get("architecture") if isinstance(header.get("architecture"), dict) else {}
     hidden, inputs, members = arch.get("hidden"), arch.get("inputs"), arch.get("members", 1)
     if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == N_FEATURES
             and isinstance(members, int) and 1 <= members <= MAX_MEMBERS):
@@ -178,7 +188,7 @@ def _read(path_text: str, raw: bytes) -> Model:
     for j in range(members):
         for name, shape in shapes(hidden).items():
             a = arrays.get(member_prefix(j) + name)
-            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+            if a is None or a.shape != shape or a.dtype.kind not in "fiu" or not np.all(np.isfinite(a)):
                 raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
     for a in arrays.values():
         a.flags.writeable = False  # shared by every caller of the cached read

@@ -28,17 +28,29 @@ SHAPES = {"w1": ("h1", "inputs"), "b1": ("h1",), "w2": ("h2", "h1"), "b2": ("h2"
 
 @dataclass(frozen=True)
 class Kind:
-    """What a value file values: its feature schema, its inputs and the shipped file's name."""
+    """What a value file values: its feature schema, its inputs, the shipped file's name and the
+    strategy that plays it."""
 
     schema: str
     inputs: int
     shipped: str
     max_h1: int  # the widest layers its player computes
     max_h2: int
+    player: str
 
 
-TABLE = Kind(table_value.SCHEMA, table_value.N_VALUE_FEATURES, "value.npz", MAX_H1, MAX_H2)
-AFTER = Kind(afterstate.SCHEMA, afterstate.N_AFTER, "selfplay.npz", selfplay.H1, selfplay.H2)
+TABLE = Kind(table_value.SCHEMA, table_value.N_VALUE_FEATURES, "value.npz", MAX_H1, MAX_H2, "judge")
+AFTER = Kind(afterstate.SCHEMA, afterstate.N_AFTER, "selfplay.npz", selfplay.H1, selfplay.H2, "selfplay")
+
+
+def whose(header: dict) -> str | None:
+    """The strategy a kiai model or value file is for, by its header (learned, judge, selfplay);
+    None for another feature schema or another file."""
+    if header.get("format") == "kiai-model":  # strategies.model.FORMAT
+        return "learned"
+    if header.get("format") == FORMAT:
+        return next((k.player for k in (TABLE, AFTER) if k.schema == header.get("feature_schema")), None)
+    return None
 
 
 class ValueModelError(ValueError):
@@ -108,6 +120,8 @@ def load(path=None, kind: Kind = TABLE, components_sha256: str | None = None) ->
     checks its file and plays it (strategies.run), and a sweep builds many: the bytes are read
     each time, but checked and unpacked once while they stay the same."""
     path = Path(path) if path else default_path(kind)
+    if path.is_dir():
+        raise ValueModelError(f"value file {path} is a folder; give the file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -117,8 +131,9 @@ def load(path=None, kind: Kind = TABLE, components_sha256: str | None = None) ->
     model = _read(str(path), raw, kind)
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
-        raise ValueModelError(f"value file {path}: made for other component data (components {str(made_for)[:12]}, "
-                              f"this game {components_sha256[:12]}); {ways_out('kiai train-value')}")
+        raise ValueModelError(f"value file {path}: made for other component data (components "
+                              f"{str(made_for or 'unnamed')[:12]}, this game {components_sha256[:12]}); "
+                              f"{ways_out('kiai train-value')}")
     return model
 
 
@@ -133,23 +148,33 @@ def _read(path_text: str, raw: bytes, kind: Kind) -> ValueModel:
     path = Path(path_text)
     try:
         with np.load(io.BytesIO(raw)) as z:
-            header = json.loads(bytes(z["header"]).decode())
+            text = z["header"]  # bytes here; text in learned's model files (strategies.model)
+            header = json.loads(str(text) if text.dtype.kind == "U" else bytes(text).decode())
             arrays = {k: z[k] for k in z.files if k != "header"}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as e:
-        raise ValueModelError(f"value file {path}: not a kiai value file ({type(e).__name__})") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
+        said = "empty" if not raw else "unreadable or damaged"
+        raise ValueModelError(f"value file {path}: not a kiai value file ({said})") from None
+    other = whose(header) if isinstance(header, dict) else None
+    if other == "learned":
+        raise ValueModelError(f"value file {path}: this is a model of learned, not {kind.player}'s value")
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueModelError(f"value file {path}: not a kiai value file")
+    if other is not None and other != kind.player:
+        raise ValueModelError(f"value file {path}: this is {other}'s value, not {kind.player}'s")
     if header.get("feature_schema") != kind.schema:
         raise ValueModelError(f"value file {path}: made for another feature schema than this kiai's")
+    if not all(isinstance(header.get(k, {}), dict) for k in ("settings", "play")):
+        raise ValueModelError(f"value file {path}: its header is damaged (settings, play)")
     if set(arrays) != set(SHAPES):
         raise ValueModelError(f"value file {path}: arrays {sorted(arrays)}, expected {sorted(SHAPES)}")
-    h1, h2 = arrays["b1"].shape[0], arrays["b2"].shape[0]
+    h1, h2 = (arrays[k].shape[0] if arrays[k].ndim else 0 for k in ("b1", "b2"))
     if not (1 <= h1 <= kind.max_h1 and 1 <= h2 <= kind.max_h2):
         raise ValueModelError(f"value file {path}: layers of {h1} and {h2} units (at most {kind.max_h1} and {kind.max_h2})")
     dims = {"h1": h1, "h2": h2, "inputs": kind.inputs}
     for name, shape in SHAPES.items():
         want = tuple(dims.get(d, d) for d in shape)
-        if arrays[name].shape != want or not np.all(np.isfinite(arrays[name])):
+        a = arrays[name]
+        if a.shape != want or a.dtype.kind not in "fiu" or not np.all(np.isfinite(a)):
             raise ValueModelError(f"value file {path}: array {name} is not {want} finite numbers")
     for a in arrays.values():
         a.flags.writeable = False  # shared by every load of the same bytes

@@ -297,9 +297,9 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
 
 
 def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
-    """selfplay's value file: saved and read back the same; a missing, damaged, judge's (another
-    feature schema), too wide or other components' file, or one whose header's play selfplay cannot
-    play, is refused in one line, exit 2, by `--model` before any game."""
+    """selfplay's value file: saved and read back the same; a missing, damaged, judge's, too wide
+    or other components' file, or one whose header's play selfplay cannot play, is refused in one
+    line, exit 2, by `--model` before any game."""
     from kiai.strategies import table_value
     from kiai.strategies import value_model as M
     from conftest import one_line_error, run
@@ -325,7 +325,7 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     other = tmp_path / "other.npz"
     M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
-                        (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"),
+                        (judges, "this is judge's value, not selfplay's"), (wide, f"at most {selfplay.H1}"),
                         (other, "other component data")):
         with pytest.raises(M.ValueModelError, match=words):
             M.load_after(path, comp_sha)
