@@ -182,7 +182,7 @@ def test_report_on_text_counts_is_one_line_and_leaves_no_folder(capsys, tmp_path
     bad = tmp_path / "bad.csv"
     df.assign(wins="many").to_csv(bad, index=False)
     out = tmp_path / "rep"
-    one_line_error(*run(capsys, "report", bad, "--out", out), "wins", "whole numbers")
+    one_line_error(*run(capsys, "report", bad, "--out", out), "wins", "whole number")
     assert not out.exists()
 
 
