@@ -128,6 +128,12 @@ class GameConfig(TableFacts):
             plays = getattr(registry.module(self.base_name), "plays", None)
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)
+            family = getattr(registry.module(self.base_name), "family_of", lambda m: None)(m)
+            if family is not None:  # a value learned for one family, which --model may play on another's tables
+                out["model"]["family"] = family
+                table = f"{self.n}@{self.difficulty}"
+                if family != table:
+                    out["model"]["note"] = f"the value of the family {family}, played on a table of {table}"
         return out
 
 

@@ -516,6 +516,18 @@ def plays(model) -> str:
     return f"the value, with {said} from its header unless given" if play else "the value over its base's answers"
 
 
+def family_of(model) -> str | None:
+    """The family ("K@level", strategies.families) a value was learned for, by its header: its
+    run's family, or that of the one table it trained on; None for a value of tables drawn from
+    every family, and for learned's model (GameConfig.describe)."""
+    made = {} if isinstance(model, Model) else model.header.get("settings", {})
+    table = made.get("table")
+    if isinstance(table, str) and "@" in table:
+        seating, _, level = table.partition("@")
+        return f"{len(seating.split(','))}@{level}"
+    return str(made["family"]) if made.get("family") else None
+
+
 def played(config, model=None) -> dict:
     """The parameters selfplay plays on config's table: those the user gave, else the value file's
     header's (value_params), else the defaults; where the model is learned's (no value for the
