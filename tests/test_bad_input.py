@@ -146,6 +146,7 @@ REPORT = [
     ("text-losses.parquet --out rep", ("row 1", "lost_round_2", "'x'")),
     ("outcomes-off.parquet --out rep", ("row 1", "out_", "add up", "games")),
     ("scores-off.parquet --out rep", ("row 1", "score_", "add up", "wins")),
+    ("one.parquet one.parquet --out rep", ("one.parquet is given twice")),
     ("one.parquet --out ''", "--out is empty"),
     ("'' --out rep", "is empty"),
 ]
