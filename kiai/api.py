@@ -569,6 +569,7 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
         check_games(games, most=MAX_RECORDED)
     if game_index is not None:
         check_game_index(game_index)
+    check_flag(force, "--force")
     if check_path(out, "--out") is not None:
         name = str(out).lower()
         if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):

@@ -263,6 +263,7 @@ API = [  # (function, its arguments, the words)
     ("record", dict(samurai=S, games=1, strategy=""), "--strategy is empty"),
     ("record", dict(samurai=S, games=1, out=3), "--out expects a file name"),
     ("record", dict(samurai=S, games=1, out=""), "--out is empty"),
+    ("record", dict(samurai=S, games=1, out="r.jsonl", force="no"), "--force must be True or False"),
     ("record", dict(samurai=S, games=1, model="e.npz"), "not a kiai value file"),
     ("records", dict(samurai=None, games=1), "--samurai expects"),
     ("replay", dict(records=None), "expects record files"),
