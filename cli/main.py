@@ -119,14 +119,31 @@ def moved(argv: list[str]) -> str | None:
     return None
 
 
+def empty_argument(argv: list[str]) -> str | None:
+    """What an empty (or blank) argument was given for: kiai takes no empty name, and a path
+    given as '' would read as the current folder."""
+    for i, arg in enumerate(argv):
+        option, eq, value = arg.partition("=")
+        if arg.startswith("--") and eq and not value.strip():
+            return option
+        if not arg.strip():
+            before = argv[i - 1] if i else ""
+            return before if before.startswith("-") else f"the argument after '{before}'"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: usage errors and bad input print one line and exit with code 2."""
+    """Entry point: usage errors and bad input print one line and exit with code 2; Ctrl-C
+    exits with code 130."""
     command = typer.main.get_command(app)
-    args = sys.argv[1:] if argv is None else argv
+    args = [str(a) for a in (sys.argv[1:] if argv is None else argv)]
     set_command_line(args)
-    hint = moved(list(args))
-    if hint is not None:
-        print(f"kiai: error: {hint}", file=sys.stderr)
+    problem = moved(args)
+    empty = empty_argument(args)
+    if problem is None and empty is not None:
+        problem = f"{empty} is empty"
+    if problem is not None:
+        print(f"kiai: error: {problem}", file=sys.stderr)
         return 2
     try:
         rv = command.main(args=argv, prog_name="kiai", standalone_mode=False)
@@ -135,7 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except typer.Exit as e:
         return e.exit_code
-    except typer.Abort:
+    except typer.Abort as e:
+        if isinstance(e.__cause__, EOFError):  # click's word for the end of typed input: here a bug to show
+            raise e.__cause__ from None
         print("kiai: aborted", file=sys.stderr)
         return 130
     except cx.ClickException as e:

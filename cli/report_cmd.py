@@ -52,12 +52,15 @@ def report(
     from kiai.reports.sweep import with_rules_column
 
     check_output_folder(out)  # made if missing, in an existing folder
-    frames, notes = [], {}
+    frames, notes, read = [], {}, set()
     for path in results:
         if path.is_dir():
             if not (path / "results.parquet").is_file():
                 fail(f"{path} is a folder without a results.parquet; give the results table file")
             path = path / "results.parquet"
+        if path.resolve() in read:
+            fail(f"{path} is given twice; its games would count twice")
+        read.add(path.resolve())
         if path.suffix.lower() not in (".parquet", ".csv"):
             fail(f"{path}: expected a .parquet or .csv results table")
         if not path.is_file():

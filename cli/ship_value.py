@@ -49,6 +49,8 @@ def ship_value(
     params = parse_params(play) if play else {}
     if params and not why.strip():
         fail("--play needs --why: say how the parameters were chosen (the header keeps it)")
+    if to is not None and to.exists() and not to.is_dir():
+        fail(f"--to {to} is a file, not a folder")
     if to is not None and not to.is_dir():
         fail(f"--to {to}: no such folder")
     try:

@@ -16,6 +16,7 @@ from kiai.cli.common import (
     config_args,
     grouped,
     make_config,
+    stderr,
     warm_engine,
 )
 
@@ -44,7 +45,7 @@ def trace(
 
     check_seed(seed)
     check_game_index(game_index)
-    config = make_config(table.samurai, table.difficulty, **config_args(player, setup))
+    config = make_config(table.samurai, table.difficulty, **config_args(player, setup), note=stderr)
     warm_engine(config)
     run = run_one(config, seed, game_index, trace=True, check=True)
     seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))

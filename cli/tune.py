@@ -180,6 +180,7 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
         # the cross-entropy method draws its candidates as it goes (_Search.add); the start first
         cands = T.sample_candidates(info, 1 if method == "cem" else candidates, seed, start=start, fixed=fixed)
         configs = [make_configs(c) for c in cands]
+        check_model(model, configs[0], stderr)
         rungs = T.schedule(method, len(cands), games, eta)
         used = set_threads(threads)
     except (ConfigError, ComponentsError, T.TuneError) as e:

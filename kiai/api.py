@@ -19,17 +19,21 @@ from typing import TYPE_CHECKING
 
 from kiai.checks import (
     MAX_GAMES,
+    check_flag,
     check_game_index,
     check_games,
     check_model,
     check_output,
+    check_path,
     check_seed,
     check_threads,
     fail,
     items_of,
+    listed,
     load_components,
     load_params_file,
     make_config,
+    one_item,
     parse_counts,
     parse_given_lineups,
     parse_levels,
@@ -39,10 +43,12 @@ from kiai.checks import (
     parse_rules,
     parse_samurai,
     parse_strategy_params,
+    record_sources,
     resolve_strategy,
     sample_notes,
     split,
     text_of,
+    whole,
 )
 from kiai.errors import KiaiError
 from kiai.progress import reporter, warm_engine
@@ -90,7 +96,8 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
         seed = check_seed(seed)
         check_threads(threads, p.note)
         config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
-                             params_file=params_file, model=model, rules=items_of(rules, "--rule"))  # fmt: skip
+                             params_file=params_file, model=model, rules=items_of(rules, "--rule"),
+                             note=p.note)  # fmt: skip
         with _threads(threads) as used:
             warm_engine(config, note=p.note)  # compile (or load) before the clock starts
             start = time.perf_counter()
@@ -189,6 +196,8 @@ class _Axes:
 
     @classmethod
     def of(cls, levels, players, lineups, sample, seatings, strategies, params, rules) -> _Axes:
+        if lineups is not None and not isinstance(lineups, (str, list, tuple)):
+            fail(f"--lineup expects line-ups: a list of them, each a list of names or 'a,b,c', got {lineups!r}")
         return cls(
             difficulty=text_of(levels, "--difficulty"), players=text_of(players, "--players"),
             lineup=[lineups] if isinstance(lineups, str) else [text_of(x, "--lineup") for x in lineups or []],
@@ -214,6 +223,7 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
 
     axes = _Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
     out = _check_sweep_files(out, csv, resume, force)
+    check_path(model, "--model")
     _check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
     if str(seatings).lower() not in ("given", "all"):
         fail(f"--seatings must be given or all, got '{seatings}'")
@@ -236,7 +246,9 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
             if results is not None:
                 fail("--from goes with --preset advice or agreement (a grid read from a results table)")
             plan = _grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
-        check_model(model, plan)
+        if not plan:  # a preset explains its empty plan (reports.presets); this covers the rest
+            fail("the sweep has nothing to play")
+        check_model(model, plan, p.note)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
         if games is None and precision is None:
@@ -259,9 +271,11 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
 
 def _check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
     """The table file (and its CSV): writable, and not there unless resumed or replaced."""
+    for flag, option in ((csv, "--csv"), (resume, "--resume"), (force, "--force")):
+        check_flag(flag, option)
     if resume and force:
         fail("--resume and --force exclude each other")
-    if out is None:
+    if check_path(out, "--out") is None:
         for given, option in ((csv, "--csv"), (resume, "--resume"), (force, "--force")):
             if given:
                 fail(f"{option} goes with --out (the table file)")
@@ -283,6 +297,13 @@ def _check_sweep_numbers(seed, games, precision, max_games, threads, workers, sc
         fail("--games and --precision exclude each other")
     if max_games is not None and precision is None:
         fail("--max-games goes with --precision")
+    for value, option in ((max_games, "--max-games"), (workers, "--workers"), (block, "--block")):
+        if value is not None:
+            whole(value, option)
+    if scheduler is not None and not isinstance(scheduler, str):
+        fail(f"--scheduler expects an address (tcp://HOST:8786), got {scheduler!r}")
+    if scheduler is not None and not scheduler.strip():
+        fail("--scheduler is empty")
     if max_games is not None and not PRECISION_START <= max_games <= MAX_GAMES:
         fail(f"--max-games must be in {PRECISION_START:,}..{MAX_GAMES:,}, got {max_games:,}")
     if workers is not None and scheduler is not None:
@@ -304,7 +325,7 @@ def _sweep_strategies(strategy: str | None, params_file, preset: str | None):
 
     loaded = load_params_file(params_file) if params_file is not None else None
     if strategy is not None:
-        chosen = split(strategy)
+        chosen = split(strategy, "--strategy")
     else:
         chosen = ([loaded.strategy] if loaded is not None
                   else list(presets.PRESET_STRATEGIES.get(preset, [presets.DEFAULT_STRATEGY])))  # fmt: skip
@@ -338,9 +359,11 @@ def _results_table(results):
     from kiai.reports.report import check_results, load_results
 
     table, where = results, "--from"
-    if isinstance(results, (str, Path)):
-        path = Path(results)
+    if not hasattr(results, "columns"):  # not a DataFrame: its file
+        path = Path(check_path(results, "--from"))
         where = f"--from {path}"
+        if path.is_dir():
+            fail(f"{where} is a folder; give the results table file (.parquet or .csv)")
         if not path.is_file():
             fail(f"{where}: no such file")
         try:
@@ -434,13 +457,14 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
         seed = check_seed(seed)
         check_threads(threads, p.note)
         fixed = parse_rules(items_of(rules, "--rule"))
-        axis_text = readings if readings is None or isinstance(readings, str) else items_of(readings, "--rules")[0]
+        axis_text = readings if readings is None or isinstance(readings, str) else one_item(readings, "--rules")
         if axis_text is not None and strategies is not None:
             fail("--rules and --strategies exclude each other")
         axis = parse_rule_axis(axis_text, fixed) if axis_text is not None else None
         mode = "strategies" if strategies is not None else "readings" if axis is not None else "seatings"
         param = items_of(params, "--param")
-        files = [params_file] if isinstance(params_file, (str, Path)) else list(params_file or [])
+        files = [check_path(f, "--params-file") for f in listed(params_file)]
+        model = check_path(model, "--model")
         lineup_text = text_of(lineup, "--lineup")
         level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
         absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
@@ -474,7 +498,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                 typed = ",".join(names)
         except ConfigError as e:
             fail(str(e))
-        check_model(model, [arm.config for arm in arms])
+        check_model(model, [arm.config for arm in arms], p.note)
 
         with _threads(threads) as used:
             warm_engine(*(arm.config for arm in arms), note=p.note)  # every strategy the arms need, before timing
@@ -545,13 +569,15 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
         check_games(games, most=MAX_RECORDED)
     if game_index is not None:
         check_game_index(game_index)
-    if out is not None:
+    check_flag(force, "--force")
+    if check_path(out, "--out") is not None:
         name = str(out).lower()
         if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):
             fail(f"--out must end in .jsonl or .jsonl.gz, got '{out}'")
         check_output(out, force=force)
     config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
-                         params_file=params_file, model=model, rules=items_of(rules, "--rule"))  # fmt: skip
+                         params_file=params_file, model=model, rules=items_of(rules, "--rule"),
+                         note=p.note)  # fmt: skip
     warm_engine(config, note=p.note)
     return config, ([game_index] if game_index is not None else range(games or 1))
 
@@ -583,14 +609,9 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     from kiai.strategies.run import GameConfig
 
     with reporter(progress) as p:
-        sources = [records] if isinstance(records, (str, Path, dict)) else list(records)
-        for f in sources:
-            if not isinstance(f, dict) and not Path(f).is_file():
-                fail(f"{f}: no such file")
-        if not sources:
-            fail("no records given")
+        sources = record_sources(records)
         comps = {}
-        for c in [None, *([components] if isinstance(components, (str, Path)) else components or [])]:
+        for c in [None, *listed(components)]:
             comp = load_components(c)
             comps[comp.sha256] = comp
         version = kiai_version()
@@ -605,6 +626,8 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
             try:
                 for where, rec in lines:
                     sha = rec.get("components_sha256")
+                    if not isinstance(sha, str):
+                        fail(f"{where}: field 'components_sha256' is missing or not a str")
                     if sha not in comps:
                         fail(f"{where}: made with component data {str(sha)[:12]}..., which is not at hand; "
                              "pass its file with --components")

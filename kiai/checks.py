@@ -47,15 +47,16 @@ def _number_text(value) -> str:
 
 
 def text_of(value, option: str, sep: str = ",") -> str | None:
-    """A comma-separated option's text from a string (as is) or a list of names or numbers."""
+    """A comma-separated option's text from a string (as is) or a list of names or numbers (not
+    a set or a dict: their order is not the one written)."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, Integral) and not isinstance(value, bool):
         return str(value)
-    try:
-        return sep.join(_number_text(v) for v in value)
-    except TypeError:
-        fail(f"{option} expects a comma-separated text or a list, got {value!r}")
+    items = list(value) if isinstance(value, (list, tuple)) else None
+    if items is None or not all(isinstance(v, (str, Integral, float)) and not isinstance(v, bool) for v in items):
+        fail(f"{option} expects a comma-separated text or a list of names or numbers, got {value!r}")
+    return sep.join(_number_text(v) for v in items)
 
 
 def items_of(value, option: str) -> list[str] | None:
@@ -84,7 +85,20 @@ def items_of(value, option: str) -> list[str] | None:
         fail(f"{option} expects NAME=VALUE items or a dict, got {value!r}")
 
 
-def _whole(value, option: str) -> int:
+def listed(value) -> list:
+    """An argument given once or as a list (a repeatable option's), as a list; None gives none."""
+    return list(value) if isinstance(value, (list, tuple)) else [] if value is None else [value]
+
+
+def one_item(value, option: str) -> str:
+    """The one NAME=VALUES item of an option that takes one (compare's --rules), from a dict or a list."""
+    items = items_of(value, option)
+    if len(items) != 1:
+        fail(f"{option} expects one NAME=V1,V2 item (e.g. heal=any,wounded), got {value!r}")
+    return items[0]
+
+
+def whole(value, option: str) -> int:
     if not isinstance(value, Integral) or isinstance(value, bool):
         fail(f"{option} must be a whole number, got {value!r}")
     return int(value)
@@ -93,6 +107,26 @@ def _whole(value, option: str) -> int:
 def _text(value, option: str) -> str:
     if not isinstance(value, str):
         fail(f"{option} expects a name, got {value!r}")
+    if not value.strip():
+        fail(f"{option} is empty")
+    return value
+
+
+def check_path(value, option: str):
+    """A file or folder named by the caller (None: not given): text or a path, not empty (a path
+    '' would be the current folder)."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        fail(f"{option} expects a file name, got {value!r}")
+    if not str(value).strip():
+        fail(f"{option} is empty")
+    return value
+
+
+def check_flag(value, option: str) -> bool:
+    if not isinstance(value, bool):
+        fail(f"{option} must be True or False, got {value!r}")
     return value
 
 
@@ -134,7 +168,9 @@ def load_params_file(path: str | Path) -> ParamsFile:
     a one-line KiaiError that names the file."""
     from kiai.strategies import registry
 
-    where = f"--params-file {path}"
+    where = f"--params-file {check_path(path, '--params-file')}"
+    if Path(path).is_dir():
+        fail(f"{where} is a folder; give the file")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -168,6 +204,8 @@ def resolve_strategy(strategy: str | None, params: list[str] | None, params_file
 
     The file's strategy is used when --strategy is not given (the default otherwise); a
     --strategy naming another strategy is an error; --param values override the file's."""
+    if strategy is not None:
+        _text(strategy, option)
     loaded = load_params_file(params_file) if params_file is not None else None
     if loaded is None:
         return strategy or default_strategy(), parse_params(params)
@@ -186,6 +224,8 @@ def parse_samurai(text, option: str = "--samurai") -> tuple[str, ...]:
     from kiai.simcore.seatings import check_known
 
     text = text_of(text, option)
+    if text is None:
+        fail(f"{option} expects a comma-separated list of 2 to 7 names")
     names = tuple(s.strip() for s in text.split(","))
     if not any(names):
         fail(f"{option} expects a comma-separated list of 2 to 7 names")
@@ -222,15 +262,17 @@ def load_components(path):
     if isinstance(path, Components):
         return path
     try:
-        return load(path)
+        return load(check_path(path, "--components"))
     except ComponentsError as e:
         fail(str(e))
 
 
 def make_config(samurai, difficulty: str, strategy: str | None, params: list[str] | None,
                 absent_tokens: str, components, first_seat: int | None = None,
-                params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None):
-    """Build a GameConfig from the command's text; every problem becomes a KiaiError."""
+                params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None,
+                note: Callable[[str], None] | None = None):
+    """Build a GameConfig from the command's text; every problem becomes a KiaiError (and
+    check_model's note goes to `note`)."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import GameConfig
@@ -238,6 +280,7 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)
     comp = load_components(components)
+    check_path(model, "--model")
     try:
         config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
@@ -246,21 +289,32 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
         )  # fmt: skip
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
-    check_model(model, [config])
+    check_model(model, [config], note)
     return config
 
 
-def check_model(model: str | None, configs) -> None:
-    """--model is for configurations that play a model (selfplay, learned, or a planner over it)."""
+def check_model(model: str | None, configs, note: Callable[[str], None] | None = None) -> None:
+    """--model is for configurations that play a model (selfplay, learned, or a planner over it).
+    A value learned for one family of tables plays on any table, as asked, but `note` is told in
+    one line where it plays on another family's tables (a file passed by mistake, most often)."""
     if model is not None and not any(c.uses_model for c in configs):
         fail("--model: no strategy here plays a model (it is for selfplay, learned, or a lookahead over learned)")
+    if model is None or note is None:
+        return
+    tables = {f"{c.n}@{c.difficulty}": c for c in configs if c.uses_model}  # one configuration per family
+    made = {table: c.describe()["model"].get("family") for table, c in tables.items()}
+    family = next((f for f in made.values() if f is not None), None)
+    others = [table for table, f in made.items() if f is not None and f != table]
+    if others:
+        note(f"note: --model {model} is the value of the family {family}; it plays here on "
+             f"{'a table' if len(others) == 1 else 'tables'} of {', '.join(others)}")
 
 
 # ------------------------------------------------------------------------------------- numbers
 
 
 def check_seed(seed: int, option: str = "--seed") -> int:
-    seed = _whole(seed, option)
+    seed = whole(seed, option)
     if not 0 <= seed <= MAX_INDEX:
         fail(f"{option} must be in 0..2**63-1, got {seed}")
     return seed
@@ -277,7 +331,7 @@ def check_size(size: int) -> int:
 
 def check_games(games: int, option: str = "--games", most: int = MAX_GAMES) -> int:
     """A number of games per configuration: 1 to `most`."""
-    games = _whole(games, option)
+    games = whole(games, option)
     if not 1 <= games <= most:
         fail(f"{option} must be at least 1 and at most {most:,}, got {games:,}")
     return games
@@ -285,7 +339,7 @@ def check_games(games: int, option: str = "--games", most: int = MAX_GAMES) -> i
 
 def check_game_index(index: int) -> int:
     """One game of a seed's sequence: 0 to 2**63-1, like the seed."""
-    index = _whole(index, "--game-index")
+    index = whole(index, "--game-index")
     if not 0 <= index <= MAX_INDEX:
         fail(f"--game-index must be in 0..2**63-1, got {index}")
     return index
@@ -296,7 +350,7 @@ def check_threads(threads: int | None, note: Callable[[str], None] | None = None
     engine has."""
     if threads is None:
         return
-    threads = _whole(threads, "--threads")
+    threads = whole(threads, "--threads")
     if threads < 1:
         fail(f"--threads must be at least 1, got {threads}")
     import numba
@@ -351,11 +405,35 @@ def _check_writable_folder(folder: Path, option: str, path: Path) -> None:
         fail(f"{option} {path}: cannot write in {folder} ({e.strerror or e})")
 
 
+def record_sources(records) -> list:
+    """What `kiai replay` (kiai.replay) checks: record files, each an existing file, or records
+    as dicts; one of them or a list."""
+    sources = [records] if isinstance(records, (str, os.PathLike, dict)) else records
+    if not isinstance(sources, (list, tuple)) or not all(isinstance(f, (str, os.PathLike, dict)) for f in sources):
+        fail(f"replay expects record files (.jsonl, .jsonl.gz) or records (dicts), one or a list, got {records!r}")
+    for f in sources:
+        if isinstance(f, dict):
+            continue
+        if Path(check_path(f, "FILES")).is_dir():
+            fail(f"{f} is a folder; give the record files")
+        if not Path(f).is_file():
+            fail(f"{f}: no such file")
+    if not sources:
+        fail("no records given")
+    return list(sources)
+
+
 # ----------------------------------------------------------------------------- a sweep's grid
 
 
-def split(text: str) -> list[str]:
-    return [t.strip() for t in text.split(",") if t.strip()]
+def split(text: str, option: str, noun: str = "name") -> list[str]:
+    """Comma-separated items, stripped; an empty one (`a,,b`, a trailing comma) is an error, not
+    skipped, as in a line-up (parse_samurai). Text of nothing but commas gives no items: the
+    caller says what it expects."""
+    items = [t.strip() for t in text.split(",")]
+    if any(items) and not all(items):
+        fail(f"{option} '{text}' has an empty {noun}; give the {noun}s separated by single commas")
+    return [t for t in items if t]
 
 
 def parse_levels(text: str | None, comp) -> list[str]:
@@ -366,7 +444,7 @@ def parse_levels(text: str | None, comp) -> list[str]:
         return ["normal"]
     if text.strip().lower() == "all":
         return [lv for lv in LEVELS if lv in comp.levels] + [lv for lv in comp.levels if lv not in LEVELS]
-    levels = [t.lower() for t in split(text)]
+    levels = [t.lower() for t in split(text, "--difficulty")]
     if not levels:
         fail("--difficulty expects levels, comma-separated, or 'all'")
     for lv in levels:
@@ -380,7 +458,7 @@ def parse_counts(text: str | None) -> list[int]:
     if text is None:
         return [4]
     counts = []
-    for t in split(text):
+    for t in split(text, "--players", "number"):
         try:
             n = int(t)
         except ValueError:
@@ -442,7 +520,7 @@ def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
         if not sep or not name or not raw.strip():
             fail(f"--param expects NAME=VALUE (or NAME=V1,V2,...), got '{item}'")
         vals = []
-        for r in split(raw):
+        for r in split(raw, f"--param {name}", "value"):
             try:
                 v = float(r)
             except ValueError:
@@ -476,7 +554,7 @@ def parse_strategy_params(strategies: str, param: list[str] | None,
     """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
     from kiai.strategies import registry
 
-    names = split(strategies)
+    names = split(strategies, "--strategies")
     if len(names) < 2:
         fail(f"--strategies needs at least 2 strategies, comma-separated, got '{strategies}'")
     twice = sorted({n for n in names if names.count(n) > 1})

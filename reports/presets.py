@@ -150,7 +150,8 @@ def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "a
                 model=None) -> list:
     """Every seating of the recommended line-up of each team size (reports.advice.recommended_lineups
     of `results`, the default sweep's table, for the first strategy), at the level its line-ups are
-    compared, less the seatings `results` already holds there."""
+    compared, less the seatings `results` already holds there. ValueError, saying why, when that
+    leaves nothing to play."""
     from kiai.reports import advice
     from kiai.simcore.seatings import seatings_from
     from kiai.reports.sweep import build_plan, strategy_variants
@@ -160,10 +161,18 @@ def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "a
     main = advice.main_rows(results, strategies[0])
     played = set(zip(main["difficulty"].astype(str), main["seating"].astype(str)))
     plans = []
-    for n, (level, lineup) in sorted(advice.recommended_lineups(results, strategies[0]).items()):
+    recommended = advice.recommended_lineups(results, strategies[0])
+    for n, (level, lineup) in sorted(recommended.items()):
         seatings = [s for s in seatings_from(lineup) if (level, ",".join(s)) not in played]
         plans.append(build_plan([level], seatings, variants, absent_tokens, components, model))
-    return merge_plans(*plans)
+    plan = merge_plans(*plans)
+    if not plan:
+        why = (f"it holds no line-up played by {strategies[0]} to recommend" if not recommended else
+               "two samurai have a single seating, which it holds already" if set(recommended) == {2} else
+               f"it holds every seating of the line-ups it recommends ({', '.join(map(str, sorted(recommended)))} "
+               "samurai) already; two samurai have a single seating")  # fmt: skip
+        raise ValueError(f"preset advice: nothing to play from the results table (--from): {why}")
+    return plan
 
 
 def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str = "auto", components=None,

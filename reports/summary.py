@@ -186,7 +186,8 @@ def format_summary(s: dict) -> str:
         f"games {g:,}   seed {s['seed']}   components {s['components_sha256'][:12]}"
         + (f"   model {s['model']['sha256'][:12]} "
            f"({'shipped with kiai' if s['model'].get('shipped') else s['model']['path']}"
-           + (f"; {s['model']['plays']}" if s["model"].get("plays") else "") + ")" if "model" in s else ""),
+           + "".join(f"; {s['model'][k]}" for k in ("plays", "note") if s["model"].get(k))
+           + ")" if "model" in s else ""),
         "",
         f"win rate   {100 * s['win_rate']:.3f}%   95% CI [{100 * s['ci95'][0]:.3f}%, {100 * s['ci95'][1]:.3f}%]"
         f" ({s['ci_method']})",

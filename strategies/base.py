@@ -163,9 +163,12 @@ class StrategyModule(Protocol):
     def plays(self, model) -> str:
         """What the model changes in the play, in words, for a result's description."""
 
+    def family_of(self, model) -> str | None:
+        """The family ("K@level") a model file was made for, where it was made for one."""
+
 
 HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "check_data", "load_model", "BY_FAMILY",
-         "played", "plays")
+         "played", "plays", "family_of")
 
 
 def hook(module, name: str, default=None):

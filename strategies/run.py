@@ -129,6 +129,13 @@ class GameConfig(TableFacts):
             plays = registry.hook_of(self.base_name, "plays")
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)
+            family_of = registry.hook_of(self.base_name, "family_of")
+            family = family_of(m) if family_of is not None else None
+            if family is not None:  # a value learned for one family, which --model may play on another's tables
+                out["model"]["family"] = family
+                table = f"{self.n}@{self.difficulty}"
+                if family != table:
+                    out["model"]["note"] = f"the value of the family {family}, played on a table of {table}"
         return out
 
 

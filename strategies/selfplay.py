@@ -75,7 +75,8 @@ from kiai.strategies.nets.afterstate import (
 )
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.nets.dense import first_sums, hidden16_logit
-from kiai.strategies.nets.modelfile import AFTER, LEARNED, family_path, load
+from kiai.strategies.nets import modelfile
+from kiai.strategies.nets.modelfile import AFTER, LEARNED, load
 
 assert H1 % 32 == 0 and H2 == 16  # the layers are summed 64 or 32 and 16 at a time (strategies.nets.dense)
 DATA = (
@@ -424,9 +425,9 @@ def load_model(path=None, components_sha256: str | None = None, table: tuple[int
     the shipped value of the table's family (team size, level); where kiai ships none, learned's
     model, whose answers selfplay then gives (data_record). With neither path nor table, the
     shipped general value."""
-    if not path and table is not None and family_path(*table) is None:
+    if not path and table is not None and modelfile.family_path(*table) is None:
         return learned.load_model(None, components_sha256)
-    model = load(path or (table and family_path(*table)), AFTER, components_sha256)
+    model = load(path or (table and modelfile.family_path(*table)), AFTER, components_sha256)
     value_params(model)  # its header's play is one selfplay can play (else one line, before any game)
     return model
 
@@ -456,6 +457,18 @@ def plays(model) -> str:
     play = value_params(model)
     said = ", ".join(f"{k} {v}" for k, v in play.items())
     return f"the value, with {said} from its header unless given" if play else "the value over its base's answers"
+
+
+def family_of(model) -> str | None:
+    """The family ("K@level", strategies.families) a value was learned for, by its header: its
+    run's family, or that of the one table it trained on; None for a value of tables drawn from
+    every family, and for learned's model (GameConfig.describe)."""
+    made = {} if model.kind is LEARNED else model.header.get("settings", {})
+    table = made.get("table")
+    if isinstance(table, str) and "@" in table:
+        seating, _, level = table.partition("@")
+        return f"{len(seating.split(','))}@{level}"
+    return str(made["family"]) if made.get("family") else None
 
 
 def played(config, model=None) -> dict:

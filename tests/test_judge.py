@@ -131,7 +131,7 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
                                   eval_games=0)
     assert valuefit.train_value(folder, more, comp) == folder / "value-2.npz"
     assert last.stat().st_mtime_ns == stamp and M.load(folder / "value-2.npz", M.TABLE).header["iteration"] == 2
-    with pytest.raises(valuefit.TrainValueError, match="other settings"):
+    with pytest.raises(valuefit.TrainError, match="other settings"):
         valuefit.train_value(folder, valuefit.ValueSettings(iterations=2, tables=3, games=30, seed=5), comp)
     # and judge plays the value it made
     monkeypatch.setenv(judge.VALUE_ENV, str(last))
@@ -176,7 +176,7 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
     header = M.load(last, M.TABLE).header
     assert "continued" in header["method"] and header["settings"]["start"] == sha
     assert header["started_from"]["iteration"] == 0 and header["started_from"]["settings"]["seed"] == 5
-    with pytest.raises(valuefit.TrainValueError, match="other settings"):
+    with pytest.raises(valuefit.TrainError, match="other settings"):
         valuefit.train_value(tmp_path / "b", valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0,
                                                                     h1=8, h2=4, epochs=1, seed=5, edge=0.05), comp)
 

@@ -12,7 +12,8 @@ import pytest
 from kiai.cli.main import main
 from kiai.simcore.components import load_components
 from kiai.simcore.state import MEM
-from kiai.strategies import learned, training
+from kiai.strategies import learned
+from kiai.training import learned as training
 from kiai.strategies.nets.features import N_FEATURES, SCHEMA
 from kiai.strategies.nets.modelfile import HEADS, LEARNED, ModelError, shapes
 from kiai.strategies.nets.modelfile import load as load_file
@@ -378,7 +379,7 @@ def test_kiai_train_refuses_bad_settings_before_any_work(tmp_path, capsys, argv,
 
 def test_kiai_train_checks_its_folder_before_any_work(tmp_path, capsys):
     pytest.importorskip("torch")
-    one_line_error(*run(capsys, "train", "/proc/kiai-run", *TINY), "cannot write")
+    one_line_error(*run(capsys, "train", "learned", "/proc/kiai-run", *TINY), "cannot write")
     one_line_error(*run(capsys, "train", "learned", tmp_path / "no" / "run", *TINY), "folder", "does not exist")
     assert not (tmp_path / "no").exists()
     (tmp_path / "file").write_text("x")

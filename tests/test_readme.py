@@ -107,3 +107,12 @@ def test_the_readme_starts_with_make_report():
     first = re.search(r"```sh\n(.*?)```", text, flags=re.S)
     assert first and first.group(1).lstrip().startswith("make report"), "README.md's first command is not `make report`"
     assert "make test" in first.group(1)
+
+
+def test_the_pages_speak_of_kiai_not_of_its_issues():
+    """A user's manual speaks of the project; the issues that changed it belong to CHANGELOG.md
+    and the commit messages."""
+    for name in PAGES:
+        text = (ROOT / name).read_text(encoding="utf-8")
+        said = [line for line in text.splitlines() if re.search(r"\bissues?\b", line, flags=re.I)]
+        assert not said, f"{name} speaks of an issue: {said[0].strip()}"

@@ -187,7 +187,10 @@ def page(tmp_path_factory):
     # the penalty paid once (V-2) on two line-ups of 3 at easy, beside their rows under the rules' own
     once = []
     for lineup, wins, extra in zip(all_lineups(3)[:2], (600, 600), (150, 90)):
-        df.loc[(df["difficulty"] == "easy") & (df["seating"] == ",".join(lineup)), "wins"] = wins
+        at = (df["difficulty"] == "easy") & (df["seating"] == ",".join(lineup))
+        counts = {k: v for k, v in _row("easy", lineup, wins=wins, games=2000).items()
+                  if k in ("wins", "win_rate") or k.startswith(("out_", "score_", "lost_round_"))}  # that add up
+        df.loc[at, list(counts)] = pd.DataFrame([counts] * int(at.sum()), index=df.index[at])
         once.append({**_row("easy", lineup, wins=wins + extra, games=2000, strategy=DEFAULT), "rules": "penalty=once"})
     df = pd.concat([df, pd.DataFrame(once)], ignore_index=True)
     out = tmp_path_factory.mktemp("advice-report")

@@ -143,9 +143,10 @@ def test_no_seating_data_skips_chart_with_a_note(tmp_path):
     assert "peek (cheating)" not in (tmp_path / "report.html").read_text()
 
 
-def test_empty_table_writes_pages_without_charts(tmp_path):
-    written = write_report(_table().iloc[0:0], tmp_path)
-    assert set(written) == {"report.md", "report.html"}
+def test_an_empty_table_is_refused_before_anything_is_written(tmp_path):
+    with pytest.raises(ValueError, match="no rows"):
+        write_report(_table().iloc[0:0], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
 
 
 def test_missing_core_column_raises(tmp_path):

@@ -182,7 +182,7 @@ def test_report_on_text_counts_is_one_line_and_leaves_no_folder(capsys, tmp_path
     bad = tmp_path / "bad.csv"
     df.assign(wins="many").to_csv(bad, index=False)
     out = tmp_path / "rep"
-    one_line_error(*run(capsys, "report", bad, "--out", out), "wins", "whole numbers")
+    one_line_error(*run(capsys, "report", bad, "--out", out), "wins", "whole number")
     assert not out.exists()
 
 
@@ -389,10 +389,10 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert isinstance(meta["project"]["license"], str)  # an SPDX expression, not a table
     setup = meta["tool"]["setuptools"]
-    # the four folders at the top install under the one name kiai (no clash with a user's own
+    # the five folders at the top install under the one name kiai (no clash with a user's own
     # reports/ or cli/): kiai.simcore is simcore/, and so on
     dirs = setup["package-dir"]
-    assert dirs == {"kiai": "kiai", **{f"kiai.{f}": f for f in ("simcore", "strategies", "reports", "cli")}}
+    assert dirs == {"kiai": "kiai", **{f"kiai.{f}": f for f in ("simcore", "strategies", "training", "reports", "cli")}}
     for package, patterns in setup["package-data"].items():
         assert package in setup["packages"] and all("/" not in p for p in patterns)
     for package in setup["packages"]:  # every listed package is a folder with the files it names

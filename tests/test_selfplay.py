@@ -297,11 +297,11 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
 
 
 def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
-    """selfplay's value file: saved and read back the same; a missing, damaged, judge's (another
-    feature schema), too wide or other components' file, or one whose header's play selfplay cannot
-    play, is refused in one line, exit 2, by `--model` before any game."""
-    from kiai.strategies.nets import table_value
+    """selfplay's value file: saved and read back the same; a missing, damaged, judge's, too wide
+    or other components' file, or one whose header's play selfplay cannot play, is refused in one
+    line, exit 2, by `--model` before any game."""
     from kiai.strategies.nets import modelfile as M
+    from kiai.strategies.nets import table_value
     from conftest import one_line_error, run
 
     comp_sha = GameConfig(FOUR, "easy", "keeper").components.sha256
@@ -325,7 +325,7 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     other = tmp_path / "other.npz"
     M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
-                        (judges, "another feature schema"), (wide, f"at most {selfplay.H1}"),
+                        (judges, "this is judge's value, not selfplay's"), (wide, f"at most {selfplay.H1}"),
                         (other, "other component data")):
         with pytest.raises(M.ModelError, match=words):
             M.load(path, M.AFTER, comp_sha)
@@ -667,7 +667,7 @@ def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path)
     np.testing.assert_array_equal(games(files["cards"], {"questions": 7}), games(files["all"]))
     assert (cards != games(files["all"])).any()
     assert "questions 2" in GameConfig(FOUR, "easy", "selfplay", model=files["cards"]).describe()["model"]["plays"]
-    with pytest.raises(valuefit.TrainValueError, match="judge weighs every question"):
+    with pytest.raises(valuefit.TrainError, match="judge weighs every question"):
         valuefit.ValueSettings(questions=2).check()
 
 

@@ -49,8 +49,9 @@ class Kind:
     the command that trains it, and the check of its arrays (which raises ModelError)."""
 
     name: str  # as the header's "kind" says it
-    what: str  # in messages: "judge's value"
+    what: str  # in messages: "judge's value", "a model of learned"
     noun: str  # how messages name a file of it: "model", "value file"
+    file: str  # what such a file is: "model file", "value file"
     schema: object
     inputs: int
     shipped: str
@@ -79,7 +80,7 @@ def member_prefix(j: int) -> str:
 
 
 def _check_learned(where: str, header: dict, arrays: dict) -> None:
-    arch = header.get("architecture") or {}
+    arch = header.get("architecture") if isinstance(header.get("architecture"), dict) else {}
     hidden, inputs, members = arch.get("hidden"), arch.get("inputs"), arch.get("members", 1)
     if not (isinstance(hidden, int) and 1 <= hidden <= MAX_HIDDEN and inputs == features.N_FEATURES
             and isinstance(members, int) and 1 <= members <= MAX_MEMBERS):
@@ -88,34 +89,37 @@ def _check_learned(where: str, header: dict, arrays: dict) -> None:
     for j in range(members):
         for name, shape in shapes(hidden).items():
             a = arrays.get(member_prefix(j) + name)
-            if a is None or a.shape != shape or not np.all(np.isfinite(a)):
+            if a is None or a.shape != shape or a.dtype.kind not in "fiu" or not np.all(np.isfinite(a)):
                 raise ModelError(f"{where}: array {member_prefix(j) + name} is missing, misshapen or not finite")
 
 
 def _value_check(inputs: int, max_h1: int, max_h2: int):
     def check(where: str, header: dict, arrays: dict) -> None:
+        if not all(isinstance(header.get(k, {}), dict) for k in ("settings", "play")):
+            raise ModelError(f"{where}: its header is damaged (settings, play)")
         if set(arrays) != set(VALUE_SHAPES):
             raise ModelError(f"{where}: arrays {sorted(arrays)}, expected {sorted(VALUE_SHAPES)}")
-        h1, h2 = arrays["b1"].shape[0], arrays["b2"].shape[0]
+        h1, h2 = (arrays[k].shape[0] if arrays[k].ndim else 0 for k in ("b1", "b2"))
         if not (1 <= h1 <= max_h1 and 1 <= h2 <= max_h2):
             raise ModelError(f"{where}: layers of {h1} and {h2} units (at most {max_h1} and {max_h2})")
         dims = {"h1": h1, "h2": h2, "inputs": inputs}
         for name, shape in VALUE_SHAPES.items():
             want = tuple(dims.get(d, d) for d in shape)
-            if arrays[name].shape != want or not np.all(np.isfinite(arrays[name])):
+            a = arrays[name]
+            if a.shape != want or a.dtype.kind not in "fiu" or not np.all(np.isfinite(a)):
                 raise ModelError(f"{where}: array {name} is not {want} finite numbers")
 
     return check
 
 
-LEARNED = Kind("learned", "learned's model", "model", features.SCHEMA, features.N_FEATURES, "learned.npz",
-               "kiai train learned", _check_learned)
-TABLE = Kind("table-value", "judge's value", "value file", table_value.SCHEMA, table_value.N_VALUE_FEATURES,
-             "value.npz", "kiai train value --player judge",
+LEARNED = Kind("learned", "a model of learned", "model", "model file", features.SCHEMA, features.N_FEATURES,
+               "learned.npz", "kiai train learned", _check_learned)
+TABLE = Kind("table-value", "judge's value", "value file", "value file", table_value.SCHEMA,
+             table_value.N_VALUE_FEATURES, "value.npz", "kiai train value",
              _value_check(table_value.N_VALUE_FEATURES, table_value.MAX_H1, table_value.MAX_H2),
              table_value.MAX_H1, table_value.MAX_H2)
-AFTER = Kind("afterstate-value", "selfplay's value", "value file", afterstate.SCHEMA, afterstate.N_AFTER,
-             "selfplay.npz", "kiai train value --player selfplay",
+AFTER = Kind("afterstate-value", "selfplay's value", "value file", "value file", afterstate.SCHEMA, afterstate.N_AFTER,
+             "selfplay.npz", "kiai train value",
              _value_check(afterstate.N_AFTER, afterstate.H1, afterstate.H2), afterstate.H1, afterstate.H2)
 KINDS = (LEARNED, TABLE, AFTER)
 
@@ -224,7 +228,7 @@ def load(path: str | Path | None, kind: Kind, components_sha256: str | None = No
     path = Path(path) if path else shipped_path(kind)
     where = f"{kind.noun} {path}"
     if path.is_dir():
-        raise ModelError(f"{where}: is a folder, not a file")
+        raise ModelError(f"{where} is a folder; give the file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -234,7 +238,7 @@ def load(path: str | Path | None, kind: Kind, components_sha256: str | None = No
     model = _read(str(path), raw, kind)
     made_for = model.header.get("components_sha256")
     if components_sha256 is not None and made_for != components_sha256:
-        raise ModelError(f"{where}: made for other component data (components {str(made_for)[:12]}, "
+        raise ModelError(f"{where}: made for other component data (components {str(made_for or 'unnamed')[:12]}, "
                          f"this game {components_sha256[:12]}); {ways_out(kind)}")
     return model
 
@@ -251,18 +255,18 @@ def kind_of(header: dict) -> Kind | None:
     return None
 
 
-def read_header(raw: bytes) -> tuple[dict, dict]:
+def read_header(raw: bytes, file: str = "model file") -> tuple[dict, dict]:
     """The header and arrays of a model file's bytes; ModelError's text (without the file's name)
-    when they are no kiai model file."""
+    when they are no kiai `file`."""
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             h = z["header"]
-            header = json.loads(bytes(h).decode() if h.dtype == np.uint8 else str(h))
+            header = json.loads(str(h) if h.dtype.kind == "U" else bytes(h).decode())
             arrays = {k: z[k] for k in z.files if k != "header"}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
-        raise ModelError("not a kiai model file (unreadable or damaged)") from None
+        raise ModelError(f"not a kiai {file} ({'empty' if not raw else 'unreadable or damaged'})") from None
     if not isinstance(header, dict) or header.get("format") not in (FORMAT, LEGACY_VALUE_FORMAT):
-        raise ModelError("not a kiai model file")
+        raise ModelError(f"not a kiai {file}")
     return header, arrays
 
 
@@ -271,17 +275,17 @@ def _read(path_text: str, raw: bytes, kind: Kind) -> ModelFile:
     """The checks of load() that depend on the file alone."""
     where = f"{kind.noun} {path_text}"
     try:
-        header, arrays = read_header(raw)
+        header, arrays = read_header(raw, kind.file)
     except ModelError as e:
         raise ModelError(f"{where}: {e}") from None
     found = kind_of(header)
     if found is None:
-        raise ModelError(f"{where}: not a kiai model file (of no kind this kiai knows)")
+        raise ModelError(f"{where}: not a kiai {kind.file} (of no kind this kiai knows)")
     if found is not kind:
         raise ModelError(f"{where}: this is {found.what}, not {kind.what}")
     if header.get("feature_schema") != kind.schema:
-        raise ModelError(f"{where}: made for another layout of {kind.what}'s inputs than this kiai reads; "
-                         f"retrain it with `{kind.train}`")
+        raise ModelError(f"{where}: made for another feature schema than this kiai reads "
+                         f"({header.get('feature_schema')!s:.20}); retrain it with `{kind.train}`")
     kind.check(where, header, arrays)
     for a in arrays.values():
         a.flags.writeable = False  # shared by every caller of the cached read
