@@ -192,7 +192,7 @@ def plot_agreement(rates: pd.DataFrame, effect: pd.DataFrame | None, shown: pd.D
     if rates.empty:
         raise NoChartData(f"no configuration was played by both {strategy} and {strong}")
     dots = [part for part in (effect, shown) if part is not None and not part.empty]
-    fig, axes = charts._figure(1, 1 + len(dots), min(charts.MAX_WIDTH / (1 + len(dots)), 3.7), 3.6)
+    fig, axes = charts.figure(1, 1 + len(dots), min(charts.MAX_WIDTH / (1 + len(dots)), 3.7), 3.6)
     axes = list(axes[0])
     _scatter_levels(axes[0], rates, strategy, strong)
     colours = {strategy: charts.OKABE_ITO[3], strong: charts.OKABE_ITO[4]}
@@ -258,7 +258,7 @@ def _paired_dots(ax, rows: pd.DataFrame, columns: tuple[str, str, str], labels: 
     y = np.arange(len(rows))
     for offset, suffix, name in ((0.17, "a", strategy), (-0.17, "b", strong)):
         v, l, h = (rows[f"{c}_{suffix}"].to_numpy(float) for c in columns)
-        ax.errorbar(v * 100, y + offset, xerr=charts._yerr(v, l, h), fmt="o", markersize=3.5, color=colours[name],
+        ax.errorbar(v * 100, y + offset, xerr=charts.yerr(v, l, h), fmt="o", markersize=3.5, color=colours[name],
                     capsize=charts.CAPSIZE, label=name)
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_ylim(-0.7, len(rows) - 0.3)

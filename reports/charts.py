@@ -111,13 +111,13 @@ def pooled_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     )
 
 
-def _figure(nrows: int, ncols: int, panel_w: float, panel_h: float, **kw):
+def figure(nrows: int, ncols: int, panel_w: float, panel_h: float, **kw):
     fig = Figure(figsize=(panel_w * ncols, panel_h * nrows), layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.subplots(nrows, ncols, squeeze=False, **kw)
 
 
-def _yerr(value, lo, hi) -> np.ndarray:
+def yerr(value, lo, hi) -> np.ndarray:
     # bars are drawn in percent; errorbar wants distances below and above the bar
     value, lo, hi = (np.asarray(x, dtype=float) * 100 for x in (value, lo, hi))
     return np.vstack([np.clip(value - lo, 0, None), np.clip(hi - value, 0, None)])
@@ -127,7 +127,7 @@ def _panel_title(variant: str, detail: str, variants: list[str]) -> str:
     return f"{variant}: {detail}" if len(variants) > 1 else detail
 
 
-def _grouped_offsets(n_groups: int, width: float = 0.8) -> tuple[np.ndarray, float]:
+def grouped_offsets(n_groups: int, width: float = 0.8) -> tuple[np.ndarray, float]:
     bar = width / max(n_groups, 1)
     return (np.arange(n_groups) - (n_groups - 1) / 2) * bar, bar
 
@@ -152,7 +152,7 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
     levels = level_order(pooled["difficulty"])
     positive = pooled.loc[pooled["wins"] > 0, "ci_low"]
     floor = max(float(positive.min()) * 100 / 3, 1e-4) if len(positive) else 1e-3
-    fig, axes = _figure(1, len(variants), min(MAX_WIDTH / len(variants), 1.8 + 1.0 * len(counts)), 4.2,
+    fig, axes = figure(1, len(variants), min(MAX_WIDTH / len(variants), 1.8 + 1.0 * len(counts)), 4.2,
                         sharey=True)
     for ax, variant in zip(axes[0], variants):
         zeros: dict[int, int] = {}
@@ -160,7 +160,7 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
             colour = OKABE_ITO[LEVELS.index(level) % len(OKABE_ITO)] if level in LEVELS else OKABE_ITO[-2]
             sub = pooled[(pooled["variant"] == variant) & (pooled["difficulty"] == level)].sort_values("n_samurai")
             won = sub[sub["wins"] > 0]
-            ax.errorbar(won["n_samurai"], won["win_rate"] * 100, yerr=_yerr(won["win_rate"], won["ci_low"],
+            ax.errorbar(won["n_samurai"], won["win_rate"] * 100, yerr=yerr(won["win_rate"], won["ci_low"],
                         won["ci_high"]), color=colour, marker="o", markersize=4, capsize=CAPSIZE, label=level)
             for r in sub.itertuples():
                 if r.wins == 0:
@@ -205,7 +205,7 @@ def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
         raise NoChartData(f"fewer than two line-ups of {n} samurai")
     levels = level_order(rates["difficulty"])
     size = rates.groupby("difficulty")["lineup"].nunique().max()
-    fig, axes = _figure(1, len(levels), min(MAX_WIDTH, 2.75 * len(levels)) / len(levels), 0.9 + 0.15 * size)
+    fig, axes = figure(1, len(levels), min(MAX_WIDTH, 2.75 * len(levels)) / len(levels), 0.9 + 0.15 * size)
     for ax, level in zip(axes[0], levels):
         pa = advice.pick_avoid(rates, level, n)
         part = pa["table"] if pa else rates[rates["difficulty"] == level]
@@ -226,7 +226,7 @@ def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
         colours = ["#0072B2"] * len(part)
         if ranked and pa["separated"]:
             colours[-1], colours[0] = "#009E73", "#D55E00"  # the pick and the one to avoid
-        ax.errorbar(part["rate"] * 100, y, xerr=_yerr(part["rate"], part["lo"], part["hi"]), fmt="none",
+        ax.errorbar(part["rate"] * 100, y, xerr=yerr(part["rate"], part["lo"], part["hi"]), fmt="none",
                     ecolor="#888888", elinewidth=1)
         ax.scatter(part["rate"] * 100, y, s=14, c=colours, zorder=3)
         # fitted to the intervals (a dot plot needs no zero baseline), but never below zero
@@ -285,7 +285,7 @@ def plot_samurai_effects(df: pd.DataFrame) -> Figure:
     counts = sorted(effects["n_samurai"].unique())
     limit = float(np.nanmax(np.abs(effects["diff"].to_numpy(float)))) * 100 or 1.0
     width = min(MAX_WIDTH, 1.2 + len(levels) * (0.55 * len(counts) + 0.9))
-    fig, axes = _figure(len(variants), len(levels), width / len(levels), 3.0)
+    fig, axes = figure(len(variants), len(levels), width / len(levels), 3.0)
     cmap = _diverging_cmap()
     for row, variant in enumerate(variants):
         for col, level in enumerate(levels):
@@ -384,7 +384,7 @@ def plot_neighbour_effects(df: pd.DataFrame) -> Figure:
     finite = np.concatenate([t[0].to_numpy().ravel() for t in tests.values()])
     finite = finite[np.isfinite(finite)]
     limit = float(np.abs(finite).max()) if finite.size and np.abs(finite).max() > 0 else 1.0
-    fig, axes = _figure(1, len(variants), 5.6, 4.4)
+    fig, axes = figure(1, len(variants), 5.6, 4.4)
     cmap = _diverging_cmap()
     for ax, variant in zip(axes[0], variants):
         values, _, p = (t.to_numpy() for t in tests[variant])
@@ -416,7 +416,7 @@ def plot_house_rules(rules: pd.DataFrame) -> Figure:
     readings = sorted(set(zip(rules["v"], rules["reading"], rules["value"])))
     limit = float(np.nanmax(np.abs(rules["diff"].to_numpy(float)))) * 100 or 1.0
     width = min(MAX_WIDTH, 2.2 + len(levels) * (0.55 * len(counts) + 0.5))
-    fig, axes = _figure(1, len(levels), width / len(levels), 0.9 + 0.42 * len(readings))
+    fig, axes = figure(1, len(levels), width / len(levels), 0.9 + 0.42 * len(readings))
     cmap = _diverging_cmap()
     for col, level in enumerate(levels):
         ax = axes[0][col]
@@ -468,7 +468,7 @@ def plot_loss_causes(df: pd.DataFrame) -> Figure:
     pooled = pooled.assign(loss_rate=pooled["losses"] / pooled["games"], loss_lo=lo, loss_hi=hi)
     variants = sorted(pooled["variant"].unique())
     # at least wide enough for the legend under each panel
-    fig, axes = _figure(len(variants), 2, max(3.2, 1.2 + 0.9 * pooled["difficulty"].nunique()), 3.0, sharey=True)
+    fig, axes = figure(len(variants), 2, max(3.2, 1.2 + 0.9 * pooled["difficulty"].nunique()), 3.0, sharey=True)
     panels = (
         (round_cols, [f"round {r}" for r in ROUNDS], "losses by round", OKABE_ITO[:3]),
         (cause_cols, list(CAUSES), "losses by cause", OKABE_ITO[3:6]),
@@ -486,7 +486,7 @@ def plot_loss_causes(df: pd.DataFrame) -> Figure:
             ax.errorbar(
                 x,
                 sub["loss_rate"] * 100,
-                yerr=_yerr(sub["loss_rate"], sub["loss_lo"], sub["loss_hi"]),
+                yerr=yerr(sub["loss_rate"], sub["loss_lo"], sub["loss_hi"]),
                 fmt="none",
                 ecolor="black",
                 capsize=3,
@@ -524,7 +524,7 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
     variants = sorted(pooled["variant"].unique())
     levels = level_order(pooled["difficulty"])
     # each panel fitted to its own bars, with its own tick labels
-    fig, axes = _figure(len(variants), len(levels), min(MAX_WIDTH / len(levels), 3.0), 2.6)
+    fig, axes = figure(len(variants), len(levels), min(MAX_WIDTH / len(levels), 3.0), 2.6)
     for row, variant in enumerate(variants):
         for col, level in enumerate(levels):
             ax = axes[row][col]
@@ -541,7 +541,7 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
             share = counts / total
             colour = OKABE_ITO[LEVELS.index(level) % len(OKABE_ITO)] if level in LEVELS else OKABE_ITO[-2]
             x = np.arange(len(scores))
-            ax.bar(x, share * 100, 0.7, yerr=_yerr(share, lo, hi), capsize=CAPSIZE, color=colour)
+            ax.bar(x, share * 100, 0.7, yerr=yerr(share, lo, hi), capsize=CAPSIZE, color=colour)
             ax.set_xticks(x, [grade_label(s, level) for s in scores], rotation=90, fontsize=7)
             ax.set_xlabel("grade")
             ax.set_ylabel("share of wins (%)")

@@ -94,8 +94,8 @@ def plot_ladder(df: pd.DataFrame):
     rungs = [r for r in RUNGS if r in set(rates["strategy"])]
     positive = rates.loc[rates["wins"] > 0, "ci_low"]
     floor = max(float(positive.min()) * 100 / 3, 1e-3) if len(positive) else 1e-2
-    fig, axes = charts._figure(1, len(levels), min(charts.MAX_WIDTH / len(levels), 2.7), 3.2, sharey=True)
-    offsets, _ = charts._grouped_offsets(len(rungs))
+    fig, axes = charts.figure(1, len(levels), min(charts.MAX_WIDTH / len(levels), 2.7), 3.2, sharey=True)
+    offsets, _ = charts.grouped_offsets(len(rungs))
     for ax, level in zip(axes[0], levels):
         sizes = sorted(set(rates.loc[rates["level"] == level, "samurai"]))
         for j, r in enumerate(rungs):
@@ -103,7 +103,7 @@ def plot_ladder(df: pd.DataFrame):
             colour = charts.OKABE_ITO[j % 8]
             won = part[part["wins"] > 0]
             x = [sizes.index(n) + offsets[j] for n in won["samurai"]]
-            ax.errorbar(x, 100 * won["win_rate"], yerr=charts._yerr(won["win_rate"], won["ci_low"], won["ci_high"]),
+            ax.errorbar(x, 100 * won["win_rate"], yerr=charts.yerr(won["win_rate"], won["ci_low"], won["ci_high"]),
                         fmt="o", markersize=3.5, color=colour, capsize=charts.CAPSIZE,
                         label=r + (" (cheating)" if r == "foresight" else ""))
             none = part[part["wins"] == 0]
