@@ -16,7 +16,7 @@ def ship(model: ModelFile, family: str, play: dict | None = None, why: str = "",
     value of `family` ("K@LEVEL"), the one selfplay then plays on its tables. The header gains
     `replaces`: the shas of the family's file it replaces and of every file that one replaced
     (its bytes, and those training wrote where a play was added), so a value started from any of
-    them still names its start. With `play` (selfplay's parameters) the header says how the value
+    them still names its start (those of its bytes before the one model format too). With `play` (selfplay's parameters) the header says how the value
     plays best, `why` says how that was chosen, and `play_added_to` keeps the sha training wrote.
     Returns the new file's path and the replaced value (None where the family had none)."""
     trained_on = model.header.get("settings", {}).get("family")
@@ -27,7 +27,8 @@ def ship(model: ModelFile, family: str, play: dict | None = None, why: str = "",
     header = {k: v for k, v in model.header.items() if k not in KEEP_OUT}
     old = load(dest, AFTER) if dest.exists() else None
     if old is not None:
-        earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"), *old.header.get("replaces", [])]
+        earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"),
+                   old.header.get("converted_from"), *old.header.get("replaces", [])]
         header["replaces"] = list(dict.fromkeys(s for s in earlier if s and s != model.sha256))
     if play:
         try:

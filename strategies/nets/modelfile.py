@@ -205,7 +205,7 @@ def save(path: str | Path, arrays: dict, header: dict, kind: Kind) -> None:
     header = {"format": FORMAT, "kind": kind.name, "feature_schema": kind.schema, **header}
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as f:
-        np.savez_compressed(f, header=np.array(json.dumps(header, sort_keys=True)),
+        np.savez_compressed(f, header=np.array(json.dumps(header)),
                             **{k: flush_subnormals(np.asarray(v, dtype=np.float32)) for k, v in arrays.items()})
     tmp.replace(path)
 
