@@ -104,12 +104,11 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _report_seatings(result: Comparison) -> None:
-    from kiai.reports.summary import absent_label, rules_label
+    from kiai.reports.summary import absent_label, played_as, rules_label
 
     ranked, d, typed = result.arms, result.summaries[0], result.typed
     games, seed = result.games, result.seed
-    print(f"seatings of {typed} at {d['difficulty']}, strategy {d['strategy']}"
-          + (f" {d['params']}" if d["params"] else "") + ("" if d["honest"] else " (cheating)")
+    print(f"seatings of {typed} at {d['difficulty']}, strategy {played_as(d)}" + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"]) + rules_label(d["rules"]))  # fmt: skip
     print(f"{plural(len(ranked), 'seating')} x {plural(games, 'game')}, seed {seed}: every seating plays the same "
           f"deals ({_speed(result)})")  # fmt: skip
@@ -158,14 +157,14 @@ def _report_strategies(result: Comparison) -> None:
 
 def _report_rules(result: Comparison) -> None:
     """The arms of --rules: one strategy and seating under each value of one rule reading."""
-    from kiai.reports.summary import absent_label
+    from kiai.reports.summary import absent_label, played_as
     from kiai.simcore.readings import label as rules_text
 
     j, d = result.to_json(), result.summaries[0]
     rows, pairs, reading, others = result.arms, result.pairs, result.reading, j["fixed_rules"]
     label = {r["label"]: r["label"] + (" (default)" if r["default"] else "") for r in rows}
     print(f"rule {reading} ({j['v']}, departs from {j['departs_from']}) on {','.join(d['samurai'])} (seat 0 first) "
-          f"at {d['difficulty']}, strategy {d['strategy']}" + (f" {d['params']}" if d["params"] else "")
+          f"at {d['difficulty']}, strategy {played_as(d)}"
           + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
           + (f", every arm with {rules_text(others)}" if others else ""))  # fmt: skip

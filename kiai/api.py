@@ -652,7 +652,8 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
 def strategies() -> list[dict]:
     """The registered strategies, as `kiai strategies --json` lists them: name, whether it is the
     default (the one every function plays unless told otherwise), description, whether it is
-    honest, whether it uses absent tokens, and its parameters with their defaults and ranges."""
+    honest, whether it uses absent tokens, and its parameters with their defaults, ranges and
+    whether each is an expert's knob; for the default, what it plays by family (family_plays)."""
     from kiai.strategies.registry import DEFAULT, REGISTRY
 
     return [
@@ -663,7 +664,23 @@ def strategies() -> list[dict]:
             "honest": s.honest,
             "absent_tokens": s.absent_tokens,
             "params": {p.name: {"default": p.default, "low": p.low, "high": p.high,
-                                "integer": p.integer, "help": p.help} for p in s.params},
+                                "integer": p.integer, "help": p.help, "expert": p.expert} for p in s.params},
+            **({"family_plays": family_plays()} if s.name == DEFAULT else {}),
         }
         for s in REGISTRY
     ]
+
+
+def family_plays() -> dict[str, dict]:
+    """What the default plays by family ("K@level"): where kiai ships a value, the parameters its
+    header sets (the family's own play, beside the defaults); where it ships none, learned's
+    answers ({"base": 1, "doubt": 0})."""
+    from kiai.strategies.nets.modelfile import AFTER, family_path, load
+    from kiai.strategies.selfplay import value_params
+
+    out = {}
+    for size in range(2, 8):
+        for level in ("easy", "normal", "hard", "heroic"):
+            path = family_path(size, level)
+            out[f"{size}@{level}"] = value_params(load(path, AFTER)) if path else {"base": 1, "doubt": 0.0}
+    return out

@@ -173,21 +173,24 @@ def summarize(out: Tally | np.ndarray, config: GameConfig, seed: int, seconds: f
     return summary
 
 
+def played_as(d: dict) -> str:
+    """What played, in one line (GameConfig.played_as; the parameters as played are in --json
+    and the results table): a summary's or a description's `played_as`, else its strategy and
+    parameters."""
+    return d.get("played_as") or (d["strategy"] + (f" {d['params']}" if d.get("params") else ""))
+
+
 def format_summary(s: dict) -> str:
     """The readable text `kiai simulate` prints."""
     g = s["games"]
     pct = lambda k: 100.0 * k / g  # noqa: E731
     lines = [
-        f"{', '.join(s['samurai'])} at {s['difficulty']}, strategy {s['strategy']}"
-        + (f" {s['params']}" if s["params"] else "")
+        f"{', '.join(s['samurai'])} at {s['difficulty']}, strategy {played_as(s)}"
         + ("" if s["honest"] else " (cheating)")
         + absent_label(s["absent_tokens"], s["absent_tokens_unused"])
         + rules_label(s.get("rules")),
         f"games {g:,}   seed {s['seed']}   components {s['components_sha256'][:12]}"
-        + (f"   model {s['model']['sha256'][:12]} "
-           f"({'shipped with kiai' if s['model'].get('shipped') else s['model']['path']}"
-           + "".join(f"; {s['model'][k]}" for k in ("plays", "note") if s["model"].get(k))
-           + ")" if "model" in s else ""),
+        + (f"   ({s['model']['note']})" if s.get("model", {}).get("note") else ""),
         "",
         f"win rate   {100 * s['win_rate']:.3f}%   95% CI [{100 * s['ci95'][0]:.3f}%, {100 * s['ci95'][1]:.3f}%]"
         f" ({s['ci_method']})",

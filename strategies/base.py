@@ -18,7 +18,7 @@ record also carries data (a model) declares its fields (`data`) and a function
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Protocol
 
@@ -40,6 +40,13 @@ class Param:
     high: float
     integer: bool
     help: str
+    # an expert's knob: `kiai strategies` lists it only with --all (the others are what a user tunes)
+    expert: bool = False
+
+
+def for_experts(params) -> tuple[Param, ...]:
+    """params, each marked an expert's knob (a strategy that plays over another's parameters)."""
+    return tuple(replace(p, expert=True) for p in params)
 
 
 @dataclass(frozen=True)
@@ -166,9 +173,13 @@ class StrategyModule(Protocol):
     def family_of(self, model) -> str | None:
         """The family ("K@level") a model file was made for, where it was made for one."""
 
+    def label(self, config, model) -> str:
+        """What plays, in a few words for a result's first line: the model and how it plays
+        ("family value 4 samurai normal, bb868f32, tuned play")."""
+
 
 HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "check_data", "load_model", "BY_FAMILY",
-         "played", "plays", "family_of")
+         "played", "plays", "family_of", "label")
 
 
 def hook(module, name: str, default=None):

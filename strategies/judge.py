@@ -47,8 +47,8 @@ STRATEGY = Strategy(
     "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; level with the lookahead over learned at about eight times its speed, some two hundred times slower than learned.",
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
-        Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
-        Param("collect", 0, 0, 2, True, "record the table at every turn's start (training): 1 playing the base, 2 playing judge"),
+        Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
+        Param("collect", 0, 0, 2, True, "record the table at every turn's start (training): 1 playing the base, 2 playing judge", expert=True),
         Param("questions", 7, 1, 7, True, "which questions judge weighs (a sum): 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's second fight"),
         # two turns on, the table shows what the answer led to (a card confronted pays its
         # penalty at its owner's next turn); further still costs more than it finds
@@ -56,7 +56,7 @@ STRATEGY = Strategy(
         Param("chance", 1, 0, 1, True, "a Fight's next card: 0 sampled like the rest, 1 every unseen card in turn (exact expectation)"),
         # the threshold of SPARTA's search: the value's errors are largest on tables the base would
         # not lead to, so only a clear gain is worth leaving the base's answer for
-        Param("edge", 0.03, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)"),
+        Param("edge", 0.03, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)", expert=True),
     ),
     planner=True,
     bases=BASES,

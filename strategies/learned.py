@@ -21,6 +21,7 @@ machine.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 from numba import njit, uint64
@@ -29,7 +30,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.simcore.state import MEM
 from kiai.strategies import keeper, risk
-from kiai.strategies.base import Param, Strategy
+from kiai.strategies.base import Param, Strategy, for_experts
 from kiai.strategies.nets.features import N_ACTION, N_CARD, N_FEATURES, NO_RULE, NO_VALUES, action_slot, card_reasoning, fill_counted
 from kiai.strategies.nets.dense import BLOCK, LANE, MAX_FEATURES, MAX_HIDDEN, pair_layer
 from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_MEMBERS, flush_subnormals, load
@@ -55,8 +56,8 @@ STRATEGY = Strategy(
     "learned",
     "Learned from the lookahead: two small networks answer the action, the card in hand and Kikuchiyo's second fight; keeper answers the rest.",
     (
-        *keeper.STRATEGY.params,  # keeper's, for the questions it answers (and its answer is an input): first
-        Param("edge", 0.001, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)"),
+        *for_experts(keeper.STRATEGY.params),  # keeper's, for the questions it answers (and its answer is an input): first
+        Param("edge", 0.001, 0.0, 0.1, False, "leave keeper's answer only for one worth this much more by the model (chance to win)", expert=True),
     ),
     counts=True,
     data=DATA,
@@ -154,6 +155,12 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
 def load_model(path=None, components_sha256: str | None = None):
     """The model file this strategy plays (GameConfig.load_model): path's, else the shipped one."""
     return load(path, LEARNED, components_sha256)
+
+
+def label(config, model) -> str:
+    """What plays, for a result's first line (GameConfig.played_as): the model file and its hash."""
+    shipped = Path(model.path).resolve() == Path(load_model().path).resolve()
+    return f"{'model' if shipped else 'model ' + Path(model.path).name}, {model.sha256[:8]}"
 
 
 def data_record(config) -> np.ndarray:

@@ -64,13 +64,13 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
     return (
         Param("base", base, 0, len(BASES) - 1, True, "base heuristic: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES))),
         Param("horizon", 0, 0, 1, True, "rollouts run to 0: the end of the round (then value the village), 1: the end of the game"),
-        Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in"),
-        Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)"),
-        Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family"),
-        Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)"),
-        Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
-        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (training/village_fit.py)"),
-        Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
+        Param("support", 1, 0, 1, True, "1: also try Support to each samurai still in", expert=True),
+        Param("farm", 2.0, 0.0, 20.0, False, "end-of-round value of a farmstead (a barricade is 1)", expert=True),
+        Param("family", 5.0, 0.0, 20.0, False, "end-of-round value of a family", expert=True),
+        Param("wound", 1.0, 0.0, 10.0, False, "scale of the end-of-round cost of wounds (steeper near death)", expert=True),
+        Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near", expert=True),
+        Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (training/village_fit.py)", expert=True),
+        Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)", expert=True),
         Param("decisions", 0, 0, 1, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked"),
     )
 

@@ -136,7 +136,17 @@ class GameConfig(TableFacts):
                 table = f"{self.n}@{self.difficulty}"
                 if family != table:
                     out["model"]["note"] = f"the value of the family {family}, played on a table of {table}"
+        out["played_as"] = self.played_as(m)
         return out
+
+    def played_as(self, model=None) -> str:
+        """What played, in one line: the strategy, its model's label (the strategy's `label` hook)
+        and the parameters the user gave ("selfplay (family value 4 samurai normal, bb868f32, tuned
+        play)"); the parameters as played are describe()'s `params`."""
+        label = registry.hook_of(self.base_name, "label") if self.uses_model else None
+        bits = [label(self, model if model is not None else self.load_model())] if label is not None else []
+        bits += [f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in self.params.items()]
+        return f"{self.strategy} ({', '.join(bits)})" if bits else self.strategy
 
 
 @cache

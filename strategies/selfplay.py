@@ -27,6 +27,7 @@ the positions its value learns from.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 from numba import carray, njit
@@ -73,7 +74,7 @@ from kiai.strategies.nets.afterstate import (
     unseen_counts,
     written,
 )
-from kiai.strategies.base import Param, Strategy
+from kiai.strategies.base import Param, Strategy, for_experts
 from kiai.strategies.nets.dense import first_sums, hidden16_logit
 from kiai.strategies.nets import modelfile
 from kiai.strategies.nets.modelfile import AFTER, LEARNED, load
@@ -96,21 +97,21 @@ STRATEGY = Strategy(
     "selfplay",
     "Values each answer to the action, a card in hand and Kikuchiyo's second fight by the table it leads to, with the value its table's family (team size and level) learned by self-play, and leaves keeper's (or learned's) answer only for a clearly better one; gives learned's answers where kiai ships no value for the family.",
     (
-        *keeper.STRATEGY.params,  # keeper's, for the questions it answers and its own answer: first
+        *for_experts(keeper.STRATEGY.params),  # keeper's, for the questions it answers and its own answer: first
         # the threshold of SPARTA's search: the value's errors are largest on the tables its base
         # would not lead to, so only a clear gain is worth leaving the base's answer for
-        Param("edge", 0.02, 0.0, 0.2, False, "leave the base's answer only for one whose table is worth this much more (chance to win)"),
-        Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)"),
+        Param("edge", 0.02, 0.0, 0.2, False, "leave the base's answer only for one whose table is worth this much more (chance to win)", expert=True),
+        Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)", expert=True),
         Param("chance", 0, 0, 1, True, "an answer that draws a card: 0 its afterstate's value, 1 the exact expectation over the card"),
         Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned "
-                                     "(default: the value file's own, where its header says)"),
+                                     "(default: the value file's own, where its header says)", expert=True),
         Param("doubt", 1.0, 0.0, 1.0, False, "with learned as the base, weigh only the questions whose answer "
-                                             "learned scores less than this above the next (1: all, 0: none)"),
+                                             "learned scores less than this above the next (1: all, 0: none)", expert=True),
         # where the value all but gives the game up, every answer is worth about as little: weighing
         # them costs time and hardly ever changes an answer
         Param("settled", 0.0, 0.0, 0.1, False, "once the base's answer to a weighed question leads to a table worth "
                                                "less than this (chance to win), give the base's answers for the rest "
-                                               "of the game (0: never)"),
+                                               "of the game (0: never)", expert=True),
         Param("questions", 7, 1, 7, True, "which questions it weighs (a sum): 1 the turn's action, 2 a card in hand, "
                                           "4 Kikuchiyo's second fight; the others get the base's answer"),
     ),
@@ -448,6 +449,28 @@ def value_params(model) -> dict:
     except (KeyError, ValueError) as e:
         raise ValueError(f"value file {model.path}: its header's play: {e}") from None
     return play
+
+
+def label(config, model) -> str:
+    """What plays, for a result's first line (GameConfig.played_as): the family's value, another
+    value file, or learned's answers where kiai ships none; its hash; whether its header sets the
+    play (tuned play)."""
+    if model.kind is LEARNED:
+        return f"learned's answers, model {model.sha256[:8]}: no value for {config.n} samurai at {config.difficulty}"
+    family = family_of(model)
+    shipped = family is not None and model.path == str(modelfile.family_path(*_family_key(family)) or "")
+    if shipped:
+        size, _, level = family.partition("@")
+        what = f"family value {size} samurai {level}"
+    else:
+        what = f"value {Path(model.path).name}" + (f" of {family}" if family else "")
+    tuned = any(k not in config.params for k in value_params(model))
+    return f"{what}, {model.sha256[:8]}" + (", tuned play" if tuned else "")
+
+
+def _family_key(family: str) -> tuple[int, str]:
+    size, _, level = family.partition("@")
+    return int(size), level
 
 
 def plays(model) -> str:

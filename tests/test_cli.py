@@ -171,3 +171,22 @@ def test_training_commands_are_one_group(capsys):
     assert "train" in listed and not {"train-value", "ship-value"} & set(listed)
     code, out, _ = run(capsys, "train", "--help")
     assert code == 0 and all(name in out for name in ("learned", "value", "ship"))
+
+
+def test_strategies_lists_the_users_parameters_and_all_lists_the_experts(capsys):
+    """`kiai strategies` shows each strategy's user-level parameters and how many expert ones it
+    hides; --all shows those too, marked, and the default's own play on each family; --json marks
+    every parameter."""
+
+    code, out, _ = run(capsys, "strategies")
+    selfplay = out.split("\nselfplay")[1].split("\nlookahead")[0]
+    assert code == 0 and "--param chance=" in selfplay and "--param risk=" not in selfplay
+    assert "expert parameters: kiai strategies --all" in selfplay and "kiai strategies --all lists them" in selfplay
+    code, out, _ = run(capsys, "strategies", "--all")
+    selfplay = out.split("\nselfplay")[1].split("\nlookahead")[0]
+    assert "--param risk=" in selfplay and "[expert]" in selfplay and "4@normal: risk 0.835" in selfplay
+    assert "7@hard: learned's answers" in selfplay
+    code, out, _ = run(capsys, "strategies", "--json")
+    items = {it["name"]: it for it in json.loads(out)}
+    assert items["selfplay"]["params"]["risk"]["expert"] and not items["selfplay"]["params"]["chance"]["expert"]
+    assert not items["keeper"]["params"]["risk"]["expert"] and "4@normal" in items["selfplay"]["family_plays"]

@@ -418,10 +418,11 @@ def test_version_names_what_results_are_made_with(capsys):
     assert f"selfplay's values of {shipped} families " in out
     components = out.split("components ")[1].rstrip(")\n")
     code, out, _ = run(capsys, "simulate", "-n", 10, "--strategy", "learned")
-    assert code == 0 and f"components {components}" in out and f"model {load().sha256[:12]}" in out
+    assert code == 0 and f"components {components}" in out and f"strategy learned (model, {load().sha256[:8]})" in out
     # the default plays its table's family value (4 samurai at Normal): results name that file
     code, out, _ = run(capsys, "simulate", "-n", 10)
-    assert code == 0 and f"model {load_file(family_path(4, 'normal'), AFTER).sha256[:12]}" in out
+    value = load_file(family_path(4, 'normal'), AFTER).sha256[:8]
+    assert code == 0 and f"strategy selfplay (family value 4 samurai normal, {value}, tuned play)" in out
 
 
 def test_version_reports_a_damaged_shipped_model(capsys, tmp_path, monkeypatch):

@@ -319,7 +319,8 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     rng = np.random.default_rng(0)
     M.save(judges, {"w1": rng.standard_normal((4, table_value.N_VALUE_FEATURES)).astype(np.float32),
                     "b1": np.zeros(4, np.float32), "w2": np.zeros((3, 4), np.float32), "b2": np.zeros(3, np.float32),
-                    "w3": np.zeros((1, 3), np.float32), "b3": np.zeros(1, np.float32)}, {"components_sha256": comp_sha})
+                    "w3": np.zeros((1, 3), np.float32), "b3": np.zeros(1, np.float32)}, {"components_sha256": comp_sha},
+           M.TABLE)
     wide = tmp_path / "wide.npz"
     M.save(wide, random_after_value(h1=selfplay.H1 + 1, h2=4), {"components_sha256": comp_sha}, M.AFTER)
     other = tmp_path / "other.npz"
@@ -757,3 +758,21 @@ def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tm
         to = () if "--to" in argv else ("--to", shipped)
         one_line_error(*run(capsys, "train", "ship", *argv, *to), words)
     assert dest.read_bytes() == before and sorted(p.name for p in shipped.iterdir()) == [dest.name]
+
+
+def test_a_result_says_in_one_line_what_played(capsys):
+    """The first line of `kiai simulate` names what played in words (the family's value, its hash,
+    whether its header tunes the play), not every parameter; --json keeps them all."""
+    from conftest import run
+
+    code, out, _ = run(capsys, "simulate", "-s", ",".join(FOUR), "-d", "normal", "-n", 20)
+    first = out.splitlines()[0]
+    assert code == 0 and "strategy selfplay (family value 4 samurai normal, " in first and "tuned play)" in first
+    assert "{" not in first and "risk" not in first
+    code, out, _ = run(capsys, "simulate", "-s", ",".join(FOUR), "-d", "normal", "-n", 20, "--param", "edge=0.05")
+    assert "edge 0.05)" in out.splitlines()[0]
+    code, out, _ = run(capsys, "simulate", "-s", ",".join(FOUR), "-d", "normal", "-n", 20, "--json")
+    got = json.loads(out)
+    assert got["played_as"].startswith("selfplay (family value 4 samurai normal") and got["params"]["risk"] == 0.835
+    code, out, _ = run(capsys, "simulate", "-s", "kyuzo,kikuchiyo,heihachi,daisuke,gorobei,kanbei", "-d", "hard", "-n", 5)
+    assert "strategy selfplay (learned's answers, model " in out.splitlines()[0] and "no value for 6 samurai" in out
