@@ -50,6 +50,12 @@ setup: $(STAMP)
 # again, one after an update replays what the update changed, one after a Ctrl-C finishes the job.
 # A table of another grid (a preset changed by an update, or another recommended line-up) is
 # refused: remove kiai-report/ first
+# HOUSE=a.toml,b.toml: the House rules section also compares these component files with kiai's own,
+# the rule readings' line-ups played under each (`kiai sweep --preset house`); by default the
+# official file alone
+HOUSE ?=
+HOUSE_FILES = $(subst $(COMMA), ,$(HOUSE))
+HOUSE_TABLE = kiai-report/house-$(basename $(notdir $(1))).parquet
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
@@ -57,7 +63,8 @@ report: $(STAMP)
 	$(call STAGE,agreement (a subsample replayed by the strong tier$(COMMA) judge),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
 	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
-	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet --out kiai-report); \
+	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume);) \
+	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
 # the report as a browser shows it (reports/browser.py): no element wider than the page, every image

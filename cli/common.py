@@ -114,8 +114,11 @@ class Options:
 
 TABLE = Options(("samurai", str, SamuraiOpt), ("difficulty", str, DifficultyOpt))
 PLAYER = Options(("strategy", str, StrategyOpt), ("param", list[str], ParamOpt), ("params_file", str, ParamsFileOpt))
+StrictOpt = typer.Option(False, "--strict", help="Refuse a model made for other component data (other cards or "
+                                                  "Kiai values than --components holds); without it the model plays "
+                                                  "and the result says 'model trained on other components'.")
 SETUP = Options(("absent_tokens", str, AbsentOpt), ("components", str, ComponentsOpt), ("model", str, ModelOpt),
-                ("rule", list[str], RuleOpt))
+                ("rule", list[str], RuleOpt), ("strict", bool, StrictOpt))
 
 
 def grouped(function):
@@ -146,7 +149,7 @@ def config_args(player: SimpleNamespace, setup: SimpleNamespace) -> dict:
     """The values of PLAYER and SETUP as keyword arguments of kiai.api's functions and make_config."""
     return dict(strategy=player.strategy, params=player.param, params_file=player.params_file,
                 absent_tokens=setup.absent_tokens, components=setup.components, model=setup.model,
-                rules=setup.rule)  # fmt: skip
+                rules=setup.rule, strict=setup.strict)  # fmt: skip
 
 
 def format_params(params: dict) -> str:

@@ -1,8 +1,9 @@
 """`kiai compare`: arms played on the same games, with paired tests.
 
-Without --strategies or --rules the arms are every seating of a line-up, ranked and tested
-against the best; with --strategies they are strategies on one seating, and with --rules the
-values of one rule reading on one seating and strategy; every pair of those is tested."""
+Without --strategies, --rules or a list of --components the arms are every seating of a line-up,
+ranked and tested against the best; with --strategies they are strategies on one seating, with
+--rules the values of one rule reading on one seating and strategy, and with --components a,b
+component files on one seating and strategy; every pair of those is tested."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from kiai.cli.common import (
     DEFAULT_SAMURAI,
     AbsentOpt,
     Bar,
-    ComponentsOpt,
     DifficultyOpt,
     ModelOpt,
     ParamsFileOpt,
     RuleOpt,
     SeedOpt,
+    StrictOpt,
     ThreadsOpt,
     command,
     format_params,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from kiai.results import Comparison
 
 
-@command(short_help="Compare seatings, strategies or rule readings on the same games.",
+@command(short_help="Compare seatings, strategies, rule readings or component files on the same games.",
          help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
               "seating, mirror images are not) on the same games of one seed, rank them by win "
               "rate and test each against the best with McNemar's paired test on the per-game "
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
               "games, and test every pair of them the same way. With --rules NAME=V1,V2: play "
               "the one seating --lineup gives and the one strategy under each value of that rule "
               "reading (`kiai rules`) on the same games, and test every pair: how much easier or "
-              "harder the game is under each reading.")
+              "harder the game is under each reading. With --components a.toml,b.toml: the same "
+              "with component files (a corrected deck, house levels) instead of readings.")
 def compare(
     lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, "
                                                                        "comma-separated. With --strategies: the "
@@ -67,8 +69,12 @@ def compare(
                                                                       "repeatable: each file applies to the "
                                                                       "strategy it names."),
     absent_tokens: str = AbsentOpt,
-    components: str = ComponentsOpt,
+    components: str = typer.Option(None, "--components", help="Component data file (TOML) every arm plays; default: "
+                                                              "the packaged file. Two or more, comma-separated "
+                                                              "('default' is the packaged one): compare them on one "
+                                                              "seating and strategy instead of seatings."),
     model: str = ModelOpt,
+    strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
     as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of seatings, best first; with "
                                                        "--strategies one object with 'strategies' and 'pairs'; "
@@ -79,13 +85,15 @@ def compare(
     result = api.compare(lineup, difficulty, games, seed=seed, strategy=strategy, strategies=strategies,
                          readings=rules, params=param, params_file=params_file, rules=rule,
                          absent_tokens=absent_tokens, components=components, model=model, threads=threads,
-                         progress=Bar(progress))  # fmt: skip
+                         strict=strict, progress=Bar(progress))  # fmt: skip
     if as_json:
         print(json.dumps(result.to_json()))
     elif result.mode == "strategies":
         _report_strategies(result)
     elif result.mode == "rules":
         _report_rules(result)
+    elif result.mode == "components":
+        _report_components(result)
     else:
         _report_seatings(result)
 
@@ -161,23 +169,43 @@ def _report_rules(result: Comparison) -> None:
     from kiai.simcore.readings import label as rules_text
 
     j, d = result.to_json(), result.summaries[0]
-    rows, pairs, reading, others = result.arms, result.pairs, result.reading, j["fixed_rules"]
+    rows, reading, others = result.arms, result.reading, j["fixed_rules"]
     label = {r["label"]: r["label"] + (" (default)" if r["default"] else "") for r in rows}
     print(f"rule {reading} ({j['v']}, departs from {j['departs_from']}) on {','.join(d['samurai'])} (seat 0 first) "
           f"at {d['difficulty']}, strategy {played_as(d)}"
           + ("" if d["honest"] else " (cheating)")
           + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
           + (f", every arm with {rules_text(others)}" if others else ""))  # fmt: skip
-    print(f"{plural(len(rows), 'reading')} x {plural(result.games, 'game')}, seed {result.seed}: every reading plays "
+    _print_arms(result, "reading", label)
+
+
+def _report_components(result: Comparison) -> None:
+    """The arms of --components a,b: one strategy and seating under each component file."""
+    from kiai.reports.summary import absent_label, played_as, rules_label
+
+    d = result.summaries[0]
+    label = {r["label"]: r["label"] + (f" ({r['mark']})" if r["mark"] else "") for r in result.arms}
+    print(f"component files on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}, strategy {played_as(d)}"
+          + ("" if d["honest"] else " (cheating)") + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
+          + rules_label(d["rules"]))  # fmt: skip
+    print("files: " + "; ".join(f"{r['label']} {r['components_sha256'][:12]} (data {r['components_data_sha256'][:12]})"
+                                for r in result.arms))  # fmt: skip
+    _print_arms(result, "file", label)
+
+
+def _print_arms(result: Comparison, noun: str, label: dict) -> None:
+    """The arms of --rules or --components, best first, with the paired tests of every pair."""
+    rows = result.arms
+    print(f"{plural(len(rows), noun)} x {plural(result.games, 'game')}, seed {result.seed}: every {noun} plays "
           f"the same deals ({_speed(result)})")  # fmt: skip
     print()
-    w = max(len("reading"), *(len(v) for v in label.values()))
-    print(f"{'rank':>4}  {'reading':<{w}}  {'win rate':>9}  {'95% CI':<19}  method")
+    w = max(len(noun), *(len(v) for v in label.values()))
+    print(f"{'rank':>4}  {noun:<{w}}  {'win rate':>9}  {'95% CI':<19}  method")
     for r in rows:
         print(f"{r['rank']:>4}  {label[r['label']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
               f"{r['ci_method']}")  # fmt: skip
     print()
-    _print_pairs(pairs, label)
+    _print_pairs(result.pairs, label)
 
 
 def _print_pairs(pairs: list[dict], label: dict) -> None:

@@ -32,6 +32,18 @@ def _sweep_notes(path: Path) -> dict:
     return notes
 
 
+def _component_names(text: str | None) -> dict:
+    """--components: {sha256: file name} of each file listed (checked before anything is read)."""
+    from kiai.checks import load_components, split
+
+    if text is None:
+        return {}
+    comps = [load_components(f) for f in split(text, "--components", "file")]
+    if not comps:
+        fail("--components expects component files, comma-separated")
+    return {c.sha256: Path(c.path).name for c in comps}
+
+
 @command("report", short_help="Write charts and pages from results tables.",
          help="Write a report of results tables made by `kiai sweep` or `kiai simulate "
               "--out` (.parquet or .csv; or a folder holding results.parquet, as `make "
@@ -45,6 +57,10 @@ def report(
     out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages (made if "
                                                                      "missing, in an existing folder)."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
+    components: str = typer.Option(None, "--components", help="Other component files (TOML, comma-separated) whose "
+                                                              "games the tables hold (`kiai sweep --preset house "
+                                                              "--components FILE`): the House rules section compares "
+                                                              "each with the report's own file, by name."),
 ):
     import pandas as pd
 
@@ -52,6 +68,7 @@ def report(
     from kiai.reports.sweep import with_rules_column
 
     check_output_folder(out)  # made if missing, in an existing folder
+    names = _component_names(components)
     frames, notes, read = [], {}, set()
     for path in results:
         if path.is_dir():
@@ -81,7 +98,7 @@ def report(
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     made = not out.exists()
     try:
-        written = write_report(df, out, title=title, notes=notes)
+        written = write_report(df, out, title=title, notes=notes, components=names)
     except (ValueError, OSError) as e:
         if made and out.is_dir() and not any(out.iterdir()):
             out.rmdir()

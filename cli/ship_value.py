@@ -30,12 +30,14 @@ def ship_value(
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
     from kiai.simcore.components import load_components
-    from kiai.strategies.nets.modelfile import AFTER, ModelError, load
+    from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
     from kiai.training.ship import ship
 
     comp = load_components()
     try:
-        model = load(file, AFTER, comp.sha256)
+        model = load(file, AFTER, comp)
+        if other_components(model, comp):  # kiai ships values of its own component data only
+            raise other_data_error(model, comp)
     except ModelError as e:
         fail(str(e))
     k, _, lv = model.header.get("settings", {}).get("family", "").partition("@")

@@ -11,6 +11,7 @@ kiai.Progress (kiai.progress says what it is told).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from kiai.checks import (
     check_path,
     check_seed,
     check_threads,
+    component_files,
     fail,
     items_of,
     listed,
@@ -77,7 +79,7 @@ def _threads(threads: int | None):
 def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int = 0,
              strategy: str | None = None, params=None, params_file=None, absent_tokens: str = "auto",
              components=None, model: str | None = None, rules=None, threads: int | None = None,
-             progress: bool | Progress = False) -> Simulation:
+             strict: bool = False, progress: bool | Progress = False) -> Simulation:
     """Play games 0..games-1 of `seed` with one configuration and summarise them, as `kiai simulate`.
 
     samurai: the seats, seat 0 first: a list of 2 to 7 names or 'kyuzo,kikuchiyo,...'.
@@ -86,7 +88,8 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     params: its parameters, {'T': 3}; params_file: a JSON file as `kiai tune` writes.
     absent_tokens: on, off or auto (on with two samurai). components: a component file (TOML);
     model: the model file the strategy plays (selfplay's value, learned's model);
-    rules: rule readings, {'heal': 'wounded'}.
+    rules: rule readings, {'heal': 'wounded'}. strict: refuse a model made for other component data
+    (else it plays, and the result says 'model trained on other components').
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
     from kiai.reports.summary import summarize
     from kiai.reports.sweep import play_range
@@ -97,7 +100,7 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
         check_threads(threads, p.note)
         config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
                              params_file=params_file, model=model, rules=items_of(rules, "--rule"),
-                             note=p.note)  # fmt: skip
+                             note=p.note, strict=strict)  # fmt: skip
         with _threads(threads) as used:
             warm_engine(config, note=p.note)  # compile (or load) before the clock starts
             start = time.perf_counter()
@@ -432,13 +435,13 @@ def describe_sweep(preset: str | None, axes: _Axes, strategies: list[str], games
 
 # --------------------------------------------------------------------------------------- compare
 
-_ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading"}
+_ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading", "components": "file"}
 
 
 def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 0,
             strategy: str | None = None, strategies=None, readings=None, params=None, params_file=None, rules=None,
             absent_tokens: str = "auto", components=None, model: str | None = None, threads: int | None = None,
-            progress: bool | Progress = False) -> Comparison:
+            strict: bool = False, progress: bool | Progress = False) -> Comparison:
     """Play arms on the same games of one seed and test them in pairs, as `kiai compare`.
 
     By default the arms are every distinct seating of `lineup` (3 to 7 samurai), each tested
@@ -447,7 +450,10 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     ['any', 'wounded']}) the values of one rule reading on that seating and `strategy`; every
     pair of them is tested. params: the strategy's parameters ({'T': 3}), with strategies per
     strategy ({'reference': {'T': 4}} or ['reference.T=4']); params_file: a file (with strategies,
-    a list, each for the strategy it names); rules: readings every arm plays. Returns a Comparison."""
+    a list, each for the strategy it names); rules: readings every arm plays. components: the
+    component file of every arm, or 2 or more ('a.toml,b.toml' or a list; 'default' is kiai's own)
+    to compare on the one seating and `strategy`, every pair tested; strict: refuse a model made
+    for other component data. Returns a Comparison."""
     from kiai.reports import compare as C
     from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError
@@ -461,15 +467,26 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
         if axis_text is not None and strategies is not None:
             fail("--rules and --strategies exclude each other")
         axis = parse_rule_axis(axis_text, fixed) if axis_text is not None else None
-        mode = "strategies" if strategies is not None else "readings" if axis is not None else "seatings"
+        listed_files = component_files(components)
+        if listed_files is not None and (strategies is not None or axis is not None):
+            fail(f"--components with {len(listed_files)} files compares them; it excludes --strategies and --rules")
+        strict = check_flag(strict, "--strict")
+        mode = ("strategies" if strategies is not None else "readings" if axis is not None
+                else "components" if listed_files is not None else "seatings")
         param = items_of(params, "--param")
         files = [check_path(f, "--params-file") for f in listed(params_file)]
         model = check_path(model, "--model")
         lineup_text = text_of(lineup, "--lineup")
         level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
         absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
-        comp = load_components(components)
+        comp = load_components(components) if listed_files is None else None
         typed = None
+
+        def one_strategy():
+            if len(files) > 1:
+                fail("--params-file is given more than once; that takes --strategies")
+            return resolve_strategy(strategy, param, files[0] if files else None)
+
         try:
             if strategies is not None:
                 if strategy is not None:
@@ -478,11 +495,13 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                                        parse_strategy_params(text_of(strategies, "--strategies"), param, files),
                                        absent, comp, model, rules=fixed)  # fmt: skip
             elif axis is not None:
-                if len(files) > 1:
-                    fail("--params-file is given more than once; that takes --strategies")
-                name, overrides = resolve_strategy(strategy, param, files[0] if files else None)
+                name, overrides = one_strategy()
                 arms = C.rule_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, axis[0], axis[1],
                                    absent, comp, model, rules=fixed)  # fmt: skip
+            elif listed_files is not None:
+                name, overrides = one_strategy()
+                arms = C.component_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, listed_files,
+                                        absent, model, rules=fixed)  # fmt: skip
             else:
                 names = parse_samurai(lineup_text, "--lineup")
                 try:
@@ -491,11 +510,11 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                     fail(f"--lineup {lineup_text}: {e}")
                 if len(names) < 3:
                     fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
-                if len(files) > 1:
-                    fail("--params-file is given more than once; that takes --strategies")
-                name, overrides = resolve_strategy(strategy, param, files[0] if files else None)
+                name, overrides = one_strategy()
                 arms = C.seating_arms(names, level, name, overrides, absent, comp, model, rules=fixed)
                 typed = ",".join(names)
+            if strict:  # a model made for other component data is refused (GameConfig.strict)
+                arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
         except ConfigError as e:
             fail(str(e))
         check_model(model, [arm.config for arm in arms], p.note)
@@ -521,20 +540,20 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
 def records(samurai, level: str = "normal", games: int | None = None, *,
             game_index: int | None = None, seed: int = 0, strategy: str | None = None, params=None,
             params_file=None, absent_tokens: str = "auto", components=None, model: str | None = None, rules=None,
-            progress: bool | Progress = False) -> Iterator[dict]:
+            strict: bool = False, progress: bool | Progress = False) -> Iterator[dict]:
     """Game records (docs/records.md), one dict per game, made as they are iterated: games 0..games-1
     of `seed` (default 1), or the one game `game_index`. The input is checked, and the engine
     compiled, before this returns. The other arguments are simulate's."""
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
-                                   absent_tokens, components, model, rules)  # fmt: skip
+                                   absent_tokens, components, model, rules, strict=strict)  # fmt: skip
     return _recorded(config, seed, indices, p)
 
 
 def record(samurai, level: str = "normal", games: int | None = None, *,
            game_index: int | None = None, seed: int = 0, strategy: str | None = None, params=None, params_file=None,
            absent_tokens: str = "auto", components=None, model: str | None = None, rules=None, out=None,
-           force: bool = False, progress: bool | Progress = False) -> list[dict] | Path:
+           force: bool = False, strict: bool = False, progress: bool | Progress = False) -> list[dict] | Path:
     """Play games and record each, as `kiai record`: the records as a list of dicts; with `out`
     (a .jsonl or .jsonl.gz file; an existing one needs force) they are written there instead,
     one JSON object per line as they are played, and the path is returned. kiai.replay checks
@@ -543,7 +562,8 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
 
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
-                                   absent_tokens, components, model, rules, out=out, force=force)  # fmt: skip
+                                   absent_tokens, components, model, rules, out=out, force=force,
+                                   strict=strict)  # fmt: skip
     if out is None:
         return list(_recorded(config, seed, indices, p))
     out = Path(out)
@@ -560,7 +580,7 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
 
 
 def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file, absent_tokens,
-                 components, model, rules, out=None, force=False):
+                 components, model, rules, out=None, force=False, strict=False):
     """record's checks, in the order `kiai record` makes them: (configuration, game indices)."""
     check_seed(seed)
     if games is not None and game_index is not None:
@@ -577,7 +597,7 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
         check_output(out, force=force)
     config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
                          params_file=params_file, model=model, rules=items_of(rules, "--rule"),
-                         note=p.note)  # fmt: skip
+                         note=p.note, strict=strict)  # fmt: skip
     warm_engine(config, note=p.note)
     return config, ([game_index] if game_index is not None else range(games or 1))
 

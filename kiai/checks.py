@@ -267,12 +267,30 @@ def load_components(path):
         fail(str(e))
 
 
+def component_files(value) -> list[tuple[str, object]] | None:
+    """compare's --components when it lists 2 or more files, comma-separated ('default' names
+    kiai's packaged file), or a list of files or Components: [(label, Components)], each label
+    the file as given. None when it names one file or none (the file every arm plays)."""
+    from kiai.simcore.components import Components
+
+    if value is None or isinstance(value, (Components, os.PathLike)) or (isinstance(value, str) and "," not in value):
+        return None
+    items = split(value, "--components", "file") if isinstance(value, str) else list(listed(value))
+    if len(items) < 2:
+        fail(f"--components expects one file, or 2 or more to compare (comma-separated), got {value!r}")
+    out = []
+    for item in items:
+        label = Path(item.path).name if isinstance(item, Components) else str(item)
+        out.append((label, load_components(None if item == "default" else item)))
+    return out
+
+
 def make_config(samurai, difficulty: str, strategy: str | None, params: list[str] | None,
                 absent_tokens: str, components, first_seat: int | None = None,
                 params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None,
-                note: Callable[[str], None] | None = None):
+                note: Callable[[str], None] | None = None, strict: bool = False):
     """Build a GameConfig from the command's text; every problem becomes a KiaiError (and
-    check_model's note goes to `note`)."""
+    check_model's notes go to `note`). `strict`: refuse a model made for other component data."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import GameConfig
@@ -286,6 +304,7 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
             samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
             strategy=strategy, params=overrides, absent_tokens=_text(absent_tokens, "--absent-tokens").lower(),
             components=comp, first_seat=first_seat, model=model, rules=readings,
+            strict=check_flag(strict, "--strict"),
         )  # fmt: skip
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
@@ -296,9 +315,14 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
 def check_model(model: str | None, configs, note: Callable[[str], None] | None = None) -> None:
     """--model is for configurations that play a model (selfplay, learned, or a planner over it).
     A value learned for one family of tables plays on any table, as asked, but `note` is told in
-    one line where it plays on another family's tables (a file passed by mistake, most often)."""
+    one line where it plays on another family's tables (a file passed by mistake, most often),
+    and in one line each (model_notes) where a house level plays an official level's models or a
+    model plays other component data than it was made for."""
     if model is not None and not any(c.uses_model for c in configs):
         fail("--model: no strategy here plays a model (it is for selfplay, learned, or a lookahead over learned)")
+    if note is not None:
+        for line in model_notes(configs):
+            note(line)
     if model is None or note is None:
         return
     tables = {f"{c.n}@{c.difficulty}": c for c in configs if c.uses_model}  # one configuration per family
@@ -308,6 +332,23 @@ def check_model(model: str | None, configs, note: Callable[[str], None] | None =
     if others:
         note(f"note: --model {model} is the value of the family {family}; it plays here on "
              f"{'a table' if len(others) == 1 else 'tables'} of {', '.join(others)}")
+
+
+def model_notes(configs) -> list[str]:
+    """One line for each house level whose models are an official level's (its `like`, or the
+    nearest by its settings), and one for each component file whose data a model was not made for
+    (it plays, and its results are marked; --strict refuses it)."""
+    out = []
+    for c in {(c.difficulty, c.components.sha256): c for c in configs if c.uses_model}.values():
+        level = c.components.level(c.difficulty)
+        if not level.official:
+            how = f'its table says like = "{level.like}"' if level.like else "the nearest by its settings"
+            out.append(f"note: house level {c.difficulty} is played with the models of {c.family_level} ({how})")
+    for c in {c.components.sha256: c for c in configs if c.uses_model}.values():
+        if c.other_components(c.load_model()):
+            out.append(f"warning: {c.components.path} holds other cards or Kiai values than the model was trained on; "
+                       f"it plays, and the results say 'model trained on other components' (--strict refuses it)")
+    return out
 
 
 # ------------------------------------------------------------------------------------- numbers

@@ -64,8 +64,8 @@ class Simulation:
 class Comparison:
     """Arms played on the same games, with paired tests (kiai.compare).
 
-    `mode` is 'seatings' (every seating of a line-up, each tested against the best), 'strategies'
-    or 'rules' (every pair of arms tested). `arms` lists the arms best first and `pairs` the
+    `mode` is 'seatings' (every seating of a line-up, each tested against the best), 'strategies',
+    'rules' or 'components' (every pair of arms tested). `arms` lists the arms best first and `pairs` the
     paired tests of every pair (empty for seatings, whose arms carry their test against the
     best); both as `kiai compare --json` gives them, and to_json() gives that whole. to_frame()
     is the arms as a table; `summaries` are the arms' summaries (as kiai.simulate's to_dict()),
@@ -83,6 +83,9 @@ class Comparison:
         elif mode == "strategies":
             self._json = C.strategies_report(played, games, seed)
             self.arms, self.pairs = self._json["strategies"], self._json["pairs"]
+        elif mode == "components":
+            self._json = C.components_report(played, games, seed)
+            self.arms, self.pairs = self._json["files"], self._json["pairs"]
         else:
             self._json = C.rules_report(played, reading, games, seed)
             self.arms, self.pairs = self._json["readings"], self._json["pairs"]

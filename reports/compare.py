@@ -12,8 +12,9 @@ does not grow with the number of games, and the figures are those of playing eac
 
 `kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
 against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms),
-or, with --rules, from the values of one rule reading (rule_arms), and tests every pair of arms
-(pairwise). seatings_report, strategies_report and rules_report give what it prints with --json.
+or, with --rules, from the values of one rule reading (rule_arms), or, with --components a,b, from
+component files (component_arms), and tests every pair of arms (pairwise). seatings_report,
+strategies_report, rules_report and components_report give what it prints with --json.
 """
 
 from __future__ import annotations
@@ -96,6 +97,23 @@ def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: di
                                                  components=components, model=model,
                                                  rules={**(rules or {}), reading: value}))
             for value in values]  # fmt: skip
+
+
+def component_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, files: Sequence,
+                   absent_tokens: str = "auto", model: str | None = None, rules: dict | None = None) -> list[Arm]:
+    """One arm per component file (`files`: (label, Components) pairs, each label once), all with
+    the one seating given (seat 0 first), level, strategy and rule readings, so every arm plays the
+    same game indices of a seed and the arms differ in the component data only."""
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
+
+    labels = [label for label, _ in files]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ConfigError(f"component file '{twice[0]}' is listed twice")
+    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=strategy, params=dict(params),
+                                  absent_tokens=absent_tokens, components=comp, model=model, rules=dict(rules or {})))
+            for label, comp in files]  # fmt: skip
 
 
 def both_won(won) -> np.ndarray:
@@ -258,3 +276,21 @@ def rules_report(played: Sequence[dict], reading: str, games: int, seed: int) ->
             "fixed_rules": others, "games": games, "seed": seed,
             "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
             "alpha": ALPHA, "readings": rows, "pairs": pairwise(ordered)}  # fmt: skip
+
+
+def components_report(played: Sequence[dict], games: int, seed: int) -> dict:
+    """The component files on one seating and strategy, best first, and the paired test of every
+    pair: what `kiai compare --components a.toml,b.toml --json` prints. Each file's row names its
+    SHA-256, that of the data the learned players read, and the mark of a model made for other data."""
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, **arm_entry(p), "components": p["summary"]["components"],
+             "components_sha256": p["summary"]["components_sha256"],
+             "components_data_sha256": p["summary"]["components_data_sha256"],
+             "model": p["summary"].get("model", {}).get("sha256"),
+             "mark": p["summary"].get("model", {}).get("mark")}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    return {"mode": "components", "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
+            "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"], "rules": d["rules"],
+            "games": games, "seed": seed, "kiai_version": d["kiai_version"], "alpha": ALPHA, "files": rows,
+            "pairs": pairwise(ordered)}  # fmt: skip

@@ -1,7 +1,8 @@
 """Ready-made sweeps. `default` is the main job behind `make report`; `advice` plays every seating
 of the line-up the default sweep recommends per team size, and `agreement` replays a subsample of
 that sweep with the strong tier beside the default strategy (both plans read that sweep's table);
-`ladder` and `ladder-planners` give the report its skill ladder.
+`ladder` and `ladder-planners` give the report its skill ladder; `house` plays the rule readings'
+line-ups under another component file, for the report's House rules section.
 
 The default sweep plays kiai's default strategy (strategies.registry.DEFAULT, also the
 default of every command): `selfplay`. The ladder plays a few line-ups per level and team size
@@ -81,11 +82,17 @@ PRESETS = {
         f"the ladder's tables played by {', '.join(PLANNER_STRATEGIES)} (the cheating ceiling); "
         f"{PLANNER_GAMES:,} games each"
     ),
+    "house": (
+        f"the rule readings' line-ups ({RULE_LINEUPS} per team size, seat order as listed) at "
+        f"{' and '.join(RULE_LEVELS)} under the rules' own readings, on the default sweep's deals: give "
+        f"--components FILE, and the report's House rules section compares FILE with its own; "
+        f"{DEFAULT_GAMES:,} games each"
+    ),
 }
 PRESET_GAMES = {"default": DEFAULT_GAMES, "advice": ADVICE_GAMES, "agreement": AGREEMENT_GAMES,
-                "ladder": LADDER_GAMES, "ladder-planners": PLANNER_GAMES}
+                "ladder": LADDER_GAMES, "ladder-planners": PLANNER_GAMES, "house": DEFAULT_GAMES}
 PRESET_STRATEGIES = {"default": (DEFAULT_STRATEGY,), "advice": (DEFAULT_STRATEGY,), "agreement": AGREEMENT_STRATEGIES,
-                     "ladder": LADDER_STRATEGIES, "ladder-planners": PLANNER_STRATEGIES}
+                     "ladder": LADDER_STRATEGIES, "ladder-planners": PLANNER_STRATEGIES, "house": (DEFAULT_STRATEGY,)}
 # the presets whose plan is read from a results table (`kiai sweep --from FILE`)
 NEEDS_RESULTS = ("advice", "agreement")
 
@@ -216,6 +223,17 @@ def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", compo
                       components, model)
 
 
+def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
+    """The default sweep's rule line-ups at its rule levels, under the rules' own readings: under
+    another component file (--components), the partners of the default sweep's rows of the same
+    seatings, which the report's House rules section compares them with (reports.house)."""
+    from kiai.reports.sweep import build_plan, strategy_variants
+
+    chosen = [lineup for n in DEFAULT_COUNTS for lineup in rule_lineups(n)]
+    return build_plan(list(RULE_LEVELS), chosen, strategy_variants(list(strategies), {}), absent_tokens, components,
+                      model)
+
+
 def preset_plan(name: str, results=None, **kw) -> list:
     """The plan of preset `name`; `results` (a results table, `kiai sweep --from`) for the presets of
     NEEDS_RESULTS, which raise ValueError without it."""
@@ -231,4 +249,6 @@ def preset_plan(name: str, results=None, **kw) -> list:
         return agreement_plan(results, **kw)
     if name in ("ladder", "ladder-planners"):
         return ladder_plan(**kw)
+    if name == "house":
+        return house_plan(**kw)
     raise KeyError(f"unknown preset '{name}' (known: {', '.join(PRESETS)})")

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from kiai.reports import advice, agreement, charts, ladder
+from kiai.reports import advice, agreement, charts, house, ladder
 from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, names
 from kiai.reports.charts import NoChartData
 from kiai.reports.words import plural
@@ -178,8 +178,11 @@ class _Page:
         return True
 
 
-def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None) -> dict:
+def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None,
+                 components: dict | None = None) -> dict:
     """Write charts (PNG and SVG), tables (CSV), report.md and report.html into out_dir.
+    `components`: {sha256: name} of other component files the House rules section compares
+    (reports.house; the table's rows of other files are shown there only).
 
     Returns {file name: path} for every file written. Charts with nothing to draw are left
     out with a note in the pages.
@@ -191,6 +194,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     out.mkdir(parents=True, exist_ok=True)
     page = _Page(out)
     everything = df
+    df = df[house.of_main(df).to_numpy()]  # the games of other component files: reports.house's alone
     # the charts and tables show one set of rule readings, the rules' own where the table has them
     # (a sweep over --rule holds several: pooling them would mix games of different rules); the
     # house-rules section compares the others with them
@@ -218,6 +222,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
         _lineups(page, main, scope)
         _seating(page, main, scope)
         _house_rules(page, played, strategy, scope)
+        house.add_section(page, everything, strategy, components)
         _skill_ladder(page, shown)
         _agreement(page, shown, main, strategy)
         _losses_and_grades(page, main, scope)

@@ -190,7 +190,7 @@ def format_summary(s: dict) -> str:
         + absent_label(s["absent_tokens"], s["absent_tokens_unused"])
         + rules_label(s.get("rules")),
         f"games {g:,}   seed {s['seed']}   components {s['components_sha256'][:12]}"
-        + (f"   ({s['model']['note']})" if s.get("model", {}).get("note") else ""),
+        + "".join(f"   ({s['model'][k]})" for k in ("note", "mark") if s.get("model", {}).get(k)),
         "",
         f"win rate   {100 * s['win_rate']:.3f}%   95% CI [{100 * s['ci95'][0]:.3f}%, {100 * s['ci95'][1]:.3f}%]"
         f" ({s['ci_method']})",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
+import json
 import os
 import pathlib
 import sys
@@ -39,7 +40,12 @@ LEVEL_KEYS = (
     "family_bonuses",
 )
 ADDS_KEYS = ("per_samurai", "offset")
+LEVEL_OPTIONAL = ("like",)  # a house level's official family: the learned players' values it plays
 MAX_PENALTIES = 2
+# what the learned players' inputs can hold (strategies.nets): three family tokens (one input each),
+# and a penalty printed at most 255 times (simcore.unseen counts each in 8 bits)
+READ_FAMILIES = 3
+READ_PENALTY_COUNT = 255
 
 
 class ComponentsError(ValueError):
@@ -57,6 +63,18 @@ class Level:
     bosses_offset: int
     farmstead_penalties: bool
     family_bonuses: bool
+    like: str | None = None  # a house level's official family (its table's `like`), if it names one
+
+    @property
+    def official(self) -> bool:
+        return self.name in codes.LEVELS
+
+    def knobs(self) -> dict:
+        """What the level sets, as its table writes it (but `like`)."""
+        return {"extra_barricades": self.extra_barricades, "plunderers_per_samurai": self.plunderers_per_samurai,
+                "lieutenants": {"per_samurai": self.lieutenants_per_samurai, "offset": self.lieutenants_offset},
+                "bosses": {"per_samurai": self.bosses_per_samurai, "offset": self.bosses_offset},
+                "farmstead_penalties": self.farmstead_penalties, "family_bonuses": self.family_bonuses}
 
     def barricades(self, n: int) -> int:
         return n + self.extra_barricades
@@ -89,6 +107,33 @@ class Components:
 
     def n_cards(self) -> int:
         return int(self.card_rank.shape[0])
+
+    @functools.cached_property
+    def data_sha256(self) -> str:
+        """The SHA-256 of the component data the learned players read (read_data): what a model
+        is made for. A comment, the file's layout or a house level leave it as it is."""
+        text = json.dumps(read_data(self), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def unreadable(self) -> str | None:
+        """Why the learned players' inputs cannot hold this data (one line), or None."""
+        if len(self.family_bonuses) > READ_FAMILIES:
+            return (f"{len(self.family_bonuses)} family tokens; the learned players read "
+                    f"{READ_FAMILIES} at most")
+        printed = np.bincount(self.card_pen.ravel(), minlength=len(codes.PENALTIES))[1:]
+        if printed.max(initial=0) > READ_PENALTY_COUNT:
+            code = int(printed.argmax()) + 1
+            return (f"penalty {codes.PENALTIES[code]!r} printed {int(printed.max())} times; the learned "
+                    f"players count {READ_PENALTY_COUNT} at most")
+        return None
+
+    def family_level(self, name: str) -> str:
+        """The official level whose learned values play level `name`: itself, a house level's
+        `like`, else the official level nearest to it (nearest_official)."""
+        lv = self.level(name)
+        if lv.official:
+            return name
+        return lv.like or nearest_official(lv, self)
 
     def level(self, name: str) -> Level:
         try:
@@ -197,7 +242,7 @@ class _Parser:
             self.fail(entry, f"must be a table, not {_kind(v)}")
         for k in v:
             if k not in keys and k not in optional:
-                self.fail(entry, f"unknown key {k!r} (expected {', '.join(keys)})")
+                self.fail(entry, f"unknown key {k!r} (expected {', '.join(keys + optional)})")
         for k in keys:
             if k not in v:
                 self.fail(entry, f"missing key {k!r}")
@@ -330,7 +375,12 @@ class _Parser:
 
     def level(self, name: str, v) -> Level:
         entry = f"difficulty.{name}"
-        self.table(v, entry, LEVEL_KEYS)
+        self.table(v, entry, LEVEL_KEYS, LEVEL_OPTIONAL)
+        like = v.get("like")
+        if like is not None:
+            if name in codes.LEVELS:
+                self.fail(entry, f"like is for a house level; {name!r} is an official one")
+            self.name(like, entry, "official level for like", codes.LEVELS)
         adds = {}
         for key in ("lieutenants", "bosses"):
             sub = f"{entry}.{key}"
@@ -351,4 +401,77 @@ class _Parser:
             bosses_offset=adds["bosses"][1],
             farmstead_penalties=self.bool_(v["farmstead_penalties"], entry, "farmstead_penalties"),
             family_bonuses=self.bool_(v["family_bonuses"], entry, "family_bonuses"),
+            like=like,
         )
+
+
+def read_data(comp: Components) -> dict:
+    """The component data the learned players read (strategies.nets): the cards as a multiset
+    (rank, value, symbol, penalties, flames: their order in the file is no input), the samurai's
+    Kiai values by name (the talents belong to the names), the farmstead backs as a multiset, the
+    family bonuses in order (an input each), and the official levels' switches the values read
+    (farmstead penalties, family bonuses). Not the file's bytes, comments, barricade tokens or
+    house levels: the rest of a level is the table the players see, not data they were made for."""
+    cards = zip(comp.card_rank.tolist(), comp.card_value.tolist(), comp.card_symbol.tolist(),
+                map(sorted, comp.card_pen.tolist()), comp.card_flame.tolist())
+    counted: dict = {}
+    for card in cards:
+        key = json.dumps(card)
+        counted[key] = counted.get(key, 0) + 1
+    return {
+        "cards": sorted([json.loads(k), n] for k, n in counted.items()),
+        "kiai": {name: comp.kiai[i].tolist() for i, name in enumerate(codes.SAMURAI)},
+        "farmsteads": sorted(comp.farm_backs.tolist()),
+        "families": comp.family_bonuses.tolist(),
+        "levels": {name: [comp.levels[name].farmstead_penalties, comp.levels[name].family_bonuses]
+                   for name in codes.LEVELS},
+    }
+
+
+# how far apart two levels are, per knob: a barricade, a plunderer per samurai, a lieutenant or boss per
+# samurai or of offset, a switch (farmstead penalties, family bonuses)
+def _distance(a: Level, b: Level) -> int:
+    return (abs(a.extra_barricades - b.extra_barricades) + abs(a.plunderers_per_samurai - b.plunderers_per_samurai)
+            + abs(a.lieutenants_per_samurai - b.lieutenants_per_samurai) + abs(a.lieutenants_offset - b.lieutenants_offset)
+            + abs(a.bosses_per_samurai - b.bosses_per_samurai) + abs(a.bosses_offset - b.bosses_offset)
+            + (a.farmstead_penalties != b.farmstead_penalties) + (a.family_bonuses != b.family_bonuses))
+
+
+def nearest_official(lv: Level, comp: Components) -> str:
+    """The official level nearest to `lv`: the fewest steps over its knobs (a barricade, a
+    plunderer per samurai, a lieutenant's or boss's per-samurai count or offset, a switch), the
+    easier on a tie."""
+    return min(codes.LEVELS, key=lambda name: (_distance(lv, comp.levels[name]), codes.LEVELS.index(name)))
+
+
+def level_toml(level: Level) -> str:
+    """The table of `level` as a component file writes it (the parser reads it back as it is)."""
+    def adds(per: int, offset: int) -> str:
+        return f"{{ per_samurai = {per}, offset = {offset} }}"
+
+    lines = [f"[difficulty.{level.name}]"]
+    if level.like is not None:
+        lines.append(f'like = "{level.like}"')
+    lines += [f"extra_barricades = {level.extra_barricades}",
+              f"plunderers_per_samurai = {level.plunderers_per_samurai}",
+              f"lieutenants = {adds(level.lieutenants_per_samurai, level.lieutenants_offset)}",
+              f"bosses = {adds(level.bosses_per_samurai, level.bosses_offset)}",
+              f"farmstead_penalties = {str(level.farmstead_penalties).lower()}",
+              f"family_bonuses = {str(level.family_bonuses).lower()}"]
+    return "\n".join(lines) + "\n"
+
+
+def with_levels(comp: Components, levels: list[Level]) -> tuple[Components, str]:
+    """comp with `levels` added (house levels, under names it does not hold), and the text of the
+    file that holds them: comp's file with their tables appended. The Components is that file's,
+    its sha256 the text's; nothing is written."""
+    text = pathlib.Path(comp.path).read_text(encoding="utf-8").rstrip("\n") + "\n"
+    for lv in levels:
+        if lv.name in comp.levels:
+            _fail(comp.path, f"difficulty.{lv.name}", "the file holds a level of that name already")
+        text += "\n" + level_toml(lv)
+    parsed = _Parser(comp.path).parse(tomllib.loads(text), comp.path, hashlib.sha256(text.encode()).hexdigest())
+    for value in vars(parsed).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return parsed, text

@@ -158,9 +158,10 @@ class StrategyModule(Protocol):
     def check_data(self, config) -> None:
         """A planner's check of its data before any game (ValueError with one line)."""
 
-    def load_model(self, path=None, components_sha256=None, table=None):
+    def load_model(self, path=None, components=None, table=None):
         """The model file the strategy plays: path's, else the shipped one (of the table's
-        family where BY_FAMILY), checked (ValueError with one line)."""
+        family where BY_FAMILY: team size and official level), checked, with `components`, that
+        its inputs hold their data (ValueError with one line)."""
 
     BY_FAMILY: bool  # its shipped models come one per family (team size, level): load_model takes `table`
 

@@ -152,9 +152,10 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
     return best
 
 
-def load_model(path=None, components_sha256: str | None = None):
-    """The model file this strategy plays (GameConfig.load_model): path's, else the shipped one."""
-    return load(path, LEARNED, components_sha256)
+def load_model(path=None, components=None):
+    """The model file this strategy plays (GameConfig.load_model): path's, else the shipped one;
+    with `components`, checked that its inputs hold their data."""
+    return load(path, LEARNED, components)
 
 
 def label(config, model) -> str:
@@ -166,7 +167,7 @@ def label(config, model) -> str:
 def data_record(config) -> np.ndarray:
     """The parameter record the run layer hands the engine: keeper's parameters, then the model
     named by config.model (default: the shipped one), checked against the game's components."""
-    return record(load_model(config.model, config.components.sha256), config.params)
+    return record(load_model(config.model, config.components), config.params)
 
 
 def record(model, params: dict) -> np.ndarray:

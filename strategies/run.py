@@ -22,14 +22,16 @@ import numba
 import numpy as np
 
 from kiai.simcore import state
-from kiai.simcore.components import Components
+from kiai.simcore.components import Components, load_components
 from kiai.simcore.config import ConfigError, TableFacts, check_table, configure, script
 from kiai.simcore.events import TR_COLS
 from kiai.simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
 from kiai.simcore.results import N_OUT, OUT_NAMES
 from kiai.strategies import registry
+from kiai.strategies.nets import modelfile
 
 MAX_TRACE_ROWS = 200_000
+OTHER_COMPONENTS = "model trained on other components"  # the mark of a result whose model was made for other data
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class GameConfig(TableFacts):
     first_seat: int | None = None  # None: drawn at random (R-3)
     model: str | None = None  # the model file of `learned` (played, or a planner's base); None: the shipped one
     rules: dict = field(default_factory=dict)  # rule readings (simcore.readings); the rules' own by default
+    strict: bool = False  # refuse a model made for other component data (else it plays, and results say so)
 
     def __post_init__(self):
         check_table(self)
@@ -62,7 +65,9 @@ class GameConfig(TableFacts):
                 raise ConfigError(str(e)) from None
         if self.uses_model:
             try:
-                self.load_model(self.components.sha256)
+                model = self.load_model(self.components)
+                if self.strict and self.other_components(model):
+                    raise modelfile.other_data_error(model, self.components, load_components())
             except ValueError as e:
                 raise ConfigError(str(e)) from None
         else:  # a command's --model applies to the configurations that play one (kiai.checks.check_model)
@@ -77,15 +82,26 @@ class GameConfig(TableFacts):
     def uses_model(self) -> bool:
         return registry.hook_of(self.base_name, "data_record") is not None
 
-    def load_model(self, components_sha256: str | None = None, shipped: bool = False):
+    def load_model(self, components: Components | None = None, shipped: bool = False):
         """The model file the base plays (self.model, else its shipped one; `shipped`: the shipped
-        one), checked; ValueError (one line) when it cannot be played. A base whose shipped values
-        come by family (selfplay) gets the one of this table's team size and level."""
+        one), checked (with `components`, that its inputs hold their data); ValueError (one line)
+        when it cannot be played. A base whose shipped values come by family (selfplay) gets the
+        one of this table's team size and level: a house level's official one (family_level)."""
         load = registry.hook_of(self.base_name, "load_model")
         path = None if shipped else self.model
         if registry.hook_of(self.base_name, "BY_FAMILY", False):
-            return load(path, components_sha256, table=(len(self.samurai), self.difficulty))
-        return load(path, components_sha256)
+            return load(path, components, table=(len(self.samurai), self.family_level))
+        return load(path, components)
+
+    @property
+    def family_level(self) -> str:
+        """The official level whose models play this table: the level, or a house level's
+        (simcore.components: its `like`, else the nearest official level)."""
+        return self.components.family_level(self.difficulty)
+
+    def other_components(self, model) -> bool:
+        """Whether `model` was made for other component data than this table's."""
+        return modelfile.other_components(model, self.components, load_components())
 
     @property
     def strategy_info(self) -> registry.Strategy:
@@ -117,6 +133,7 @@ class GameConfig(TableFacts):
             "absent_tokens": self.absent_on,
             "components": self.components.path,
             "components_sha256": self.components.sha256,
+            "components_data_sha256": self.components.data_sha256,
             "rules": dict(self.rules),
         }
         if self.uses_model:
@@ -126,6 +143,11 @@ class GameConfig(TableFacts):
             out["model"] = {"path": m.path, "sha256": m.sha256, "positions": m.header.get("positions"),
                             "date": m.header.get("date"),
                             "shipped": Path(m.path).resolve() == Path(shipped).resolve()}
+            out["model"]["components_data_sha256"] = modelfile.made_for(m.header, self.components, load_components())
+            if self.other_components(m):  # it plays, marked (--strict refuses it before any game)
+                out["model"]["mark"] = OTHER_COMPONENTS
+            if self.family_level != self.difficulty:
+                out["model"]["family_level"] = self.family_level
             plays = registry.hook_of(self.base_name, "plays")
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)
@@ -168,7 +190,8 @@ def _data_record(config: GameConfig, base) -> int:
     per (strategy, parameters, model, components). The model's bytes name it, not its path: a
     file rewritten in place (a training run's candidate fits) is another model."""
     overrides = {} if config.strategy_info.planner else dict(config.params)
-    key = (base.name, tuple(sorted(overrides.items())), config.load_model().sha256, config.components.sha256)
+    # the record holds the model and the parameters; of the components, only the data its checks read
+    key = (base.name, tuple(sorted(overrides.items())), config.load_model().sha256, config.components.data_sha256)
     if key not in _RECORDS:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
                           model=config.model)

@@ -421,14 +421,14 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
 BY_FAMILY = True  # its shipped values come by family (GameConfig.load_model)
 
 
-def load_model(path=None, components_sha256: str | None = None, table: tuple[int, str] | None = None):
-    """The model selfplay plays, checked (GameConfig.load_model): the value file at path, else
-    the shipped value of the table's family (team size, level); where kiai ships none, learned's
-    model, whose answers selfplay then gives (data_record). With neither path nor table, the
-    shipped general value."""
+def load_model(path=None, components=None, table: tuple[int, str] | None = None):
+    """The model selfplay plays, checked (GameConfig.load_model; `components`: the game's, whose
+    data its inputs must hold): the value file at path, else the shipped value of the table's
+    family (team size, official level); where kiai ships none, learned's model, whose answers
+    selfplay then gives (data_record). With neither path nor table, the shipped general value."""
     if not path and table is not None and modelfile.family_path(*table) is None:
-        return learned.load_model(None, components_sha256)
-    model = load(path or (table and modelfile.family_path(*table)), AFTER, components_sha256)
+        return learned.load_model(None, components)
+    model = load(path or (table and modelfile.family_path(*table)), AFTER, components)
     value_params(model)  # its header's play is one selfplay can play (else one line, before any game)
     return model
 
@@ -456,7 +456,8 @@ def label(config, model) -> str:
     value file, or learned's answers where kiai ships none; its hash; whether its header sets the
     play (tuned play)."""
     if model.kind is LEARNED:
-        return f"learned's answers, model {model.sha256[:8]}: no value for {config.n} samurai at {config.difficulty}"
+        level = config.components.family_level(config.difficulty)
+        return f"learned's answers, model {model.sha256[:8]}: no value for {config.n} samurai at {level}"
     family = family_of(model)
     shipped = family is not None and model.path == str(modelfile.family_path(*_family_key(family)) or "")
     if shipped:
@@ -519,11 +520,11 @@ def data_record(config) -> np.ndarray:
     if model.kind is not LEARNED:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
-        key = config.components.sha256
+        key = config.components.data_sha256
         if key not in _BASES:
-            _BASES[key] = learned.record(learned.load_model(None, key), {})
+            _BASES[key] = learned.record(learned.load_model(None, config.components), {})
         rec[0]["base_at"] = _BASES[key].ctypes.data
     return rec
 
 
-_BASES: dict = {}  # learned's records that selfplay's records point to, by components
+_BASES: dict = {}  # learned's records that selfplay's records point to, by component data

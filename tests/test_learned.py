@@ -15,7 +15,7 @@ from kiai.simcore.state import MEM
 from kiai.strategies import learned
 from kiai.training import learned as training
 from kiai.strategies.nets.features import N_FEATURES, SCHEMA
-from kiai.strategies.nets.modelfile import HEADS, LEARNED, ModelError, shapes
+from kiai.strategies.nets.modelfile import HEADS, LEARNED, ModelError, other_components, other_data_error, shapes
 from kiai.strategies.nets.modelfile import load as load_file
 from kiai.strategies.nets.modelfile import save as save_file
 from kiai.strategies.nets.modelfile import shipped_path
@@ -23,9 +23,17 @@ from kiai.strategies.run import GameConfig, run_games
 from conftest import one_line_error, run
 
 
-def load(path=None, sha=None):
+def load(path=None, components=None):
     """learned's model file (the shipped one by default)."""
-    return load_file(path, LEARNED, sha)
+    return load_file(path, LEARNED, components)
+
+
+def load_strict(path):
+    """learned's model file, refused as --strict refuses it when made for other component data."""
+    model = load(path, COMP)
+    if other_components(model, COMP):
+        raise other_data_error(model, COMP)
+    return model
 
 
 def save(path, arrays, header):
@@ -38,7 +46,8 @@ def default_path():
 pytestmark = pytest.mark.usefixtures("engine")
 
 FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
-SHA = load_components(None).sha256
+COMP = load_components(None)
+SHA = COMP.sha256
 
 
 def random_model(hidden=6, seed=0, scale=0.3):
@@ -103,7 +112,7 @@ def test_saved_models_hold_no_subnormal_weights(tmp_path):
     arrays["action_w2"][1, :3] = np.float32(2e-40)
     arrays["card_b1"][4] = np.float32(-1e-39)
     save(tmp_path / "m.npz", arrays, header)
-    m = load(tmp_path / "m.npz", SHA)
+    m = load(tmp_path / "m.npz", COMP)
     tiny = np.finfo(np.float32).tiny
     for k, v in m.arrays.items():
         assert not ((np.abs(v) > 0) & (np.abs(v) < tiny)).any(), k
@@ -130,11 +139,11 @@ def test_the_zero_model_plays_exactly_as_keeper(tmp_path):
 def test_a_model_round_trips_and_the_shipped_one_says_how_it_was_made(tmp_path):
     arrays, header = random_model(hidden=5)
     save(tmp_path / "m.npz", arrays, header)
-    m = load(tmp_path / "m.npz", SHA)
+    m = load(tmp_path / "m.npz", COMP)
     assert m.hidden == 5 and m.header["feature_schema"] == SCHEMA
     for k, v in arrays.items():
         np.testing.assert_array_equal(m.arrays[k], v)
-    shipped = load(default_path(), SHA)
+    shipped = load(default_path(), COMP)
     for key in ("feature_schema", "architecture", "positions", "teacher", "seeds", "components_sha256",
                 "kiai_version", "date"):
         assert key in shipped.header, key
@@ -150,10 +159,10 @@ def test_an_ensemble_file_round_trips_and_plays_the_mean_of_its_members(tmp_path
     arrays, header = random_model(seed=1)
     save(tmp_path / "m.npz", arrays, header)
     save(tmp_path / "zero.npz", {k: np.zeros_like(v) for k, v in arrays.items()}, header)
-    m, zero = load(tmp_path / "m.npz", SHA), load(tmp_path / "zero.npz", SHA)
+    m, zero = load(tmp_path / "m.npz", COMP), load(tmp_path / "zero.npz", COMP)
     for name, members in (("mm", [m, m]), ("zm", [zero, m])):
         save(tmp_path / f"{name}.npz", *ensemble(members, m.header))
-    zm = load(tmp_path / "zm.npz", SHA)
+    zm = load(tmp_path / "zm.npz", COMP)
     assert zm.members == 2 and zm.header["member_sha256"] == [zero.sha256, m.sha256]
     for k, v in arrays.items():
         np.testing.assert_array_equal(zm.member(1)[k], v)
@@ -169,7 +178,7 @@ def test_an_ensemble_file_round_trips_and_plays_the_mean_of_its_members(tmp_path
         kept = {k: z[k] for k in z.files if k != "m1_card_w2"}
     np.savez(tmp_path / "lame.npz", **kept)
     with pytest.raises(ModelError, match="m1_card_w2 is missing"):
-        load(tmp_path / "lame.npz", SHA)
+        load(tmp_path / "lame.npz", COMP)
 
 
 def _damaged(tmp_path):
@@ -196,28 +205,33 @@ def _damaged(tmp_path):
     ("shape", "misshapen"), ("nan", "not finite"),
 ])  # fmt: skip
 def test_a_bad_model_file_is_refused_with_one_line(tmp_path, capsys, name, words):
+    """A model made for other component data plays (test_house_levels) but --strict refuses it."""
     _damaged(tmp_path)
     path = tmp_path / f"{name}.npz"
     with pytest.raises(ModelError, match=words):
-        load(path, SHA)
-    one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path), words)
+        load_strict(path)
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--strategy", "learned", "--model", path, "--strict"), words)
 
 
 @pytest.mark.parametrize("strategy, retrain", [("learned", "kiai train learned --components"),
                                                ("selfplay", "kiai train value --components")])
-def test_a_house_component_file_names_both_ways_out(capsys, tmp_path, strategy, retrain):
+def test_a_changed_kiai_value_plays_marked_and_strict_refuses_it(capsys, tmp_path, strategy, retrain):
     """The models (learned's, and selfplay's values) were trained on the default components: with a
-    house file kiai refuses them in one line that says how to go on, and keeper plays that file."""
+    file of another Kiai value they play, with one line on standard error and the result marked
+    'model trained on other components'; --strict refuses them in one line that says how to go on."""
     from kiai.simcore.components import default_components_path
 
     text = default_components_path().read_text()
     assert "kyuzo      = { human = 9," in text
     (tmp_path / "house.toml").write_text(text.replace("kyuzo      = { human = 9,", "kyuzo      = { human = 10,"))
     house = tmp_path / "house.toml"
-    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", strategy),
+    code, out, err = run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", strategy, "--json")
+    assert code == 0 and json.loads(out)["model"]["mark"] == "model trained on other components"
+    assert [line for line in err.splitlines() if line.startswith("warning:")] == [
+        f"warning: {house.resolve()} holds other cards or Kiai values than the model was trained on; it plays, and the "
+        "results say 'model trained on other components' (--strict refuses it)"]
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", strategy, "--strict"),
                    "other component data", retrain, "--strategy keeper")
-    code, out, _ = run(capsys, "simulate", "-n", 10, "--components", house, "--strategy", "keeper", "--json")
-    assert code == 0 and json.loads(out)["games"] == 10
 
 
 def test_model_option_is_for_a_strategy_that_plays_one(capsys, tmp_path):
@@ -260,7 +274,7 @@ def test_kiai_train_end_to_end_resumes_and_reproduces(tmp_path, capsys):
     for name in ("settings.json", "start.npz", "model.npz", "training.csv", "curve.csv", "training.png"):
         assert (folder / name).exists(), name
     labels = np.load(it / "labels.npy")
-    m = load(it / "model.npz", SHA)
+    m = load(it / "model.npz", COMP)
     assert m.header["positions"] == len(labels) > 24 and m.header["seeds"] == [9]
     assert "lookahead" in m.header["teacher"] and m.header["training"]["settings"]["games"] == 24
     assert "kiai train learned" in m.header["training"]["command"] or "train" in m.header["training"]["command"]
@@ -332,7 +346,7 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
     doc = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train learned --members 2")
     assert doc["iterations"] == [0, 1] and doc["ensemble"]["games"] == doc["best"]["games"] == 150
     assert doc["kept"] and doc["ensemble"]["wins"] > doc["best"]["wins"]
-    final = load(folder.path / "model.npz", SHA)
+    final = load(folder.path / "model.npz", COMP)
     assert final.members == 2 and final.header["ensemble_of_iterations"] == [0, 1]
     assert final.header["evaluation"]["iterations"] == [0, 1] and final.header["ensemble_command"] == "kiai train learned --members 2"
     members = [load(folder.iteration(k) / "model.npz") for k in (0, 1)]
@@ -343,7 +357,7 @@ def test_kiai_train_members_makes_the_ensemble_the_model_when_it_wins_more(tmp_p
         assert int((out[:, 0] == 0).sum()) == doc[name]["wins"], name
     rerun = training.finish_ensemble(folder, settings, 1, comp, training.Stages(), "kiai train learned --members 2")
     assert rerun == json.loads(json.dumps(doc))
-    again = load(folder.path / "model.npz", SHA)  # the same model (the zip's file times differ)
+    again = load(folder.path / "model.npz", COMP)  # the same model (the zip's file times differ)
     assert again.header == final.header and all(np.array_equal(v, final.arrays[k]) for k, v in again.arrays.items())
 
     (folder.iteration(0) / "model.npz").write_bytes(single)

@@ -304,11 +304,12 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     from kiai.strategies.nets import table_value
     from conftest import one_line_error, run
 
-    comp_sha = GameConfig(FOUR, "easy", "keeper").components.sha256
+    comp = GameConfig(FOUR, "easy", "keeper").components
+    comp_sha = comp.sha256
     arrays = random_after_value(h1=6, h2=4)
     good = tmp_path / "good.npz"
     M.save(good, arrays, {"iteration": 2, "components_sha256": comp_sha}, M.AFTER)
-    back = M.load(good, M.AFTER, comp_sha)
+    back = M.load(good, M.AFTER, comp)
     assert back.header["feature_schema"] == A.SCHEMA and back.header["iteration"] == 2
     for k, v in arrays.items():
         assert np.array_equal(back.arrays[k], v)
@@ -326,12 +327,15 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys):
     other = tmp_path / "other.npz"
     M.save(other, arrays, {"components_sha256": "0" * 64}, M.AFTER)
     for path, words in ((tmp_path / "none.npz", "no such file"), (damaged, "not a kiai value file"),
-                        (judges, "this is judge's value, not selfplay's"), (wide, f"at most {selfplay.H1}"),
-                        (other, "other component data")):
+                        (judges, "this is judge's value, not selfplay's"), (wide, f"at most {selfplay.H1}")):
         with pytest.raises(M.ModelError, match=words):
-            M.load(path, M.AFTER, comp_sha)
+            M.load(path, M.AFTER, comp)
         one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", path, "-s", "kyuzo,kikuchiyo",
                             "-n", 10), words)
+    # made for other component data: it plays, marked; --strict refuses it
+    assert M.other_components(M.load(other, M.AFTER, comp), comp)
+    one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", other, "-s", "kyuzo,kikuchiyo",
+                        "-n", 10, "--strict"), "other component data")
     bad_play = tmp_path / "bad-play.npz"  # a header's play selfplay cannot play
     M.save(bad_play, arrays, {"components_sha256": comp_sha, "play": {"doubt": 3}}, M.AFTER)
     one_line_error(*run(capsys, "simulate", "--strategy", "selfplay", "--model", bad_play, "-s", "kyuzo,kikuchiyo",
@@ -729,7 +733,7 @@ def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tm
                        "--why", "won more on seed 4244")
     dest = shipped / "selfplay-3-normal.npz"
     assert code == 0 and str(dest) in out and "first value" in out and "base 1, doubt 0.05" in out
-    one = M.load(dest, M.AFTER, sha)
+    one = M.load(dest, M.AFTER, load_components(None))
     assert one.header["play"] == {"base": 1, "doubt": 0.05} and one.header["play_chosen_by"] == "won more on seed 4244"
     assert one.header["play_added_to"] == first.sha256 and one.header["iteration"] == 0 and "replaces" not in one.header
     for k in M.VALUE_SHAPES:

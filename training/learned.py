@@ -32,7 +32,7 @@ import numpy as np
 
 from kiai.simcore.questions import Q_CARD
 from kiai.strategies.nets.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, save, shapes
+from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, made_for_header, save, shapes
 from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require, seed_of, write_json, write_npy
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
@@ -310,6 +310,8 @@ def learn(folder: Folder, settings: Settings, k: int, stages: Stages, command: s
                              threads=_threads())
         fits.append((arrays, losses, curve))
     header = header_for(settings, k, len(rows), fits[0][1], command)
+    if components is not None:  # which component data the model reads (simcore.components.read_data)
+        header.update(made_for_header(components))
     best = 0
     if settings.fits > 1:
         wins = select(folder, settings, k, [a for a, _, _ in fits], header, components, stages)
@@ -424,7 +426,8 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     folder.write_json(settings_path, mine)
     if not folder.model(0).exists():
         arrays, header = keeper_model()
-        save(folder.model(0), arrays, {**header, "components_sha256": settings.components_sha256}, LEARNED)
+        made = made_for_header(components) if components is not None else {"components_sha256": settings.components_sha256}
+        save(folder.model(0), arrays, {**header, **made}, LEARNED)
     history, best = [], None
     for k in range(settings.iterations):
         label(folder, settings, k, components, stages)

@@ -338,7 +338,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
     if after and previous is None:  # selfplay's iteration 0 plays over a value of zeros: keeper's answers
         previous = folder / "value-zero.npz"
         if not previous.exists():
-            M.save(previous, zero_value(settings), {"components_sha256": components.sha256,
+            M.save(previous, zero_value(settings), {**M.made_for_header(components),
                                                                  "method": "zeros: every answer worth the same"}, kind)
     for it in range(settings.iterations):
         positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
@@ -403,7 +403,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
             "iteration": it, "positions": int(len(x)), "games": settings.tables * settings.games * (it + 1),
             "method": (first if not start else "continued from the value whose sha256 settings.start holds: ")
                       + f"{settings.player}'s games, TD(lambda) returns",
-            "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
+            "settings": mine, **M.made_for_header(components), "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command,
             # how the value this run started from was made, so the file tells its whole history
             **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in KEEP_OUT}}

@@ -4,12 +4,15 @@ One format for the three kinds of network kiai plays (Kind): `learned`'s two sco
 (strategies.nets.features), the value of the table at a turn's start that `judge` plays by
 (strategies.nets.table_value), and the value of an answer's afterstate that `selfplay` plays by
 (strategies.nets.afterstate). The header says what the file is (format, kind, feature_schema: the
-layout of the inputs it reads) and how it was made (components_sha256, kiai_version, date, the
-training's own record). save() writes atomically (a temporary file, then a rename), as float32
-without subnormal numbers; load() checks a file and refuses, with one line (ModelError), one that is
-not a kiai model, one of another kind or input layout, one whose arrays do not fit, and one made for
-other component data. Files written before this format (value files with the header as bytes,
-format "kiai-value") are read too.
+layout of the inputs it reads) and how it was made (components_sha256: the component file's bytes;
+components_data_sha256: the component data its inputs read, simcore.components.read_data;
+kiai_version, date, the training's own record). save() writes atomically (a temporary file, then a
+rename), as float32 without subnormal numbers; load() checks a file and refuses, with one line
+(ModelError), one that is not a kiai model, one of another kind or input layout, one whose arrays do
+not fit, and component data its inputs cannot hold. A model plays wherever it can read the game:
+other cards or Kiai values than it was made for (other_components) are the caller's to mark, or to
+refuse (--strict). Files written before this format (value files with the header as bytes, format
+"kiai-value") are read too.
 """
 
 from __future__ import annotations
@@ -216,9 +219,40 @@ def ways_out(kind: Kind) -> str:
     return f"retrain it with `{kind.train} --components`, or play a strategy without a model (--strategy keeper)"
 
 
-def load(path: str | Path | None, kind: Kind, components_sha256: str | None = None) -> ModelFile:
-    """Read and check a model file of `kind` (None: the shipped one); with components_sha256,
-    also that it was made for those components.
+def made_for_header(components) -> dict:
+    """The header entries that say which component data a model is made for."""
+    return {"components_sha256": components.sha256, "components_data_sha256": components.data_sha256}
+
+
+def made_for(header: dict, *known) -> str | None:
+    """The component data (Components.data_sha256) a model was made for: its header's
+    components_data_sha256; in a file from before that entry, the data of the component file
+    (among `known`, Components: this game's, kiai's packaged one) its components_sha256 names;
+    else None (not known)."""
+    if header.get("components_data_sha256"):
+        return str(header["components_data_sha256"])
+    made = header.get("components_sha256")
+    return next((comp.data_sha256 for comp in known if comp is not None and comp.sha256 == made), None)
+
+
+def other_components(model: ModelFile, components, *known) -> bool:
+    """Whether `model` was made for other component data than `components` (other cards, Kiai
+    values, farmstead backs, family bonuses or level switches; made_for with `components` and
+    `known`): it plays, but its results say so."""
+    return made_for(model.header, components, *known) != components.data_sha256
+
+
+def other_data_error(model: ModelFile, components, *known) -> ModelError:
+    """The one line refusing `model` on other component data (--strict)."""
+    made = made_for(model.header, components, *known)
+    return ModelError(f"{model.kind.noun} {model.path}: made for other component data (data {str(made or 'unnamed')[:12]}, "
+                      f"this game {components.data_sha256[:12]}: other cards or Kiai values) and --strict refuses "
+                      f"it; {ways_out(model.kind)}")
+
+
+def load(path: str | Path | None, kind: Kind, components=None) -> ModelFile:
+    """Read and check a model file of `kind` (None: the shipped one); with `components` (a
+    simcore Components), also that its inputs can hold that component data.
 
     A configuration checks its model, describes it and plays it (strategies.run), and a sweep
     builds hundreds of configurations: a file's bytes are read each time but checked and unpacked
@@ -236,10 +270,10 @@ def load(path: str | Path | None, kind: Kind, components_sha256: str | None = No
     except OSError as e:
         raise ModelError(f"{where}: cannot read it ({e.strerror or type(e).__name__})") from None
     model = _read(str(path), raw, kind)
-    made_for = model.header.get("components_sha256")
-    if components_sha256 is not None and made_for != components_sha256:
-        raise ModelError(f"{where}: made for other component data (components {str(made_for or 'unnamed')[:12]}, "
-                         f"this game {components_sha256[:12]}); {ways_out(kind)}")
+    why = components.unreadable() if components is not None else None
+    if why:
+        raise ModelError(f"{where}: its inputs cannot hold the component data of {components.path} ({why}); "
+                         f"play a strategy without a model (--strategy keeper)")
     return model
 
 
