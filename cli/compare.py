@@ -185,10 +185,13 @@ def _report_components(result: Comparison) -> None:
 
     d = result.summaries[0]
     label = {r["label"]: r["label"] + (f" ({r['mark']})" if r["mark"] else "") for r in result.arms}
-    print(f"component files on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}, strategy {played_as(d)}"
+    levels = sorted({r["difficulty"] for r in result.arms})
+    print(f"component files on {','.join(d['samurai'])} (seat 0 first)"
+          + (f" at {levels[0]}" if len(levels) == 1 else "") + f", strategy {played_as(d)}"
           + ("" if d["honest"] else " (cheating)") + absent_label(d["absent_tokens"], d["absent_tokens_unused"])
           + rules_label(d["rules"]))  # fmt: skip
-    print("files: " + "; ".join(f"{r['label']} {r['components_sha256'][:12]} (data {r['components_data_sha256'][:12]})"
+    print("files: " + "; ".join(f"{r['label']} " + (f"at {r['difficulty']}, " if len(levels) > 1 else "")
+                                + f"{r['components_sha256'][:12]} (data {r['components_data_sha256'][:12]})"
                                 for r in result.arms))  # fmt: skip
     _print_arms(result, "file", label)
 

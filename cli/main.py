@@ -12,6 +12,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     import click.exceptions as cx
 
 from kiai.cli import (
+    balance,
     bench,
     compare,
     record_cmd,
@@ -78,6 +79,7 @@ def _kiai(
 # Each command lives in its own module as a plain function marked with cli.common.command; they
 # are registered here, in this order (the order of `kiai --help`). No command module imports this one.
 COMMANDS = (
+    balance.balance,
     bench.bench,
     compare.compare,
     record_cmd.record,

@@ -37,10 +37,12 @@ _EXPORTS = {
     "record": "kiai.api",
     "records": "kiai.api",
     "replay": "kiai.api",
+    "balance": "kiai.levels",
     "KiaiError": "kiai.errors",
     "Simulation": "kiai.results",
     "Comparison": "kiai.results",
     "Replay": "kiai.results",
+    "Balance": "kiai.levels",
     "Progress": "kiai.progress",
 }
 __all__ = [*_EXPORTS, "strategies"]

@@ -267,10 +267,11 @@ def load_components(path):
         fail(str(e))
 
 
-def component_files(value) -> list[tuple[str, object]] | None:
+def component_files(value) -> list[tuple[str, object, str | None]] | None:
     """compare's --components when it lists 2 or more files, comma-separated ('default' names
-    kiai's packaged file), or a list of files or Components: [(label, Components)], each label
-    the file as given. None when it names one file or none (the file every arm plays)."""
+    kiai's packaged file; FILE@LEVEL plays that file's LEVEL, a house level, instead of
+    --difficulty), or a list of files or Components: [(label, Components, level or None)], each
+    label the file as given. None when it names one file or none (the file every arm plays)."""
     from kiai.simcore.components import Components
 
     if value is None or isinstance(value, (Components, os.PathLike)) or (isinstance(value, str) and "," not in value):
@@ -280,8 +281,16 @@ def component_files(value) -> list[tuple[str, object]] | None:
         fail(f"--components expects one file, or 2 or more to compare (comma-separated), got {value!r}")
     out = []
     for item in items:
-        label = Path(item.path).name if isinstance(item, Components) else str(item)
-        out.append((label, load_components(None if item == "default" else item)))
+        if isinstance(item, Components):
+            out.append((Path(item.path).name, item, None))
+            continue
+        path, at, level = str(check_path(item, "--components")).rpartition("@")
+        if not at or Path(str(item)).exists():  # a file whose name holds '@' is that file
+            path, level = str(item), None
+        comp = load_components(None if path == "default" else path)
+        if level is not None and level.lower() not in comp.levels:
+            fail(f"--components {item}: {path} has no level {level!r} (known: {', '.join(comp.levels)})")
+        out.append((str(item), comp, level.lower() if level is not None else None))
     return out
 
 

@@ -101,19 +101,21 @@ def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: di
 
 def component_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, files: Sequence,
                    absent_tokens: str = "auto", model: str | None = None, rules: dict | None = None) -> list[Arm]:
-    """One arm per component file (`files`: (label, Components) pairs, each label once), all with
-    the one seating given (seat 0 first), level, strategy and rule readings, so every arm plays the
-    same game indices of a seed and the arms differ in the component data only."""
+    """One arm per component file (`files`: (label, Components, level) triples, each label once;
+    a level of None: `difficulty`), all with the one seating given (seat 0 first), strategy and
+    rule readings, so every arm plays the same game indices of a seed and the arms differ in the
+    component data (and the level a file names: a house level against the printed one) only."""
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import GameConfig
 
-    labels = [label for label, _ in files]
+    labels = [label for label, _, _ in files]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         raise ConfigError(f"component file '{twice[0]}' is listed twice")
-    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=strategy, params=dict(params),
-                                  absent_tokens=absent_tokens, components=comp, model=model, rules=dict(rules or {})))
-            for label, comp in files]  # fmt: skip
+    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=level or difficulty, strategy=strategy,
+                                  params=dict(params), absent_tokens=absent_tokens, components=comp, model=model,
+                                  rules=dict(rules or {})))
+            for label, comp, level in files]  # fmt: skip
 
 
 def both_won(won) -> np.ndarray:
@@ -284,7 +286,8 @@ def components_report(played: Sequence[dict], games: int, seed: int) -> dict:
     SHA-256, that of the data the learned players read, and the mark of a model made for other data."""
     ordered = by_win_rate(played)
     d = ordered[0]["summary"]
-    rows = [{"rank": r + 1, **arm_entry(p), "components": p["summary"]["components"],
+    rows = [{"rank": r + 1, **arm_entry(p), "difficulty": p["summary"]["difficulty"],
+             "components": p["summary"]["components"],
              "components_sha256": p["summary"]["components_sha256"],
              "components_data_sha256": p["summary"]["components_data_sha256"],
              "model": p["summary"].get("model", {}).get("sha256"),

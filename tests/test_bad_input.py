@@ -42,7 +42,11 @@ SIMULATE = [
     (f"{T2} --model play-list.npz", ("play-list.npz", "header")),
     (f"{T2} --model settings-list.npz", ("settings-list.npz", "header")),
     (f"{T2} --model text-arrays.npz", ("text-arrays.npz", "array b3")),
-    (f"{T2} --model unnamed-components.npz", ("other component data", "!None")),
+    (f"{T2} --model unnamed-components.npz --strict", ("other component data", "unnamed", "!None")),
+    (f"{T2} --components four-families.toml", ("four-families.toml", "4 family tokens", "--strategy keeper")),
+    (f"{T2} --components four-families.toml --strategy learned", ("4 family tokens", "read 3 at most")),
+    (f"{T2} --components other-kiai.toml --strict", ("other component data", "--strict refuses")),
+    (f"{T2} --components like-nothing.toml", ("difficulty.mine", "'nightmare'", "official level for like")),
     (f"{T2} --model ''", "--model is empty"),
     (f"{T2} --model ' '", "--model is empty"),
     (f"{T2} --strategy learned --model e.npz", "model e.npz: not a kiai model file"),
@@ -99,6 +103,14 @@ COMPARE = [
     (f"{T2} --strategies reference,keeper,", ("--strategies", "empty name")),
     (f"{T2} --strategies reference,keeper --params-file ''", "--params-file is empty"),
     (f"{T2} --strategies ''", "--strategies is empty"),
+    (f"{T2} --components default,missing.toml", ("missing.toml", "cannot read")),
+    (f"{T2} --components default,default", "component file 'default' is listed twice"),
+    (f"{T2} --components default,", ("--components", "empty file")),
+    (f"{T2} --components default,other-kiai.toml --strategies reference,keeper", "excludes --strategies"),
+    (f"{T2} --components default,other-kiai.toml --rules heal=any,wounded", "excludes --strategies and --rules"),
+    (f"{T2} --components default,other-kiai.toml --strict", ("other component data", "--strict refuses")),
+    (f"{T2} --components default,four-families.toml", "4 family tokens"),
+    (f"{T2} --components default,house-normal-6.toml@normal-7", ("house-normal-6.toml", "no level 'normal-7'")),
 ]
 
 TRACE = [
@@ -149,6 +161,32 @@ REPORT = [
     ("one.parquet one.parquet --out rep", ("one.parquet is given twice")),
     ("one.parquet --out ''", "--out is empty"),
     ("'' --out rep", "is empty"),
+    ("one.parquet --out rep --components missing.toml", ("missing.toml", "cannot read")),
+    ("one.parquet --out rep --components ''", "--components is empty"),
+    ("one.parquet --out rep --components other-kiai.toml,,x", ("--components", "empty file")),
+]
+
+BALANCE = [
+    ("-d nightmare", ("--difficulty", "'nightmare'", "known: easy")),
+    ("--players 1", "--players: a game needs 2 to 7 samurai"),
+    ("--players 3,,5", ("--players", "empty")),
+    ("--players 4", "--target 4 is a team size --players balances"),
+    ("--target 9", "--target: a team size is 2 to 7"),
+    ("--target 150%", "--target: a win rate is between 0 and 1"),
+    ("--target 0", "--target: a win rate is between 0 and 1"),
+    ("--target many", "--target expects a team size"),
+    ("--games 0", "--games must be 1 to"),
+    ("--lineups 0", "--lineups must be 1 to"),
+    ("--generations 0", "--generations must be 1 to"),
+    ("--candidates 1", "--candidates must be 2 to"),
+    ("--verify 0", "--verify must be 1 to"),
+    ("--seed -1", "--seed"),
+    ("--strategy nobody", "nobody"),
+    ("--out afile.txt", "--out afile.txt exists and is not a folder"),
+    ("--out prior", ("--out prior holds a balance run", "--resume", "--force")),
+    ("--components four-families.toml", ("samurai at normal", "4 family tokens")),
+    ("--components house-normal-6.toml", "holds a level 'normal-6' already"),
+    ("--components missing.toml", ("missing.toml", "cannot read")),
 ]
 
 SHIP_VALUE = [
@@ -208,7 +246,7 @@ RULES = [
 COMMANDS = {
     "simulate": SIMULATE, "sweep": SWEEP, "compare": COMPARE, "trace": TRACE, "record": RECORD,
     "replay": REPLAY, "report": REPORT, "train ship": SHIP_VALUE, "train value": TRAIN_VALUE, "train learned": TRAIN,
-    "tune": TUNE, "bench": BENCH, "strategies": STRATEGIES, "rules": RULES,
+    "tune": TUNE, "bench": BENCH, "strategies": STRATEGIES, "rules": RULES, "balance": BALANCE,
 }  # fmt: skip
 
 S = "kyuzo,kikuchiyo"
@@ -275,6 +313,13 @@ API = [  # (function, its arguments, the words)
     ("replay", dict(records=[{}]), ("record 1", "components_sha256")),
     ("replay", dict(records={"components_sha256": 3}), ("record 1", "components_sha256")),
     ("replay", dict(records="empty-record.jsonl", components=3), "--components expects a file name"),
+    ("compare", dict(lineup=S, games=10, components=["default"]), "--components expects one file, or 2 or more"),
+    ("compare", dict(lineup=S, games=10, components=["default", 3]), "--components expects a file name"),
+    ("compare", dict(lineup=S, games=10, components="default,other-kiai.toml", strict="yes"), "--strict must be"),
+    ("simulate", dict(samurai=S, games=10, strict="yes"), "--strict must be True or False"),
+    ("balance", dict(target=[4]), "--target expects"),
+    ("balance", dict(players=3, games="x"), "--games must be a whole number"),
+    ("balance", dict(players=3, out="prior", resume=True), ("--resume", "cannot read")),
 ]
 
 
@@ -302,7 +347,7 @@ def _value_files(folder: Path) -> None:
     M.save(folder / "play-list.npz", value.arrays, {**header, "play": [1, 2]}, M.AFTER)
     M.save(folder / "settings-list.npz", value.arrays, {**header, "settings": [1]}, M.AFTER)
     M.save(folder / "unnamed-components.npz", value.arrays,
-           {k: v for k, v in header.items() if k != "components_sha256"}, M.AFTER)  # fmt: skip
+           {k: v for k, v in header.items() if not k.startswith("components_")}, M.AFTER)  # fmt: skip
     M.save(folder / "text-arrays.npz", {**value.arrays, "b3": np.array([0.5])}, header, M.AFTER)
     _retype(folder / "text-arrays.npz", "b3")
     learned = M.load(None, M.LEARNED)
@@ -355,7 +400,28 @@ def files(tmp_path_factory):
     (folder / "afile.txt").write_text("hello\n")
     (folder / "empty-record.jsonl").write_text("{}\n")
     (folder / "bad-sha.jsonl").write_text(json.dumps({"components_sha256": 3}) + "\n")
+    _component_files(folder)
     return folder
+
+
+def _component_files(folder: Path) -> None:
+    """Component files: one the learned players cannot read (four family tokens), one of other Kiai
+    values, a house level like no official one, one holding the level balance writes, and the
+    folder of an earlier balance run."""
+    from kiai.simcore.components import default_components_path
+
+    text = default_components_path().read_text(encoding="utf-8")
+    fams = 'families = ["heal_random", "add_barricade", "intruder_to_discard"]'
+    assert fams in text and "kyuzo      = { human = 9," in text
+    (folder / "four-families.toml").write_text(text.replace(fams, fams[:-1] + ', "add_barricade"]'))
+    (folder / "other-kiai.toml").write_text(text.replace("kyuzo      = { human = 9,", "kyuzo      = { human = 10,"))
+    level = "\n[difficulty.{}]\n{}extra_barricades = 2\nplunderers_per_samurai = 7\nlieutenants = {{ per_samurai = 1, offset = 0 }}\n" \
+            "bosses = {{ per_samurai = 1, offset = 0 }}\nfarmstead_penalties = false\nfamily_bonuses = true\n"
+    (folder / "like-nothing.toml").write_text(text + level.format("mine", 'like = "nightmare"\n'))
+    (folder / "house-normal-6.toml").write_text(text + level.format("normal-6", ""))
+    (folder / "prior").mkdir()
+    (folder / "prior" / "components.toml").write_text(text)
+    (folder / "prior" / "balance-state.json").write_text("{")
 
 
 def _snapshot(folder: Path) -> dict:

@@ -1,0 +1,176 @@
+"""kiai.balance: a level that evens out the team sizes (`kiai balance`, docs/house-levels.md).
+
+Every input is checked before any game is played (a KiaiError with the command's one line); the
+search and what it writes are reports.balance, reports.balance_run and reports.balance_page.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiai.checks import (
+    check_flag,
+    check_output_folder,
+    check_seed,
+    check_threads,
+    fail,
+    items_of,
+    load_components,
+    parse_counts,
+    resolve_strategy,
+    text_of,
+    whole,
+)
+from kiai.progress import reporter, warm_engine
+
+if TYPE_CHECKING:
+    from kiai.progress import Progress
+
+MAX_GAMES = 10_000_000  # a setting's games in the search, and each arm's of the verification
+
+
+class Balance:
+    """What kiai.balance found: `figures` (balance.json: the request, the target, per team size
+    the setting, its rate before and after with intervals, and what changed), `page` (the text
+    `kiai balance` prints, balance.md), `written` ({file name: path})."""
+
+    def __init__(self, figures: dict, page: str, written: dict):
+        self.figures, self.page, self.written = figures, page, written
+
+    @property
+    def sizes(self) -> list[dict]:
+        return copy.deepcopy(self.figures["sizes"])
+
+    def to_json(self) -> dict:
+        return copy.deepcopy(self.figures)
+
+    def __str__(self) -> str:
+        return self.page
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{s['n']}: {100 * s['after']['rate']:.1f}%" for s in self.figures["sizes"])
+        return f"<Balance of {self.figures['request']['level']}: {sizes}>"
+
+
+def parse_target(value, level_sizes: list[int]) -> tuple[int | None, float | None]:
+    """--target: a team size (2 to 7, a whole number) whose printed level's win rate is the target,
+    or a win rate (0.07, or 7%)."""
+    text = str(value).strip()
+    try:
+        number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        fail(f"--target expects a team size (2 to 7) or a win rate (0.07 or 7%), got {value!r}")
+    if not text.endswith("%") and number == int(number) and number >= 1:
+        if not 2 <= number <= 7:
+            fail(f"--target: a team size is 2 to 7, got {text}")
+        if int(number) in level_sizes:
+            fail(f"--target {int(number)} is a team size --players balances; leave it out of --players")
+        return int(number), None
+    if not 0 < number < 1:
+        fail(f"--target: a win rate is between 0 and 1 (or 0% and 100%), got {text}")
+    return None, number
+
+
+def _check_out(out, resume: bool, force: bool, key: dict):
+    """--out: the folder written; the state a resumed run reads back (None: start afresh). What the
+    folder holds is read before anything is written in it, a probe file included."""
+    from kiai.reports.balance_run import STATE, State
+
+    out = Path(out)
+    state = out / STATE
+    held = out.is_dir() and (state.exists() or any((out / name).exists() for name in ("components.toml", "balance.md")))
+    played = None
+    if held and not (resume or force):
+        fail(f"--out {out} holds a balance run; --resume continues it, --force starts afresh")
+    if held and resume and not force and state.exists():
+        try:
+            known, played = State.read(state)
+        except (OSError, ValueError, KeyError) as e:
+            fail(f"--resume: cannot read {state} ({e}); --force starts afresh")
+        if known != key:
+            changed = sorted(k for k in set(known) | set(key) if known.get(k) != key.get(k))
+            fail(f"--resume: {out} holds a run of other settings ({', '.join(changed)}); give the same, or --force")
+    check_output_folder(out)
+    return played
+
+
+def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, games: int = 2000,
+            generations: int = 6, candidates: int = 16, verify: int = 20_000, seed: int = 0,
+            strategy: str | None = None, params=None, components=None, out="kiai-balance", resume: bool = False,
+            force: bool = False, threads: int | None = None, progress: bool | Progress = False) -> Balance:
+    """For each team size of `players` (default: 2 to 7 but the target's), the setting of `level`'s
+    knobs that brings the strategy's win rate (kiai's default player) closest to `target`: a team
+    size (the printed level's rate there) or a win rate. `lineups` line-ups per team size;
+    `games` games each setting plays in the search (split over the line-ups, the same deals for
+    every setting), `generations` of `candidates` settings; `verify` fresh games for the winner,
+    the printed level and the target each.
+    Writes components.toml (one house level per team size), balance.md and balance.json to `out`;
+    `resume` continues a run cut short there, `force` replaces one. Returns a Balance."""
+    from kiai.reports.balance_run import STATE, Request, State
+    from kiai.simcore.components import ComponentsError
+    from kiai.simcore.config import ConfigError
+    from kiai.simcore.version import kiai_version
+    from kiai.strategies.run import GameConfig
+
+    with reporter(progress) as p:
+        comp = load_components(components)
+        if not isinstance(level, str) or level.lower() not in comp.levels:
+            fail(f"--difficulty: unknown level {level!r} (known: {', '.join(comp.levels)})")
+        level = level.lower()
+        sizes = parse_counts(text_of(players, "--players")) if players is not None else None
+        target_size, target_rate = parse_target(target, sizes or [])
+        sizes = sizes or [n for n in range(2, 8) if n != target_size]
+        numbers = {"--lineups": (lineups, 1, 35), "--games": (games, 1, MAX_GAMES), "--generations": (generations, 1, 50),
+                   "--candidates": (candidates, 2, 200), "--verify": (verify, 1, MAX_GAMES)}
+        for option, (value, lo, hi) in numbers.items():
+            if not lo <= whole(value, option) <= hi:
+                fail(f"{option} must be {lo} to {hi:,}, got {value}")
+        seed = check_seed(seed)
+        check_threads(threads, p.note)
+        name, overrides = resolve_strategy(strategy, items_of(params, "--param"), None)
+        request = Request(level, tuple(sizes), target_size, target_rate, lineups, games, generations, candidates, verify,
+                          seed, name, overrides)  # fmt: skip
+        for n in sorted(set(sizes) | {target_size} - {None}):
+            house = request.house(n)
+            if house in comp.levels:
+                fail(f"--components {comp.path} holds a level {house!r} already; balance writes it")
+            try:
+                GameConfig(("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo")[:n], level,
+                           name, dict(overrides), components=comp)  # the printed level plays at this size
+            except (ConfigError, ComponentsError) as e:
+                fail(f"{n} samurai at {level}: {e}")
+        key = {**json.loads(json.dumps(request.__dict__)), "components_sha256": comp.sha256,
+               "kiai_version": kiai_version(), "engine": _engine()}
+        played = _check_out(out, check_flag(resume, "--resume"), check_flag(force, "--force"), key)
+        out = Path(out)
+        return _run(request, comp, out, State(out / STATE, key, played), p, threads)
+
+
+def _engine() -> str:
+    from kiai.simcore._cache import source_hash
+
+    return source_hash()
+
+
+def _run(request, comp, out: Path, state, p, threads) -> Balance:
+    """Play the request (the input checked), write what it found, and say so."""
+    from kiai.reports import balance_page
+    from kiai.reports.balance_run import run
+    from kiai.strategies.run import GameConfig, threads_for
+
+    out.mkdir(exist_ok=True)
+    with threads_for(threads) as used:
+        warm_engine(GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke")[: max(2, min(request.sizes))],
+                               request.level, request.strategy, dict(request.params), components=comp), note=p.note)
+        if state.played:
+            p.note(f"resume: {len(state.played)} results played before are read back from {state.path}")
+        p.start("games", None, threads=used)
+        figures = run(request, comp, state=state, note=p.note, on_games=p.advance)
+    written = balance_page.write(out, figures, comp)
+    return Balance(figures, balance_page.page(figures, comp), {k: str(v) for k, v in written.items()})
+
+
+__all__ = ["Balance", "balance", "parse_target"]

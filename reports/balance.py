@@ -1,0 +1,258 @@
+"""A level that evens out the team sizes (`kiai balance`): for each team size, the setting of the
+level's knobs that brings a player's win rate closest to a target.
+
+The knobs are what a level's table in the component file sets (simcore.components.Level):
+extra barricades, plunderers per samurai, the lieutenants and bosses added (their offset, so one
+step is one card), farmstead penalties and family bonuses. A Space holds the values each may take
+for one team size, from the printed level outwards, within what the deck and the barricade tokens
+allow; a setting is one value per knob (KNOBS order).
+
+The search (Search) is the cross-entropy method over those values, one categorical distribution
+per knob, every candidate playing the same deals (game indices 0..deals-1 of each line-up); from
+the best setting it then steps to a better neighbour (a knob one value up or down) while there is
+one, and the best few settings are raced on doubling deals, keeping the better half each round. A
+setting's score is its distance to the target plus STEP_SHARE of the target per step away from
+the printed level, so that of two settings about as close the simpler one wins. How a setting is played is
+the caller's (`play`), which keeps the search testable on a constructed case without games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+KNOBS = ("extra_barricades", "plunderers_per_samurai", "lieutenants", "bosses", "farmstead_penalties", "family_bonuses")
+REACH = {"extra_barricades": 6, "plunderers_per_samurai": 3, "lieutenants": 3, "bosses": 3}  # steps each way
+# the cost of a step away from the printed level, as a share of the target: at a 10% target, a setting of
+# three steps must come 1 point closer than one of one step; ties go to the simpler setting
+STEP_SHARE = 0.05
+FLOOR = 0.02  # no value of a knob falls below this probability, so one generation cannot end the search
+SMOOTH = 0.7  # the weight of the elites' frequencies in each new distribution
+ELITE = 0.25  # the share of a generation that refits the distributions
+RACE = 8  # settings raced after the search; each round plays them on as many games again and keeps half
+POLISH = 5  # steps from the best setting to a better neighbour after the cross-entropy method, at most
+
+Setting = tuple  # one value per knob, in KNOBS order
+# (setting, first, last) -> (wins, games): the setting played on game indices first..last-1 (of each line-up)
+Play = Callable[[Setting, int, int], tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Space:
+    """The settings a search may try for `n` samurai at level `base`: each knob's values (counts
+    for barricades, plunderers per samurai, lieutenants and bosses; booleans for the switches)."""
+
+    n: int
+    base: object  # simcore.components.Level
+    values: tuple  # per knob, a tuple of its values
+
+    @property
+    def printed(self) -> Setting:
+        b, n = self.base, self.n
+        return (b.extra_barricades, b.plunderers_per_samurai, b.lieutenants(n), b.bosses(n), b.farmstead_penalties,
+                b.family_bonuses)
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(v) for v in self.values)
+
+    def extreme(self, easier: bool) -> Setting:
+        """The easiest setting (the most barricades, the fewest plunderers, lieutenants and bosses,
+        no farmstead penalties, family bonuses), or the hardest."""
+        pick = (max, min, min, min, min, max) if easier else (min, max, max, max, max, min)
+        return tuple(f(v) for f, v in zip(pick, self.values))
+
+    def steps(self, s: Setting) -> int:
+        """How far s is from the printed level: a barricade, a plunderer per samurai, a lieutenant or
+        boss, a switch: one step each."""
+        return sum(abs(int(a) - int(b)) for a, b in zip(s, self.printed))
+
+    def level(self, s: Setting, name: str, like: str | None = None):
+        """The level (simcore.components.Level) of setting s, named `name`: lieutenants and bosses
+        keep the printed level's per-samurai count and move its offset."""
+        b = self.base
+        return dataclasses.replace(
+            b, name=name, like=like, extra_barricades=int(s[0]), plunderers_per_samurai=int(s[1]),
+            lieutenants_offset=int(s[2]) - b.lieutenants_per_samurai * self.n,
+            bosses_offset=int(s[3]) - b.bosses_per_samurai * self.n, farmstead_penalties=bool(s[4]),
+            family_bonuses=bool(s[5]))  # fmt: skip
+
+
+def space(comp, level: str, n: int) -> Space:
+    """Every setting of `level`'s knobs for n samurai that the component data can set up: within
+    REACH steps of the printed level, barricades within the tokens, cards within the deck, and the
+    component file's ranges (an offset of -7 to 7)."""
+    from kiai.simcore import codes
+
+    b = comp.level(level)
+    deck = np.bincount(comp.card_rank, minlength=len(codes.RANKS))
+    e_lo = max(-n, -7, b.extra_barricades - REACH["extra_barricades"])
+    e_hi = min(comp.barricade_tokens - n, 10, b.extra_barricades + REACH["extra_barricades"])
+    p_lo = max(1, b.plunderers_per_samurai - REACH["plunderers_per_samurai"])
+    p_hi = min(20, int(deck[codes.PLUNDERER]) // n, b.plunderers_per_samurai + REACH["plunderers_per_samurai"])
+
+    def counts(now: int, per: int, held: int, reach: int) -> tuple:
+        return tuple(c for c in range(max(0, now - reach), min(held, now + reach) + 1) if -7 <= c - per * n <= 7)
+
+    values = (tuple(range(e_lo, e_hi + 1)), tuple(range(p_lo, p_hi + 1)),
+              counts(b.lieutenants(n), b.lieutenants_per_samurai, int(deck[codes.LIEUTENANT]), REACH["lieutenants"]),
+              counts(b.bosses(n), b.bosses_per_samurai, int(deck[codes.BOSS]), REACH["bosses"]),
+              (False, True), (False, True))  # fmt: skip
+    return Space(n, b, values)
+
+
+def score(wins: int, games: int, target: float, steps: int) -> float:
+    """Distance of a win rate to the target, plus STEP_SHARE of the target per step away from the
+    printed level."""
+    return abs(wins / games - target) + STEP_SHARE * target * steps
+
+
+class Search:
+    """The cross-entropy method over a Space, then racing (run). Every setting plays the same
+    deals: game indices 0..deals-1 (of each line-up the caller's `play` plays); `played` maps each
+    setting tried to its (wins, games, deals)."""
+
+    def __init__(self, sp: Space, play: Play, target: float, *, deals: int, rng: np.random.Generator,
+                 note: Callable[[str], None] | None = None):
+        self.sp, self.play, self.target, self.deals, self.rng = sp, play, target, deals, rng
+        self.note = note or (lambda line: None)
+        self.played: dict[Setting, tuple[int, int, int]] = {}
+        printed = self.sp.printed
+        # at first each knob is drawn uniformly, with a third of its weight on the printed value
+        self.probs = [np.full(len(v), 2 / 3 / len(v)) + [1 / 3 if x == p else 0.0 for x in v]
+                      for v, p in zip(sp.values, printed)]  # fmt: skip
+
+    def scored(self, s: Setting, deals: int | None = None) -> float:
+        w, g, _ = self.played[s] if deals is None else self.result(s, deals)
+        return score(w, g, self.target, self.sp.steps(s))
+
+    def result(self, s: Setting, deals: int) -> tuple[int, int, int]:
+        """s played on game indices 0..deals-1 (those beyond what it played so far, played now)."""
+        w, g, d = self.played.get(s, (0, 0, 0))
+        if d < deals:
+            more, k = self.play(s, d, deals)
+            w, g, d = w + more, g + k, deals
+            self.played[s] = (w, g, d)
+        return w, g, d
+
+    def draw(self, k: int, first: Setting | None = None) -> list[Setting]:
+        """k distinct settings drawn from the distributions (`first` among them)."""
+        out = [first] if first is not None else []
+        for _ in range(50 * k):
+            if len(out) >= min(k, self.sp.size):
+                break
+            s = tuple(v[self.rng.choice(len(v), p=p)] for v, p in zip(self.sp.values, self.probs))
+            if s not in out:
+                out.append(s)
+        return out
+
+    def refit(self, elites: list[Setting]) -> None:
+        for i, values in enumerate(self.sp.values):
+            freq = np.array([sum(s[i] == v for s in elites) for v in values], float) / len(elites)
+            p = SMOOTH * freq + (1 - SMOOTH) * self.probs[i]
+            p = np.maximum(p, FLOOR)
+            self.probs[i] = p / p.sum()
+
+    def generation(self, g: int, k: int) -> list[Setting]:
+        """One generation: k settings drawn (the printed one first, in the first), each played on
+        the search's deals, and the distributions refitted to the best ELITE of them."""
+        drawn = self.draw(k, self.sp.printed if g == 0 else None)
+        for s in drawn:
+            self.result(s, self.deals)
+        ranked = sorted(drawn, key=self.scored)
+        self.refit(ranked[: max(2, math.ceil(ELITE * len(ranked)))])
+        return ranked
+
+    def race(self, pool: list[Setting], rounds: int) -> list[Setting]:
+        """Successive halving: each round the pool plays as many games again (the same deals for
+        all: the next indices), and the better half by score stays. Returns the survivors, best
+        first."""
+        deals = self.deals
+        for _ in range(rounds):
+            if len(pool) < 2:
+                break
+            deals *= 2
+            self.note(f"{self.sp.n} samurai: racing {len(pool)} settings on {deals:,} deals of each line-up")
+            pool = sorted(pool, key=lambda s: self.scored(s, deals))[: max(1, len(pool) // 2)]
+        return pool
+
+    def neighbours(self, s: Setting) -> list[Setting]:
+        """The settings one step from s: a knob's next value up or down."""
+        out = []
+        for i, values in enumerate(self.sp.values):
+            j = values.index(s[i])
+            out += [s[:i] + (values[k],) + s[i + 1:] for k in (j - 1, j + 1) if 0 <= k < len(values)]
+        return out
+
+    def polish(self, moves: int = POLISH) -> Setting:
+        """From the best setting so far, step to the best of its neighbours while that scores
+        better, at most `moves` times; returns where it stops. Each comparison plays twice the
+        search's deals, so that a setting that was lucky on them does not hold the search."""
+        deals = 2 * self.deals
+        best = min(self.played, key=self.scored)
+        for _ in range(moves):
+            step = min(self.neighbours(best), key=lambda s: self.scored(s, deals))
+            if self.scored(step, deals) >= self.scored(best, deals):
+                break
+            best = step
+        return best
+
+    def run(self, generations: int, candidates: int, describe: Callable[[Setting], str] = str) -> Setting:
+        """The search: `generations` of `candidates` settings, the best polished one step at a
+        time, then RACE of the best of them raced until one is left; returns it."""
+        for g in range(generations):
+            ranked = self.generation(g, candidates)
+            w, n, _ = self.played[ranked[0]]
+            self.note(f"{self.sp.n} samurai: generation {g + 1}/{generations}: {len(self.played)} of "
+                      f"{self.sp.size:,} settings played; best {100 * w / n:.1f}% "
+                      f"(target {100 * self.target:.1f}%): {describe(ranked[0])}")  # fmt: skip
+        best = self.polish()
+        w, n, _ = self.played[best]
+        self.note(f"{self.sp.n} samurai: its neighbours tried, {len(self.played)} settings played; best "
+                  f"{100 * w / n:.1f}%: {describe(best)}")  # fmt: skip
+        pool = sorted(self.played, key=self.scored)[:RACE]
+        return self.race(pool, max(0, math.ceil(math.log2(len(pool)))))[0]
+
+
+# --------------------------------------------------------------------------------- plain words
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(k: int) -> str:
+    return NUMBERS[k] if k < len(NUMBERS) else str(k)
+
+
+def _more_or_fewer(d: int, noun: str, plural: str, after: str = "") -> str | None:
+    if d == 0:
+        return None
+    word = plural if abs(d) > 1 else noun
+    return f"{_count(abs(d))} more {word}{after}" if d > 0 else f"{_count(abs(d))} {word} fewer{after}"
+
+
+def in_words(sp: Space, s: Setting) -> str:
+    """What setting s changes from the printed level, in plain words ("3 more barricades and one
+    boss fewer"), or "as printed"."""
+    p = sp.printed
+    parts = [
+        _more_or_fewer(s[0] - p[0], "barricade", "barricades"),
+        _more_or_fewer(s[1] - p[1], "plunderer", "plunderers", " per samurai"),
+        _more_or_fewer(s[2] - p[2], "lieutenant", "lieutenants"),
+        _more_or_fewer(s[3] - p[3], "boss", "bosses"),
+        None if s[4] == p[4] else ("farmstead penalties" if s[4] else "no farmstead penalties"),
+        None if s[5] == p[5] else ("family bonuses" if s[5] else "no family bonuses"),
+    ]
+    parts = [x for x in parts if x]
+    if not parts:
+        return "as printed"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def knob_text(s: Setting) -> str:
+    """A setting in short (progress lines): barricades +e, plunderers, lieutenants, bosses, switches."""
+    return (f"extra barricades {s[0]}, plunderers {s[1]}/samurai, lieutenants {s[2]}, bosses {s[3]}, "
+            f"farmstead penalties {'on' if s[4] else 'off'}, family bonuses {'on' if s[5] else 'off'}")
