@@ -4,8 +4,8 @@ level's knobs that brings a player's win rate closest to a target.
 The knobs are what a level's table in the component file sets (simcore.components.Level):
 extra barricades, plunderers per samurai, the lieutenants and bosses added (their offset, so one
 step is one card), farmstead penalties and family bonuses. A Space holds the values each may take
-for one team size, from the printed level outwards, within what the deck and the barricade tokens
-allow; a setting is one value per knob (KNOBS order).
+for one team size, all that the deck and the barricade tokens allow; a setting is one value per
+knob (KNOBS order).
 
 The search (Search) is the cross-entropy method over those values, one categorical distribution
 per knob, every candidate playing the same deals (game indices 0..deals-1 of each line-up); from
@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 KNOBS = ("extra_barricades", "plunderers_per_samurai", "lieutenants", "bosses", "farmstead_penalties", "family_bonuses")
-REACH = {"extra_barricades": 6, "plunderers_per_samurai": 3, "lieutenants": 3, "bosses": 3}  # steps each way
 # the cost of a step away from the printed level, as a share of the target: at a 10% target, a setting of
 # three steps must come 1 point closer than one of one step; ties go to the simpler setting
 STEP_SHARE = 0.05
@@ -60,12 +59,6 @@ class Space:
     def size(self) -> int:
         return math.prod(len(v) for v in self.values)
 
-    def extreme(self, easier: bool) -> Setting:
-        """The easiest setting (the most barricades, the fewest plunderers, lieutenants and bosses,
-        no farmstead penalties, family bonuses), or the hardest."""
-        pick = (max, min, min, min, min, max) if easier else (min, max, max, max, max, min)
-        return tuple(f(v) for f, v in zip(pick, self.values))
-
     def steps(self, s: Setting) -> int:
         """How far s is from the printed level: a barricade, a plunderer per samurai, a lieutenant or
         boss, a switch: one step each."""
@@ -83,25 +76,21 @@ class Space:
 
 
 def space(comp, level: str, n: int) -> Space:
-    """Every setting of `level`'s knobs for n samurai that the component data can set up: within
-    REACH steps of the printed level, barricades within the tokens, cards within the deck, and the
-    component file's ranges (an offset of -7 to 7)."""
+    """Every setting of `level`'s knobs for n samurai that the component data can set up:
+    barricades within the tokens, cards within the deck, offsets within the component file's
+    range (-7 to 7)."""
     from kiai.simcore import codes
 
     b = comp.level(level)
     deck = np.bincount(comp.card_rank, minlength=len(codes.RANKS))
-    e_lo = max(-n, -7, b.extra_barricades - REACH["extra_barricades"])
-    e_hi = min(comp.barricade_tokens - n, 10, b.extra_barricades + REACH["extra_barricades"])
-    p_lo = max(1, b.plunderers_per_samurai - REACH["plunderers_per_samurai"])
-    p_hi = min(20, int(deck[codes.PLUNDERER]) // n, b.plunderers_per_samurai + REACH["plunderers_per_samurai"])
 
-    def counts(now: int, per: int, held: int, reach: int) -> tuple:
-        return tuple(c for c in range(max(0, now - reach), min(held, now + reach) + 1) if -7 <= c - per * n <= 7)
+    def counts(per: int, held: int) -> tuple:
+        return tuple(c for c in range(0, held + 1) if -7 <= c - per * n <= 7)
 
-    values = (tuple(range(e_lo, e_hi + 1)), tuple(range(p_lo, p_hi + 1)),
-              counts(b.lieutenants(n), b.lieutenants_per_samurai, int(deck[codes.LIEUTENANT]), REACH["lieutenants"]),
-              counts(b.bosses(n), b.bosses_per_samurai, int(deck[codes.BOSS]), REACH["bosses"]),
-              (False, True), (False, True))  # fmt: skip
+    values = (tuple(range(max(-n, -7), min(comp.barricade_tokens - n, 10) + 1)),
+              tuple(range(1, min(20, int(deck[codes.PLUNDERER]) // n) + 1)),
+              counts(b.lieutenants_per_samurai, int(deck[codes.LIEUTENANT])),
+              counts(b.bosses_per_samurai, int(deck[codes.BOSS])), (False, True), (False, True))  # fmt: skip
     return Space(n, b, values)
 
 
@@ -121,10 +110,12 @@ class Search:
         self.sp, self.play, self.target, self.deals, self.rng = sp, play, target, deals, rng
         self.note = note or (lambda line: None)
         self.played: dict[Setting, tuple[int, int, int]] = {}
-        printed = self.sp.printed
-        # at first each knob is drawn uniformly, with a third of its weight on the printed value
-        self.probs = [np.full(len(v), 2 / 3 / len(v)) + [1 / 3 if x == p else 0.0 for x in v]
-                      for v, p in zip(sp.values, printed)]  # fmt: skip
+        # at first a knob's value is drawn the likelier the nearer it is to the printed one (half as
+        # likely a step further), so that the first generations look around the printed level
+        self.probs = []
+        for values, printed in zip(sp.values, sp.printed):
+            w = np.array([0.5 ** abs(int(v) - int(printed)) for v in values]) + 0.1 / len(values)
+            self.probs.append(w / w.sum())
 
     def scored(self, s: Setting, deals: int | None = None) -> float:
         w, g, _ = self.played[s] if deals is None else self.result(s, deals)

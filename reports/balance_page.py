@@ -72,22 +72,22 @@ def page(figures: dict, comp) -> str:
 
 
 def _missed(s: dict) -> str:
-    """Why a team size's setting misses the target: no setting reaches it (even the easiest, or
-    the hardest, does not), or the search found none within noise of it."""
+    """How far a team size's setting misses the target, and whether any setting tried reaches it:
+    none (all won less, or all more, on the search's deals), or some on either side, where a longer
+    search may find a closer one."""
     lo, hi = s["vs_target_ci95"]
-    off = f"{abs(100 * s['vs_target']):.1f} pp {'short of' if s['vs_target'] < 0 else 'above'} it"
-    limit = s["limit"]
-    which = "easiest" if limit["easier"] else "hardest"
-    if not s["reachable"]:
-        return (f"; no setting of these knobs reaches the target: this one comes {off} ([{100 * lo:+.1f}, "
-                f"{100 * hi:+.1f}]), and even the {which} ({limit['changes']}) wins {_rate(limit)}")
-    return (f"; it comes {off} ([{100 * lo:+.1f}, {100 * hi:+.1f}]): settings that reach it exist (the {which} wins "
-            f"{_rate(limit)}), a longer search (--games, --generations) may find one")
+    off = f"{abs(100 * s['vs_target']):.1f} pp {'short of' if s['vs_target'] < 0 else 'above'} it ([{100 * lo:+.1f}, {100 * hi:+.1f}])"
+    t = s["tried"]
+    if not t["both_sides"]:
+        most = f"at most {_pct(t['highest'])}" if s["vs_target"] < 0 else f"at least {_pct(t['lowest'])}"
+        return f"; no setting reaches the target: this one comes {off}, and the {t['settings']} settings tried won {most}"
+    return (f"; it comes {off}: the settings tried won from {_pct(t['lowest'])} to {_pct(t['highest'])}, so a longer "
+            f"search (--games, --generations) may find a closer one")
 
 
 def _how(figures: dict) -> str:
     r = figures["request"]
-    tried = ", ".join(f"{s['settings_tried']} of {s['space']:,} for {s['n']}" for s in figures["sizes"])
+    tried = ", ".join(f"{s['tried']['settings']} of {s['space']:,} for {s['n']}" for s in figures["sizes"])
     return (f"How: per team size, {plural(r['generations'], 'generation')} of the cross-entropy method, "
             f"{r['candidates']} settings each, every setting on the same {r['games']:,} games (the same deals of "
             f"up to {plural(r['lineups'], 'line-up')}, drawn with seed {r['seed']}, each seated in its own order); "

@@ -193,3 +193,33 @@ def test_compare_components_plays_a_house_level_against_the_printed_one(noted, c
     alone = run(capsys, "simulate", "-s", s, "-d", "normal-4", "--components", noted, "-n", n, "--json")
     assert code == 0 and levels[f"{noted}@normal-4"] == ("normal-4", json.loads(alone[1])["wins"])
     assert levels["default"][0] == "normal"
+
+
+def test_the_report_compares_other_component_files_and_shows_its_own_elsewhere(tmp_path):
+    """Rows of another component file go to the House rules section, paired with the report's own
+    file's rows of the same configurations; the other sections count the own file's games only."""
+    import pandas as pd
+
+    from kiai.reports import house
+    from kiai.reports.report import write_report
+    from test_reports_report import LINEUPS, _row, _table
+
+    own = _table(cheater=False)
+    other = pd.DataFrame([{**_row("normal", lineup, wins=(100 - 10 * n + 7 * k) // 2), "components_sha256": "cd" * 32}
+                          for n, lineups in LINEUPS.items() for k, lineup in enumerate(lineups)])
+    df = pd.concat([own, other], ignore_index=True)
+    assert house.main_components(df) == "ab" * 32 and house.of_main(df).sum() == len(own)
+    files = house.compare_files(df, names={"cd" * 32: "mine.toml"})
+    assert set(files["file"]) == {"mine.toml"} and set(files["difficulty"]) == {"normal"}
+    three = files[files["n_samurai"] == 3].iloc[0]
+    part = own[(own["difficulty"] == "normal") & (own["n_samurai"] == 3)]
+    assert three["wins_main"] == part["wins"].sum() and three["wins_file"] == (part["wins"] // 2).sum()
+    write_report(df, tmp_path / "with", components={"cd" * 32: "mine.toml"})
+    write_report(own, tmp_path / "without")
+    with_md = (tmp_path / "with" / "report.md").read_text()
+    assert "### Other component files" in with_md and "| mine.toml | normal | 3 |" in with_md
+    assert "Other component files" not in (tmp_path / "without" / "report.md").read_text()
+    tables = sorted(p.name for p in (tmp_path / "without").glob("*.csv"))
+    assert tables and sorted(p.name for p in (tmp_path / "with").glob("*.csv")) == sorted(tables + ["component_files.csv"])
+    for name in tables:  # the other sections: the own file's games alone
+        assert (tmp_path / "with" / name).read_text() == (tmp_path / "without" / name).read_text(), name
