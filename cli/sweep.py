@@ -100,7 +100,9 @@ def sweep(
                                                       "line-up the default sweep recommends per team size; with "
                                                       "--from), 'agreement' (a subsample of the default sweep "
                                                       "played by the default strategy and the strong tier, judge; with --from), "
-                                                      "'ladder' and 'ladder-planners' (the report's skill ladder); "
+                                                      "'ladder' and 'ladder-planners' (the report's skill ladder), "
+                                                      "'house' (the rule readings' line-ups under --components, "
+                                                      "for the report's House rules section); "
                                                       "each with its own strategies and games unless --strategy / "
                                                       "--games say otherwise."),
     results: Path = typer.Option(None, "--from", help="The results table (.parquet or .csv) a preset's grid is "
