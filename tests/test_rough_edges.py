@@ -28,8 +28,8 @@ UNWRITABLE = Path("/proc")  # no one, root included, can create files there
 
 @pytest.fixture
 def no_games(monkeypatch):
-    """Fails the test if any game is played (every command plays through play_block)."""
-    from kiai.reports import sweep as S
+    """Fails the test if any game is played (every command plays through reports.play.play_block)."""
+    from kiai.reports import play as S
 
     def refuse(*a, **k):
         raise AssertionError("a game was played before the output path was checked")
@@ -213,7 +213,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
-    from kiai.reports import sweep as S
+    from kiai.reports import play as S
     from kiai.strategies.run import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
@@ -234,7 +234,7 @@ def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
 
 
 def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
-    from kiai.reports import sweep as S
+    from kiai.reports import play as S
 
     parts = []
     monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
