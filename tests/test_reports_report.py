@@ -240,7 +240,7 @@ def test_load_results_rejects_other_files(tmp_path):
 
 
 def test_methods_say_how_a_strategy_with_family_values_played():
-    from kiai.reports.report import _models_note
+    from kiai.reports.methods import models_note as _models_note
 
     rows = [_row("easy", ("kyuzo", "heihachi"), 5, strategy=s) for s in ("selfplay", "learned", "keeper", "greedy")]
     note = _models_note(pd.DataFrame(rows))

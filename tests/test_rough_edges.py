@@ -496,7 +496,7 @@ def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item
 
 
 def test_a_one_configuration_report_says_configuration():  # item 8.2
-    from kiai.reports.report import _summary
+    from kiai.reports.report import summary as _summary
 
     assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
 
