@@ -18,7 +18,7 @@ from kiai.reports import advice, charts, ladder, sections
 from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown
-from kiai.reports.scope import Scope, csv_columns
+from kiai.reports.scope import Scope, csv_columns, spread
 from kiai.reports.stronger import agreement_section
 from kiai.reports.words import plural
 
@@ -99,8 +99,9 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
                    f"strategy `{strategy}`."),
              ("p", scope.precision()), ("toc",))
     with rc_context(charts.STYLE):
-        _in_short(page, played, strategy, scope)
-        _levels(page, main, scope)
+        strong = advice.strong_level_rates(shown, advice.level_rates(scope.grid))
+        _in_short(page, played, strategy, scope, strong)
+        _levels(page, scope, strong)
         sections.lineups(page, main, scope)
         sections.seating(page, main, scope)
         sections.house_rules(page, played, strategy, scope)
@@ -123,21 +124,35 @@ def summary(df: pd.DataFrame) -> str:
     )
 
 
-def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope) -> None:
+def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong: pd.DataFrame) -> None:
     page.add(("h2", "In short"))
-    by_size = advice.in_short(df, strategy)
+    by_size = advice.in_short(df, strategy, strong)
     if not by_size:
         page.add(("note", "The table holds no games of the rules' own readings to advise on."))
         return
     page.add(("p", scope.line(
         "every team size and level played; a team size's line-ups and seating compared at the hardest level "
         f"where it still wins at least {fmt_pct(advice.ADVICE_MIN_RATE)} of its games, each line-up seated in its "
-        "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."))
+        "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."
+        + (f" {_players(strong)}" if not strong.empty else "")))
     for n, lines in by_size.items():
         page.add(("h3", f"{n} samurai" + (" (absent tokens on, R-18)" if n == 2 else "")), ("ul", lines))
 
 
-def _levels(page: Page, main: pd.DataFrame, scope: Scope) -> None:
+def _players(strong: pd.DataFrame) -> str:
+    """Who kiai's default and strongest players are, and on how many games the strongest's rates rest."""
+    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, who
+
+    return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is "
+            f"{who(strong['n_samurai'].unique())}: it plays many times slower, so its rates rest on fewer deals "
+            f"(the first {spread(strong['games'] / strong['lineups'])} of each line-up, until its rate is "
+            "known within a few points), and carry their 95% interval.")
+
+
+def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:
+    """The headline: the win rate by level and team size, kiai's default player's and its strongest's."""
+    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
+
     page.add(("h2", "How hard is each level"))
     grid = scope.grid
     rates = advice.level_rates(grid)
@@ -145,16 +160,37 @@ def _levels(page: Page, main: pd.DataFrame, scope: Scope) -> None:
         page.add(("note", "Not drawn: the table holds no games."))
         return
     page.add(("p", scope.line(f"every level and team size played, all line-ups pooled (each seated in its own "
-                              f"order, {scope.games_each()})")))
-    page.chart("winrate_by_level", charts.plot_winrate_by_level, "Win rate by level and team size", grid)
-    page.add(("p", "Each point is the share of games won at one level by one team size, all its line-ups "
-                   "pooled, with its 95% interval; the figure beside it is the rate (wins/games where wins are "
-                   "few). The scale is logarithmic, so that Easy's tens of percent and Heroic's hundredths read "
+                              f"order, {scope.games_each()})") + (f" {_players(strong)}" if not strong.empty else "")))
+    page.chart("winrate_by_level", charts.plot_winrate_by_level, "Win rate by level and team size", grid,
+               strong if not strong.empty else None)
+    page.add(("p", f"Each point is the share of games won at one level by one team size, all its line-ups "
+                   f"pooled, with its 95% interval: filled, {DEFAULT_PLAYER}, with its rate beside it (wins/games "
+                   f"where wins are few)"
+                   + (f"; open and dashed, {STRONGEST_PLAYER}, where either won a game" if not strong.empty else "")
+                   + ". The scale is logarithmic, so that Easy's tens of percent and Heroic's hundredths read "
                    "on one chart: each step up the axis is ten times the win rate. An open triangle on the axis "
                    "is a level and team size that won no game."))
-    table = rates.assign(cell=[f"{fmt_rate(r.wins, r.games)} ({fmt_ci(r.lo, r.hi)})" for r in rates.itertuples()])
-    pivot = table.pivot(index="difficulty", columns="n_samurai", values="cell")
-    pivot = pivot.reindex(advice.levels_present(rates["difficulty"]))
-    pivot.columns = [f"{int(n)} samurai" for n in pivot.columns]
-    page.add(("table", pivot.reset_index().rename(columns={"difficulty": "level"}).fillna("not played")))
-    page.csv("level_rates.csv", csv_columns(rates), "win rate per level and team size")
+    page.add(("table", _level_table(rates, strong)))
+    both = pd.concat([rates.assign(player="default"), strong.assign(player="strongest")], ignore_index=True)
+    page.csv("level_rates.csv", csv_columns(both), "win rate per level and team size, for both players")
+
+
+def _level_table(rates: pd.DataFrame, strong: pd.DataFrame) -> pd.DataFrame:
+    """A row per level and player (the default's, then the strongest's where either won a game), a
+    column per team size: the rate and its 95% interval."""
+    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
+
+    def cells(table: pd.DataFrame, level: str, keep=None) -> dict:
+        part = table[table["difficulty"] == level]
+        return {f"{int(r.n_samurai)} samurai": f"{fmt_rate(r.wins, r.games)} ({fmt_ci(r.lo, r.hi)})"
+                for r in part.itertuples() if keep is None or keep(r)}
+
+    sizes = [f"{int(n)} samurai" for n in sorted(set(rates["n_samurai"]))]
+    rows = []
+    for level in advice.levels_present(rates["difficulty"]):
+        rows.append({"level": level, "player": DEFAULT_PLAYER, **cells(rates, level)})
+        won = set(rates.loc[(rates["difficulty"] == level) & (rates["wins"] > 0), "n_samurai"])
+        mine = cells(strong, level, lambda r: r.wins > 0 or r.n_samurai in won)
+        if mine:
+            rows.append({"level": "", "player": STRONGEST_PLAYER, **mine})
+    return pd.DataFrame(rows, columns=["level", "player", *sizes]).fillna("-")

@@ -241,8 +241,8 @@ def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -
         table = pd.DataFrame({
             "reading": [f"{r.v} {r.reading}={r.value}" for r in rules.itertuples()],
             "level": rules["difficulty"], "samurai": rules["n_samurai"].astype(int),
-            "rules' own": [fmt_rate(r.wins_default, r.games) for r in rules.itertuples()],
-            "changed": [fmt_rate(r.wins_changed, r.games) for r in rules.itertuples()],
+            "rules' own": [fmt_rate(r.wins_default, r.games_default) for r in rules.itertuples()],
+            "changed": [fmt_rate(r.wins_changed, r.games_changed) for r in rules.itertuples()],
             "difference": [f"{fmt_pp(r.diff)} ({fmt_pp_ci(r.lo, r.hi)})" + ("" if r.separated else ", within noise")
                            for r in rules.itertuples()],
         })
@@ -254,11 +254,11 @@ def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -
                  ("p", "With two samurai the rules hand out the absent samurai's support tokens (R-18), and every "
                        "2-samurai result on this page plays with them. Without them (`--absent-tokens off`), the "
                        f"same {int(off['lineups'].max())} line-ups, each seated in its own order, on the same deals "
-                       f"({spread(off['games'] // off['lineups'])} games each), win:"),
+                       f"({spread(off['games_off'] / off['lineups'])} games each without them), win:"),
                  ("table", pd.DataFrame({
                      "level": off["difficulty"],
-                     "tokens on (the rules)": [fmt_rate(r.wins_on, r.games) for r in off.itertuples()],
-                     "tokens off": [fmt_rate(r.wins_off, r.games) for r in off.itertuples()],
+                     "tokens on (the rules)": [fmt_rate(r.wins_on, r.games_on) for r in off.itertuples()],
+                     "tokens off": [fmt_rate(r.wins_off, r.games_off) for r in off.itertuples()],
                      "difference": [f"{fmt_pp(r.diff)} ({fmt_pp_ci(r.lo, r.hi)})" for r in off.itertuples()],
                  })))
 

@@ -117,7 +117,7 @@ def _with_readings():
 def test_house_rules_pair_each_reading_with_the_rules_own():
     rules = advice.house_rules(_with_readings())
     once = rules[rules["reading"] == "penalty"].iloc[0]
-    assert once["v"] == "V-2" and once["games"] == 2000 and once["lineups"] == 2
+    assert once["v"] == "V-2" and once["games_changed"] == once["games_default"] == 2000 and once["lineups"] == 2
     assert once["diff"] == pytest.approx(((300 + 150) + (300 + 90) - 300 - 300) / 2000)
     assert once["separated"]
     heal = rules[rules["reading"] == "heal"].iloc[0]
