@@ -42,6 +42,7 @@ RULE_SEED = 0
 DEFAULT_GAMES = 3_000
 DEFAULT_ROUND = 500
 SWEEP_PRECISION = 0.015
+SEATING_PRECISION = 0.03  # the seatings of every 4-samurai line-up (the advice stage plays the pick's to ADVICE_MARGIN)
 RULE_MARGIN = 0.02
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
 # line-ups are compared (reports.advice.recommended_lineups); seatings the main table holds are not
@@ -72,8 +73,8 @@ AGREEMENT_STRATEGIES = (DEFAULT_STRATEGY, "judge", "lookahead")  # the default, 
 AGREEMENT_LEVEL = "easy"
 AGREEMENT_COUNT = 4
 AGREEMENT_GAMES = 350
-AGREEMENT_ROUND = 120
-AGREEMENT_PRECISION = 0.04
+AGREEMENT_ROUND = 40
+AGREEMENT_PRECISION = 0.05
 AGREEMENT_CAP = 2_000
 # the stages whose games a race decides (preset_groups); the others play PRESET_GAMES each
 RACES = ("default", "advice", "agreement")
@@ -171,21 +172,22 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
 
 def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None,
                 model=None) -> list:
-    """Every seating of the recommended line-up of each team size (reports.advice.recommended_lineups
-    of `results`, the default sweep's table, for the first strategy), at the level its line-ups are
-    compared, less the seatings `results` already holds there."""
+    """Every seating of the recommended line-up of each team size of three or more
+    (reports.advice.recommended_lineups of `results`, the default sweep's table, for the first
+    strategy), at the level its line-ups are compared: all of them race on one rule
+    (advice_groups), those the main table holds too (the report counts the longer run of the same
+    deals: ladder.distinct_games)."""
     from kiai.reports import advice
     from kiai.simcore.seatings import seatings_from
     from kiai.reports.sweep import build_plan, strategy_variants
 
     strategies = list(strategies)
     variants = strategy_variants(strategies, {})
-    main = advice.main_rows(results, strategies[0])
-    played = set(zip(main["difficulty"].astype(str), main["seating"].astype(str)))
     plans = []
     for n, (level, lineup) in sorted(advice.recommended_lineups(results, strategies[0]).items()):
-        seatings = [s for s in seatings_from(lineup) if (level, ",".join(s)) not in played]
-        plans.append(build_plan([level], seatings, variants, absent_tokens, components, model))
+        seatings = seatings_from(lineup)
+        if len(seatings) > 1:
+            plans.append(build_plan([level], seatings, variants, absent_tokens, components, model))
     return merge_plans(*plans)
 
 
@@ -256,7 +258,7 @@ def default_groups(plan: list) -> list:
     their own order); each 4-samurai line-up's seatings at SEATINGS_LEVEL; each rule reading against
     the rules' own on the same line-ups, level by level and team size by team size; two samurai with
     absent tokens off against on, level by level (presets module: DEFAULT_ROUND, SWEEP_PRECISION,
-    RULE_MARGIN)."""
+    SEATING_PRECISION, RULE_MARGIN)."""
     from kiai.reports.racing import Difference, Extremes, Group
     from kiai.simcore.seatings import lineup_key
     from kiai.reports.tables import rules_label
@@ -265,13 +267,14 @@ def default_groups(plan: list) -> list:
         return rules_label(c) == "default" and _own_tokens(c)
 
     race = Extremes(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, precision=SWEEP_PRECISION)
+    seats = Extremes(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, precision=SEATING_PRECISION)
     cell = Difference(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, margin=RULE_MARGIN)
     own = _grouped(plan, lambda c: (c.difficulty, c.n, lineup_key(c.samurai))
                    if plain(c) and ",".join(c.samurai) == lineup_key(c.samurai) else None)
     groups = [Group(race, tuple(ix)) for ix in _grouped(
         plan, lambda c: (c.difficulty, c.n) if plain(c) and ",".join(c.samurai) == lineup_key(c.samurai) else None
     ).values()]
-    groups += [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: (c.difficulty, lineup_key(c.samurai))
+    groups += [Group(seats, tuple(ix)) for ix in _grouped(plan, lambda c: (c.difficulty, lineup_key(c.samurai))
                                                          if plain(c) and c.difficulty == SEATINGS_LEVEL
                                                          and c.n == SEATINGS_COUNT else None).values() if len(ix) > 1]
     for key, changed in _grouped(plan, lambda c: (rules_label(c), c.difficulty, c.n)

@@ -526,7 +526,7 @@ def test_sweep_help_quotes_the_default_presets_real_games(capsys, monkeypatch): 
     code, out, _ = run(capsys, "sweep", "--help")
     text = _squeezed(out)
     assert code == 0 and _squeezed(presets.PRESETS["default"]) in text and "20,000" not in text
-    assert _squeezed(f"{presets.DEFAULT_GAMES:,} games each") in text
+    assert _squeezed(f"up to {presets.DEFAULT_GAMES:,} each") in text
     monkeypatch.setitem(presets.PRESETS, "default", "every line-up once; 7 games each")  # read, not copied
     assert _squeezed("every line-up once; 7 games each") in _squeezed(run(capsys, "sweep", "--help")[1])
 
