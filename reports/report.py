@@ -10,6 +10,7 @@ so the Markdown and HTML versions cannot drift apart.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -64,19 +65,20 @@ def check_results(df: pd.DataFrame) -> None:
         raise ValueError("column 'wins' exceeds 'games' in some row")
 
 
-def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None) -> dict:
-    """Write charts (PNG and SVG), tables (CSV), report.md and report.html into out_dir.
+@dataclass
+class Views:
+    """The rows each part of a report reads (views)."""
 
-    Returns {file name: path} for every file written. Charts with nothing to draw are left
-    out with a note in the pages.
-    """
-    from matplotlib import rc_context
+    rules: str  # the rule readings the charts and tables show
+    shown: pd.DataFrame  # the rows of those readings, every strategy
+    strategy: str  # the main strategy: kiai's default where the tables have it
+    played: pd.DataFrame  # its rows, every reading, each configuration's longest run once
+    main: pd.DataFrame  # its rows of the shown readings and the rules' default for absent tokens
+    strong: pd.DataFrame  # kiai's strongest player's win rate by level and team size (advice.strong_level_rates)
 
-    check_results(df)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    page = Page(out)
-    everything = df
+
+def views(df: pd.DataFrame) -> Views:
+    """The rows of a results table (or of several, concatenated) that the report's parts read."""
     # the charts and tables show one set of rule readings, the rules' own where the table has them
     # (a sweep over --rule holds several: pooling them would mix games of different rules); the
     # house-rules section compares the others with them
@@ -92,6 +94,25 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     # only feed the note on them, unless the table holds nothing else
     default = main[advice.default_tokens(main).to_numpy()]
     main = default if not default.empty else main
+    strong = advice.strong_level_rates(shown, advice.level_rates(advice.grid_rows(main)))
+    return Views(rules, shown, strategy, played, main, strong)
+
+
+def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None) -> dict:
+    """Write charts (PNG and SVG), tables (CSV), report.md and report.html into out_dir.
+
+    Returns {file name: path} for every file written. Charts with nothing to draw are left
+    out with a note in the pages.
+    """
+    from matplotlib import rc_context
+
+    check_results(df)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    page = Page(out)
+    everything = df
+    v = views(df)
+    rules, shown, strategy, played, main = v.rules, v.shown, v.strategy, v.played, v.main
     scope = Scope(main, strategy)
 
     page.add(("h1", title),
@@ -99,7 +120,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
                    f"strategy `{strategy}`."),
              ("p", scope.precision()), ("toc",))
     with rc_context(charts.STYLE):
-        strong = advice.strong_level_rates(shown, advice.level_rates(scope.grid))
+        strong = v.strong
         _in_short(page, played, strategy, scope, strong)
         _levels(page, scope, strong)
         sections.lineups(page, main, scope)
