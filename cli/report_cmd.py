@@ -48,7 +48,7 @@ def report(
     out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages (made if "
                                                                      "missing, in an existing folder)."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
-    compare: tuple[Path, Path] = typer.Option((None, None), "--compare", help="OLD NEW: two report folders (or "
+    compare: tuple[Path, Path] = typer.Option(None, "--compare", help="OLD NEW: two report folders (or "
                                                                               "tables) whose findings to compare; "
                                                                               "writes nothing."),
 ):
@@ -57,7 +57,7 @@ def report(
     from kiai.reports.report import check_results, load_results, write_report
     from kiai.reports.sweep import with_rules_column
 
-    if compare[0] is not None:
+    if compare and compare[0] is not None:
         if results:
             fail("--compare takes two reports (OLD NEW) and no other table")
         raise typer.Exit(_compare(*compare))

@@ -277,14 +277,15 @@ def default_groups(plan: list) -> list:
     groups += [Group(seats, tuple(ix)) for ix in _grouped(plan, lambda c: (c.difficulty, lineup_key(c.samurai))
                                                          if plain(c) and c.difficulty == SEATINGS_LEVEL
                                                          and c.n == SEATINGS_COUNT else None).values() if len(ix) > 1]
-    for key, changed in _grouped(plan, lambda c: (rules_label(c), c.difficulty, c.n)
-                                 if rules_label(c) != "default" else None).items():
-        base = [own[(key[1], key[2], lineup_key(plan[i].samurai))][0] for i in changed]
-        groups.append(Group(cell, (*changed, *base), (1,) * len(changed) + (0,) * len(base)))
-    for level, off in _grouped(plan, lambda c: c.difficulty if rules_label(c) == "default" and c.n == 2
-                               and not _own_tokens(c) else None).items():
-        base = [own[(level, 2, lineup_key(plan[i].samurai))][0] for i in off]
-        groups.append(Group(cell, (*off, *base), (1,) * len(off) + (0,) * len(base)))
+    changed = _grouped(plan, lambda c: (rules_label(c), c.difficulty, c.n) if rules_label(c) != "default" else None)
+    changed.update(_grouped(plan, lambda c: ("tokens", c.difficulty, 2) if rules_label(c) == "default" and c.n == 2
+                            and not _own_tokens(c) else None))
+    for (_, level, n), ix in changed.items():
+        base = [own.get((level, n, lineup_key(plan[i].samurai)), [None])[0] for i in ix]
+        if None in base:  # the rules' own not in the plan (a grid without that level): race them alone
+            groups.append(Group(race, tuple(ix)))
+        else:
+            groups.append(Group(cell, (*ix, *base), (1,) * len(ix) + (0,) * len(base)))
     return groups
 
 

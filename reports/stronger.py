@@ -65,6 +65,18 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
                    + (" Middle and right: each samurai's effect and the best and worst line-ups, each strategy's "
                       "value with its 95% interval." if cell is not None else "")))
 
+    _levels_part(page, rates, orders, strategy, strong)
+    if cell is None:
+        page.add(("note", "No level and team size holds four or more line-ups played by both, so each samurai's "
+                          "effect and the best and worst line-ups are not compared."))
+        return
+    _checks_part(page, cell, effects, every, shown_lineups, reversals, strategy, strong)
+
+
+def _levels_part(page: Page, rates: pd.DataFrame, orders: pd.DataFrame, strategy: str, strong: str) -> None:
+    """How hard, played by both: a table of the two rates per level and team size, the orders reversed."""
+    from kiai.reports.strongest import STRONGEST_PLAYER
+
     page.add(("h3", f"How hard, played by {STRONGEST_PLAYER}"))
     table = rates.assign(cell=[f"{fmt_rate(r.wins_a, r.games_a)} → {fmt_rate(r.wins_b, r.games_b)}"
                                for r in rates.itertuples()])
@@ -80,10 +92,12 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
              f"win rate per level and team size, {strategy} and {strong}")
     page.csv("agreement_orders.csv", _suffixed(orders, strategy, strong),
              "every order of two team sizes at one level or of two levels at one team size")
-    if cell is None:
-        page.add(("note", "No level and team size holds four or more line-ups played by both, so each samurai's "
-                          "effect and the best and worst line-ups are not compared."))
-        return
+
+
+def _checks_part(page: Page, cell, effects, every, shown_lineups, reversals, strategy: str, strong: str) -> None:
+    """Each samurai's effect, and the best and worst line-ups, played by both, at the check's cell."""
+    from kiai.reports.strongest import STRONGEST_PLAYER
+
     level, n = cell
     page.add(("h3", f"Each samurai's effect, played by {STRONGEST_PLAYER}"),
              ("p", f"At {level.capitalize()} with {n} samurai: the win rate of the line-ups with him minus those "
