@@ -521,7 +521,7 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
             shown.append(f"{r.difficulty.capitalize()} {fmt_rate(s['wins'], s['games'])} ({fmt_ci(s['lo'], s['hi'])})")
     if shown:
         who = name(*strongest(n, str(part["difficulty"].iloc[0])))
-        lines.append(f"How hard for {STRONGEST_PLAYER} ({who}), the same line-ups on fewer deals: "
+        lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, on the same line-ups and fewer deals: "
                      + "; ".join(shown) + ".")
     return lines
 

@@ -193,7 +193,16 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
         ax.set_xlabel("samurai")
         ax.grid(axis="y", color="#eeeeee")
         ax.set_title(variant if len(variants) > 1 else "")
-        ax.legend(title="level", loc="lower left")
+        handles, labels = ax.get_legend_handles_labels()
+        if strong is not None and len(variants) == 1:  # which marker is which player
+            from matplotlib.lines import Line2D
+
+            for face, style, label in (("#555555", "-", "kiai's default player"),
+                                       ("white", "--", "kiai's strongest player")):
+                handles.append(Line2D([], [], color="#555555", marker="o", markersize=4, markerfacecolor=face,
+                                      linestyle=style))
+                labels.append(label)
+        ax.legend(handles, labels, title="level", loc="lower left")
     axes[0][0].set_ylabel("win rate (log scale)")
     return fig
 

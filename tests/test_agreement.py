@@ -160,10 +160,10 @@ def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_p
     md = (tmp_path / "report.md").read_text()
     short = md.split("## In short")[1].split("\n## ")[0]
     assert "- How hard for kiai's default player (`selfplay`), all its 21 line-ups pooled: Easy 80.0%; Hard 1.0%." in short
-    assert ("- How hard for kiai's strongest player (`judge`), the same line-ups on fewer deals: Easy 90.0% "
+    assert ("- How hard for kiai's strongest player, `judge`, on the same line-ups and fewer deals: Easy 90.0% "
             "(88.6 to 91.2%); Hard 0 of 2,100 (0 to 0.18%).") in short  # the default won at Hard: shown
     three = short.split("### 3 samurai")[1]
-    assert "kiai's strongest player (`judge`), the same line-ups on fewer deals: Easy 60.0%" in three
+    assert "kiai's strongest player, `judge`, on the same line-ups and fewer deals: Easy 60.0%" in three
     assert "(58.4 to 61.6%).\n" in three  # neither won at Hard with three: the strongest's line stops at Easy
     levels = md.split("## How hard is each level")[1].split("\n## ")[0]
     assert "| easy | kiai's default player | 80.0% (" in levels
