@@ -308,6 +308,8 @@ class Race:
             on_estimate: Callable | None = None) -> None:
         for m in self.members.values():
             self._schedule(m, 0)
+        if on_estimate is not None:
+            on_estimate(self.estimate())  # at first, every configuration to its cap
         while self.instant or self.backend.pending():
             if self.instant:
                 m = self.instant.popleft()
