@@ -121,7 +121,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     values, for the strategies that have the parameter); rules: readings, {'heal': ['any',
     'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
     1,000 games until the 95% interval's half-width is at most that (up to max_games).
-    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); results: the table
+    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); 'default', 'advice' and
+    'agreement' race unless games or precision is given (reports.racing: each configuration plays the
+    games the report needs of it); results: the table
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
