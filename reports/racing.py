@@ -261,12 +261,31 @@ class Member:
     index: int
     config: object
     bounds: tuple[int, ...]
-    known: list[int] | None = None  # a finished configuration of a resumed table: its wins per round
+    known: list[int] | None = None  # resumed: its wins at the end of each round played before
+    resumed: Tally | None = None  # resumed unfinished: its games so far (those of known's rounds)
+    checkpoint: Tally | None = None  # its games at the end of its last round (a block of the next may be in)
     groups: list = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
     scheduled: int = 0
     history: list[int] = field(default_factory=list)
     done: bool = False
+
+
+    @property
+    def ended_before(self) -> bool:
+        """A configuration a resumed table holds finished: nothing of it is played again."""
+        return self.known is not None and self.resumed is None and self.tally.games == 0
+
+    def partial(self) -> dict | None:
+        """Where an unfinished configuration stands, for a resumed run: its wins at the end of each
+        round so far and its Tally at the last one (None before its first round ends)."""
+        if self.done or self.ended_before:
+            return None
+        rounds, tally = (self.known, self.resumed) if self.resumed is not None else (self.history, self.checkpoint)
+        if not rounds or tally is None:
+            return None
+        return {"rounds": list(rounds), "tally": {k: (v.tolist() if hasattr(v, "tolist") else v)
+                                                  for k, v in tally.__getstate__().items()}}
 
 
 @dataclass(eq=False)
@@ -283,17 +302,21 @@ class _GroupState:
 class Race:
     """Plays the plan's configurations round by round as their groups decide (module docstring).
     The backend plays blocks (play.LocalBackend, cluster.DaskBackend); `known` holds the wins per
-    round of configurations finished before (a resumed table), which are not played again."""
+    round of configurations finished before (a resumed table), which are not played again, and
+    `partial` the wins per round and the Tally of those a run left unfinished, which play on from
+    there."""
 
     def __init__(self, plan: Sequence[tuple[int, object]], groups: Sequence[Group], seed: int, backend, *,
-                 block: int, known: dict[int, list[int]] | None = None):
+                 block: int, known: dict[int, list[int]] | None = None,
+                 partial: dict[int, tuple[list[int], Tally]] | None = None):
         if block < 1:
             raise SweepError(f"--block must be at least 1, got {block}")
         self.seed, self.backend, self.block = seed, backend, block
-        known = known or {}
+        known, partial = known or {}, partial or {}
         self.members = {}
         for i, config in plan:
-            self.members[i] = Member(i, config, (), known.get(i))
+            wins, tally = partial.get(i, (known.get(i), None))
+            self.members[i] = Member(i, config, (), wins, tally)
         self.groups = [_GroupState(g, [self.members[i] for i in g.members]) for g in groups]
         for state in self.groups:
             for m in state.members:
@@ -323,20 +346,25 @@ class Race:
                     on_block(tally.games)
                 if m.tally.games == m.bounds[len(m.history)]:
                     m.history.append(m.tally.wins)
+                    m.checkpoint = Tally().merge(m.tally)
                     self._completed(m)
             while self.finished:
                 m = self.finished.pop(0)
-                if on_finished is not None and m.known is None:
+                if on_finished is not None and not m.ended_before:
                     row = row_from_summary(summarize(m.tally, m.config, self.seed), m.config)
                     on_finished(m.index, row, m.tally.games, list(m.history))
                 if on_estimate is not None:
                     on_estimate(self.estimate())
 
+    def partials(self) -> dict[int, dict]:
+        """{plan index: Member.partial()} of the configurations left unfinished so far."""
+        return {i: p for i, m in self.members.items() if (p := m.partial()) is not None}
+
     def estimate(self) -> int:
         """Games this race will have played in all, as now expected: those played and handed out,
         and of what the unfinished configurations may still play up to their cap, the share that
         finished ones played."""
-        fresh = [m for m in self.members.values() if m.known is None]
+        fresh = [m for m in self.members.values() if not m.ended_before]
         ended = [m for m in fresh if m.done]
         could = sum(m.bounds[-1] - m.bounds[0] for m in ended)
         share = sum(m.tally.games - m.bounds[0] for m in ended) / could if could else 1.0
@@ -348,12 +376,16 @@ class Race:
     def _schedule(self, m: Member, r: int) -> None:
         """Hand out round r of m (its games from the last round's end to bounds[r])."""
         target = m.bounds[r]
-        if m.known is not None:
-            if r >= len(m.known):
-                raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
+        if m.known is not None and r < len(m.known):  # played before: its wins are known
             m.scheduled = target
             self.instant.append(m)
             return
+        if m.ended_before:
+            raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
+        if m.resumed is not None and r == len(m.known):  # an unfinished one plays on from where it stopped
+            m.tally, m.resumed = m.resumed, None
+            if m.tally.games != m.bounds[r - 1]:
+                raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
         while m.scheduled < target:
             k = min(self.block, target - m.scheduled)
             self.backend.submit(m, self.seed, m.scheduled, k)
@@ -393,7 +425,7 @@ class Race:
         if any(s.holds(m) for s in m.groups):
             self._schedule(m, r + 1)
             return
-        if m.known is not None and len(m.known) != r + 1:
+        if m.ended_before and len(m.known) != r + 1:
             raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
         m.done = True
         self.finished.append(m)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from kiai.reports.play import (  # noqa: F401 - the names callers have always found here
     BLOCK,
     CHUNK_SECONDS,
@@ -63,6 +65,7 @@ from kiai.reports.tables import (  # noqa: F401
     with_rules_column,
     write_table,
 )
+from kiai.reports.summary import Tally
 from kiai.simcore.seatings import all_lineups, sample_lineups, seatings_from
 
 if TYPE_CHECKING:
@@ -274,6 +277,8 @@ class Sweep:
             raise SweepError("the plan lists a configuration twice")
         self.rows: dict[int, dict] = {}
         self.rounds: dict[int, list[int]] = {}  # plan index -> its wins at the end of every round played
+        self.partial: dict[int, tuple] = {}  # plan index -> (wins per round, Tally) where a run left it unfinished
+        self._race: Race | None = None
         self.reused: int | None = None  # with --resume and a table at --out: the rows kept (_load)
         self.stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         if resume and force:
@@ -301,6 +306,12 @@ class Sweep:
         df, keys, info = read_table(self.out)
         rounds = info.get("rounds", {})
         where = {k: i for i, k in enumerate(self.keys)}
+        for key, state in info.get("partial", {}).items():
+            if key in where:
+                tally = Tally()
+                tally.__setstate__({k: np.asarray(v, dtype=np.int64) if isinstance(v, list) else v
+                                    for k, v in state["tally"].items()})
+                self.partial[where[key]] = (list(state["rounds"]), tally)
         same = {self._identity(config_columns(c), self.seed, self.request.describe()): i
                 for i, c in enumerate(self.plan)}  # fmt: skip
         engine = engine_hash()
@@ -336,6 +347,7 @@ class Sweep:
             for g in self.groups:
                 if any(i in stale for i in g.members):
                     for i in g.members:
+                        self.partial.pop(i, None)
                         if i in self.rows:
                             del self.rows[i], self.rounds[i]
                             stale[i] = ["raced beside a configuration played again"]
@@ -381,6 +393,8 @@ class Sweep:
         new = total - self.reused - len(self.stale)
         if new:
             note += f"; {new:,} not played yet"
+        if self.partial:
+            note += f" ({len(self.partial):,} go on from where they stopped)"
         return note
 
     @property
@@ -396,9 +410,11 @@ class Sweep:
 
     def write(self, csv: bool = False) -> None:
         order = sorted(self.rows)
+        partial = self._race.partials() if self._race is not None else {}
         info = {"seed": self.seed, "request": self.request.describe(), "engine": engine_hash(),
                 "configurations": len(self.plan), **self.info,
-                "rounds": {self.keys[i]: self.rounds[i] for i in order}}  # fmt: skip
+                "rounds": {self.keys[i]: self.rounds[i] for i in order},
+                "partial": {self.keys[i]: p for i, p in partial.items()}}  # fmt: skip
         write_table(self.frame(), self.out, [self.keys[i] for i in order], info, csv=csv)
 
     def finished(self, index: int, row: dict, rounds: list[int]) -> None:
@@ -420,11 +436,13 @@ class Sweep:
         groups = self._open_groups()
         indices = sorted({i for g in groups for i in g.members})
         known = {i: self.rounds[i] for i in indices if i in self.rows}
+        partial = {i: self.partial[i] for i in indices if i in self.partial and i not in self.rows}
+        self._race = Race([(i, self.plan[i]) for i in indices], groups, self.seed, backend, block=block,
+                          known=known, partial=partial)  # fmt: skip
         try:
-            Race([(i, self.plan[i]) for i in indices], groups, self.seed, backend, block=block,
-                 known=known).run(finished, on_block, on_estimate)  # fmt: skip
+            self._race.run(finished, on_block, on_estimate)
         finally:
-            if self.rows:
+            if self.rows or self._race.partials():  # where each unfinished one stands, for --resume
                 self.write(csv=self.csv)
         return self.frame()
 

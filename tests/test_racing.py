@@ -188,9 +188,13 @@ def test_a_raced_table_is_the_same_on_one_and_two_threads_and_after_a_resume(tmp
         raced_table(path)
     partial, _, info = S.read_table(path)
     assert 0 < len(partial) < len(one) and len(info["rounds"]) == len(partial)
+    assert info["partial"]  # where each unfinished configuration stood: it goes on from there
     again = []
-    monkeypatch.setattr(P, "play_block", lambda c, *a: again.append(",".join(c.samurai)) or real(c, *a))
+    monkeypatch.setattr(P, "play_block", lambda c, s, o, k: again.append((",".join(c.samurai), o, k)) or real(c, s, o, k))
     resumed = raced_table(path, resume=True)
-    assert again and not set(again) & set(partial["seating"])  # the finished ones are not played again
+    assert again and not {x[0] for x in again} & set(partial["seating"])  # the finished ones are not played again
+    # the unfinished ones go on from the last round they finished: fewer games than starting them over
+    assert sum(k for _, _, k in again) < one["games"].sum() - partial["games"].sum()
+    assert min(o for _, o, _ in again) > 0
     pd.testing.assert_frame_equal(resumed, one)
     pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(tmp_path / "one.parquet"))
