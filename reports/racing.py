@@ -138,12 +138,16 @@ class Extremes(Rule):
     members: by the union bound, all the intervals of a group cover their members' true rates at
     every look with probability at least 1 - alpha. A member is a candidate for the best while its
     upper bound reaches the highest lower bound, for the worst while its lower bound reaches the
-    lowest upper bound; it plays on while it is a candidate of a side that is not settled, and its
-    own 95% interval is wider than +-`precision` (the precision the report's sentence needs). A side
-    is settled once every candidate is shown within `margin` of the best (or the worst). So, with
-    probability at least 1 - alpha, the best and the worst members are never dropped before their
-    side is settled or their precision reached: a clear leader stops the others early, and a tie
-    plays to the cap.
+    lowest upper bound; it plays on while it is a candidate of a side that is not settled, and a 95%
+    interval of its games is wider than +-`precision` (the precision the report's sentence needs) at
+    the group's pooled rate. A side is settled once every candidate is shown within `margin` of the
+    best (or the worst). So, with probability at least 1 - alpha, the best and the worst members are
+    never dropped before their side is settled or that precision reached: a clear leader stops the
+    others early, and a tie plays to the cap.
+
+    The precision reads the group's rate, not the member's own: a binomial interval is narrower
+    where the rate is lower, so a member stopped on its own interval would stop when it happens to
+    win less, and the rates pooled over the group would lean low.
 
     `floor`: no sentence ranks the group's members when the whole group wins clearly less than
     this (its pooled rate's upper bound, at the same confidence, below it): then every member
@@ -168,7 +172,8 @@ class Extremes(Rule):
             worst = lo <= hi.min()
             need |= worst & ~(hi[worst].max() - lo.min() <= self.margin)
         if self.precision:
-            need &= np.array([half_width(int(w), int(n)) > self.precision for w, n in zip(wins, games)])
+            rate = pooled(wins, games)[0]
+            need &= np.array([half_width(round(rate * n), int(n)) > self.precision for n in games])
         return held & need
 
 
@@ -425,7 +430,9 @@ class Race:
         if any(s.holds(m) for s in m.groups):
             self._schedule(m, r + 1)
             return
-        if m.ended_before and len(m.known) != r + 1:
+        if (m.ended_before or m.resumed is not None) and len(m.known) != r + 1:
             raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
+        if m.resumed is not None:  # an unfinished one whose last round played was its last: it ends there
+            m.tally, m.resumed = m.resumed, None
         m.done = True
         self.finished.append(m)

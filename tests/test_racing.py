@@ -54,9 +54,21 @@ def race(monkeypatch, rates, groups, *, block=10_000, backend=None, phases=None)
 def test_a_clear_leader_stops_the_race_early(monkeypatch):
     rule = R.Extremes(200, 200, 4000, worst=False, precision=0.03)
     games, _ = race(monkeypatch, [0.6, 0.3, 0.3, 0.3, 0.3], [R.Group(rule, (0, 1, 2, 3, 4))])
-    # the others are out at the first look; the leader stops once its 95% interval is within +-3 points
-    assert games == {0: 1200, 1: 200, 2: 200, 3: 200, 4: 200}
-    assert R.half_width(720, 1200) <= 0.03 < R.half_width(600, 1000)
+    # the others are out at the first look; the leader stops once a 95% interval of its games is
+    # within +-3 points at the group's rate, (0.6 + 4 x 0.3) / 5
+    assert games == {0: 1000, 1: 200, 2: 200, 3: 200, 4: 200}
+    assert R.half_width(360, 1000) <= 0.03 < R.half_width(288, 800)
+
+
+def test_the_precision_reads_the_groups_rate_so_that_no_member_stops_for_winning_less():
+    """10 and 30 wins in 200 games, both still candidates: on its own interval (+-3.3 points at 5%) the
+    one that won less would stop and freeze its low rate, and rates pooled over the group would lean
+    low. At the group's rate (10%) neither interval is within +-4 points yet: both play on."""
+    rule = R.Extremes(200, 200, 2000, precision=0.04)
+    wins, games, held = np.array([10, 30]), np.array([200, 200]), np.array([True, True])
+    assert R.half_width(10, 200) <= 0.04 < R.half_width(20, 200) < R.half_width(30, 200)
+    assert rule.keep(wins, games, held, np.ones(2)).tolist() == [True, True]
+    assert rule.keep(wins, np.array([400, 400]), held, np.ones(2)).tolist() == [False, False]
 
 
 def test_a_tie_plays_to_the_cap(monkeypatch):
@@ -147,7 +159,8 @@ def test_groups_of_one_configuration_must_share_their_rounds():
 def small_race():
     plan = S.build_plan(["easy"], SEATINGS, S.strategy_variants(["reference"], {}))
     rule = R.Extremes(150, 150, 900, precision=0.03)
-    groups = [R.Group(rule, (0, 1, 2, 3, 4, 5)), R.Group(rule, (0, 1)), R.Group(rule, (4, 5))]
+    # two races of their own rates, and one across them: seating 1 plays on in it after its own ends
+    groups = [R.Group(rule, (0, 1)), R.Group(rule, (2, 3, 4, 5)), R.Group(rule, (1, 2))]
     return plan, groups
 
 
