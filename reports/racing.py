@@ -275,7 +275,6 @@ class Member:
     history: list[int] = field(default_factory=list)
     done: bool = False
 
-
     @property
     def ended_before(self) -> bool:
         """A configuration a resumed table holds finished: nothing of it is played again."""
