@@ -367,11 +367,13 @@ class Race:
     def estimate(self) -> int:
         """Games this race will have played in all, as now expected: those played and handed out,
         and of what the unfinished configurations may still play up to their cap, the share that
-        finished ones played."""
+        finished ones played (taken as a half, worth ten configurations, until they say more: the
+        first to finish are those that leave the race at once)."""
         fresh = [m for m in self.members.values() if not m.ended_before]
         ended = [m for m in fresh if m.done]
-        could = sum(m.bounds[-1] - m.bounds[0] for m in ended)
-        share = sum(m.tally.games - m.bounds[0] for m in ended) / could if could else 1.0
+        prior = 10 * max((m.bounds[-1] - m.bounds[0] for m in fresh), default=0)
+        could = sum(m.bounds[-1] - m.bounds[0] for m in ended) + prior
+        share = (sum(m.tally.games - m.bounds[0] for m in ended) + prior / 2) / could if could else 1.0
         open_ = [m for m in fresh if not m.done]
         return int(sum(m.tally.games for m in ended) + sum(m.scheduled for m in open_)
                    + share * sum(m.bounds[-1] - m.scheduled for m in open_))
