@@ -6,7 +6,10 @@ so a report written by an older kiai compares too, as long as its folder holds i
 
 - How hard (each team size and level, for kiai's default player and for its strongest): the same
   when both give the same figure, within noise when the 95% interval of the difference (Newcombe's)
-  holds zero, else different.
+  holds zero, else different. Every line-up meets the same deals, so their results move together
+  (a run of easy deals is easy for all of them), and two reports of one seed differ mostly by the
+  deals one played and the other did not: a pooled rate is compared as if it rested on one line-up's
+  games (the median line-up's), not on all of them, which would take the line-ups as independent.
 - The line-up to pick and the one to avoid (each team size): the same when both name the same ones
   and agree on whether the data separate them; within noise when each report's choice is within
   noise of the other's in the other report (its interval reaches the pick's, or the worst's), and a
@@ -91,7 +94,8 @@ def findings(df: pd.DataFrame) -> list[Finding]:
 def _rates(rates: pd.DataFrame, n: int, what: str, who: str) -> list[Finding]:
     if rates is None or rates.empty:
         return []
-    return [Finding(n, what + who, r.difficulty, advice.fmt_rate(r.wins, r.games), {"wins": r.wins, "games": r.games})
+    return [Finding(n, what + who, r.difficulty, advice.fmt_rate(r.wins, r.games),
+                    {"wins": r.wins, "games": r.games, "deals": r.games / r.lineups})
             for r in rates[rates["n_samurai"] == n].itertuples()]
 
 
@@ -139,7 +143,8 @@ def _verdict(x: Finding, y: Finding) -> str:
 def _rate_verdict(x: dict, y: dict) -> str:
     if advice.fmt_rate(x["wins"], x["games"]) == advice.fmt_rate(y["wins"], y["games"]):
         return SAME
-    _, lo, hi = advice.difference(x["wins"], x["games"], y["wins"], y["games"])
+    a, b = (d["wins"] / d["games"] * d["deals"] for d in (x, y))  # at one line-up's games (module docstring)
+    _, lo, hi = advice.difference(a, x["deals"], b, y["deals"])
     return WITHIN if lo <= 0 <= hi else DIFFERENT
 
 
