@@ -478,28 +478,10 @@ def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:
     return "Rule mistakes: " + "; ".join(pieces) + tail + "."
 
 
-def strong_level_rates(df: pd.DataFrame, main: pd.DataFrame | None = None) -> pd.DataFrame:
-    """level_rates of kiai's strongest player (reports.strongest) over the line-ups it played, each
-    seated in its own order, with the rules' own readings: the agreement stage plays every line-up
-    of each level and team size. A configuration played by two stages (the agreement stage and the
-    skill ladder) counts by its longer run of the same deals. With `main` (the default's
-    level_rates), only the levels and team sizes where it played as many line-ups as the default: a
-    rate of a few line-ups (the skill ladder's) is no rate of the team size."""
-    from kiai.reports.ladder import distinct_games
-    from kiai.reports.strongest import tiers
-
-    strong = df[(tiers(df) == "strongest").to_numpy()] if not df.empty else df
-    rates = level_rates(grid_rows(distinct_games(strong))) if not strong.empty else level_rates(strong)
-    if main is None or rates.empty:
-        return rates
-    both = rates.merge(main[["difficulty", "n_samurai", "lineups"]], on=["difficulty", "n_samurai"], suffixes=("", "_m"))
-    return both[both["lineups"] == both["lineups_m"]].drop(columns="lineups_m").reset_index(drop=True)
-
-
 def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy: str | None = None) -> list[str]:
     """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
     level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
-    (`strong`, strong_level_rates) at every level where either won a game."""
+    (`strong`, strongest.rates) at every level where either won a game."""
     from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name, strongest
 
     part = rates[rates["n_samurai"] == n]
@@ -518,17 +500,16 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
             continue
         s = mine.loc[r.difficulty]
         if r.wins > 0 or s["wins"] > 0:
-            shown.append(f"{r.difficulty.capitalize()} {fmt_rate(s['wins'], s['games'])} ({fmt_ci(s['lo'], s['hi'])})")
+            shown.append(f"{r.difficulty.capitalize()} {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])})")
     if shown:
         who = name(*strongest(n, str(part["difficulty"].iloc[0])))
-        lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, on the same line-ups and fewer deals: "
-                     + "; ".join(shown) + ".")
+        lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, the same line-ups: " + "; ".join(shown) + ".")
     return lines
 
 
 def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame | None = None) -> dict[int, list[str]]:
     """{team size: sentences}: how hard each level is (for kiai's default player, and for its
-    strongest where `strong`, strong_level_rates, has it), the line-up to pick and to avoid, the
+    strongest where `strong`, strongest.rates, has it), the line-up to pick and to avoid, the
     seating of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
     grid = grid_rows(df, strategy)
     rates, lineups = level_rates(grid), lineup_rates(grid)

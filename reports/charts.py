@@ -142,7 +142,7 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     Heroic's 0.05% read on one chart (a panel per strategy): each point with its 95% interval and
     its rate written beside it; a level and team size that won no game is an open triangle on the
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
-    in its own order (advice.one_seating_per_lineup). `strong` (advice.strong_level_rates): kiai's
+    in its own order (advice.one_seating_per_lineup). `strong` (strongest.rates): kiai's
     strongest player's rates too, open circles on dashed lines, where either player won a game."""
     from kiai.reports.advice import fmt_rate, one_seating_per_lineup
 

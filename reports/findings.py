@@ -74,7 +74,7 @@ def findings(df: pd.DataFrame) -> list[Finding]:
     rules, off = advice.house_rules(v.played, v.strategy), advice.tokens_off(v.played, v.strategy)
     out: list[Finding] = []
     for n in sorted(set(rates["n_samurai"].astype(int))):
-        out += _rates(rates, n, "how hard", "") + _rates(v.strong, n, "how hard", " (kiai's strongest player)")
+        out += _rates(rates, n, "how hard", "") + _rates(v.strong, n, "how hard", " (kiai's strongest player)", True)
         level, pick, pa = advice.the_pick(v.played, rates, lineups, n, v.strategy)
         if pa is not None:
             out.append(Finding(n, "line-up", level, advice.lineup_sentence(pa, n), {"pa": pa}))
@@ -91,11 +91,12 @@ def findings(df: pd.DataFrame) -> list[Finding]:
     return out
 
 
-def _rates(rates: pd.DataFrame, n: int, what: str, who: str) -> list[Finding]:
+def _rates(rates: pd.DataFrame, n: int, what: str, who: str, estimated: bool = False) -> list[Finding]:
+    """How hard, per level: the default's pooled rate, or the strongest's estimate (strongest.rates)."""
     if rates is None or rates.empty:
         return []
-    return [Finding(n, what + who, r.difficulty, advice.fmt_rate(r.wins, r.games),
-                    {"wins": r.wins, "games": r.games, "deals": r.games / r.lineups})
+    return [Finding(n, what + who, r.difficulty, f"{advice.fmt_pct(r.rate)} ({advice.fmt_ci(r.lo, r.hi)})" if estimated
+                    else advice.fmt_rate(r.wins, r.games), {"rate": r.rate, "deals": r.games / r.lineups})
             for r in rates[rates["n_samurai"] == n].itertuples()]
 
 
@@ -132,7 +133,7 @@ def _slot(f: Finding) -> str:
 
 def _verdict(x: Finding, y: Finding) -> str:
     if x.what.startswith("how hard"):
-        return _rate_verdict(x.data, y.data)
+        return _rate_verdict(x, y)
     if x.what == "line-up":
         return _lineup_verdict(x.data["pa"], y.data["pa"])
     if x.what == "seating":
@@ -140,11 +141,11 @@ def _verdict(x: Finding, y: Finding) -> str:
     return _difference_verdict(x.data["row"], y.data["row"])
 
 
-def _rate_verdict(x: dict, y: dict) -> str:
-    if advice.fmt_rate(x["wins"], x["games"]) == advice.fmt_rate(y["wins"], y["games"]):
+def _rate_verdict(x: Finding, y: Finding) -> str:
+    if x.text == y.text:
         return SAME
-    a, b = (d["wins"] / d["games"] * d["deals"] for d in (x, y))  # at one line-up's games (module docstring)
-    _, lo, hi = advice.difference(a, x["deals"], b, y["deals"])
+    a, b = x.data, y.data  # at one line-up's games (module docstring)
+    _, lo, hi = advice.difference(a["rate"] * a["deals"], a["deals"], b["rate"] * b["deals"], b["deals"])
     return WITHIN if lo <= 0 <= hi else DIFFERENT
 
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports import advice, charts, ladder, sections
+from kiai.reports import advice, charts, ladder, sections, strongest
 from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown
-from kiai.reports.scope import Scope, csv_columns, spread
+from kiai.reports.scope import Scope, csv_columns
 from kiai.reports.stronger import agreement_section
 from kiai.reports.words import plural
 
@@ -74,7 +74,7 @@ class Views:
     strategy: str  # the main strategy: kiai's default where the tables have it
     played: pd.DataFrame  # its rows, every reading, each configuration's longest run once
     main: pd.DataFrame  # its rows of the shown readings and the rules' default for absent tokens
-    strong: pd.DataFrame  # kiai's strongest player's win rate by level and team size (advice.strong_level_rates)
+    strong: pd.DataFrame  # kiai's strongest player's win rate by level and team size (strongest.rates)
 
 
 def views(df: pd.DataFrame) -> Views:
@@ -94,7 +94,7 @@ def views(df: pd.DataFrame) -> Views:
     # only feed the note on them, unless the table holds nothing else
     default = main[advice.default_tokens(main).to_numpy()]
     main = default if not default.empty else main
-    strong = advice.strong_level_rates(shown, advice.level_rates(advice.grid_rows(main)))
+    strong = strongest.rates(shown, advice.level_rates(advice.grid_rows(main)))
     return Views(rules, shown, strategy, played, main, strong)
 
 
@@ -161,13 +161,16 @@ def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong:
 
 
 def _players(strong: pd.DataFrame) -> str:
-    """Who kiai's default and strongest players are, and on how many games the strongest's rates rest."""
+    """Who kiai's default and strongest players are, and how the strongest's rates are estimated."""
     from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, who
 
-    return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is "
-            f"{who(strong['n_samurai'].unique())}: it plays many times slower, so its rates rest on fewer deals "
-            f"(the first {spread(strong['games'] / strong['lineups'])} of each line-up, until its rate is "
-            "known within a few points), and carry their 95% interval.")
+    deals = strong["games"] / strong["lineups"]
+    return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is {who(strong['n_samurai'].unique())}. "
+            f"The strongest plays many times slower, so it plays only the first deals of each line-up "
+            f"({int(deals.min()):,} to {int(deals.max()):,}, until its rate is known within a few points), beside the "
+            "default on the same deals; since those few deals are the same for every line-up, a run of easy ones "
+            "would flatter them all, so its rate is the default's on all its deals plus what the strongest wins "
+            "more on the deals both played, with its 95% interval.")
 
 
 def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:
@@ -203,8 +206,8 @@ def _level_table(rates: pd.DataFrame, strong: pd.DataFrame) -> pd.DataFrame:
 
     def cells(table: pd.DataFrame, level: str, keep=None) -> dict:
         part = table[table["difficulty"] == level]
-        return {f"{int(r.n_samurai)} samurai": f"{fmt_rate(r.wins, r.games)} ({fmt_ci(r.lo, r.hi)})"
-                for r in part.itertuples() if keep is None or keep(r)}
+        return {f"{int(r.n_samurai)} samurai": f"{fmt_rate(r.wins, r.games) if keep is None else fmt_pct(r.rate)} "
+                                               f"({fmt_ci(r.lo, r.hi)})" for r in part.itertuples() if keep is None or keep(r)}
 
     sizes = [f"{int(n)} samurai" for n in sorted(set(rates["n_samurai"]))]
     rows = []
