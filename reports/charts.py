@@ -168,7 +168,7 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
             ax.errorbar(won["n_samurai"], won["win_rate"] * 100, yerr=_yerr(won["win_rate"], won["ci_low"],
                         won["ci_high"]), color=colour, marker="o", markersize=4, capsize=CAPSIZE, label=level)
             if strong is not None and len(variants) == 1:
-                _strong_points(ax, strong[strong["difficulty"] == level], won["n_samurai"], colour)
+                _strong_points(ax, strong[strong["difficulty"] == level], colour, floor)
             for r in sub.itertuples():
                 if r.wins == 0:
                     # levels that won nothing at one team size share the spot: their labels stack upwards
@@ -207,17 +207,22 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     return fig
 
 
-def _strong_points(ax, strong: pd.DataFrame, won_default, colour) -> None:
-    """kiai's strongest player's rates at one level (advice.level_rates columns), beside the
-    default's points: open circles a little to the right, joined by a dashed line, with their 95%
-    intervals; at the team sizes where either player won a game."""
-    part = strong[(strong["wins"] > 0) | strong["n_samurai"].isin(set(won_default))].sort_values("n_samurai")
-    part = part[part["wins"] > 0]
+def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:
+    """kiai's strongest player's rates at one level (strongest.rates columns), beside the default's
+    points: open circles a little to the left (the default's labels sit below left only for the
+    harder levels, and the strongest wins more), joined by a dashed line, with their 95% intervals
+    (an interval that reaches zero ends at the axis); at the team sizes where it won a game on its own
+    deals (elsewhere its estimate is the default's rate again, with an interval from zero: the table
+    under the chart gives it) and its estimate is above zero (a log scale has no zero)."""
+    part = strong[(strong["wins"] > 0) & (strong["rate"] > 0)].sort_values("n_samurai")
     if part.empty:
         return
-    ax.errorbar(part["n_samurai"] + 0.12, part["rate"] * 100, yerr=_yerr(part["rate"], part["lo"], part["hi"]),
-                color=colour, marker="o", markersize=4, markerfacecolor="white", linestyle="--", linewidth=0.9,
-                capsize=CAPSIZE)
+    lo = np.maximum(part["lo"].to_numpy(float), floor / 100)
+    bars = ax.errorbar(part["n_samurai"] - 0.14, part["rate"] * 100, yerr=_yerr(part["rate"], lo, part["hi"]),
+                       color=colour, marker="o", markersize=4, markerfacecolor="white", linestyle="--",
+                       linewidth=0.9, capsize=CAPSIZE)
+    for line in bars[2]:  # the whiskers lighter than the default's: these intervals are wide
+        line.set_alpha(0.45)
 
 
 def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
