@@ -190,7 +190,8 @@ def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:
     page.add(("p", f"Each point is the share of games won at one level by one team size, all its line-ups "
                    f"pooled, with its 95% interval: filled, {DEFAULT_PLAYER}, with its rate beside it (wins/games "
                    f"where wins are few)"
-                   + (f"; open and dashed, {STRONGEST_PLAYER}, where either won a game" if not strong.empty else "")
+                   + (f"; open and dashed, just left of it, {STRONGEST_PLAYER}, where it won a game on its own deals "
+                      "(the table gives it wherever either player won a game)" if not strong.empty else "")
                    + ". The scale is logarithmic, so that Easy's tens of percent and Heroic's hundredths read "
                    "on one chart: each step up the axis is ten times the win rate. An open triangle on the axis "
                    "is a level and team size that won no game."))
