@@ -78,7 +78,7 @@ def race_statement() -> str:
         "Maron and Moore's racing, with exact bounds). After each round every line-up of a level and team size (every "
         "seating of a line-up) gets a Clopper-Pearson interval at confidence 1 - "
         f"{ALPHA:g}/(k x looks), k line-ups and the race's looks; it leaves the race once its bound shows it can be "
-        "neither the best nor the worst, or once its own 95% interval is within "
+        "neither the best nor the worst, or once a 95% interval of its games at the race's pooled rate is within "
         f"+-{pts(p.SWEEP_PRECISION)} (seatings +-{pts(p.SEATING_PRECISION)}; the advice stage's seatings "
         f"+-{pts(p.ADVICE_MARGIN)}), at {p.DEFAULT_GAMES:,} games ({p.ADVICE_CAP:,} for advice) at most. By the union "
         f"bound, with probability at least {1 - ALPHA:.0%} per race every interval covers its true rate at every look, "
