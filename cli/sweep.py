@@ -111,7 +111,7 @@ def sweep(
 
     if out is None:
         fail("--out is required (a .parquet file)")
-    bar = Bar(progress)
+    bar = Bar(progress, name="sweep")
     df = api.sweep(difficulty, players, lineups=lineup, sample=lineups, seatings=seatings, strategies=strategy,
                    params=param, params_file=params_file, rules=rule, absent_tokens=absent_tokens,
                    components=components, model=model, games=games, precision=precision, max_games=max_games,

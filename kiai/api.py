@@ -128,7 +128,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     values, for the strategies that have the parameter); rules: readings, {'heal': ['any',
     'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
     1,000 games until the 95% interval's half-width is at most that (up to max_games).
-    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); results: the table
+    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); 'default', 'advice' and
+    'agreement' race unless games or precision is given (reports.racing: each configuration plays the
+    games the report needs of it); results: the table
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
@@ -136,7 +138,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     from kiai.reports import sweep as S
 
     with reporter(progress) as p:
-        plan, request, job = _sweep_plan(
+        plan, request, job, groups = _sweep_plan(
             p, levels=levels, players=players, lineups=lineups, sample=sample, seatings=seatings,
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
@@ -161,10 +163,11 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                 p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
                         threads=used if local else None,
                         workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
-                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance)
+                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
+                           on_estimate=p.estimate)
                 if job is not None:
                     return job.run(backend, **run)
-                rows = S.run_plan(todo, seed, request, backend, **run)
+                rows = S.run_plan(todo, seed, request, backend, groups=groups, **run)
                 return S.to_frame([rows[i] for i in sorted(rows)])
         except KeyboardInterrupt:
             if job is not None:
@@ -218,7 +221,7 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
                 resume, force, threads, workers, scheduler, block):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
-    reports.sweep.Sweep bound to `out`, or None)."""
+    reports.sweep.Sweep bound to `out` or None, the race's groups or None)."""
     from kiai.reports import sweep as S
 
     axes = _Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
@@ -236,12 +239,16 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
     rule_grid = parse_rules(axes.rule, axis=True)
     comp = load_components(components)
     try:
+        race = None
         if preset is not None:
             plan = _preset_plan(preset, axes, chosen, absent_tokens, comp, model, results)
             if games is None and precision is None:
-                from kiai.reports.presets import PRESET_GAMES
+                from kiai.reports.presets import PRESET_GAMES, RACES
 
-                games = PRESET_GAMES[preset]
+                if preset in RACES:
+                    race = preset
+                else:
+                    games = PRESET_GAMES[preset]
         else:
             if results is not None:
                 fail("--from goes with --preset advice or agreement (a grid read from a results table)")
@@ -251,22 +258,27 @@ def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, pa
         check_model(model, plan, p.note)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
-        if games is None and precision is None:
+        if games is None and precision is None and race is None:
             games = SWEEP_GAMES
-        request = S.Request(games=games, precision=precision,
+        request = S.Request(games=games, precision=precision, race=race,
                             **({"max_games": max_games} if max_games is not None else {}))
+        groups = None
+        if race is not None:
+            from kiai.reports.presets import preset_groups
+
+            groups = preset_groups(race, plan)
         info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
                                           results if isinstance(results, (str, Path)) else None)}  # fmt: skip
         job = None
         if out is not None:
-            job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
+            job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info, groups=groups)
             if job.resume_note() is not None:
                 p.note(job.resume_note())
     except KiaiError:
         raise
     except ValueError as e:  # SweepError; seatings and samplers reject bad sizes
         fail(str(e))
-    return plan, request, job
+    return plan, request, job, groups
 
 
 def _check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
@@ -423,7 +435,8 @@ def describe_sweep(preset: str | None, axes: _Axes, strategies: list[str], games
         parts.append(f"--params-file {params_file}")
     parts += [f"--param {v}" for v in axes.param or []]
     parts += [f"--rule {v}" for v in axes.rule or []]
-    parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
+    if precision is not None or games is not None:  # neither: a preset's race decides
+        parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
     if max_games:
         parts.append(f"--max-games {max_games}")
     parts.append(f"--seed {seed}")

@@ -23,6 +23,7 @@ from scipy.stats import chi2_contingency
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from kiai.simcore.seatings import lineup_key, seating_key
+from kiai.reports.pooling import balanced, whole_counts
 from kiai.reports.stats import holm, proportion_ci_arrays
 from kiai.simcore.codes import LEVEL_PLUSES, LEVELS, SAMURAI
 
@@ -102,10 +103,11 @@ def _with_variant(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def pooled_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Sum wins and games over rows sharing `by`; add win_rate, ci_low, ci_high, ci_method."""
-    pooled = df.groupby(by, as_index=False, sort=False)[["wins", "games"]].sum()
+    """Sum wins and games over rows sharing `by`, each row counted once (pooling.balanced); add
+    win_rate, ci_low, ci_high, ci_method."""
+    pooled = balanced(df, by).groupby(by, as_index=False, sort=False)[["wins", "games"]].sum()
     pooled = pooled[pooled["games"] > 0].reset_index(drop=True)
-    lo, hi, method = proportion_ci_arrays(pooled["wins"].to_numpy(), pooled["games"].to_numpy())
+    lo, hi, method = proportion_ci_arrays(*whole_counts(pooled["wins"], pooled["games"]))
     return pooled.assign(
         win_rate=pooled["wins"] / pooled["games"], ci_low=lo, ci_high=hi, ci_method=method
     )
@@ -135,12 +137,13 @@ def grouped_offsets(n_groups: int, width: float = 0.8) -> tuple[np.ndarray, floa
 # ---------------------------------------------------------------------- 1. win rate by level
 
 
-def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
+def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) -> Figure:
     """Win rate against team size, a line per level, on a log scale so that Easy's 80% and
     Heroic's 0.05% read on one chart (a panel per strategy): each point with its 95% interval and
     its rate written beside it; a level and team size that won no game is an open triangle on the
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
-    in its own order (advice.one_seating_per_lineup)."""
+    in its own order (advice.one_seating_per_lineup). `strong` (strongest.rates): kiai's
+    strongest player's rates too, open circles on dashed lines, where either player won a game."""
     from kiai.reports.advice import fmt_rate, one_seating_per_lineup
 
     _require(df, ["difficulty", "n_samurai", "strategy", "games", "wins"])
@@ -151,6 +154,8 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
     counts = sorted(pooled["n_samurai"].unique())
     levels = level_order(pooled["difficulty"])
     positive = pooled.loc[pooled["wins"] > 0, "ci_low"]
+    if strong is not None and len(variants) == 1:
+        positive = pd.concat([positive, strong.loc[strong["wins"] > 0, "lo"]])
     floor = max(float(positive.min()) * 100 / 3, 1e-4) if len(positive) else 1e-3
     fig, axes = figure(1, len(variants), min(MAX_WIDTH / len(variants), 1.8 + 1.0 * len(counts)), 4.2,
                         sharey=True)
@@ -162,6 +167,8 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
             won = sub[sub["wins"] > 0]
             ax.errorbar(won["n_samurai"], won["win_rate"] * 100, yerr=yerr(won["win_rate"], won["ci_low"],
                         won["ci_high"]), color=colour, marker="o", markersize=4, capsize=CAPSIZE, label=level)
+            if strong is not None and len(variants) == 1:
+                _strong_points(ax, strong[strong["difficulty"] == level], colour, floor)
             for r in sub.itertuples():
                 if r.wins == 0:
                     # levels that won nothing at one team size share the spot: their labels stack upwards
@@ -169,7 +176,7 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
                     zeros[r.n_samurai] += 1
                     ax.plot([r.n_samurai], [floor * 1.25], marker="v", markersize=6, markerfacecolor="none",
                             color=colour)
-                    ax.annotate(f"0/{int(r.games):,}", (r.n_samurai, floor * 1.25), textcoords="offset points",
+                    ax.annotate(f"0/{round(r.games):,}", (r.n_samurai, floor * 1.25), textcoords="offset points",
                                 xytext=(5, -3 + 9 * k), fontsize=7, color=colour)
                     continue
                 # the easiest level's labels above and right of its (falling) line, the others' below and
@@ -186,9 +193,36 @@ def plot_winrate_by_level(df: pd.DataFrame) -> Figure:
         ax.set_xlabel("samurai")
         ax.grid(axis="y", color="#eeeeee")
         ax.set_title(variant if len(variants) > 1 else "")
-        ax.legend(title="level", loc="lower left")
+        handles, labels = ax.get_legend_handles_labels()
+        if strong is not None and len(variants) == 1:  # which marker is which player
+            from matplotlib.lines import Line2D
+
+            for face, style, label in (("#555555", "-", "kiai's default player"),
+                                       ("white", "--", "kiai's strongest player")):
+                handles.append(Line2D([], [], color="#555555", marker="o", markersize=4, markerfacecolor=face,
+                                      linestyle=style))
+                labels.append(label)
+        ax.legend(handles, labels, title="level", loc="lower left")
     axes[0][0].set_ylabel("win rate (log scale)")
     return fig
+
+
+def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:
+    """kiai's strongest player's rates at one level (strongest.rates columns), beside the default's
+    points: open circles a little to the left (the default's labels sit below left only for the
+    harder levels, and the strongest wins more), joined by a dashed line, with their 95% intervals
+    (an interval that reaches zero ends at the axis); at the team sizes where it won a game on its own
+    deals (elsewhere its estimate is the default's rate again, with an interval from zero: the table
+    under the chart gives it) and its estimate is above zero (a log scale has no zero)."""
+    part = strong[(strong["wins"] > 0) & (strong["rate"] > 0)].sort_values("n_samurai")
+    if part.empty:
+        return
+    lo = np.maximum(part["lo"].to_numpy(float), floor / 100)
+    bars = ax.errorbar(part["n_samurai"] - 0.14, part["rate"] * 100, yerr=_yerr(part["rate"], lo, part["hi"]),
+                       color=colour, marker="o", markersize=4, markerfacecolor="white", linestyle="--",
+                       linewidth=0.9, capsize=CAPSIZE)
+    for line in bars[2]:  # the whiskers lighter than the default's: these intervals are wide
+        line.set_alpha(0.45)
 
 
 def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
@@ -247,9 +281,9 @@ def samurai_effects(df: pd.DataFrame) -> pd.DataFrame:
     it must not be mixed in). Interval: Newcombe's hybrid score interval for the difference of
     two independent proportions (statsmodels confint_proportions_2indep, method "newcomb")."""
     _require(df, ["difficulty", "n_samurai", "lineup", "strategy", "games", "wins"])
-    d = _with_variant(df)
-    members = d["lineup"].astype(str).str.split(",").map(lambda xs: {x.strip() for x in xs})
     keys = ["variant", "difficulty", "n_samurai"]
+    d = balanced(_with_variant(df), keys)  # each line-up counted once, however many games it played
+    members = d["lineup"].astype(str).str.split(",").map(lambda xs: {x.strip() for x in xs})
     parts = []
     for samurai in SAMURAI:
         has = members.map(lambda m, s=samurai: s in m)
@@ -458,13 +492,13 @@ def plot_loss_causes(df: pd.DataFrame) -> Figure:
     round_cols = [f"lost_round_{r}" for r in ROUNDS]
     cause_cols = [f"out_{c}" for c in CAUSES]
     _require(df, ["difficulty", "strategy", "games", "wins", *round_cols, *cause_cols])
-    d = _with_variant(df)
+    d = balanced(_with_variant(df), ["variant", "difficulty"])
     counted = ["games", "wins", *round_cols, *cause_cols]
     pooled = d.groupby(["variant", "difficulty"], as_index=False)[counted].sum()
     pooled["losses"] = pooled["games"] - pooled["wins"]
     if pooled["losses"].sum() <= 0:
         raise NoChartData("no game was lost")
-    lo, hi, _ = proportion_ci_arrays(pooled["losses"].to_numpy(), pooled["games"].to_numpy())
+    lo, hi, _ = proportion_ci_arrays(*whole_counts(pooled["losses"], pooled["games"]))
     pooled = pooled.assign(loss_rate=pooled["losses"] / pooled["games"], loss_lo=lo, loss_hi=hi)
     variants = sorted(pooled["variant"].unique())
     # at least wide enough for the legend under each panel
@@ -517,7 +551,8 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
     if not cols:
         raise NoChartData("the table has no score_N columns")
     scores = [int(_SCORE_COLUMN.match(c).group(1)) for c in cols]
-    pooled = _with_variant(df).groupby(["variant", "difficulty"], as_index=False)[cols].sum()
+    pooled = balanced(_with_variant(df), ["variant", "difficulty"]).groupby(["variant", "difficulty"],
+                                                                           as_index=False)[cols].sum()
     pooled["scored_wins"] = pooled[cols].sum(axis=1)
     if pooled["scored_wins"].sum() <= 0:
         raise NoChartData("no game was won")
@@ -535,7 +570,7 @@ def plot_score_grades(df: pd.DataFrame) -> Figure:
                 ax.text(0.5, 0.5, note, ha="center", va="center", transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
-            counts = sub[cols].iloc[0].to_numpy(int)
+            counts = np.rint(sub[cols].iloc[0].to_numpy(float)).astype(int)
             total = np.full(len(counts), counts.sum())
             lo, hi, _ = proportion_ci_arrays(counts, total)
             share = counts / total
