@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from typer.core import TyperCommand
 
-from kiai.api import SWEEP_GAMES
+from kiai.sweep_plan import SWEEP_GAMES
 from kiai.cli.common import (
     AbsentOpt,
     Bar,

@@ -11,7 +11,7 @@ samurai or the line-ups) and flags every part of the finding that the two revers
 Reversed beyond noise: each strategy's difference (between two level and team sizes, between two
 line-ups, or a samurai's effect against zero) has a 95% interval that excludes zero, and the two
 lie on opposite sides of it. The intervals are Newcombe's for two independent proportions
-(advice.difference, charts.samurai_effects), as everywhere in the report; the games of the two
+(advice.difference, effects.samurai_effects), as everywhere in the report; the games of the two
 line-ups, and of the two strategies, share their deals, which correlates them positively, so
 these intervals are wider than paired ones (conservative): a flag is never noise made to look
 like a reversal by the pairing.
@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports import advice, charts
+from kiai.reports import effects as eff
 from kiai.reports.charts import NoChartData
 from kiai.reports.strongest import tiers
 
@@ -138,13 +139,13 @@ def _cell(r) -> str:
 
 
 def effects(pairs: pd.DataFrame, level: str, n: int, strategy: str, strong: str = STRONG) -> pd.DataFrame:
-    """Each samurai's effect at `level` with n samurai (charts.samurai_effects: the win rate of
+    """Each samurai's effect at `level` with n samurai (effects.samurai_effects: the win rate of
     the line-ups with him minus those without, Newcombe's 95% interval) for both strategies,
     side by side (suffixes _a, _b), with the status of its sign; samurai in codes.SAMURAI order."""
     cell = pairs[(pairs["difficulty"] == level) & (pairs["n_samurai"] == n)]
     keep = ["samurai", "diff", "ci_low", "ci_high"]
-    a = charts.samurai_effects(cell[cell["strategy"] == strategy])[keep]
-    b = charts.samurai_effects(cell[cell["strategy"] == strong])[keep]
+    a = eff.samurai_effects(cell[cell["strategy"] == strategy])[keep]
+    b = eff.samurai_effects(cell[cell["strategy"] == strong])[keep]
     out = a.merge(b, on="samurai", suffixes=("_a", "_b"))
     return out.assign(status=[status(sign(r.ci_low_a, r.ci_high_a), sign(r.ci_low_b, r.ci_high_b), strategy, strong)
                               for r in out.itertuples()])

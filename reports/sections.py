@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from kiai.reports import advice, charts, ladder
+from kiai.reports import effects as eff
 from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, names
 from kiai.reports.charts import NoChartData
 from kiai.reports.render import Page
@@ -53,12 +54,12 @@ def lineups(page: Page, main: pd.DataFrame, scope: Scope) -> None:
     page.add(("p", scope.line(f"every line-up played, at every level, each seated in its own order "
                               f"({scope.games_each()})")))
     page.add(("h3", "Each samurai's effect"))
-    if page.chart("samurai_effect", charts.plot_samurai_effects, "Each samurai's effect", grid):
+    if page.chart("samurai_effect", eff.plot_samurai_effects, "Each samurai's effect", grid):
         page.add(("p", "For each level and team size, a cell is the win rate of the line-ups that include the "
                        "samurai minus that of the line-ups without him, in percentage points: purple helps, orange "
                        "hurts. A cell marked * (in bold) has a 95% interval (Newcombe's) that excludes zero; the "
                        "others are within noise. Seven samurai have no line-up without any of them."))
-        effects = charts.samurai_effects(grid)
+        effects = eff.samurai_effects(grid)
         page.csv("samurai_effects.csv", effects.drop(columns="variant").rename(columns={"difficulty": "level"}),
                  "each samurai's effect, with its interval")
     rates = advice.lineup_rates(grid)
@@ -164,17 +165,17 @@ def seating(page: Page, main: pd.DataFrame, scope: Scope) -> None:
         return
     level, n = where
     part = main[(main["difficulty"] == level) & (main["n_samurai"] == n)]
-    seatings = charts.best_worst_seatings(part)
+    seatings = eff.best_worst_seatings(part)
     page.add(("p", scope.line(f"{level}, {n} samurai, the {plural(len(seatings), 'line-up')} played in several "
                               f"seatings there ({plural(int(seatings['seatings'].sum()), 'seating')}, "
                               f"{spread(part['games'])} games each)")))
-    page.chart("neighbour_effect", charts.plot_neighbour_effects, "Neighbour effects", part)
+    page.chart("neighbour_effect", eff.plot_neighbour_effects, "Neighbour effects", part)
     page.add(("p", "Row A, column B is how much a seating gains (percentage points, against the mean of the same "
                    "line-up's seatings) when A sits directly to B's left, so that A plays right after B. Purple "
                    "helps, orange hurts, grey had no seating with that pair. A cell marked * (in bold) differs from "
                    "zero (a t-test over the seatings that put A left of B, Holm-adjusted over the cells); the "
                    "others are within noise."))
-    tests = charts.neighbour_effect_tests(part)
+    tests = eff.neighbour_effect_tests(part)
     if tests:
         mean, count, p = next(iter(tests.values()))
         cells = pd.DataFrame({"a_left_of_b": [a for a in mean.index for _ in mean.columns],
@@ -231,7 +232,7 @@ def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -
                 value = rules.loc[rules["reading"] == name, "value"].iloc[0]
                 items.append(f"{v}, {short} (`--rule {name}={value}`): {plain}.")
         page.add(("ul", items))
-        page.chart("house_rules", charts.plot_house_rules, "House rules and common mistakes", rules)
+        page.chart("house_rules", eff.plot_house_rules, "House rules and common mistakes", rules)
         page.add(("p", "A cell is the win rate under the reading minus under the rules' own, in percentage points, "
                        "the same line-ups on the same deals: purple makes the game easier, orange harder. A cell "
                        "marked * (in bold) has a 95% interval (Newcombe's) that excludes zero. That interval "

@@ -7,6 +7,7 @@ import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from kiai.reports import advice, charts
+from kiai.reports import effects as eff
 from kiai.reports.charts import NoChartData
 from kiai.reports.report import load_results, write_report
 from kiai.simcore.seatings import distinct_seatings, lineup_key
@@ -201,7 +202,7 @@ def test_pooled_rates_count_each_line_up_once_whatever_its_games():
 def test_neighbour_effect_cells():
     a, b, c = "heihachi", "daisuke", "gorobei"
     df = pd.DataFrame([_row("easy", (a, b, c), wins=120), _row("easy", (c, b, a), wins=80)])
-    table = charts.neighbour_effects(df)["greedy"]
+    table = eff.neighbour_effects(df)["greedy"]
     # seating (a, b, c) wins 60% vs mean 50%: there b sits left of a, c left of b, a left of c
     assert table.loc[b, a] == pytest.approx(10)
     assert table.loc[c, b] == pytest.approx(10)
@@ -215,7 +216,7 @@ def test_samurai_effect_matches_newcombe():
     df = pd.DataFrame(
         [_row("easy", LINEUPS[3][0], wins=120), _row("easy", LINEUPS[3][1], wins=80), _row("easy", LINEUPS[3][2], wins=100)]
     )
-    effects = charts.samurai_effects(df)
+    effects = eff.samurai_effects(df)
     row = effects[effects["samurai"] == "heihachi"].iloc[0]
     assert row["diff"] == pytest.approx(120 / 200 - 180 / 400)
     lo, hi = confint_proportions_2indep(120, 200, 180, 400, method="newcomb", compare="diff")
@@ -229,7 +230,7 @@ def test_grade_labels_follow_level_pluses():
 
 
 def test_best_worst_seatings():
-    seatings = charts.best_worst_seatings(_table())
+    seatings = eff.best_worst_seatings(_table())
     assert len(seatings) == 1
     assert seatings.iloc[0]["seatings"] == 6
     assert 0 <= seatings.iloc[0]["p"] <= seatings.iloc[0]["p (Holm)"] <= 1
