@@ -481,7 +481,7 @@ def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:
 def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy: str | None = None) -> list[str]:
     """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
     level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
-    (`strong`, strongest.rates) at every level where either won a game."""
+    (`strong`, stronger.strongest_rates) at every level where either won a game."""
     from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name, strongest
 
     part = rates[rates["n_samurai"] == n]
@@ -509,7 +509,7 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
 
 def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame | None = None) -> dict[int, list[str]]:
     """{team size: sentences}: how hard each level is (for kiai's default player, and for its
-    strongest where `strong`, strongest.rates, has it), the line-up to pick and to avoid, the
+    strongest where `strong`, stronger.strongest_rates, has it), the line-up to pick and to avoid, the
     seating of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
     grid = grid_rows(df, strategy)
     rates, lineups = level_rates(grid), lineup_rates(grid)

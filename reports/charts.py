@@ -139,7 +139,7 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     Heroic's 0.05% read on one chart (a panel per strategy): each point with its 95% interval and
     its rate written beside it; a level and team size that won no game is an open triangle on the
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
-    in its own order (advice.one_seating_per_lineup). `strong` (strongest.rates): kiai's
+    in its own order (advice.one_seating_per_lineup). `strong` (stronger.strongest_rates): kiai's
     strongest player's rates too, open circles on dashed lines, where either player won a game."""
     from kiai.reports.advice import fmt_rate, one_seating_per_lineup
 
@@ -205,7 +205,7 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
 
 
 def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:
-    """kiai's strongest player's rates at one level (strongest.rates columns), beside the default's
+    """kiai's strongest player's rates at one level (stronger.strongest_rates columns), beside the default's
     points: open circles a little to the left (the default's labels sit below left only for the
     harder levels, and the strongest wins more), joined by a dashed line, with their 95% intervals
     (an interval that reaches zero ends at the axis); at the team sizes where it won a game on its own

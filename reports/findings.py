@@ -92,7 +92,7 @@ def findings(df: pd.DataFrame) -> list[Finding]:
 
 
 def _rates(rates: pd.DataFrame, n: int, what: str, who: str, estimated: bool = False) -> list[Finding]:
-    """How hard, per level: the default's pooled rate, or the strongest's estimate (strongest.rates)."""
+    """How hard, per level: the default's pooled rate, or the strongest's estimate (stronger.strongest_rates)."""
     if rates is None or rates.empty:
         return []
     return [Finding(n, what + who, r.difficulty, f"{advice.fmt_pct(r.rate)} ({advice.fmt_ci(r.lo, r.hi)})" if estimated

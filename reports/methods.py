@@ -102,7 +102,7 @@ def models_note(df: pd.DataFrame) -> str:
 
     known = registry.names()
     names = sorted(n for n in set(df["strategy"].astype(str))
-                   if n in known and getattr(registry.module(n), "BY_FAMILY", False))
+                   if n in known and registry.hook_of(n, "BY_FAMILY", False))
     if not names:
         return ""
     return (f"{' and '.join(names)}: the value of each table's family (team size and level) where kiai ships one, "

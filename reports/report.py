@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports import advice, charts, ladder, sections, strongest
+from kiai.reports import advice, charts, ladder, sections
 from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown
 from kiai.reports.scope import Scope, csv_columns
-from kiai.reports.stronger import agreement_section
-from kiai.reports.table_check import REQUIRED, check_results  # noqa: F401 - the report's own check of its input
+from kiai.reports.stronger import agreement_section, strongest_rates
+from kiai.reports.table_check import check_results  # noqa: F401 - the report's own check of its input
 from kiai.reports.words import plural
 
 
@@ -57,7 +57,7 @@ class Views:
     strategy: str  # the main strategy: kiai's default where the tables have it
     played: pd.DataFrame  # its rows, every reading, each configuration's longest run once
     main: pd.DataFrame  # its rows of the shown readings and the rules' default for absent tokens
-    strong: pd.DataFrame  # kiai's strongest player's win rate by level and team size (strongest.rates)
+    strong: pd.DataFrame  # kiai's strongest player's win rate by level and team size (stronger.strongest_rates)
 
 
 def views(df: pd.DataFrame) -> Views:
@@ -77,7 +77,7 @@ def views(df: pd.DataFrame) -> Views:
     # only feed the note on them, unless the table holds nothing else
     default = main[advice.default_tokens(main).to_numpy()]
     main = default if not default.empty else main
-    strong = strongest.rates(shown, advice.level_rates(advice.grid_rows(main)))
+    strong = strongest_rates(shown, advice.level_rates(advice.grid_rows(main)))
     return Views(rules, shown, strategy, played, main, strong)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from kiai.reports import advice, agreement
@@ -190,3 +192,43 @@ def _reversal_blocks(table: pd.DataFrame, what: str, among: str, strategy: str, 
                   f"(first minus second):"),
             ("ul", [f"{r.first} against {r.second}: `{strategy}` {fmt_pp(r.diff_a)} ({fmt_pp_ci(r.lo_a, r.hi_a)}), "
                     f"the {strong} {fmt_pp(r.diff_b)} ({fmt_pp_ci(r.lo_b, r.hi_b)})." for r in flagged.itertuples()])]
+
+
+def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
+    """kiai's strongest player's win rate by level and team size, beside `main` (the default's,
+    advice.level_rates over all its line-ups), with a 95% interval: columns difficulty, n_samurai,
+    lineups, wins and games (its own, pooled: advice.level_rates), rate, lo, hi.
+
+    Only where it played every line-up the default did (the agreement stage does; the skill
+    ladder's few line-ups are no rate of a team size). A configuration two stages played counts by
+    its longer run of the same deals. It plays the first deals of each line-up only, and those few
+    deals are the same for every line-up: a run of easy ones would flatter every line-up at once. So
+    where the default played the same games beside it (the agreement stage), its rate is estimated
+    on all the default's deals: the default's rate there plus what the strongest wins more than the
+    default on the deals both played (a difference from which the luck of the deals cancels), with
+    the two intervals' half-widths added in quadrature; elsewhere its rate on its own games."""
+    from kiai.reports.agreement import STRONG, paired_rows
+    from kiai.reports.ladder import distinct_games
+    from kiai.reports.strongest import default_strategy, tiers
+
+    strong = df[(tiers(df) == "strongest").to_numpy()] if not df.empty else df
+    own = advice.level_rates(advice.grid_rows(distinct_games(strong))) if not strong.empty else advice.level_rates(strong)
+    keys = ["difficulty", "n_samurai"]
+    own = own.merge(main[[*keys, "lineups", "rate", "lo", "hi"]].rename(columns=lambda c: c if c in keys else c + "_all"),
+                    on=keys)
+    own = own[own["lineups"] == own["lineups_all"]].reset_index(drop=True)
+    pairs = paired_rows(df, default_strategy())
+    same = advice.level_rates(pairs[pairs["strategy"] != STRONG]).merge(
+        advice.level_rates(pairs[pairs["strategy"] == STRONG]), on=keys, suffixes=("_a", "_b")) if not pairs.empty else None
+    out = []
+    for r in own.to_dict("records"):
+        cell = same[(same["difficulty"] == r["difficulty"]) & (same["n_samurai"] == r["n_samurai"])] if same is not None else []
+        if len(cell):
+            c = cell.iloc[0]
+            d, dlo, dhi = advice.difference(c["wins_b"], c["games_b"], c["wins_a"], c["games_a"])
+            rate = min(max(r["rate_all"] + d, 0.0), 1.0)
+            r.update(rate=rate, lo=max(rate - math.hypot(r["rate_all"] - r["lo_all"], d - dlo), 0.0),
+                     hi=min(rate + math.hypot(r["hi_all"] - r["rate_all"], dhi - d), 1.0))
+        out.append(r)
+    columns = [*keys, "lineups", "wins", "games", "rate", "lo", "hi"]
+    return pd.DataFrame(out, columns=list(own.columns)).reindex(columns=columns)
