@@ -77,7 +77,7 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     rules: rule readings, {'heal': 'wounded'}.
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
     from kiai.reports.summary import summarize
-    from kiai.reports.sweep import play_range
+    from kiai.reports.play import play_range
 
     with reporter(progress) as p:
         games = check_games(games)

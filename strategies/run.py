@@ -349,8 +349,11 @@ def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels:
     LABEL_WIDTH): the questions the lookahead weighed, or the positions judge collected,
     in game order."""
     from kiai.simcore.kernel import play_games
-    from kiai.strategies.lookahead import LABEL_WIDTH
 
+    if labels and not width:  # the lookahead's rows (imported only then: a run that writes none needs it not)
+        from kiai.strategies.lookahead import LABEL_WIDTH
+
+        width = LABEL_WIDTH
     cfg = cfgs.view(np.ndarray)[0]
     if start is None:
         start = _records()[:2]
@@ -363,7 +366,7 @@ def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels:
     def chunk(k):
         recs = _records()
         lo, hi = cuts[k], cuts[k + 1]
-        buf = np.zeros((labels * (hi - lo), width or LABEL_WIDTH), dtype=np.float32)
+        buf = np.zeros((labels * (hi - lo), max(width, 1)), dtype=np.float32)
         mem = recs[3][0]
         mem["labels"], mem["labels_cap"] = (buf.ctypes.data, buf.shape[0]) if labels else (0, 0)
         play_games(cfg, np.int64(seed), np.int64(game0 + lo), out[lo:hi], *(r[0] for r in recs), start_pub, start_hid)
