@@ -11,6 +11,9 @@ TD(lambda) return: the outcome mixed with the previous value of the positions th
 the same game, which has far less noise than the outcome alone. The value is then fitted
 (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one before it.
 
+With a teacher (settings.teacher), the positions and their labels come from the expert instead
+(strategies.teacher: expert iteration).
+
 Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
 run resumes where it stopped; an iteration's positions are removed once no later iteration fits on
 them. Every random choice comes from the seed.
@@ -86,6 +89,10 @@ class ValueSettings:
     # held-out line-ups stay the seed's, so a family run continued from another (--start) keeps them
     # while it plays deals the run it continues never played
     deal_seed: int | None = None
+    # expert iteration (strategies.teacher): the expert whose estimates of every answer selfplay's value
+    # learns ("": self-play), and the share of the expert's differences between answers in the targets
+    teacher: str = ""
+    share: float = 0.5
 
     @property
     def deals(self) -> int:
@@ -126,6 +133,18 @@ class ValueSettings:
             raise TrainValueError(f"--seed must be in [0, 2**63), got {self.seed}")
         if self.deal_seed is not None and not 0 <= self.deal_seed < 2**63:
             raise TrainValueError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
+        if self.teacher:
+            from kiai.strategies.teacher import TEACHERS
+
+            if self.teacher not in TEACHERS:
+                raise TrainValueError(f"--teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+            if self.player != "selfplay":
+                raise TrainValueError("--teacher teaches selfplay's value: give --player selfplay")
+            if not self.start:
+                raise TrainValueError("--teacher improves a value: give --start FILE (or --size and -d of a "
+                                      "family kiai ships a value for)")
+        if not 0.0 <= self.share <= 1.0:
+            raise TrainValueError(f"--share must be in [0, 1], got {self.share}")
         if self.family and self.table:
             raise TrainValueError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:
@@ -254,9 +273,11 @@ def td_returns(won: np.ndarray, game: np.ndarray, v: np.ndarray | None, lam: flo
 
 
 def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, threads: int = 1,
-        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3) -> dict:
+        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3,
+        init: dict | None = None) -> dict:
     """Fit the network to targets y in [0, 1] (logistic loss); the arrays of value_model, with
-    the input scaling folded into the first layer. x is scaled in place."""
+    the input scaling folded into the first layer. x is scaled in place. `init`: a value's arrays
+    (of settings' widths) to start from instead of random weights."""
     import torch
 
     torch.manual_seed(seed)
@@ -270,6 +291,12 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
     Y = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], settings.h1), torch.nn.ReLU(),
                               torch.nn.Linear(settings.h1, settings.h2), torch.nn.ReLU(), torch.nn.Linear(settings.h2, 1))
+    if init is not None:  # its first layer reads unscaled features: unfold the scaling into it
+        w1 = init["w1"].astype(np.float64) * scale
+        start = [w1, init["b1"] + init["w1"].astype(np.float64) @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]
+        with torch.no_grad():
+            for p, a in zip(net.parameters(), start):
+                p.copy_(torch.from_numpy(np.array(a, dtype=np.float32)))  # a copy: a loaded value is read-only
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     n = len(X)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, settings.epochs * -(-n // batch)))
@@ -333,7 +360,17 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
     before = os.environ.get(M.ENV)
     try:
-        _iterate(folder, settings, components, stages, command, threads, mine, start)
+        if settings.teacher:
+            from kiai.strategies import teacher
+
+            teacher.train(folder, settings, components, stages, command, threads, mine, start)
+        else:
+            _iterate(folder, settings, components, stages, command, threads, mine, start)
+        previous = start
+        for it in range(settings.iterations):
+            value = folder / f"value-{it}.npz"
+            evaluate(folder, it, value, previous, settings, components, stages)
+            previous = value
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
             os.environ.pop(M.ENV, None)
@@ -427,11 +464,6 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
         # the positions no later iteration fits on (gigabytes each): the next one fits on its own
         # and this one's
         (folder / f"positions-{it - 1}.npz").unlink(missing_ok=True)
-    previous = start
-    for it in range(settings.iterations):
-        value = folder / f"value-{it}.npz"
-        evaluate(folder, it, value, previous, settings, components, stages)
-        previous = value
 
 
 def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings: ValueSettings, components,
@@ -453,7 +485,9 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     first = "learned" if player == "judge" else settings.base  # what iteration 0 played
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
-    params = {"base": BASES.index(settings.base), "questions": settings.questions} if player == "selfplay" else {}
+    # a teacher's values play as their headers say (as the value they started from did)
+    params = {"base": BASES.index(settings.base), "questions": settings.questions} \
+        if player == "selfplay" and not settings.teacher else {}
     stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []
