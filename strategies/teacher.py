@@ -33,15 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-from kiai.simcore.codes import OUT_WIN
-from kiai.simcore.results import N_OUT, O_OUTCOME
-from kiai.strategies.afterstate import T_CHOSEN, T_ESTIMATE, T_GAME, T_QUESTION, T_RANK, TEACH_WIDTH
+from kiai.strategies.afterstate import T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
 from kiai.strategies.valuefit import TrainValueError
 
 TEACHERS = ("judge",)
 CHUNK = 200  # the expert's games per batch (its rows fill a buffer sized for them)
 PER_GAME = 1000  # room for a game's rows, every answer of every weighed question: about twice a 4-samurai game's
-FEATURES = T_ESTIMATE + 1  # a row's first feature
+FEATURES = T_ESTIMATE + 1  # a row's first feature (the game's index is column 0)
 
 
 class TeacherError(TrainValueError):
@@ -57,24 +55,14 @@ def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game
     """Play games of config (judge with `collect` 3), CHUNK at a time. Returns the rows' columns
     (strategies.afterstate.T_*) by name, `x` the afterstates' features, `won` whether each row's
     game was won, and `out` the per-game result rows."""
-    from kiai.strategies.run import _play, kernel_config
+    from kiai.strategies.valuefit import collect_afterstates
 
-    out = np.zeros((games, N_OUT), dtype=np.int32)
-    cfgs = kernel_config(config)
-    parts = []
-    for lo in range(0, games, CHUNK):
-        hi = min(games, lo + CHUNK)
-        _, rows = _play(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=TEACH_WIDTH)
-        parts.append(rows)
-    rows = np.concatenate(parts)
-    game = rows[:, T_GAME].astype(np.int64) - game_offset
-    if len(rows) and (np.diff(game) < 0).any():
-        raise TeacherError("the labels came back out of game order")
-    if len(rows) == 0 or (np.bincount(game, minlength=games) == 0).any():
-        raise TeacherError("a game's labels overflowed their buffer")
-    return {"game": game, "question": rows[:, T_QUESTION].astype(np.int64), "rank": rows[:, T_RANK].astype(np.int64),
-            "chosen": rows[:, T_CHOSEN] > 0, "estimate": rows[:, T_ESTIMATE].astype(np.float64),
-            "x": rows[:, FEATURES:], "won": (out[game, O_OUTCOME] == OUT_WIN).astype(np.float32), "out": out}
+    rows, won, game, out = collect_afterstates(config, games, seed, game_offset, per_game, TEACH_WIDTH, CHUNK)
+    col = {name: rows[:, k - 1] for name, k in (("question", T_QUESTION), ("rank", T_RANK), ("chosen", T_CHOSEN),
+                                                  ("estimate", T_ESTIMATE))}
+    return {"game": game, "question": col["question"].astype(np.int64), "rank": col["rank"].astype(np.int64),
+            "chosen": col["chosen"] > 0, "estimate": col["estimate"].astype(np.float64), "x": rows[:, FEATURES - 1:],
+            "won": won, "out": out}
 
 
 def question_ids(rank: np.ndarray) -> np.ndarray:

@@ -216,19 +216,21 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
     return rows[:, 1:], won, game, out
 
 
-def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400):
-    """Play games of config (selfplay with a label buffer), CHUNK at a time: the features of the
+def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400, width: int = 0,
+                        chunk: int = CHUNK):
+    """Play games of config (selfplay with a label buffer), `chunk` at a time: the features of the
     afterstate of every answer it weighed, whether its game was won, its game's index, and the
-    per-game result rows."""
+    per-game result rows. Other rows that start with their game's index (`width` floats each: a
+    teacher's, strategies.teacher) come back the same way, all but that index."""
     from kiai.strategies.run import _play, kernel_config
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
     cfgs = kernel_config(config)
     parts = []
-    for lo in range(0, games, CHUNK):
-        hi = min(games, lo + CHUNK)
-        _, rows = _play(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
+        _, rows = _play(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=width or ROW_WIDTH)
         parts.append(rows)
     rows = np.concatenate(parts)
     game = rows[:, 0].astype(np.int64) - game_offset
