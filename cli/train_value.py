@@ -88,9 +88,10 @@ def train_value(
     start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays the "
                                                           "player over it."),
     teacher: str = typer.Option(None, "--teacher", show_default=False,
-                                help="Expert iteration (with --player selfplay): judge plays the games and weighs "
-                                     "every answer of each question, and the value (from --start, or the family's "
-                                     "shipped one) learns its estimates of all of them."),
+                                help="Expert iteration (with --player selfplay): judge (or lookahead: over learned, "
+                                     "weighing every question) plays the games and weighs every answer of each "
+                                     "question, and the value (from --start, or the family's shipped one) learns "
+                                     "its estimates of all of them."),
     share: float = typer.Option(0.5, "--share", help="With --teacher: the share of the expert's differences between "
                                                      "answers in the targets, the rest the previous value's (0-1)."),
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "

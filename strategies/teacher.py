@@ -1,10 +1,12 @@
 """Expert iteration for selfplay's value (`kiai train-value --player selfplay --teacher judge`): the
 strong tier teaches the default.
 
-The expert, `judge` as it plays by default, plays games of the run's training tables and weighs
-every legal answer of each question it meets (two turns on over the value of the table, exact
-over a Fight's next card). With `collect` 3 it writes, for each answer, the afterstate selfplay
-reads and its own estimate of that answer (strategies.afterstate.teach_rows). The apprentice,
+The expert, `judge` as it plays by default (or the lookahead over learned that weighs every
+question), plays games of the run's training tables and weighs every legal answer of each
+question it meets (judge: two turns on over the value of the table, exact over a Fight's next
+card; the lookahead: rollouts to the round's end). As a teacher (judge's `collect` 3, the
+lookahead's `teach` 1) it writes, for each answer, the afterstate selfplay reads and its own
+estimate of that answer (strategies.afterstate.teach_rows). The apprentice,
 selfplay's value, is then fitted (strategies.valuefit.fit) to every answer of those questions, not
 only to the one played.
 
@@ -36,7 +38,9 @@ import numpy as np
 from kiai.strategies.afterstate import T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
 from kiai.strategies.valuefit import TrainValueError
 
-TEACHERS = ("judge",)
+# the experts and how each teaches: judge as it plays by default; the lookahead over learned that
+# weighs every question (the stronger of the two with five samurai and more)
+TEACHERS = {"judge": {"collect": 3}, "lookahead": {"base": 5, "decisions": 1, "teach": 1}}
 CHUNK = 200  # the expert's games per batch (its rows fill a buffer sized for them)
 PER_GAME = 1000  # room for a game's rows, every answer of every weighed question: about twice a 4-samurai game's
 FEATURES = T_ESTIMATE + 1  # a row's first feature (the game's index is column 0)
@@ -46,9 +50,9 @@ class TeacherError(TrainValueError):
     """Bad settings, or labels that did not fit their buffer; one line."""
 
 
-def expert_params(params: dict | None = None) -> dict:
-    """The expert's parameters as it teaches: as it plays by default, writing its rows."""
-    return {**(params or {}), "collect": 3}
+def expert_params(teacher: str = "judge") -> dict:
+    """The expert's parameters as it teaches (TEACHERS), writing its rows."""
+    return dict(TEACHERS[teacher])
 
 
 def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game: int = PER_GAME) -> dict:
@@ -114,7 +118,7 @@ def label(path: Path, settings, components, stages, it: int) -> None:
     keys = ("x", "estimate", "rank", "chosen", "won")
     parts = {k: [] for k in keys}
     for t, (seating, level) in enumerate(drawn):
-        cfg = GameConfig(seating, level, settings.teacher, expert_params(), components=components)
+        cfg = GameConfig(seating, level, settings.teacher, expert_params(settings.teacher), components=components)
         lab = collect_labels(cfg, settings.games, settings.deals + 1_000_003 * it + t)
         q = question_ids(lab["rank"])
         keep = (rng.random(q[-1] + 1) < settings.keep)[q]

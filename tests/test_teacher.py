@@ -91,6 +91,22 @@ def test_judge_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer
     assert (lab["x"][first + 1] != lab["x"][first]).any(axis=1).all()
 
 
+def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer():
+    """teach 1 (with decisions 1): the lookahead's games are its own, and each weighed question's
+    answers come together with one given; its estimates are its rollouts' chances to win."""
+    params = {"samples": 2, "base": 5, "decisions": 1}
+    lab = T.collect_labels(GameConfig(FOUR, "easy", "lookahead", {**params, "teach": 1}), 3, seed=4)
+    np.testing.assert_array_equal(lab["out"], run_games(GameConfig(FOUR, "easy", "lookahead", params), 3, seed=4))
+    q = T.question_ids(lab["rank"])
+    assert (np.bincount(q) >= 2).all() and (np.bincount(q, lab["chosen"]) == 1).all()
+    assert ((lab["estimate"] >= 0) & (lab["estimate"] <= 1)).all() and lab["x"].shape[1] == A.N_AFTER
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import label_games
+
+    with pytest.raises(ConfigError, match="labels come from"):  # learned's labels are another kind of row
+        label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "teach": 1}), 1, seed=4)
+
+
 def test_targets_mix_the_values_view_with_the_experts_differences_on_its_level():
     """share 0 keeps the value's own view, share 1 puts the expert's differences (in logits, times
     the calibration's slope) on the value's level at the answer the expert gave."""
@@ -164,7 +180,7 @@ def test_a_tiny_expert_iteration_goes_end_to_end_resumes_and_repeats(tmp_path, c
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--player", "selfplay", "--teacher", "oracle", "--size", 2, "-d", "easy"], ["--teacher", "judge"]),
+    (["--player", "selfplay", "--teacher", "oracle", "--size", 2, "-d", "easy"], ["--teacher", "judge, lookahead"]),
     (["--teacher", "judge"], ["--teacher", "--player selfplay"]),
     (["--player", "selfplay", "--teacher", "judge"], ["--teacher", "--start"]),
     (["--player", "selfplay", "--teacher", "judge", "--size", 6, "-d", "hard"], ["--teacher", "--start"]),
