@@ -72,8 +72,7 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
         Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near"),
         Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (strategies/village_fit.py)"),
         Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)"),
-        Param("decisions", 0, 0, 1, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked"),
-        Param("teach", 0, 0, 1, True, "training rows, with decisions 1: 0 each weighed question for learned; 1 every weighed answer's afterstate with its value (a teacher for selfplay)"),
+        Param("decisions", 0, 0, 2, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked; 2: as 1, writing every weighed answer's afterstate with its value (a teacher for selfplay)"),
     )
 
 
@@ -447,7 +446,7 @@ def plan_question(g, p, sampled, peek):
     seed0 = question_seed(g)
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
-    if int(p.teach) == 1:  # a teacher of selfplay's value (strategies.teacher): every answer's afterstate
+    if int(p.decisions) == 2:  # a teacher of selfplay's value (strategies.teacher): every answer's afterstate
         est = np.empty(k)
         for i in range(k):
             est[i] = vals[i].mean()

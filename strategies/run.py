@@ -376,8 +376,7 @@ def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
     question as a training row (strategies.lookahead.LABEL_WIDTH floats), in game order. At
     most `per_game` questions a game are kept on average."""
     info, prm = config.strategy_info, config.param_dict()
-    weighs = int(prm.get("decisions", 0)) == 1 and int(prm.get("teach", 0)) == 0 if info.name != "judge" \
-        else int(prm.get("collect", 0)) == 0  # a teacher's rows of selfplay's value are another kind
+    weighs = int(prm.get("decisions", 0)) == 1 if info.name != "judge" else int(prm.get("collect", 0)) == 0
     if not info.planner or not weighs or config.base_name not in ("keeper", "learned"):
         raise ConfigError("labels come from a planner that weighs questions over keeper or learned "
                           "(lookahead with decisions=1, or judge, and base keeper or learned)")

@@ -5,7 +5,7 @@ The expert, `judge` as it plays by default (or the lookahead over learned that w
 question), plays games of the run's training tables and weighs every legal answer of each
 question it meets (judge: two turns on over the value of the table, exact over a Fight's next
 card; the lookahead: rollouts to the round's end). As a teacher (judge's `collect` 3, the
-lookahead's `teach` 1) it writes, for each answer, the afterstate selfplay reads and its own
+lookahead's `decisions` 2) it writes, for each answer, the afterstate selfplay reads and its own
 estimate of that answer (strategies.afterstate.teach_rows). The apprentice,
 selfplay's value, is then fitted (strategies.valuefit.fit) to every answer of those questions, not
 only to the one played.
@@ -40,9 +40,9 @@ from kiai.strategies.valuefit import TrainValueError
 
 # the experts and how each teaches: judge as it plays by default; the lookahead over learned that
 # weighs every question (the stronger of the two with five samurai and more)
-TEACHERS = {"judge": {"collect": 3}, "lookahead": {"base": 5, "decisions": 1, "teach": 1}}
+TEACHERS = {"judge": {"collect": 3}, "lookahead": {"base": 5, "decisions": 2}}
 CHUNK = 200  # the expert's games per batch (its rows fill a buffer sized for them)
-PER_GAME = 1000  # room for a game's rows, every answer of every weighed question: about twice a 4-samurai game's
+PER_GAME = 250  # room for a game's rows per samurai, every answer of every weighed question: about twice a 4-samurai game's
 FEATURES = T_ESTIMATE + 1  # a row's first feature (the game's index is column 0)
 
 
@@ -55,12 +55,13 @@ def expert_params(teacher: str = "judge") -> dict:
     return dict(TEACHERS[teacher])
 
 
-def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game: int = PER_GAME) -> dict:
+def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game: int | None = None) -> dict:
     """Play games of config (judge with `collect` 3), CHUNK at a time. Returns the rows' columns
     (strategies.afterstate.T_*) by name, `x` the afterstates' features, `won` whether each row's
     game was won, and `out` the per-game result rows."""
     from kiai.strategies.valuefit import collect_afterstates
 
+    per_game = per_game or PER_GAME * len(config.samurai)
     rows, won, game, out = collect_afterstates(config, games, seed, game_offset, per_game, TEACH_WIDTH, CHUNK)
     col = {name: rows[:, k - 1] for name, k in (("question", T_QUESTION), ("rank", T_RANK), ("chosen", T_CHOSEN),
                                                   ("estimate", T_ESTIMATE))}

@@ -92,10 +92,10 @@ def test_judge_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer
 
 
 def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer():
-    """teach 1 (with decisions 1): the lookahead's games are its own, and each weighed question's
+    """decisions 2: the lookahead's games are those of decisions 1, and each weighed question's
     answers come together with one given; its estimates are its rollouts' chances to win."""
     params = {"samples": 2, "base": 5, "decisions": 1}
-    lab = T.collect_labels(GameConfig(FOUR, "easy", "lookahead", {**params, "teach": 1}), 3, seed=4)
+    lab = T.collect_labels(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 2}), 3, seed=4)
     np.testing.assert_array_equal(lab["out"], run_games(GameConfig(FOUR, "easy", "lookahead", params), 3, seed=4))
     q = T.question_ids(lab["rank"])
     assert (np.bincount(q) >= 2).all() and (np.bincount(q, lab["chosen"]) == 1).all()
@@ -104,7 +104,7 @@ def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_ever
     from kiai.strategies.run import label_games
 
     with pytest.raises(ConfigError, match="labels come from"):  # learned's labels are another kind of row
-        label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "teach": 1}), 1, seed=4)
+        label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 2}), 1, seed=4)
 
 
 def test_targets_mix_the_values_view_with_the_experts_differences_on_its_level():
