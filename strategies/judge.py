@@ -12,7 +12,9 @@ question, is answered by the base heuristic.
 
 The value file is the shipped one (strategies/data/value.npz) or the one $KIAI_VALUE_MODEL names.
 With `collect` 1 or 2, judge also writes the features of the table at every turn's start into
-the run's label buffer: the positions the value learns from.
+the run's label buffer: the positions the value learns from. With `collect` 3 it writes, at each
+question it weighs, every answer's afterstate as selfplay reads it with the value judge found for
+that answer (strategies.afterstate.teach_rows): labels for selfplay's value (strategies.teacher).
 """
 
 import os
@@ -25,6 +27,7 @@ from kiai.simcore.rng import mix64
 from kiai.simcore.rounds import play_game
 from kiai.simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
 from kiai.strategies.base import VALUE_BASES, Param, Strategy
+from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
     write_label,
@@ -48,7 +51,8 @@ STRATEGY = Strategy(
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
         Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
-        Param("collect", 0, 0, 2, True, "record the table at every turn's start (training): 1 playing the base, 2 playing judge", expert=True),
+        Param("collect", 0, 0, 3, True, "training rows: the table at every turn's start, 1 playing the base, 2 playing judge; "
+                                        "3 playing judge, every weighed answer's afterstate with its value (a teacher for selfplay)", expert=True),
         Param("questions", 7, 1, 7, True, "which questions judge weighs (a sum): 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's second fight"),
         # two turns on, the table shows what the answer led to (a card confronted pays its
         # penalty at its owner's next turn); further still costs more than it finds
@@ -175,6 +179,8 @@ def _judge(g, p):
     # as a teacher (`kiai train learned`), the question with every answer's value, as the lookahead writes it
     if int(p.collect) == 0 and mem.labels != 0 and mem.labels_n < mem.labels_cap:
         write_label(g, cand, k, vals)
+    elif int(p.collect) == 3:  # a teacher of selfplay's value (training.teacher): every answer's afterstate
+        teach_rows(pub, mem, book.decisions, cand, k, vals[:, 0], best)
 
 
 @njit(cache=True)
@@ -193,7 +199,7 @@ def hooks(prm: dict) -> tuple[int, int]:
     collect = int(prm.get("collect", 0))
     which = int(prm.get("questions", 7))
     mask = sum(1 << q for bit, q in ((1, Q_ACTION), (2, Q_CARD), (4, Q_FIGHT_AGAIN)) if which & bit)
-    return int(collect > 0), 0 if collect == 1 else mask
+    return int(collect in (1, 2)), 0 if collect == 1 else mask
 
 
 def plan_record(config) -> np.ndarray:

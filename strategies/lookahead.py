@@ -48,6 +48,7 @@ from kiai.simcore.state import (
     keep_alive,
 )
 from kiai.strategies import keeper
+from kiai.strategies.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
 
@@ -71,7 +72,7 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
         Param("scarce", 0.0, 0.0, 50.0, False, "barrier cost as the last farmstead, family or life comes near", expert=True),
         Param("value", value, 0, 1, True, "end-of-round value: 0 the weights above, 1 the fitted chance to win from there (training/village_fit.py)", expert=True),
         Param("margin", margin, 0.0, 5.0, False, "honest planner: override the base's own choice only when the best action beats it by this many standard errors (0: always take the best)", expert=True),
-        Param("decisions", 0, 0, 1, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked"),
+        Param("decisions", 0, 0, 2, True, "0: plan each turn's action at its start; 1: weigh the action, every card in hand and Kikuchiyo's second fight when asked; 2: as 1, writing every weighed answer's afterstate with its value (a teacher for selfplay)"),
     )
 
 
@@ -445,7 +446,12 @@ def plan_question(g, p, sampled, peek):
     seed0 = question_seed(g)
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
-    if mem.labels != 0 and mem.labels_n < mem.labels_cap:
+    if int(p.decisions) == 2:  # a teacher of selfplay's value (training.teacher): every answer's afterstate
+        est = np.empty(k)
+        for i in range(k):
+            est[i] = vals[i].mean()
+        teach_rows(pub, mem, book.decisions, cand, k, est, max(best, 0))  # -1: the base's own, cand[0]
+    elif mem.labels != 0 and mem.labels_n < mem.labels_cap:
         write_label(g, cand, k, vals)
 
 

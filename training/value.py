@@ -11,6 +11,9 @@ TD(lambda) return: the outcome mixed with the previous value of the positions th
 the same game, which has far less noise than the outcome alone. The value is then fitted
 (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one before it.
 
+With a teacher (settings.teacher), the positions and their labels come from the expert instead
+(training.teacher: expert iteration).
+
 Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
 run resumes where it stopped; an iteration's positions are removed once no later iteration fits on
 them. Every random choice comes from the seed.
@@ -34,7 +37,7 @@ from kiai.strategies.base import VALUE_BASES as BASES
 from kiai.strategies.judge import VALUE_ENV
 from kiai.strategies.nets import modelfile as M
 from kiai.training import families as F
-from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require
+from kiai.training.common import EVAL_TABLES, KEEP_OUT, TEACHERS, Stages, TrainError, require
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
@@ -76,6 +79,10 @@ class ValueSettings:
     # held-out line-ups stay the seed's, so a family run continued from another (--start) keeps them
     # while it plays deals the run it continues never played
     deal_seed: int | None = None
+    # expert iteration (training.teacher): the expert whose estimates of every answer selfplay's value
+    # learns ("": self-play), and the share of the expert's differences between answers in the targets
+    teacher: str = ""
+    share: float = 0.5
 
     @property
     def deals(self) -> int:
@@ -89,11 +96,8 @@ class ValueSettings:
         if self.player not in PLAYERS:
             raise TrainError(f"--player must be one of {', '.join(PLAYERS)}, got {self.player!r}")
         kind = self.kind
-        for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
-                             ("samples", 1, 64), ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)):
-            v = getattr(self, name)
-            if not lo <= v <= hi:
-                raise TrainError(f"--{name} must be in [{lo}, {hi}], got {v}")
+        require(self, (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000), ("samples", 1, 64),
+                       ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)))
         if not 0.0 < self.keep <= 1.0:
             raise TrainError(f"--keep must be in (0, 1], got {self.keep}")
         if not 0.0 <= self.lam <= 1.0:
@@ -114,6 +118,16 @@ class ValueSettings:
             raise TrainError(f"--seed must be in [0, 2**63), got {self.seed}")
         if self.deal_seed is not None and not 0 <= self.deal_seed < 2**63:
             raise TrainError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
+        if self.teacher:
+            if self.teacher not in TEACHERS:
+                raise TrainError(f"--teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+            if self.player != "selfplay":
+                raise TrainError("--teacher teaches selfplay's value: give --player selfplay")
+            if not self.start:
+                raise TrainError("--teacher improves a value: give --start FILE (or --size and -d of a "
+                                      "family kiai ships a value for)")
+        if not 0.0 <= self.share <= 1.0:
+            raise TrainError(f"--share must be in [0, 1], got {self.share}")
         if self.family and self.table:
             raise TrainError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:
@@ -185,19 +199,21 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
     return rows[:, 1:], won, game, out
 
 
-def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400):
-    """Play games of config (selfplay with a label buffer), CHUNK at a time: the features of the
+def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400, width: int = 0,
+                        chunk: int = CHUNK):
+    """Play games of config (selfplay with a label buffer), `chunk` at a time: the features of the
     afterstate of every answer it weighed, whether its game was won, its game's index, and the
-    per-game result rows."""
+    per-game result rows. Other rows that start with their game's index (`width` floats each: a
+    teacher's, training.teacher) come back the same way, all but that index."""
     from kiai.strategies.run import kernel_config, play_batch
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
     cfgs = kernel_config(config)
     parts = []
-    for lo in range(0, games, CHUNK):
-        hi = min(games, lo + CHUNK)
-        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
+        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=width or ROW_WIDTH)
         parts.append(rows)
     rows = np.concatenate(parts)
     game = rows[:, 0].astype(np.int64) - game_offset
@@ -241,9 +257,11 @@ def td_returns(won: np.ndarray, game: np.ndarray, v: np.ndarray | None, lam: flo
 
 
 def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, threads: int = 1,
-        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3) -> dict:
+        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3,
+        init: dict | None = None) -> dict:
     """Fit the network to targets y in [0, 1] (logistic loss); the arrays of a value file (strategies.nets.modelfile), with
-    the input scaling folded into the first layer. x is scaled in place."""
+    the input scaling folded into the first layer. x is scaled in place. `init`: a value's arrays
+    (of settings' widths) to start from instead of random weights."""
     import torch
 
     torch.manual_seed(seed)
@@ -257,6 +275,12 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
     Y = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], settings.h1), torch.nn.ReLU(),
                               torch.nn.Linear(settings.h1, settings.h2), torch.nn.ReLU(), torch.nn.Linear(settings.h2, 1))
+    if init is not None:  # its first layer reads unscaled features: unfold the scaling into it
+        w1 = init["w1"].astype(np.float64) * scale
+        start = [w1, init["b1"] + init["w1"].astype(np.float64) @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]
+        with torch.no_grad():
+            for p, a in zip(net.parameters(), start):
+                p.copy_(torch.from_numpy(np.array(a, dtype=np.float32)))  # a copy: a loaded value is read-only
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     n = len(X)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, settings.epochs * -(-n // batch)))
@@ -297,10 +321,11 @@ def check_start(settings: ValueSettings, header: dict) -> None:
 
 
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
-                command: str = "", threads: int = 1, start: Path | None = None) -> Path:
+                command: str = "", threads: int = 1, start: Path | None = None, iterate=None) -> Path:
     """Run (or resume) the iterations in folder; returns the last value file (value-I.npz).
     With `start` (a value file whose sha256 settings.start holds), iteration 0 already plays
-    judge over it instead of learned."""
+    judge over it instead of learned. `iterate` plays and fits the iterations (self-play by
+    default; a run with a teacher passes training.teacher.train), the same arguments as _iterate."""
 
     stages = stages or Stages()
     settings.check()
@@ -319,7 +344,12 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
     before = os.environ.get(VALUE_ENV)
     try:
-        _iterate(folder, settings, components, stages, command, threads, mine, start)
+        (iterate or _iterate)(folder, settings, components, stages, command, threads, mine, start)
+        previous = start
+        for it in range(settings.iterations):
+            value = folder / f"value-{it}.npz"
+            evaluate(folder, it, value, previous, settings, components, stages)
+            previous = value
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
             os.environ.pop(VALUE_ENV, None)
@@ -412,11 +442,6 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
         # the positions no later iteration fits on (gigabytes each): the next one fits on its own
         # and this one's
         (folder / f"positions-{it - 1}.npz").unlink(missing_ok=True)
-    previous = start
-    for it in range(settings.iterations):
-        value = folder / f"value-{it}.npz"
-        evaluate(folder, it, value, previous, settings, components, stages)
-        previous = value
 
 
 def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings: ValueSettings, components,
@@ -437,7 +462,9 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     first = "learned" if player == "judge" else settings.base  # what iteration 0 played
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
-    params = {"base": BASES.index(settings.base), "questions": settings.questions} if player == "selfplay" else {}
+    # a teacher's values play as their headers say (as the value they started from did)
+    params = {"base": BASES.index(settings.base), "questions": settings.questions} \
+        if player == "selfplay" and not settings.teacher else {}
     stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []
