@@ -48,7 +48,7 @@ from kiai.simcore.state import (
     keep_alive,
 )
 from kiai.strategies import keeper
-from kiai.strategies.afterstate import teach_rows
+from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
 
