@@ -59,10 +59,10 @@ def train_value(
     base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
                                                       "--edge better: keeper or learned (selfplay plays a value trained over learned over "
                                                       "learned, as its header says)."),
-    questions: int = typer.Option(7, "--questions", help="selfplay's questions it weighs while it plays for the "
-                                                         "positions, and so the only ones whose afterstates it learns "
-                                                         "(a sum: 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's "
-                                                         "second fight); the base answers the others."),
+    weigh: str = typer.Option("action+cards+second-fight", "--weigh",
+                              help="The questions selfplay weighs while it plays for the positions, and so the only ones "
+                                   "whose afterstates it learns: action, cards, second-fight, joined by '+'; the base "
+                                   "answers the others."),
     samurai: str = typer.Option(None, "--samurai", "-s", help="Train on this one seating (with --difficulty) instead of "
                                                               "tables drawn from the seed: each of the --tables plays "
                                                               "its own games of it, and each iteration is evaluated on "
@@ -131,7 +131,7 @@ def train_value(
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base, questions=questions, hold_out=hold_out,
+                               explore=explore, base=base, questions=_weighed(weigh), hold_out=hold_out,
                                deal_seed=deal_seed, teacher=teacher or "", share=share)
     try:
         comp = load_components(components)
@@ -205,3 +205,13 @@ def _print_evaluations(folder: Path) -> None:
         for arm in R.VALUE_ARMS[1:]:
             parts.append(f"{arm} {100 * r[f'{arm}_win_rate']:.1f}% (p {r[f'new_vs_{arm}_p']:.2g})")
         print(f"  iteration {int(r['iteration'])}: " + ", ".join(parts))
+
+
+def _weighed(text: str) -> int:
+    """--weigh's names as selfplay's `weigh` bit-sum (one line, exit 2, for another word)."""
+    from kiai.strategies.selfplay import STRATEGY
+
+    try:
+        return STRATEGY.params[STRATEGY.index("weigh")].value_of(text, "selfplay")
+    except ValueError as e:
+        fail(f"--weigh: {e}")

@@ -14,6 +14,7 @@ from numba import njit
 from kiai.simcore import state
 from kiai.simcore.results import O_ILLEGAL
 from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, Q_ACTION
+from kiai.strategies.helpers.collect import COLLECTOR, TEACH
 from kiai.strategies.nets import afterstate as A
 from kiai.strategies import selfplay
 from kiai.training import teacher as T
@@ -26,7 +27,7 @@ from test_selfplay import _features, table_at
 pytestmark = pytest.mark.usefixtures("engine")
 
 FOUR = ("kyuzo", "kikuchiyo", "heihachi", "daisuke")
-JUDGES = str(Path(A.__file__).parent / "data" / "value.npz")  # judge's value of the table: not selfplay's kind
+JUDGES = str(Path(A.__file__).parents[1] / "data" / "value.npz")  # judge's value of the table: not selfplay's kind
 
 
 @njit(cache=True)
@@ -43,12 +44,14 @@ def test_a_teachers_rows_are_each_answers_afterstate_as_selfplay_reads_it(lineup
     cand = np.array([ACT_FIGHT, ACT_PASS] + [2 + r for r in range(int(pub.n)) if r != seat], dtype=np.int64)
     k = len(cand)
     buf = np.zeros((k + 1, A.TEACH_WIDTH), dtype=np.float32)
+    hook = np.zeros(1, dtype=COLLECTOR)
+    hook[0] = (buf.ctypes.data, len(buf), 0, TEACH, 0.0)
     mems = np.zeros(1, dtype=state.MEM)
-    mems[0]["labels"], mems[0]["labels_cap"], mems[0]["game"] = buf.ctypes.data, len(buf), 17
+    mems[0]["collect"], mems[0]["game"] = hook.ctypes.data, 17
     mems[0]["q"], mems[0]["seat"], mems[0]["a"] = Q_ACTION, seat, -1
     est = np.linspace(0.2, 0.4, k)
     _teach(pub, mems, 42, cand, k, est, 1)
-    assert mems[0]["labels_n"] == k and not buf[k].any()
+    assert hook[0]["n"] == k and not buf[k].any()
     np.testing.assert_array_equal(buf[:k, A.T_GAME], 17)
     np.testing.assert_array_equal(buf[:k, A.T_QUESTION], 42)
     np.testing.assert_array_equal(buf[:k, A.T_RANK], np.arange(k))
@@ -57,16 +60,16 @@ def test_a_teachers_rows_are_each_answers_afterstate_as_selfplay_reads_it(lineup
     for i in range(k):
         np.testing.assert_array_equal(buf[i, A.T_ESTIMATE + 1:], _features(pub, Q_ACTION, seat, -1, cand[i], False))
     # a question whose rows do not all fit is left out whole
-    mems[0]["labels_n"] = 2
+    hook[0]["n"] = 2
     _teach(pub, mems, 43, cand, k, est, 0)
-    assert mems[0]["labels_n"] == 2
+    assert hook[0]["n"] == 2
 
 
 def test_judge_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer():
-    """collect 3: the games are judge's own, bit for bit; each weighed question's answers come
+    """A run collecting TEACH from judge: the games are judge's own, bit for bit; each weighed question's answers come
     together, the base's own first, and the one judge gave is the one its rule picks from the
     estimates (the base's answer unless another is worth `edge` more)."""
-    config = GameConfig(FOUR, "easy", "judge", {"samples": 2, "collect": 3})
+    config = GameConfig(FOUR, "easy", "judge", {"samples": 2})
     lab = T.collect_labels(config, 6, seed=3, game_offset=10)
     np.testing.assert_array_equal(lab["out"], run_games(GameConfig(FOUR, "easy", "judge", {"samples": 2}), 6, seed=3,
                                                         game_offset=10))
@@ -92,10 +95,11 @@ def test_judge_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer
 
 
 def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_every_answer():
-    """decisions 2: the lookahead's games are those of decisions 1, and each weighed question's
-    answers come together with one given; its estimates are its rollouts' chances to win."""
+    """A run collecting TEACH from the lookahead weighing every question: its games are those it
+    plays, and each weighed question's answers come together with one given; its estimates are
+    its rollouts' chances to win."""
     params = {"samples": 2, "base": 5, "decisions": 1}
-    lab = T.collect_labels(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 2}), 3, seed=4)
+    lab = T.collect_labels(GameConfig(FOUR, "easy", "lookahead", params), 3, seed=4)
     np.testing.assert_array_equal(lab["out"], run_games(GameConfig(FOUR, "easy", "lookahead", params), 3, seed=4))
     q = T.question_ids(lab["rank"])
     assert (np.bincount(q) >= 2).all() and (np.bincount(q, lab["chosen"]) == 1).all()
@@ -103,8 +107,8 @@ def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_ever
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import label_games
 
-    with pytest.raises(ConfigError, match="labels come from"):  # learned's labels are another kind of row
-        label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 2}), 1, seed=4)
+    with pytest.raises(ConfigError, match="labels come from"):  # learned's labels: a planner that weighs
+        label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 0}), 1, seed=4)
 
 
 def test_targets_mix_the_values_view_with_the_experts_differences_on_its_level():
@@ -187,7 +191,7 @@ def test_a_tiny_expert_iteration_goes_end_to_end_resumes_and_repeats(tmp_path, c
     (["--player", "selfplay", "--teacher", "judge", "--size", 2, "-d", "easy", "--share", 2], ["--share"]),
     (["--player", "selfplay", "--teacher", "judge", "--size", 2, "-d", "easy", "--h1", 64], ["--h1", "128"]),
     (["--player", "selfplay", "--teacher", "judge", "--start", "/no/such/value.npz"], ["--start"]),
-    (["--player", "selfplay", "--teacher", "judge", "--start", JUDGES], ["--start", "feature schema"]),
+    (["--player", "selfplay", "--teacher", "judge", "--start", JUDGES], ["--start", "judge's value, not selfplay's"]),
     # the family's shipped value played the line-ups another seed would hold out
     (["--player", "selfplay", "--teacher", "judge", "--size", 4, "-d", "easy", "--hold-out", 3, "--seed", 8],
      ["--start", "played"]),

@@ -4,8 +4,8 @@ strong tier teaches the default.
 The expert, `judge` as it plays by default (or the lookahead over learned that weighs every
 question), plays games of the run's training tables and weighs every legal answer of each
 question it meets (judge: two turns on over the value of the table, exact over a Fight's next
-card; the lookahead: rollouts to the round's end). As a teacher (judge's `collect` 3, the
-lookahead's `decisions` 2) it writes, for each answer, the afterstate selfplay reads and its own
+card; the lookahead: rollouts to the round's end). As a teacher (what a run collects: TEACH,
+strategies.helpers.collect) it writes, for each answer, the afterstate selfplay reads and its own
 estimate of that answer (strategies.nets.afterstate.teach_rows). The apprentice,
 selfplay's value, is then fitted (training.value.fit) to every answer of those questions, not
 only to the one played.
@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.strategies.helpers.collect import TEACH
 from kiai.strategies.nets import modelfile as M
 from kiai.strategies.nets.afterstate import T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
 from kiai.training import value as V
@@ -55,12 +56,15 @@ def expert_params(teacher: str = "judge") -> dict:
 
 
 def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game: int | None = None) -> dict:
-    """Play games of config (judge with `collect` 3), CHUNK at a time. Returns the rows' columns
+    """Play games of config (an expert: judge, or the lookahead weighing every question), CHUNK at a
+    time, collecting every weighed answer's afterstate with the expert's value (TEACH). Returns the
+    rows' columns
     (strategies.nets.afterstate.T_*) by name, `x` the afterstates' features, `won` whether each row's
     game was won, and `out` the per-game result rows."""
 
     per_game = per_game or PER_GAME * len(config.samurai)
-    rows, won, game, out = V.collect_afterstates(config, games, seed, game_offset, per_game, TEACH_WIDTH, CHUNK)
+    rows, won, game, out = V.collect_afterstates(config, games, seed, game_offset, per_game, TEACH_WIDTH, CHUNK,
+                                                what=TEACH)
     col = {name: rows[:, k - 1] for name, k in (("question", T_QUESTION), ("rank", T_RANK), ("chosen", T_CHOSEN),
                                                   ("estimate", T_ESTIMATE))}
     return {"game": game, "question": col["question"].astype(np.int64), "rank": col["rank"].astype(np.int64),

@@ -34,6 +34,8 @@ from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
 from kiai.simcore.seatings import all_lineups
 from kiai.strategies.base import VALUE_BASES as BASES
+from kiai.strategies.base import WEIGHED
+from kiai.strategies.helpers.collect import AFTERSTATES, TABLES, TABLES_BASE
 from kiai.strategies.judge import VALUE_ENV
 from kiai.strategies.nets import modelfile as M
 from kiai.training import families as F
@@ -71,7 +73,7 @@ class ValueSettings:
     player: str = "judge"  # whose value: judge's (the table at a turn's start) or selfplay's (afterstates)
     explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
-    questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `questions`)
+    questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `weigh`, a bit-sum)
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
     family: str = ""  # "K@level": train on every seating of K samurai at that level (training.families)
     hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
@@ -109,9 +111,9 @@ class ValueSettings:
         if self.base not in BASES:
             raise TrainError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
         if not 1 <= self.questions <= 7:
-            raise TrainError(f"--questions must be in [1, 7], got {self.questions}")
+            raise TrainError(f"--weigh must name questions among {', '.join(WEIGHED)}, got {self.questions}")
         if self.questions != 7 and self.player != "selfplay":
-            raise TrainError("--questions is selfplay's: judge weighs every question")
+            raise TrainError("--weigh is selfplay's: judge weighs every question")
         if not 0 <= self.eval_games <= 1_000_000:
             raise TrainError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
@@ -184,14 +186,16 @@ def tables(settings: ValueSettings, iteration: int = 0) -> list[tuple[tuple[str,
     return out
 
 
-def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200):
-    """Play games of config (judge with `collect` 1 or 2): the features at every turn's start,
-    whether its game was won, its game's index, and the per-game result rows."""
+def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200, what: int = TABLES):
+    """Play games of config (judge), collecting the table at every turn's start (`what`: TABLES
+    with judge playing, TABLES_BASE with its base): the features there, whether its game was
+    won, its game's index, and the per-game result rows."""
     from kiai.strategies.judge import ROW_WIDTH
-    from kiai.strategies.run import kernel_config, play_batch
+    from kiai.strategies.run import Collect, kernel_config, play_batch
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _, rows = play_batch(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
+    hook = Collect(what, ROW_WIDTH, per_game)
+    _, rows = play_batch(kernel_config(config, collect=hook), seed, game_offset, out, collect=hook)
     game = np.cumsum(rows[:, 0] == 0) - 1  # a game's first position is its turn 0
     if len(rows) == 0 or game[-1] != games - 1:
         raise TrainError("a game's positions overflowed their buffer")
@@ -200,20 +204,22 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
 
 
 def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400, width: int = 0,
-                        chunk: int = CHUNK):
-    """Play games of config (selfplay with a label buffer), `chunk` at a time: the features of the
-    afterstate of every answer it weighed, whether its game was won, its game's index, and the
-    per-game result rows. Other rows that start with their game's index (`width` floats each: a
-    teacher's, training.teacher) come back the same way, all but that index."""
-    from kiai.strategies.run import kernel_config, play_batch
+                        chunk: int = CHUNK, explore: float = 0.0, what: int = AFTERSTATES):
+    """Play games of config, `chunk` at a time, collecting afterstates (`what`: AFTERSTATES,
+    selfplay's own answers, `explore` of them at random): the features of the afterstate of every
+    answer it weighed, whether its game was won, its game's index, and the per-game result rows.
+    Other rows that start with their game's index (`width` floats each: a teacher's, TEACH,
+    training.teacher) come back the same way, all but that index."""
+    from kiai.strategies.run import Collect, kernel_config, play_batch
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    cfgs = kernel_config(config)
+    hook = Collect(what, width or ROW_WIDTH, per_game, explore)
+    cfgs = kernel_config(config, collect=hook)
     parts = []
     for lo in range(0, games, chunk):
         hi = min(games, lo + chunk)
-        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=width or ROW_WIDTH)
+        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], collect=hook)
         parts.append(rows)
     rows = np.concatenate(parts)
     game = rows[:, 0].astype(np.int64) - game_offset
@@ -389,17 +395,18 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
                 game_seed = settings.deals + 1_000_003 * it + t
                 if after:
                     cfg = GameConfig(seating, level, "selfplay",
-                                     {"explore": settings.explore, "edge": settings.edge,
-                                      "base": BASES.index(settings.base), "questions": settings.questions},
+                                     {"edge": settings.edge, "base": BASES.index(settings.base),
+                                      "weigh": settings.questions},
                                      components=components, model=str(previous))
-                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed)
+                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed, explore=settings.explore)
                 else:
                     # self-play weighs each answer to the next turn only (`turns` 0), a sampled
                     # card for a Fight: it needs many games, not the strong tier's depth
-                    params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples,
-                                                                      "chance": 0, "edge": settings.edge, "turns": 0}
+                    params = {} if previous is None else {"samples": settings.samples, "chance": 0,
+                                                          "edge": settings.edge, "turns": 0}
                     cfg = GameConfig(seating, level, "judge", params, components=components)
-                    x, won, game, _ = collect(cfg, settings.games, game_seed)
+                    x, won, game, _ = collect(cfg, settings.games, game_seed,
+                                              what=TABLES_BASE if previous is None else TABLES)
                 y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
                 keep = rng.random(len(x)) < settings.keep
                 xs.append(x[keep])  # a copy: x itself can go
@@ -463,7 +470,7 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
     # a teacher's values play as their headers say (as the value they started from did)
-    params = {"base": BASES.index(settings.base), "questions": settings.questions} \
+    params = {"base": BASES.index(settings.base), "weigh": settings.questions} \
         if player == "selfplay" and not settings.teacher else {}
     stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}

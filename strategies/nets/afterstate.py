@@ -16,12 +16,12 @@ training (the rows self-play writes) fill the same vector by the same function.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
 from kiai.simcore.obs import ignores, popcount
-from kiai.simcore.state import int_to_float32_pointer
 from kiai.simcore.unseen import pen_count
+from kiai.strategies.helpers.collect import next_row, room
 from kiai.strategies.nets.forecast import N_F, board_part, forecast
 from kiai.simcore.questions import (
     ACT_FIGHT,
@@ -502,9 +502,8 @@ def teach_rows(pub, mem, question, cand, k, est, best):
     cand[i] (i < k), with the teacher's estimate est[i] and the features selfplay reads for it
     (edit_for, then after_features: what selfplay's self-play rows hold); best: the index of the
     answer the teacher gave. Answers that do not fit in the buffer are left out whole."""
-    if mem.labels == 0 or mem.labels_n + k > mem.labels_cap:
+    if not room(mem, k):
         return
-    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, TEACH_WIDTH))
     u = np.empty(N_U, dtype=np.int64)
     ed = np.empty(N_ED, dtype=np.int64)
     parts = np.empty((MAX_SEATS, N_F), dtype=np.int64)
@@ -513,8 +512,7 @@ def teach_rows(pub, mem, question, cand, k, est, best):
     for i in range(k):
         edit_for(pub, mem.q, mem.seat, mem.a, cand[i], ed)
         after_features(pub, u, ed, x, parts)
-        row = rows[mem.labels_n]
-        mem.labels_n += 1
+        row = next_row(mem, TEACH_WIDTH)
         row[T_GAME] = mem.game
         row[T_QUESTION] = question
         row[T_RANK] = i
