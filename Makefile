@@ -41,10 +41,11 @@ setup: $(STAMP)
 # the default sweep (every level x 2-7 samurai x every line-up, every seating of every 4-samurai
 # line-up at easy, the rule readings V-1..V-5 on a few line-ups, 2 samurai without absent tokens), the
 # advice stage (every seating of the line-up the default sweep recommends per team size: its plan
-# reads results.parquet, so it comes second; --precision gives each seating games enough for a 95%
-# interval of +-1 pp, 1,000 at least), the agreement stage (a subsample of the default sweep played
-# again by the strong tier, judge, beside learned on the same deals: its plan reads results.parquet
-# too), the skill ladder's two sweeps, then the charts, tables and pages in kiai-report/.
+# reads results.parquet, so it comes second), the agreement stage (every line-up of the default sweep
+# played again by kiai's strongest player beside the default on the same deals: its plan reads
+# results.parquet too), the skill ladder's two sweeps, then the charts, tables and pages in
+# kiai-report/. The first three are races (reports/racing.py): each configuration plays as many
+# games as the report's sentences need of it (docs/report.md says how many and why).
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
 # again, one after an update replays what the update changed, one after a Ctrl-C finishes the job.
@@ -59,8 +60,8 @@ HOUSE_TABLE = kiai-report/house-$(basename $(notdir $(1))).parquet
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
-	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --precision 0.01 --resume); \
-	$(call STAGE,agreement (a subsample replayed by the strong tier$(COMMA) judge),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
+	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --resume); \
+	$(call STAGE,agreement (every line-up replayed by kiai's strongest player beside the default),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
 	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
 	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume);) \

@@ -154,7 +154,9 @@ def config_args(player: SimpleNamespace, setup: SimpleNamespace) -> dict:
 
 def format_params(params: dict) -> str:
     """{'T': 3, 'x': 0.5} as 'T=3 x=0.5' ('-' when empty)."""
-    return " ".join(f"{k}={v:g}" for k, v in params.items()) or "-"
+    from kiai.strategies.base import said
+
+    return " ".join(f"{k}={said(v)}" for k, v in params.items()) or "-"
 
 
 def stderr(msg: str) -> None:

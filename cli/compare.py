@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from kiai.results import Comparison
 
 
-@command(short_help="Compare seatings, strategies, rule readings or component files on the same games.",
+@command(short_help="Compare seatings, strategies, readings or components on shared deals.",
          help="Play every distinct seating of a line-up ((n-1)! of them: rotations are the same "
               "seating, mirror images are not) on the same games of one seed, rank them by win "
               "rate and test each against the best with McNemar's paired test on the per-game "

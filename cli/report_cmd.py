@@ -50,10 +50,13 @@ def _component_names(text: str | None) -> dict:
               "report` writes): charts as PNG and SVG, every full table as CSV, report.md and "
               "report.html, in --out. Several tables are read as one: `make report` adds the "
               "advice stage's (advice.parquet), the agreement stage's (agreement.parquet) and the "
-              "skill ladder's (ladder.parquet, planners.parquet) to the main sweep's.")
+              "skill ladder's (ladder.parquet, planners.parquet) to the main sweep's. With --compare "
+              "OLD NEW, compare instead the findings of In short of two reports (folders as `make "
+              "report` writes, holding their tables): each is the same, within noise, or different; "
+              "exit status 1 where one differs.")
 def report(
-    results: list[Path] = typer.Argument(..., help="Results tables (.parquet or .csv) written by `kiai sweep` or "
-                                                   "`kiai simulate --out`, or a folder holding results.parquet."),
+    results: list[Path] = typer.Argument(None, help="Results tables (.parquet or .csv) written by `kiai sweep` or "
+                                                    "`kiai simulate --out`, or a folder holding results.parquet."),
     out: Path = typer.Option(Path("kiai-report"), "--out", "-o", help="Folder for the charts and pages (made if "
                                                                      "missing, in an existing folder)."),
     title: str = typer.Option("kiai report", "--title", help="Title of the pages."),
@@ -61,12 +64,21 @@ def report(
                                                               "games the tables hold (`kiai sweep --preset house "
                                                               "--components FILE`): the House rules section compares "
                                                               "each with the report's own file, by name."),
+    compare: tuple[Path, Path] = typer.Option(None, "--compare", help="OLD NEW: two report folders (or "
+                                                                              "tables) whose findings to compare; "
+                                                                              "writes nothing."),
 ):
     import pandas as pd
 
     from kiai.reports.report import check_results, load_results, write_report
     from kiai.reports.sweep import with_rules_column
 
+    if compare and compare[0] is not None:
+        if results:
+            fail("--compare takes two reports (OLD NEW) and no other table")
+        raise typer.Exit(_compare(*compare))
+    if not results:
+        fail("give the results tables to report on (or --compare OLD NEW)")
     check_output_folder(out)  # made if missing, in an existing folder
     names = _component_names(components)
     frames, notes, read = [], {}, set()
@@ -109,3 +121,24 @@ def report(
     tables = sum(1 for n in written if n.endswith(".csv"))
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "
           f"({plural(len(charts), 'chart')}: {', '.join(charts) or 'none'}; {plural(tables, 'table')} as CSV)")  # fmt: skip
+
+
+def _compare(old: Path, new: Path) -> int:
+    """Print the findings of In short of two reports side by side with their verdicts; 1 where one
+    of the old report's differs in the new (or is gone), else 0."""
+    from kiai.reports import findings as F
+
+    tables = []
+    for path in (old, new):
+        if not path.exists():
+            fail(f"{path}: no such file or folder")
+        try:
+            tables.append(F.findings(F.read_folder(path)))
+        except (ValueError, OSError) as e:
+            fail(f"{path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+    table = F.compare(*tables)
+    for r in table.itertuples():
+        print(f"{r.samurai} samurai, {r.finding}{f', {r.where}' if r.where else ''}: {r.verdict}\n"
+              f"  old: {r.old}\n  new: {r.new}")
+    print(F.summary(table))
+    return 1 if F.differs(table) else 0

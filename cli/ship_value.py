@@ -30,6 +30,7 @@ def ship_value(
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
     from kiai.simcore.components import load_components
+    from kiai.strategies.base import said
     from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
     from kiai.training.ship import ship
 
@@ -59,6 +60,6 @@ def ship_value(
         dest, old = ship(model, f"{size}@{levels[0]}", params, why.strip(), to)
     except ModelError as e:
         fail(str(e))
-    said = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"
-    plays = ", ".join(f"{n} {v:g}" for n, v in params.items())
-    print(f"{dest}: selfplay's value of {size}@{levels[0]} ({said}{'; plays ' + plays if plays else ''})")
+    what = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"
+    plays = ", ".join(f"{n} {said(v)}" for n, v in params.items())
+    print(f"{dest}: selfplay's value of {size}@{levels[0]} ({what}{'; plays ' + plays if plays else ''})")

@@ -66,7 +66,7 @@ def simulate(
 
 def write_summary_table(result: Simulation, path: Path) -> None:
     """The result as a one-row results table, the same columns and types as a sweep's."""
-    from kiai.reports.sweep import atomic_write
+    from kiai.reports.tables import atomic_write
 
     df = result.to_frame()
     if path.suffix.lower() == ".parquet":

@@ -19,6 +19,7 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                every: bool = typer.Option(False, "--all", help="Also the experts' parameters, and the default's "
                                                                "play on each family of tables.")):
     from kiai import api
+    from kiai.strategies.base import said
 
     items = api.strategies()
     if as_json:
@@ -43,8 +44,8 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                 continue
             print("    its play by family, where it differs from the defaults above:")
             for family, play in it["family_plays"].items():
-                said = ", ".join(f"{k} {v:g}" for k, v in play.items()) or "the defaults"
-                print(f"      {family}: {NO_VALUE if play == LEARNEDS else said}")
+                words = ", ".join(f"{k} {said(v)}" for k, v in play.items()) or "the defaults"
+                print(f"      {family}: {NO_VALUE if play == LEARNEDS else words}")
 
 
 LEARNEDS = {"base": 1, "doubt": 0.0}  # kiai.api.family_plays where kiai ships no value

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from typer.core import TyperCommand
 
-from kiai.api import SWEEP_GAMES
+from kiai.sweep_plan import SWEEP_GAMES
 from kiai.cli.common import (
     AbsentOpt,
     Bar,
@@ -113,7 +113,7 @@ def sweep(
 
     if out is None:
         fail("--out is required (a .parquet file)")
-    bar = Bar(progress)
+    bar = Bar(progress, name="sweep")
     df = api.sweep(difficulty, players, lineups=lineup, sample=lineups, seatings=seatings, strategies=strategy,
                    params=param, params_file=params_file, rules=rule, absent_tokens=absent_tokens,
                    components=components, model=model, games=games, precision=precision, max_games=max_games,

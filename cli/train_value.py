@@ -33,7 +33,9 @@ from kiai.cli.common import (
               "or of the family of --size samurai at one level: selfplay over a value of zeros, "
               "which gives keeper's answers and --explore of them at random, or learned for judge; it fits the "
               "value to the games' outcomes. Each later iteration plays the player over the previous value and "
-              "fits the TD(lambda) returns of its games. After each iteration the player over the new value, over "
+              "fits the TD(lambda) returns of its games. With --teacher judge (expert iteration), judge plays "
+              "the games instead and weighs every answer of each question, and selfplay's value learns its "
+              "estimates of all of them. After each iteration the player over the new value, over "
               "the previous one, learned and the lookahead play the same --eval-games deals of three evaluation "
               "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
               "FOLDER gets each step as it finishes (a killed run resumes: "
@@ -57,10 +59,10 @@ def train_value(
     base: str = typer.Option("keeper", "--base", help="selfplay's base, whose answer stands unless the value finds one "
                                                       "--edge better: keeper or learned (selfplay plays a value trained over learned over "
                                                       "learned, as its header says)."),
-    questions: int = typer.Option(7, "--questions", help="selfplay's questions it weighs while it plays for the "
-                                                         "positions, and so the only ones whose afterstates it learns "
-                                                         "(a sum: 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's "
-                                                         "second fight); the base answers the others."),
+    weigh: str = typer.Option("action+cards+second-fight", "--weigh",
+                              help="The questions selfplay weighs while it plays for the positions, and so the only ones "
+                                   "whose afterstates it learns: action, cards, second-fight, joined by '+'; the base "
+                                   "answers the others."),
     samurai: str = typer.Option(None, "--samurai", "-s", help="Train on this one seating (with --difficulty) instead of "
                                                               "tables drawn from the seed: each of the --tables plays "
                                                               "its own games of it, and each iteration is evaluated on "
@@ -85,6 +87,13 @@ def train_value(
                                                    "this much more by the value (0-1; chance to win)."),
     start_from: Path = typer.Option(None, "--start", help="A value file to start from: iteration 0 already plays the "
                                                           "player over it."),
+    teacher: str = typer.Option(None, "--teacher", show_default=False,
+                                help="Expert iteration (with --player selfplay): judge (or lookahead: over learned, "
+                                     "weighing every question) plays the games and weighs every answer of each "
+                                     "question, and the value (from --start, or the family's shipped one) learns "
+                                     "its estimates of all of them."),
+    share: float = typer.Option(0.5, "--share", help="With --teacher: the share of the expert's differences between "
+                                                     "answers in the targets, the rest the previous value's (0-1)."),
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
                                                              "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
@@ -107,16 +116,23 @@ def train_value(
     if player not in V.PLAYERS:
         fail(f"--player must be one of {', '.join(V.PLAYERS)}, got {player!r}")
     kind = M.AFTER if player == "selfplay" else M.TABLE
+    if teacher and player == "selfplay" and start_from is None and size is not None and difficulty is not None:
+        start_from = M.family_path(size, difficulty.strip().lower())  # the family's shipped value, if kiai ships one
     try:
         begin = M.load(start_from, kind) if start_from is not None else None
     except M.ModelError as e:
         fail(f"--start: {e}")
+    if teacher and begin is not None:  # a teacher's fit starts from --start's weights: its widths
+        widths = (begin.arrays["b1"].shape[0], begin.arrays["b2"].shape[0])
+        if (h1 or widths[0], h2 or widths[1]) != widths:
+            fail(f"--h1 and --h2: --teacher fits from --start's weights, of {widths[0]} and {widths[1]} units")
+        h1, h2 = widths
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base, questions=questions, hold_out=hold_out,
-                               deal_seed=deal_seed)
+                               explore=explore, base=base, questions=_weighed(weigh), hold_out=hold_out,
+                               deal_seed=deal_seed, teacher=teacher or "", share=share)
     try:
         comp = load_components(components)
     except ComponentsError as e:
@@ -158,7 +174,13 @@ def train_value(
     start = time.perf_counter()
     with progress() as bar:
         try:
-            last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used, start=start_from)
+            iterate = None
+            if settings.teacher:
+                from kiai.training import teacher as T
+
+                iterate = T.train
+            last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used,
+                                 start=start_from, iterate=iterate)
         except V.TrainError as e:
             fail(str(e))
     from kiai.training import figures as R
@@ -183,3 +205,13 @@ def _print_evaluations(folder: Path) -> None:
         for arm in R.VALUE_ARMS[1:]:
             parts.append(f"{arm} {100 * r[f'{arm}_win_rate']:.1f}% (p {r[f'new_vs_{arm}_p']:.2g})")
         print(f"  iteration {int(r['iteration'])}: " + ", ".join(parts))
+
+
+def _weighed(text: str) -> int:
+    """--weigh's names as selfplay's `weigh` bit-sum (one line, exit 2, for another word)."""
+    from kiai.strategies.selfplay import STRATEGY
+
+    try:
+        return STRATEGY.params[STRATEGY.index("weigh")].value_of(text, "selfplay")
+    except ValueError as e:
+        fail(f"--weigh: {e}")

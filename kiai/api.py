@@ -14,12 +14,10 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiai.checks import (
-    MAX_GAMES,
     check_flag,
     check_game_index,
     check_games,
@@ -33,36 +31,26 @@ from kiai.checks import (
     items_of,
     listed,
     load_components,
-    load_params_file,
     make_config,
     one_item,
-    parse_counts,
-    parse_given_lineups,
-    parse_levels,
-    parse_lineup_mode,
-    parse_param_grid,
     parse_rule_axis,
     parse_rules,
     parse_samurai,
     parse_strategy_params,
     record_sources,
     resolve_strategy,
-    sample_notes,
-    split,
     text_of,
-    whole,
 )
-from kiai.errors import KiaiError
 from kiai.progress import reporter, warm_engine
 from kiai.reports.words import plural
 from kiai.results import Comparison, Replay, Simulation
+from kiai.sweep_plan import sweep_plan
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from kiai.progress import Progress
 
-SWEEP_GAMES = 10_000  # games per configuration of a sweep that names neither games nor a preset
 MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 KB)
 
 
@@ -92,7 +80,7 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     (else it plays, and the result says 'model trained on other components').
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
     from kiai.reports.summary import summarize
-    from kiai.reports.sweep import play_range
+    from kiai.reports.play import play_range
 
     with reporter(progress) as p:
         games = check_games(games)
@@ -131,7 +119,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     values, for the strategies that have the parameter); rules: readings, {'heal': ['any',
     'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
     1,000 games until the 95% interval's half-width is at most that (up to max_games).
-    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); results: the table
+    preset: a ready-made grid instead of the axes ('default', 'ladder', ...); 'default', 'advice' and
+    'agreement' race unless games or precision is given (reports.racing: each configuration plays the
+    games the report needs of it); results: the table
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
@@ -139,7 +129,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     from kiai.reports import sweep as S
 
     with reporter(progress) as p:
-        plan, request, job = _sweep_plan(
+        plan, request, job, groups = sweep_plan(
             p, levels=levels, players=players, lineups=lineups, sample=sample, seatings=seatings,
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
@@ -164,10 +154,11 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                 p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
                         threads=used if local else None,
                         workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
-                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance)
+                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
+                           on_estimate=p.estimate)
                 if job is not None:
                     return job.run(backend, **run)
-                rows = S.run_plan(todo, seed, request, backend, **run)
+                rows = S.run_plan(todo, seed, request, backend, groups=groups, **run)
                 return S.to_frame([rows[i] for i in sorted(rows)])
         except KeyboardInterrupt:
             if job is not None:
@@ -181,256 +172,6 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
         finally:
             if backend is not None:
                 backend.close()
-
-
-@dataclass
-class _Axes:
-    """A sweep's axes as the command's text: the API's lists and numbers written as `kiai sweep`
-    takes them, so both parse them alike (and the table's notes can quote the command)."""
-
-    difficulty: str | None  # --difficulty
-    players: str | None  # --players
-    lineup: list[str]  # --lineup, repeated
-    lineups: str | None  # --lineups: all or sample:K
-    seatings: str
-    strategy: str | None  # --strategy, comma-separated
-    param: list[str] | None
-    rule: list[str] | None
-
-    @classmethod
-    def of(cls, levels, players, lineups, sample, seatings, strategies, params, rules) -> _Axes:
-        if lineups is not None and not isinstance(lineups, (str, list, tuple)):
-            fail(f"--lineup expects line-ups: a list of them, each a list of names or 'a,b,c', got {lineups!r}")
-        return cls(
-            difficulty=text_of(levels, "--difficulty"), players=text_of(players, "--players"),
-            lineup=[lineups] if isinstance(lineups, str) else [text_of(x, "--lineup") for x in lineups or []],
-            lineups=sample if sample is None or isinstance(sample, str) else f"sample:{sample}",
-            seatings=seatings, strategy=text_of(strategies, "--strategy"), param=items_of(params, "--param"),
-            rule=items_of(rules, "--rule"),
-        )  # fmt: skip
-
-    def given(self) -> list[str]:
-        """The options that set the grid (which a preset sets instead)."""
-        return [name for name, v in (("--difficulty", self.difficulty), ("--players", self.players),
-                                     ("--lineup", self.lineup), ("--lineups", self.lineups), ("--param", self.param),
-                                     ("--rule", self.rule))
-                if v] + (["--seatings"] if self.seatings != "given" else [])  # fmt: skip
-
-
-def _sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
-                absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
-                resume, force, threads, workers, scheduler, block):
-    """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
-    reports.sweep.Sweep bound to `out`, or None)."""
-    from kiai.reports import sweep as S
-
-    axes = _Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
-    out = _check_sweep_files(out, csv, resume, force)
-    check_path(model, "--model")
-    _check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
-    if str(seatings).lower() not in ("given", "all"):
-        fail(f"--seatings must be given or all, got '{seatings}'")
-    axes.seatings = seatings.lower()
-    if str(absent_tokens).lower() not in ("on", "off", "auto"):
-        fail(f"--absent-tokens must be on, off or auto, got '{absent_tokens}'")
-    absent_tokens = absent_tokens.lower()
-    loaded, chosen = _sweep_strategies(axes.strategy, params_file, preset)
-    param_grid = parse_param_grid(axes.param)
-    rule_grid = parse_rules(axes.rule, axis=True)
-    comp = load_components(components)
-    try:
-        if preset is not None:
-            plan = _preset_plan(preset, axes, chosen, absent_tokens, comp, model, results)
-            if games is None and precision is None:
-                from kiai.reports.presets import PRESET_GAMES
-
-                games = PRESET_GAMES[preset]
-        else:
-            if results is not None:
-                fail("--from goes with --preset advice or agreement (a grid read from a results table)")
-            plan = _grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
-        if not plan:  # a preset explains its empty plan (reports.presets); this covers the rest
-            fail("the sweep has nothing to play")
-        check_model(model, plan, p.note)
-        if loaded is not None:
-            plan = S.with_base_params(plan, loaded.strategy, loaded.params)
-        if games is None and precision is None:
-            games = SWEEP_GAMES
-        request = S.Request(games=games, precision=precision,
-                            **({"max_games": max_games} if max_games is not None else {}))
-        info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
-                                          results if isinstance(results, (str, Path)) else None)}  # fmt: skip
-        job = None
-        if out is not None:
-            job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info)
-            if job.resume_note() is not None:
-                p.note(job.resume_note())
-    except KiaiError:
-        raise
-    except ValueError as e:  # SweepError; seatings and samplers reject bad sizes
-        fail(str(e))
-    return plan, request, job
-
-
-def _check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
-    """The table file (and its CSV): writable, and not there unless resumed or replaced."""
-    for flag, option in ((csv, "--csv"), (resume, "--resume"), (force, "--force")):
-        check_flag(flag, option)
-    if resume and force:
-        fail("--resume and --force exclude each other")
-    if check_path(out, "--out") is None:
-        for given, option in ((csv, "--csv"), (resume, "--resume"), (force, "--force")):
-            if given:
-                fail(f"{option} goes with --out (the table file)")
-        return None
-    out = check_output(out, force=force or resume, suffixes=(".parquet",),
-                       exists_hint="use --resume to continue that sweep or --force to replace it")  # fmt: skip
-    if csv and not (force or resume):
-        check_output(out.with_suffix(".csv"), "--csv")
-    return out
-
-
-def _check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, note) -> None:
-    from kiai.reports.sweep import PRECISION_START
-
-    check_seed(seed)
-    if games is not None:
-        check_games(games)
-    if games is not None and precision is not None:
-        fail("--games and --precision exclude each other")
-    if max_games is not None and precision is None:
-        fail("--max-games goes with --precision")
-    for value, option in ((max_games, "--max-games"), (workers, "--workers"), (block, "--block")):
-        if value is not None:
-            whole(value, option)
-    if scheduler is not None and not isinstance(scheduler, str):
-        fail(f"--scheduler expects an address (tcp://HOST:8786), got {scheduler!r}")
-    if scheduler is not None and not scheduler.strip():
-        fail("--scheduler is empty")
-    if max_games is not None and not PRECISION_START <= max_games <= MAX_GAMES:
-        fail(f"--max-games must be in {PRECISION_START:,}..{MAX_GAMES:,}, got {max_games:,}")
-    if workers is not None and scheduler is not None:
-        fail("--workers and --scheduler exclude each other")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
-    if workers is None and scheduler is None:
-        check_threads(threads, note)  # a Dask worker's threads are checked on the worker's machine
-    elif threads is not None and threads < 1:
-        fail(f"--threads must be at least 1, got {threads}")
-    if block is not None and block < 1:
-        fail(f"--block must be at least 1, got {block}")
-
-
-def _sweep_strategies(strategy: str | None, params_file, preset: str | None):
-    """(the --params-file loaded or None, the strategies played): --strategy's, else the file's,
-    else the preset's, else kiai's default."""
-    from kiai.reports import presets
-
-    loaded = load_params_file(params_file) if params_file is not None else None
-    if strategy is not None:
-        chosen = split(strategy, "--strategy")
-    else:
-        chosen = ([loaded.strategy] if loaded is not None
-                  else list(presets.PRESET_STRATEGIES.get(preset, [presets.DEFAULT_STRATEGY])))  # fmt: skip
-    if not chosen:
-        fail("--strategy expects strategy names, comma-separated")
-    if loaded is not None and loaded.strategy not in chosen:
-        fail(f"--params-file {loaded.path} is for strategy {loaded.strategy}, "
-             f"which --strategy {','.join(chosen)} does not list")
-    return loaded, chosen
-
-
-def _preset_plan(preset: str, axes: _Axes, strategies: list[str], absent_tokens: str, comp, model, results) -> list:
-    """A preset's plan; `results` (a table or its file) for a preset that reads its grid from one."""
-    from kiai.reports import presets
-
-    if preset not in presets.PRESETS:
-        fail(f"unknown preset '{preset}' (known: {', '.join(presets.PRESETS)})")
-    given = axes.given()
-    if given:
-        fail(f"--preset sets the grid; drop {given[0]}")
-    if results is not None and preset not in presets.NEEDS_RESULTS:
-        fail(f"--from goes with --preset {' or '.join(presets.NEEDS_RESULTS)}; --preset {preset} reads no table")
-    return presets.preset_plan(preset, results=_results_table(results), strategies=strategies,
-                               absent_tokens=absent_tokens, components=comp, model=model)  # fmt: skip
-
-
-def _results_table(results):
-    """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
-    if results is None:
-        return None
-    from kiai.reports.report import check_results, load_results
-
-    table, where = results, "--from"
-    if not hasattr(results, "columns"):  # not a DataFrame: its file
-        path = Path(check_path(results, "--from"))
-        where = f"--from {path}"
-        if path.is_dir():
-            fail(f"{where} is a folder; give the results table file (.parquet or .csv)")
-        if not path.is_file():
-            fail(f"{where}: no such file")
-        try:
-            table = load_results(path)
-        except Exception as e:  # noqa: BLE001 - pandas and pyarrow raise many kinds for a bad file
-            fail(f"{where}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
-    try:  # the checks `kiai report` makes of a table, and the seat orders the plan reads
-        check_results(table)
-        if "seating" not in table:
-            raise ValueError("results table lacks column(s): seating")
-    except ValueError as e:
-        fail(f"{where}: {e}")
-    return table
-
-
-def _grid_plan(axes: _Axes, strategies: list[str], param_grid: dict, rule_grid: dict, absent_tokens: str, comp,
-               model, seed: int, note) -> list:
-    """The plan of the axes: levels x line-ups (given, or every or K of each team size) x seatings x
-    strategy variants x rule readings."""
-    from kiai.reports import sweep as S
-
-    levels = parse_levels(axes.difficulty, comp)
-    if axes.lineup:
-        if axes.players is not None:
-            fail("--players and --lineup exclude each other (a line-up fixes its size)")
-        if axes.lineups is not None:
-            fail("--lineup and --lineups exclude each other")
-        chosen = parse_given_lineups(axes.lineup)
-    else:
-        mode, k = parse_lineup_mode(axes.lineups)
-        counts = parse_counts(axes.players)
-        chosen = S.expand_lineups(counts, mode, k, seed)
-        for line in sample_notes(counts, k) if mode == "sample" else ():
-            note(line)
-    variants = S.strategy_variants(strategies, param_grid)
-    return S.build_plan(levels, S.expand_seatings(chosen, axes.seatings), variants, absent_tokens, comp, model,
-                        rules=S.rule_variants(rule_grid))  # fmt: skip
-
-
-def describe_sweep(preset: str | None, axes: _Axes, strategies: list[str], games: int | None,
-                   precision: float | None, max_games: int | None, seed: int, params_file=None,
-                   results=None) -> str:
-    """The sweep as a command line, for the report's notes."""
-    parts = ["kiai sweep"]
-    if preset:
-        parts.append(f"--preset {preset}")
-    if results is not None:
-        parts.append(f"--from {results}")
-    for name, value in (("--difficulty", axes.difficulty), ("--players", axes.players), ("--lineups", axes.lineups)):
-        if value:
-            parts.append(f"{name} {value}")
-    parts += [f"--lineup {v}" for v in axes.lineup]
-    if axes.seatings != "given":
-        parts.append(f"--seatings {axes.seatings}")
-    parts.append(f"--strategy {','.join(strategies)}")
-    if params_file is not None:
-        parts.append(f"--params-file {params_file}")
-    parts += [f"--param {v}" for v in axes.param or []]
-    parts += [f"--rule {v}" for v in axes.rule or []]
-    parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
-    if max_games:
-        parts.append(f"--max-games {max_games}")
-    parts.append(f"--seed {seed}")
-    return " ".join(parts)
 
 
 # --------------------------------------------------------------------------------------- compare

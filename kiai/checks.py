@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -133,21 +134,34 @@ def check_flag(value, option: str) -> bool:
 # ------------------------------------------------------------------- strategies and parameters
 
 
+def _param_value(name: str, raw: str):
+    """A --param value: a number, or words for a parameter that takes names ('action+cards'; the
+    strategy checks them)."""
+    try:
+        value = float(raw)
+    except ValueError:
+        if not NAMES_VALUE.fullmatch(raw.strip()):
+            fail(f"--param {name}: '{raw}' is not a number")
+        return raw.strip()
+    return int(value) if value.is_integer() else value
+
+
+NAMES_VALUE = re.compile(r"[a-z][a-z-]*(\+[a-z][a-z-]*)*")  # names joined by '+': a set-of-names parameter
+
+
 def parse_params(values: list[str] | None) -> dict[str, float]:
-    """--param NAME=VALUE (repeatable) into a dict of numbers; a name given twice is an error."""
+    """--param NAME=VALUE (repeatable) into a dict of numbers (or words, for a parameter that
+    takes names); a name given twice is an error."""
     params: dict[str, float] = {}
     for item in values or []:
         name, sep, raw = item.partition("=")
         name = name.strip()
         if not sep or not name or not raw.strip():
             fail(f"--param expects NAME=VALUE, got '{item}'")
-        try:
-            value = float(raw)
-        except ValueError:
-            fail(f"--param {name}: '{raw}' is not a number")
+        value = _param_value(name, raw)
         if name in params:
-            fail(f"--param {name} is given twice ({params[name]:g} and {value:g}); give it once")
-        params[name] = int(value) if value.is_integer() else value
+            fail(f"--param {name} is given twice ({params[name]} and {value}); give it once")
+        params[name] = value
     return params
 
 
@@ -569,13 +583,7 @@ def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
         name = name.strip()
         if not sep or not name or not raw.strip():
             fail(f"--param expects NAME=VALUE (or NAME=V1,V2,...), got '{item}'")
-        vals = []
-        for r in split(raw, f"--param {name}", "value"):
-            try:
-                v = float(r)
-            except ValueError:
-                fail(f"--param {name}: '{r}' is not a number")
-            vals.append(int(v) if v.is_integer() else v)
+        vals = [_param_value(name, r) for r in split(raw, f"--param {name}", "value")]
         if name in grid:
             fail(f"--param {name} is given twice; list its values as {name}=V1,V2")
         grid[name] = list(dict.fromkeys(vals))

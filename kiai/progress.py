@@ -3,14 +3,22 @@
 kiai's functions take `progress=`: False (nothing is shown), True (a bar on standard error, and
 the notes there too), a function f(n) called with the number of games played since the last
 call, or a Progress, whose methods the functions call (the command line's bars are one).
+
+Where standard error is no terminal (a log, CI, nohup), a bar cannot be drawn: Bar writes a
+plain line there every LOG_EVERY seconds instead (games done, of how many or about how many,
+the rate and the time left), and a compile says every LOG_EVERY seconds that it still runs, so
+that no stage is silent for a minute.
 """
 
 from __future__ import annotations
 
 import functools
 import sys
+import threading
 import time
 from collections.abc import Callable
+
+LOG_EVERY = 30.0  # seconds between two progress lines where standard error is no terminal
 
 
 class Progress:
@@ -29,6 +37,9 @@ class Progress:
 
     def advance(self, n: int) -> None:
         """n more units (games, records) done."""
+
+    def estimate(self, total: int) -> None:
+        """The total, as now expected, where start() could not say it (a race's games)."""
 
     def now(self, description: str) -> None:
         """What is in play now (compare: the arm)."""
@@ -60,9 +71,10 @@ class Bar(Progress):
     it is shown. The bar counts what it saw: `games` (units advanced), `configurations_done`,
     `started` (time.perf_counter() when play began), and the `threads` or `workers` played on."""
 
-    def __init__(self, make: Callable | None = None, *, enabled: bool | None = None):
+    def __init__(self, make: Callable | None = None, *, enabled: bool | None = None, name: str = "kiai"):
         self.make = make
         self.enabled = enabled
+        self.name = name  # what the plain lines start with: the command
         self.games = 0
         self.configurations_done = 0
         self.started: float | None = None
@@ -70,6 +82,7 @@ class Bar(Progress):
         self.workers: int | None = None
         self._bar = None
         self._task = self._configurations = None
+        self._lines: Lines | None = None
 
     def note(self, line: str) -> None:
         print(line, file=sys.stderr)
@@ -83,10 +96,19 @@ class Bar(Progress):
         if configurations is not None:
             self._configurations = self._bar.add_task("configurations", total=configurations, rate=" ")
         self._task = self._bar.add_task(what, total=total, rate="")
+        if self.enabled is None and getattr(self._bar, "disable", False):  # no terminal: plain lines
+            self._lines = Lines(self.name, what, total, configurations)
 
     def advance(self, n: int) -> None:
         self.games += n
         self._bar.advance(self._task, n)
+        if self._lines is not None:
+            self._lines.advance(n, self.configurations_done)
+
+    def estimate(self, total: int) -> None:
+        self._bar.update(self._task, total=total)
+        if self._lines is not None:
+            self._lines.total, self._lines.estimated = total, True
 
     def now(self, description: str) -> None:
         self._bar.update(self._task, description=description)
@@ -101,6 +123,50 @@ class Bar(Progress):
             self._bar.__exit__(*exc)
             self._bar = None
         return False
+
+
+class Lines:
+    """Plain progress lines on standard error, at most one every LOG_EVERY seconds: 'sweep: 412,000
+    of about 1,650,000 games (25%), 8,120 games/s, about 2 min 33 s left; 120 of 849 configurations
+    finished'. The rate is that of the games since the last line, so the time left follows the
+    work in hand."""
+
+    def __init__(self, name: str, what: str, total: int | None, configurations: int | None):
+        self.name, self.what, self.total, self.configurations = name, what, total, configurations
+        self.estimated = False
+        self.done = 0
+        self._last = time.perf_counter()
+        self._since = 0
+
+    def advance(self, n: int, configurations_done: int = 0) -> None:
+        self.done += n
+        self._since += n
+        now = time.perf_counter()
+        if now - self._last < LOG_EVERY:
+            return
+        rate = self._since / max(now - self._last, 1e-9)
+        self._last, self._since = now, 0
+        print(self.line(rate, configurations_done), file=sys.stderr, flush=True)
+
+    def line(self, rate: float, configurations_done: int = 0) -> str:
+        head = f"{self.name}: {self.done:,}"
+        if self.total:
+            about = "about " if self.estimated else ""
+            head += f" of {about}{self.total:,} {self.what} ({100 * self.done / self.total:.0f}%)"
+        else:
+            head += f" {self.what}"
+        head += f", {rate:,.0f} {self.what}/s"
+        if self.total and rate > 0:
+            left = max(self.total - self.done, 0) / rate
+            head += f", {'about ' if self.estimated else ''}{_duration(left)} left"
+        if self.configurations:
+            head += f"; {configurations_done:,} of {self.configurations:,} configurations finished"
+        return head
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
 
 
 def reporter(progress) -> Progress:
@@ -165,6 +231,16 @@ def rate_column() -> type:
 COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one
 
 
+def _compile_notes(note: Callable[[str], None], doing: str, start: float, stop: threading.Event) -> None:
+    """`doing` once the compile has taken COMPILE_NOTE_AFTER seconds, then every LOG_EVERY seconds a
+    line that it still runs, until `stop` is set."""
+    if stop.wait(COMPILE_NOTE_AFTER):
+        return
+    note(doing)
+    while not stop.wait(LOG_EVERY):
+        note(f"still compiling ({_duration(time.perf_counter() - start)} so far)...")
+
+
 def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> float:
     """Compile the engine and what `config` (and the configurations `more`) play, or load them
     from numba's cache, before any game is timed.
@@ -172,10 +248,10 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
     When that takes longer than a warm start, one line to `note` says what is being compiled
     (the engine and the strategies played, on a first run after an install or an update; or
     only the strategies played for the first time, the engine being cached), so a long silence
-    is explained, and one more says how long it took. Returns the seconds it took."""
-    import threading
+    is explained, one every LOG_EVERY seconds that it still runs, and one more how long it took.
+    Returns the seconds it took."""
 
-    from kiai.reports.sweep import warm
+    from kiai.reports.play import warm
     from kiai.strategies.run import prepare, uncompiled
 
     configs = [config, *more]
@@ -193,17 +269,14 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
         doing = "loading the compiled engine and strategies from the cache..."
         done = "loaded the compiled engine and strategies"
     start = time.perf_counter()
-    timer = None
+    stop = threading.Event()
     if note is not None:
-        timer = threading.Timer(COMPILE_NOTE_AFTER, note, [doing])
-        timer.daemon = True
-        timer.start()
+        threading.Thread(target=_compile_notes, args=(note, doing, start, stop), daemon=True).start()
     try:
         prepare(configs)
         warm(config)
     finally:
-        if timer is not None:
-            timer.cancel()
+        stop.set()
     seconds = time.perf_counter() - start
     if seconds > COMPILE_NOTE_AFTER and note is not None:
         note(f"{done} in {seconds:.0f} s" + (" (cached for later runs)" if engine or names else ""))

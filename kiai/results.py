@@ -45,7 +45,7 @@ class Simulation:
 
     def to_frame(self) -> pd.DataFrame:
         """The result as a one-row table with the columns and types of a sweep's table."""
-        from kiai.reports.sweep import row_from_summary, to_frame
+        from kiai.reports.tables import row_from_summary, to_frame
 
         return to_frame([row_from_summary(self._summary, self.config)])
 

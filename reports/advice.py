@@ -21,6 +21,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from kiai.reports.pooling import balanced, whole_counts
 from kiai.reports.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
@@ -76,7 +77,7 @@ def fmt_pct(rate: float) -> str:
 def fmt_rate(wins: int, games: int) -> str:
     """A win rate as the report prints it: the rate (fmt_pct), or the counts where wins are few
     ('3 of 175,000'; '0 of 5,000'), so that no rate reads 0.0% when games were won."""
-    wins, games = int(wins), int(games)
+    wins, games = round(float(wins)), round(float(games))  # pooled counts may be effective ones (pooling)
     if games <= 0:
         return "not played"
     if wins < 10:
@@ -180,7 +181,7 @@ def one_seating_per_lineup(d: pd.DataFrame) -> pd.DataFrame:
 
 def _with_ci(pooled: pd.DataFrame) -> pd.DataFrame:
     pooled = pooled[pooled["games"] > 0].reset_index(drop=True)
-    lo, hi, _ = proportion_ci_arrays(pooled["wins"].to_numpy(), pooled["games"].to_numpy())
+    lo, hi, _ = proportion_ci_arrays(*whole_counts(pooled["wins"], pooled["games"]))
     return pooled.assign(rate=pooled["wins"] / pooled["games"], lo=lo, hi=hi)
 
 
@@ -190,10 +191,12 @@ def levels_present(values) -> list[str]:
 
 
 def level_rates(grid: pd.DataFrame) -> pd.DataFrame:
-    """Per level and team size: line-ups, wins and games summed over the grid's line-ups, rate
-    and 95% interval; levels easy to heroic."""
+    """Per level and team size: line-ups, wins and games summed over the grid's line-ups, each line-up
+    counted once (pooling.balanced: effective counts where they played different games), rate and
+    95% interval; levels easy to heroic."""
     if grid.empty:
         return pd.DataFrame(columns=["difficulty", "n_samurai", "lineups", "wins", "games", "rate", "lo", "hi"])
+    grid = balanced(grid, ["difficulty", "n_samurai"])
     pooled = grid.groupby(["difficulty", "n_samurai"], as_index=False).agg(
         lineups=("lineup", "nunique"), wins=("wins", "sum"), games=("games", "sum"))
     order = {lv: i for i, lv in enumerate(levels_present(pooled["difficulty"]))}
@@ -343,33 +346,36 @@ def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
 def house_rules(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
     """Every single changed reading against the rules' own, on the same configurations: rows of
     one changed reading paired with the default-reading row of the same seating, level, strategy,
-    parameters, absent tokens, seed and games. Per reading, level and team size: line-ups, games,
-    wins under each, the difference (changed minus default) with Newcombe's 95% interval, and
-    whether the interval excludes zero."""
+    parameters, absent tokens and seed (the two played the first deals of the seed; a race may
+    have stopped one before the other). Per reading, level and team size: line-ups, games and
+    wins under each (each line-up counted once: pooling.balanced), the difference (changed minus
+    default) with Newcombe's 95% interval, and whether the interval excludes zero."""
     from kiai.simcore.readings import BY_NAME
 
-    columns = ["reading", "v", "value", "difficulty", "n_samurai", "lineups", "games", "wins_default",
-               "wins_changed", "rate_default", "rate_changed", "diff", "lo", "hi", "separated"]
+    columns = ["reading", "v", "value", "difficulty", "n_samurai", "lineups", "games_default", "games_changed",
+               "wins_default", "wins_changed", "rate_default", "rate_changed", "diff", "lo", "hi", "separated"]
     d = df[(df["games"] > 0).to_numpy()].assign(difficulty=lambda x: x["difficulty"].astype(str),
                                                 rules=rules_of(df))
     if strategy is not None:
         d = d[d["strategy"].astype(str) == strategy]
-    key = [c for c in ("difficulty", "seating", "strategy", "params", "absent_tokens", "seed", "games") if c in d]
-    base = d[d["rules"] == DEFAULT_RULES].drop_duplicates(key)
+    key = [c for c in ("difficulty", "seating", "strategy", "params", "absent_tokens", "seed") if c in d]
+    base = d[d["rules"] == DEFAULT_RULES].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
     changed = d[(d["rules"] != DEFAULT_RULES) & ~d["rules"].str.contains(",")]
     if changed.empty or base.empty:
         return pd.DataFrame(columns=columns)
-    both = changed.merge(base[key + ["wins"]], on=key, suffixes=("", "_default"))
+    both = changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_default"))
     rows = []
     for (label, level, n), part in both.groupby(["rules", "difficulty", "n_samurai"]):
         name, _, value = label.partition("=")
-        games, w_changed, w_default = int(part["games"].sum()), int(part["wins"].sum()), int(part["wins_default"].sum())
-        diff, lo, hi = difference(w_changed, games, w_default, games)
+        changed_side, default_side = _pooled_pair(part["wins"], part["games"], part["wins_default"],
+                                                  part["games_default"])
+        diff, lo, hi = difference(*changed_side, *default_side)
         reading = BY_NAME.get(name)
         rows.append({"reading": name, "v": reading.v if reading else "", "value": value, "difficulty": level,
-                     "n_samurai": int(n), "lineups": part["lineup"].nunique(), "games": games,
-                     "wins_default": w_default, "wins_changed": w_changed, "rate_default": w_default / games,
-                     "rate_changed": w_changed / games, "diff": diff, "lo": lo, "hi": hi,
+                     "n_samurai": int(n), "lineups": part["lineup"].nunique(), "games_default": default_side[1],
+                     "games_changed": changed_side[1], "wins_default": default_side[0],
+                     "wins_changed": changed_side[0], "rate_default": default_side[0] / default_side[1],
+                     "rate_changed": changed_side[0] / changed_side[1], "diff": diff, "lo": lo, "hi": hi,
                      "separated": bool(lo > 0 or hi < 0)})
     out = pd.DataFrame(rows, columns=columns)
     order = {lv: i for i, lv in enumerate(levels_present(out["difficulty"]))}
@@ -377,10 +383,22 @@ def house_rules(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
         columns="_o").reset_index(drop=True)
 
 
+def _pooled_pair(wins_a, games_a, wins_b, games_b) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Two sides of paired rows, each pooled with every row counted once: ((wins, games), (wins,
+    games)), effective counts where the rows played different games (pooling)."""
+    from kiai.reports.racing import pooled
+
+    out = []
+    for w, g in ((wins_a, games_a), (wins_b, games_b)):
+        rate, size = pooled(w, g)
+        out.append((rate * size, size))
+    return out[0], out[1]
+
+
 def tokens_off(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
     """Two samurai with absent tokens off against the rules' default (on), per level, on the line-ups
-    played both ways (seated in their own order): games, the two rates and the difference (off
-    minus on) with Newcombe's interval."""
+    played both ways (seated in their own order): games and wins of each (each line-up counted once:
+    _pooled_pair), and the difference (off minus on) with Newcombe's interval."""
     d = df[(rules_of(df) == DEFAULT_RULES).to_numpy() & (df["n_samurai"] == 2).to_numpy()
            & (df["games"] > 0).to_numpy()]
     if strategy is not None:
@@ -389,15 +407,17 @@ def tokens_off(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
         return pd.DataFrame()
     d = d[d["seating"].astype(str) == d["lineup"].astype(str)].assign(
         difficulty=lambda x: x["difficulty"].astype(str), on=lambda x: _bool(x["absent_tokens"]))
-    key = [c for c in ("difficulty", "seating", "strategy", "params", "seed", "games") if c in d]
-    both = d[d["on"]].merge(d[~d["on"]][key + ["wins"]], on=key, suffixes=("_on", "_off"))
+    key = [c for c in ("difficulty", "seating", "strategy", "params", "seed") if c in d]
+    on_rows = d[d["on"]].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
+    both = on_rows.merge(d[~d["on"]][key + ["wins", "games"]], on=key, suffixes=("_on", "_off"))
     rows = []
     for level in levels_present(both["difficulty"]):
         part = both[both["difficulty"] == level]
-        games, on, off = int(part["games"].sum()), int(part["wins_on"].sum()), int(part["wins_off"].sum())
-        diff, lo, hi = difference(off, games, on, games)
-        rows.append({"difficulty": level, "lineups": part["lineup"].nunique(), "games": games, "wins_on": on,
-                     "wins_off": off, "diff": diff, "lo": lo, "hi": hi})
+        (off, games_off), (on, games_on) = _pooled_pair(part["wins_off"], part["games_off"], part["wins_on"],
+                                                        part["games_on"])
+        diff, lo, hi = difference(off, games_off, on, games_on)
+        rows.append({"difficulty": level, "lineups": part["lineup"].nunique(), "games_on": games_on,
+                     "games_off": games_off, "wins_on": on, "wins_off": off, "diff": diff, "lo": lo, "hi": hi})
     return pd.DataFrame(rows)
 
 
@@ -458,20 +478,46 @@ def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:
     return "Rule mistakes: " + "; ".join(pieces) + tail + "."
 
 
-def in_short(df: pd.DataFrame, strategy: str | None = None) -> dict[int, list[str]]:
-    """{team size: sentences}: how hard each level is, the line-up to pick and to avoid, the seating
-    of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
+def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy: str | None = None) -> list[str]:
+    """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
+    level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
+    (`strong`, stronger.strongest_rates) at every level where either won a game."""
+    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name, strongest
+
+    part = rates[rates["n_samurai"] == n]
+    count = int(part["lineups"].max())
+    pooled = f"all its {count} line-ups pooled" if count > 1 else "its single line-up"
+    levels = "; ".join(f"{r.difficulty.capitalize()} {fmt_rate(r.wins, r.games)}" for r in part.itertuples())
+    player = (f"{DEFAULT_PLAYER} (`{default_strategy()}`)" if strategy in (None, default_strategy())
+              else f"`{strategy}`")
+    lines = [f"How hard for {player}, {pooled}: {levels}."]
+    if strong is None or strong.empty:
+        return lines
+    mine = strong[strong["n_samurai"] == n].set_index("difficulty")
+    shown = []
+    for r in part.itertuples():
+        if r.difficulty not in mine.index:
+            continue
+        s = mine.loc[r.difficulty]
+        if r.wins > 0 or s["wins"] > 0:
+            shown.append(f"{r.difficulty.capitalize()} {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])})")
+    if shown:
+        who = name(*strongest(n, str(part["difficulty"].iloc[0])))
+        lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, the same line-ups: " + "; ".join(shown) + ".")
+    return lines
+
+
+def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame | None = None) -> dict[int, list[str]]:
+    """{team size: sentences}: how hard each level is (for kiai's default player, and for its
+    strongest where `strong`, stronger.strongest_rates, has it), the line-up to pick and to avoid, the
+    seating of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
     grid = grid_rows(df, strategy)
     rates, lineups = level_rates(grid), lineup_rates(grid)
     rules = house_rules(df, strategy)
     off = tokens_off(df, strategy)
     out: dict[int, list[str]] = {}
     for n in sorted(set(rates["n_samurai"].astype(int))):
-        part = rates[rates["n_samurai"] == n]
-        levels = "; ".join(f"{r.difficulty.capitalize()} {fmt_rate(r.wins, r.games)}" for r in part.itertuples())
-        count = int(part["lineups"].max())
-        pooled = f"all its {count} line-ups pooled" if count > 1 else "its single line-up"
-        lines = [f"How hard: {levels} ({pooled})."]
+        lines = how_hard(rates, strong, n, strategy)
         level, pick, pa = the_pick(df, rates, lineups, n, strategy)
         lines.append(lineup_sentence(pa, n))
         sa = seating_advice(seating_rates(df, level, pick, strategy), n) if pick else None
@@ -481,7 +527,8 @@ def in_short(df: pd.DataFrame, strategy: str | None = None) -> dict[int, list[st
             lines.append(sentence)
         if n == 2 and not off.empty:
             lines.append("Absent tokens (R-18, on by default with two samurai) turned off: " + "; ".join(
-                f"{r.difficulty.capitalize()} {fmt_rate(r.wins_off, r.games)} instead of {fmt_rate(r.wins_on, r.games)}"
+                f"{r.difficulty.capitalize()} {fmt_rate(r.wins_off, r.games_off)} instead of "
+                f"{fmt_rate(r.wins_on, r.games_on)}"
                 for r in off.itertuples()) + ".")
         out[n] = lines
     return out

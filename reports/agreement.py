@@ -1,16 +1,17 @@
 """Does the report hold for stronger players?
 
-The `agreement` preset replays a subsample of the main sweep with kiai's default strategy and the
-strong tier (`judge`, ladder.STRONG) on the same deals. This module sets three of the report's
-findings side by side for the two: the win rate by level and team size; each samurai's effect at
-one level and team size; the best and worst line-ups there. For each it gives the rank
+The `agreement` preset replays the main sweep's line-ups with kiai's default strategy and its
+strongest player (reports.strongest: `judge`, or the lookahead over `learned`, by team size) on the
+same deals. This module sets three of the report's findings side by side for the two: the win rate
+by level and team size; each samurai's effect at one level and team size; the best and worst
+line-ups there. For each it gives the rank
 correlation of the two strategies' figures (Spearman's, over the level and team sizes, the
 samurai or the line-ups) and flags every part of the finding that the two reverse beyond noise.
 
 Reversed beyond noise: each strategy's difference (between two level and team sizes, between two
 line-ups, or a samurai's effect against zero) has a 95% interval that excludes zero, and the two
 lie on opposite sides of it. The intervals are Newcombe's for two independent proportions
-(advice.difference, charts.samurai_effects), as everywhere in the report; the games of the two
+(advice.difference, effects.samurai_effects), as everywhere in the report; the games of the two
 line-ups, and of the two strategies, share their deals, which correlates them positively, so
 these intervals are wider than paired ones (conservative): a flag is never noise made to look
 like a reversal by the pairing.
@@ -26,8 +27,11 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports import advice, charts
+from kiai.reports import effects as eff
 from kiai.reports.charts import NoChartData
-from kiai.reports.ladder import STRONG
+from kiai.reports.strongest import tiers
+
+STRONG = "strongest player"  # the strategy column's value for the strongest player's rows (paired_rows)
 
 TOP = 3  # the best and the worst line-ups shown, each
 # the status of one comparison: both strategies separate it from noise in the same direction, in
@@ -73,10 +77,12 @@ def fmt_rho(rho: float, p: float, n: int, what: str) -> str:
 
 def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.DataFrame:
     """The main rows (advice.main_rows: the rules' own readings and absent tokens) of the
-    configurations that `strategy` and `strong` both played on the same games: the same level,
-    seating, seed and number of games; one row per strategy and configuration."""
+    configurations that `strategy` and kiai's strongest player of their family (reports.strongest,
+    its rows' strategy shown as `strong`) both played on the same games: the same level, seating,
+    seed and number of games; one row per player and configuration."""
     d = advice.main_rows(df)
-    d = d[d["strategy"].astype(str).isin([strategy, strong])]
+    d = d.assign(strategy=d["strategy"].astype(str).where(tiers(d).to_numpy() != "strongest", strong))
+    d = d[d["strategy"].isin([strategy, strong])]
     key = [c for c in ("difficulty", "seating", "seed", "games", "components_sha256") if c in d]
     d = d.drop_duplicates(key + ["strategy"])
     if d.empty:
@@ -86,16 +92,18 @@ def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.Dat
 
 
 def effect_cell(pairs: pd.DataFrame) -> tuple[str, int] | None:
-    """The level and team size with the most line-ups played by both (at least four: each samurai's
-    effect needs line-ups with and without him), the easier level first among equals."""
+    """The level and team size where the line-ups played by both have the most games each (at least
+    four line-ups: each samurai's effect needs line-ups with and without him; the agreement stage
+    plays its check there), then the most line-ups, the easier level first among equals."""
     if pairs.empty:
         return None
-    counts = pairs.groupby(["difficulty", "n_samurai"])["lineup"].nunique()
-    counts = counts[counts >= 4]
-    if counts.empty:
+    cells = pairs.groupby(["difficulty", "n_samurai"]).agg(lineups=("lineup", "nunique"), games=("games", "median"))
+    cells = cells[cells["lineups"] >= 4]
+    if cells.empty:
         return None
-    order = {lv: i for i, lv in enumerate(advice.levels_present(counts.index.get_level_values(0)))}
-    (level, n), _ = sorted(counts.items(), key=lambda kv: (-kv[1], order[kv[0][0]], kv[0][1]))[0]
+    order = {lv: i for i, lv in enumerate(advice.levels_present(cells.index.get_level_values(0)))}
+    (level, n), _ = sorted(cells.iterrows(), key=lambda kv: (-kv[1]["games"], -kv[1]["lineups"], order[kv[0][0]],
+                                                             kv[0][1]))[0]
     return str(level), int(n)
 
 
@@ -131,13 +139,13 @@ def _cell(r) -> str:
 
 
 def effects(pairs: pd.DataFrame, level: str, n: int, strategy: str, strong: str = STRONG) -> pd.DataFrame:
-    """Each samurai's effect at `level` with n samurai (charts.samurai_effects: the win rate of
+    """Each samurai's effect at `level` with n samurai (effects.samurai_effects: the win rate of
     the line-ups with him minus those without, Newcombe's 95% interval) for both strategies,
     side by side (suffixes _a, _b), with the status of its sign; samurai in codes.SAMURAI order."""
     cell = pairs[(pairs["difficulty"] == level) & (pairs["n_samurai"] == n)]
     keep = ["samurai", "diff", "ci_low", "ci_high"]
-    a = charts.samurai_effects(cell[cell["strategy"] == strategy])[keep]
-    b = charts.samurai_effects(cell[cell["strategy"] == strong])[keep]
+    a = eff.samurai_effects(cell[cell["strategy"] == strategy])[keep]
+    b = eff.samurai_effects(cell[cell["strategy"] == strong])[keep]
     out = a.merge(b, on="samurai", suffixes=("_a", "_b"))
     return out.assign(status=[status(sign(r.ci_low_a, r.ci_high_a), sign(r.ci_low_b, r.ci_high_b), strategy, strong)
                               for r in out.itertuples()])

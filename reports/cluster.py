@@ -1,4 +1,4 @@
-"""Running a sweep on Dask distributed: a backend for reports.sweep.run_plan.
+"""Running a sweep on Dask distributed: a backend for reports.racing.Race.
 
 One task per (configuration, block of game indices). The driver compiles the engine (or loads
 it from numba's on-disk cache) before fanning out, then every worker plays one tiny game so it
@@ -20,7 +20,8 @@ import socket
 import threading
 
 from kiai.reports.summary import Tally
-from kiai.reports.sweep import ConfigRun, SweepError, play_block, warm
+from kiai.reports.play import play_block, warm
+from kiai.reports.tables import SweepError
 
 _LOCK = threading.Lock()  # one engine call at a time per process
 _THREADS: int | None = None  # numba threads per engine call in this process
@@ -34,7 +35,7 @@ def usable_cores() -> int:
 
 
 def _host_info() -> dict:
-    from kiai.reports.sweep import engine_hash
+    from kiai.reports.tables import engine_hash
 
     return {"host": socket.gethostname(), "pid": os.getpid(), "cores": usable_cores(), "engine": engine_hash()}
 
@@ -73,7 +74,7 @@ class DaskBackend:
         self.client = client
         self._owned = list(owned)  # things to close with the backend (a LocalCluster)
         self._done = as_completed([], with_results=True)
-        self._runs: dict[str, tuple[ConfigRun, int]] = {}
+        self._runs: dict[str, tuple[object, int]] = {}  # task key -> (racing.Member, offset)
         self.threads: dict[str, int] = {}
 
     # -- setting up
@@ -124,7 +125,7 @@ class DaskBackend:
 
     def prepare(self, threads: int | None, warm_config) -> None:
         """Check the workers run this engine, share out the cores, load the compiled engine."""
-        from kiai.reports.sweep import engine_hash
+        from kiai.reports.tables import engine_hash
 
         info = self.client.run(_host_info)
         wrong = [w for w, i in info.items() if i["engine"] != engine_hash()]
@@ -135,8 +136,8 @@ class DaskBackend:
             procs[host] = procs.get(host, 0) + 1
         self.threads = self.client.run(_configure, procs, threads, warm_config)
 
-    # -- the backend interface of reports.sweep.run_plan
-    def submit(self, run: ConfigRun, seed: int, offset: int, count: int) -> None:
+    # -- the backend interface of reports.racing.Race
+    def submit(self, run, seed: int, offset: int, count: int) -> None:
         fut = self.client.submit(play_task, run.config, seed, offset, count, pure=False,
                                  priority=-run.index, key=f"kiai-{run.index}-{offset}-{count}-{seed}")  # fmt: skip
         self._runs[fut.key] = (run, offset)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiai.reports import sweep
+from kiai.reports import play
 from kiai.simcore.seatings import seatings_from
 from kiai.reports.stats import holm, paired_test_counts
 from kiai.reports.summary import Tally, summarize
@@ -133,15 +133,15 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
     is the arm's place in `arms` and both[j] the games it and arm j both won.
 
     The games are played in blocks of indices, every arm playing a block before any arm plays
-    the next; the first block has sweep.FIRST_CHUNK games and each next one is sized so the
-    slowest arm plays it in about sweep.CHUNK_SECONDS (at most sweep.BLOCK, and at most
+    the next; the first block has play.FIRST_CHUNK games and each next one is sized so the
+    slowest arm plays it in about play.CHUNK_SECONDS (at most play.BLOCK, and at most
     PAIR_CELLS cells of arms x games). on_arm(arm) is called as an arm starts its part of a
     block, on_block(k) after it played those k games."""
     k = len(arms)
     tallies = [Tally() for _ in arms]
     both = np.zeros((k, k), np.int64)
-    cap = max(1, min(sweep.BLOCK, PAIR_CELLS // max(k, 1)))
-    done, size = 0, sweep.FIRST_CHUNK
+    cap = max(1, min(play.BLOCK, PAIR_CELLS // max(k, 1)))
+    done, size = 0, play.FIRST_CHUNK
     while done < games:
         n = min(size, cap, games - done)
         won = np.empty((k, n), dtype=bool)
@@ -150,7 +150,7 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
             if on_arm is not None:
                 on_arm(arm)
             t0 = time.perf_counter()
-            rows = sweep.play_block(arm.config, seed, done, n)
+            rows = play.play_block(arm.config, seed, done, n)
             slowest = max(slowest, time.perf_counter() - t0)
             tallies[i].add(rows)
             won[i] = rows[:, L.O_OUTCOME] == 0
@@ -158,7 +158,7 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
                 on_block(n)
         both += both_won(won)
         done += n
-        size = sweep.next_chunk(n, slowest)
+        size = play.next_chunk(n, slowest)
     return [{"arm": arm, "summary": summarize(tallies[i], arm.config, seed), "index": i, "both": both[i]}
             for i, arm in enumerate(arms)]  # fmt: skip
 

@@ -31,8 +31,12 @@ def _pair() -> frozenset:
 
 def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tables (level, seating) that two or more rungs played, at the levels and
-    team sizes where a rung other than the default and judge played too."""
-    d = distinct_games(df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)])
+    team sizes where a rung other than the default and judge played too (the agreement stage's
+    players alone make no ladder)."""
+    from kiai.reports.strongest import variants
+
+    d = df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)]
+    d = distinct_games(d[~variants(d).to_numpy()])  # the agreement stage's lookahead over learned: no rung
     d = d.assign(difficulty=d["difficulty"].astype(str), strategy=d["strategy"].astype(str))
     played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
     d = d[played >= 2]

@@ -446,8 +446,8 @@ def _event(name: str, props: dict, required=None) -> dict:
             "required": ["e", *(props if required is None else required)], "additionalProperties": False}
 
 
-def schema() -> dict:
-    """The JSON Schema of a record (written to docs/record.schema.json; a test keeps it current)."""
+def _event_schemas() -> list[dict]:
+    """The JSON Schema of each kind of event a record lists."""
     events = []
     for name, fields in PLAIN.values():
         props = {f: _field_schema(name, f) for f, _ in fields}
@@ -485,6 +485,12 @@ def schema() -> dict:
                 }}},
         }),
     ]
+    return events
+
+
+def schema() -> dict:
+    """The JSON Schema of a record (written to docs/record.schema.json; a test keeps it current)."""
+    events = _event_schemas()
     names = lambda seq: {"enum": list(seq)}  # noqa: E731
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -1,104 +1,75 @@
 """Sweeps: many configurations played on one seed, one row per configuration.
 
-A sweep is a plan (a list of GameConfig) and a request (a fixed number of games, or a target
-precision reached by doubling batches). Every configuration plays game indices 0..N-1 of the
-same seed, so configurations with the same samurai count and level share their deals (common
-random numbers): their differences are paired, game by game.
+A sweep is a plan (a list of GameConfig) and a request: a fixed number of games, a target
+precision reached by doubling batches, or a race (reports.racing), whose groups a preset gives
+(reports.presets.preset_groups). Every configuration plays game indices 0..N-1 of the same seed,
+so configurations with the same samurai count and level share their deals (common random
+numbers): their differences are paired, game by game, as far as both played.
 
-The results table has exactly the columns of COLUMNS (the schema reports.report reads), one row
-per configuration, built from reports.summary.summarize so its figures agree with
-`kiai simulate`. The Parquet file also carries, in its schema metadata, the key of every row
-(what defines the configuration and how it was played), so that a killed sweep can resume
-without replaying or losing finished configurations. Every write is atomic: a temporary file
-in the same folder, then os.replace.
-
-The same driver (run_plan) runs locally or on a Dask cluster (reports.cluster): work is cut
-into blocks of game indices, each block comes back summarised (a reports.summary.Tally: counts
-and integer sums), and a configuration's row is built from the sum of its blocks' tallies, so
-the table does not depend on where or in which order the blocks were played, and memory does
-not grow with the number of games.
+The table (reports.tables) is written after every finished configuration, so that a killed sweep
+can resume (Sweep: --resume) without replaying or losing finished configurations. The same
+driver (reports.racing.Race) runs locally (reports.play.LocalBackend) or on a Dask cluster
+(reports.cluster).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import heapq
 import json
-import os
-import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kiai.simcore.seatings import all_lineups, lineup_key, sample_lineups, seatings_from
-from kiai.reports.stats import proportion_ci
-from kiai.reports.summary import MAX_SCORE, Tally, kiai_version, summarize
-from kiai.simcore.codes import OUTCOMES
+from kiai.reports.play import (  # noqa: F401 - the names callers have always found here
+    BLOCK,
+    CHUNK_SECONDS,
+    FIRST_CHUNK,
+    LocalBackend,
+    next_chunk,
+    play_block,
+    play_chunks,
+    play_range,
+    warm,
+)
+from kiai.reports.racing import (  # noqa: F401
+    PRECISION_MAX_GAMES,
+    PRECISION_START,
+    Fixed,
+    Group,
+    Precision,
+    Race,
+    check_groups,
+    half_width,
+    signatures,
+)
+from kiai.reports.tables import (  # noqa: F401
+    COLUMNS,
+    DEFAULT_RULES,
+    DEFINING,
+    METADATA_KEY,
+    PROVENANCE,
+    UNKNOWN_ENGINE,
+    SweepError,
+    atomic_write,
+    config_columns,
+    engine_hash,
+    identity_key,
+    read_table,
+    row_from_summary,
+    rules_label,
+    to_frame,
+    with_engine_column,
+    with_rules_column,
+    write_table,
+)
+from kiai.reports.summary import Tally
+from kiai.simcore.seatings import all_lineups, sample_lineups, seatings_from
 
 if TYPE_CHECKING:
     import pandas as pd
-
-BLOCK = 50_000  # game indices per kernel call / Dask task
-# play_range's kernel calls: the first plays FIRST_CHUNK games, and each next one is sized to take
-# about CHUNK_SECONDS at the rate just measured (at most BLOCK), so a progress bar moves every
-# second or so whether the strategy plays 100 or 200,000 games/s
-FIRST_CHUNK = 16
-CHUNK_SECONDS = 0.5
-PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
-PRECISION_MAX_GAMES = 10_000_000  # a --precision run stops here even if the target is not met
-METADATA_KEY = b"kiai.sweep"
-FORMAT = 1
-
-# The results table: column -> dtype. This is the schema reports.report and reports.charts read.
-COLUMNS: dict[str, str] = {
-    "difficulty": "str",
-    "n_samurai": "int64",
-    "lineup": "str",  # the samurai in codes.SAMURAI order, comma-joined (seatings.lineup_key)
-    "seating": "str",  # the seats as played, seat 0 first, comma-joined
-    "strategy": "str",
-    "honest": "bool",
-    "params": "str",  # JSON object, every parameter with defaults applied, sorted keys
-    "absent_tokens": "bool",
-    "rules": "str",  # the rule readings that differ from the rules' own, 'heal=wounded,...', or 'default'
-    "games": "int64",
-    "wins": "int64",
-    "win_rate": "float64",
-    "ci_low": "float64",
-    "ci_high": "float64",
-    "ci_method": "str",
-    **{f"out_{name}": "int64" for name in OUTCOMES},
-    **{f"lost_round_{r}": "int64" for r in (1, 2, 3)},
-    **{f"score_{s}": "int64" for s in range(MAX_SCORE + 1)},
-    "mean_barricades_left": "float64",
-    "mean_farmsteads_left": "float64",
-    "mean_families_left": "float64",
-    "mean_wound_steps": "float64",
-    "kiai_activations_per_game": "float64",
-    "cards_confronted_per_game": "float64",
-    "cards_defended_per_game": "float64",
-    "stalled_games": "int64",
-    "seed": "int64",
-    "components_sha256": "str",
-    "kiai_version": "str",
-    "engine": "str",  # the engine's source hash (engine_hash: simcore._cache.source_hash) that played the row
-}
-# the columns that say which configuration a row is (with seed and request, its key)
-DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
-            "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
-DEFAULT_RULES = "default"  # the `rules` column of the rules' own readings (and of tables older than the column)
-# the defining columns that say how a configuration was played rather than which one it is: a row
-# of the same configuration, seed and games whose provenance (these, the model's SHA-256 and the
-# engine) differs from this run's is played again by --resume
-PROVENANCE = ("components_sha256", "kiai_version")
-UNKNOWN_ENGINE = ""  # the `engine` column of tables older than it: stale for --resume
-
-
-class SweepError(ValueError):
-    """A sweep that cannot run as asked; the message is one line, fit for the command line."""
 
 
 # ------------------------------------------------------------------------------ requests
@@ -106,16 +77,18 @@ class SweepError(ValueError):
 
 @dataclass(frozen=True)
 class Request:
-    """How many games each configuration plays: `games`, or batches doubling from `start`
-    until the 95% interval's half-width is at most `precision` (or `max_games` are played)."""
+    """How many games each configuration plays: `games`; or batches doubling from `start`
+    until the 95% interval's half-width is at most `precision` (or `max_games` are played); or
+    `race`, a preset's name, whose groups and rules (reports.presets.preset_groups) decide."""
 
     games: int | None = None
     precision: float | None = None
     start: int = PRECISION_START
     max_games: int = PRECISION_MAX_GAMES
+    race: str | None = None
 
     def __post_init__(self):
-        if (self.games is None) == (self.precision is None):
+        if sum(x is not None for x in (self.games, self.precision, self.race)) != 1:
             raise SweepError("give either a number of games or a precision, not both")
         if self.games is not None and self.games < 1:
             raise SweepError(f"--games must be at least 1, got {self.games}")
@@ -130,13 +103,17 @@ class Request:
     def describe(self) -> dict:
         if self.games is not None:
             return {"games": self.games}
+        if self.race is not None:
+            return {"race": self.race}
         return {"precision": self.precision, "start": self.start, "max_games": self.max_games}
 
-
-def half_width(wins: int, games: int) -> float:
-    """Half the width of the 95% interval kiai reports (reports.stats.proportion_ci)."""
-    lo, hi, _ = proportion_ci(wins, games)
-    return (hi - lo) / 2
+    def rule(self):
+        """The rule of each configuration alone (a fixed or precision request)."""
+        if self.games is not None:
+            return Fixed.of(self.games)
+        if self.precision is not None:
+            return Precision(min(self.start, self.max_games), 0, self.max_games, h=self.precision)
+        raise SweepError(f"a race ({self.race}) takes its groups from its preset")
 
 
 # ---------------------------------------------------------------------------- plans
@@ -241,332 +218,37 @@ def with_base_params(plan: Sequence, strategy: str, base: dict) -> list:
     return out
 
 
-def config_columns(config) -> dict:
-    """The defining columns of a configuration's row."""
-    d = config.describe()
-    return {
-        "difficulty": d["difficulty"],
-        "n_samurai": config.n,
-        "lineup": lineup_key(config.samurai),
-        "seating": ",".join(config.samurai),
-        "strategy": d["strategy"],
-        "honest": bool(d["honest"]),
-        # as set (the defaults and those given): a family value's own play follows from the model
-        "params": json.dumps(config.param_dict(), sort_keys=True),
-        "absent_tokens": bool(d["absent_tokens"]),
-        "rules": rules_label(config),
-        "components_sha256": d["components_sha256"],
-        "model_sha256": d["model"]["sha256"] if "model" in d else "",  # learned's model (or a planner's base's)
-        "kiai_version": _version(),
-    }
 
-
-def rules_label(config) -> str:
-    """A configuration's `rules` column: 'default', or its changed readings ('heal=wounded,...')."""
-    from kiai.simcore.readings import label
-
-    return label(getattr(config, "rules", None) or {})
-
-
-def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
-    """A results table with the `rules` column: tables written before it existed played docs/rules.md's
-    readings, so it is filled with 'default' (after absent_tokens, where COLUMNS has it)."""
-    return _with_column(df, "rules", DEFAULT_RULES, after="absent_tokens")
-
-
-def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
-    """A results table with the `engine` column: tables written before it existed say nothing of
-    the engine that played them, so it is filled with UNKNOWN_ENGINE (which --resume plays again)."""
-    return _with_column(df, "engine", UNKNOWN_ENGINE, after="kiai_version")
-
-
-def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataFrame:
-    """df with column `name` (filled with `fill` where the table predates it) after column `after`
-    (at the end if the table lacks that one too)."""
-    if name in df.columns:
-        return df
-    df = df.copy()
-    at = list(df.columns).index(after) + 1 if after in df.columns else len(df.columns)
-    df.insert(at, name, fill)
-    return df
-
-
-@functools.lru_cache(maxsize=1)
-def engine_hash() -> str:
-    """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
-    from kiai.simcore._cache import source_hash
-
-    return source_hash()
-
-
-@functools.lru_cache(maxsize=1)
-def _version() -> str:
-    return kiai_version()
-
-
-def identity_key(config) -> str:
-    return json.dumps(config_columns(config), sort_keys=True)
-
-
-def config_key(config, seed: int, request: Request) -> str:
+def config_key(config, seed: int, request: Request, race: str | None = None) -> str:
     """What identifies a finished configuration for --resume: the SHA-256 of its defining
-    columns, the seed, how many games were asked for, and the engine's source hash."""
+    columns, the seed, how many games were asked for, the engine's source hash and, in a race, the
+    signature of its groups (racing.signatures)."""
     text = json.dumps({**config_columns(config), "seed": int(seed), "request": request.describe(),
-                       "engine": engine_hash()}, sort_keys=True)  # fmt: skip
+                       "engine": engine_hash(), **({"race": race} if race else {})}, sort_keys=True)  # fmt: skip
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# ----------------------------------------------------------------------------- rows
-
-
-def row_from_summary(summary: dict, config) -> dict:
-    """One table row (COLUMNS) from reports.summary.summarize's output."""
-    lo, hi = summary["ci95"]
-    row = {
-        **config_columns(config),
-        "games": summary["games"],
-        "wins": summary["wins"],
-        "win_rate": summary["win_rate"],
-        "ci_low": lo,
-        "ci_high": hi,
-        "ci_method": summary["ci_method"],
-        **{f"out_{k}": v for k, v in summary["outcomes"].items()},
-        **{f"lost_round_{r}": summary["lost_in_round"][str(r)] for r in (1, 2, 3)},
-        **{f"score_{s}": summary["scores"].get(str(s), 0) for s in range(MAX_SCORE + 1)},
-        "stalled_games": summary["stalled_games"],
-        "seed": summary["seed"],
-        "engine": engine_hash(),
-    }
-    for name in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
-                 "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game"):  # fmt: skip
-        row[name] = summary[name]
-    if row["components_sha256"] != summary["components_sha256"]:  # pragma: no cover - defensive
-        raise AssertionError("summary and configuration disagree on the component file")
-    return {c: row[c] for c in COLUMNS}
-
-
-def to_frame(rows: list[dict]) -> pd.DataFrame:
-    """Rows in COLUMNS order with COLUMNS dtypes (also for an empty table)."""
-    import pandas as pd
-
-    df = pd.DataFrame(rows, columns=list(COLUMNS))
-    return df.astype(COLUMNS)
-
-
-# ------------------------------------------------------------------------------- files
-
-
-def atomic_write(path, write: Callable[[Path], None]) -> None:
-    """Call write(tmp) on a temporary file beside `path`, then move it onto `path` in one
-    step (os.replace). If write raises, `path` is left as it was and the temporary removed."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    tmp = Path(tmp)
-    try:
-        write(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_table(df: pd.DataFrame, path, keys: list[str], info: dict | None = None, csv: bool = False) -> None:
-    """Write the table atomically as Parquet (row keys in the metadata) and, with csv, as CSV
-    beside it (same name, .csv)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    if len(keys) != len(df):
-        raise ValueError(f"{len(keys)} keys for {len(df)} rows")
-    table = pa.Table.from_pandas(df, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[METADATA_KEY] = json.dumps({"format": FORMAT, "keys": keys, **(info or {})}).encode()
-    table = table.replace_schema_metadata(meta)
-    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
-    if csv:
-        atomic_write(Path(path).with_suffix(".csv"), lambda tmp: df.to_csv(tmp, index=False))
-
-
-def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
-    """A sweep table written by write_table: (frame, row keys, metadata). Raises SweepError
-    when the file is not one."""
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except Exception as e:  # noqa: BLE001 - pyarrow raises several kinds for a bad file
-        raise SweepError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
-    if raw is None:
-        raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
-    info = json.loads(raw)
-    df = with_engine_column(with_rules_column(table.to_pandas()))
-    keys = list(info.pop("keys", []))
-    if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
-        raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
-    return df.astype(COLUMNS), keys, info
-
-
-# ------------------------------------------------------------------------------- play
-
-
-def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
-    """Games offset .. offset + count - 1 of `seed`: one row of simcore.results.OUT_NAMES each."""
-    from kiai.strategies.run import run_games
-
-    return run_games(config, count, seed, game_offset=offset)
-
-
-def next_chunk(k: int, seconds: float) -> int:
-    """The size of the next kernel call after one of k games took `seconds`: about CHUNK_SECONDS
-    at that rate, at least FIRST_CHUNK, at most 4 k and BLOCK."""
-    rate = k / max(seconds, 1e-6)
-    return int(min(BLOCK, 4 * k, max(FIRST_CHUNK, rate * CHUNK_SECONDS)))
-
-
-def play_chunks(config, seed: int, offset: int, count: int,
-                on_games: Callable[[int], None] | None = None) -> Iterator[np.ndarray]:
-    """Games offset .. offset + count - 1 of `seed`, in kernel calls sized by the measured rate
-    (FIRST_CHUNK, then about CHUNK_SECONDS each, at most BLOCK): yields each call's rows, in
-    index order, and calls on_games(k) after each. The rows do not depend on the chunks: game i
-    is keyed by (seed, i) alone."""
-    import time
-
-    done, chunk = 0, FIRST_CHUNK
-    while done < count:
-        k = min(chunk, count - done)
-        t0 = time.perf_counter()
-        rows = play_block(config, seed, offset + done, k)
-        seconds = time.perf_counter() - t0
-        done += k
-        if on_games is not None:
-            on_games(k)
-        yield rows
-        chunk = next_chunk(k, seconds)
-
-
-def play_range(config, seed: int, offset: int, count: int,
-               on_games: Callable[[int], None] | None = None) -> Tally:
-    """Games offset .. offset + count - 1 of `seed` (play_chunks), summarised as they are played:
-    a Tally, so memory stays at one kernel call's rows however many games are played."""
-    tally = Tally()
-    for rows in play_chunks(config, seed, offset, count, on_games):
-        tally.add(rows)
-    return tally
-
-
-def warm(config) -> None:
-    """Compile the engine, or load it from numba's on-disk cache: play one game."""
-    from kiai.strategies.run import run_games
-
-    run_games(config, 1, 0)
-
-
-@dataclass
-class ConfigRun:
-    """The games of one configuration: which blocks to play next, and when it is finished.
-    The played blocks are summed into one Tally as they come back, in any order."""
-
-    index: int
-    config: object
-    request: Request
-    block: int
-    tally: Tally = field(default_factory=Tally)
-    scheduled: int = 0  # game indices 0..scheduled-1 have been handed out
-    target: int = 0  # the total of the current batch
-    done: bool = False
-
-    def __post_init__(self):
-        r = self.request
-        self.target = r.games if r.games is not None else min(r.start, r.max_games)
-
-    def next_blocks(self) -> list[tuple[int, int]]:
-        """The blocks (offset, count) of the current batch not handed out yet."""
-        out = []
-        while self.scheduled < self.target:
-            k = min(self.block, self.target - self.scheduled)
-            out.append((self.scheduled, k))
-            self.scheduled += k
-        return out
-
-    def add(self, offset: int, tally: Tally) -> bool:
-        """Count a played block (the Tally of games offset ..); True when the configuration is
-        finished."""
-        self.tally.merge(tally)
-        if self.tally.games < self.target:
-            return False
-        if self.request.precision is None or self.target >= self.request.max_games:
-            self.done = True
-            return True
-        if half_width(self.tally.wins, self.target) <= self.request.precision:
-            self.done = True
-            return True
-        self.target = min(2 * self.target, self.request.max_games)
-        return False
-
-
-class LocalBackend:
-    """Plays blocks in this process, one at a time, earliest configuration first, each
-    summarised as it is played (play_range). on_games(k) is called as each part of a block is
-    played, for a progress bar that moves within a block."""
-
-    def __init__(self, on_games: Callable[[int], None] | None = None):
-        self._heap: list = []
-        self._n = 0
-        self.on_games = on_games
-
-    def submit(self, run: ConfigRun, seed: int, offset: int, count: int) -> None:
-        heapq.heappush(self._heap, (run.index, offset, self._n, run, seed, count))
-        self._n += 1
-
-    def pending(self) -> int:
-        return len(self._heap)
-
-    def next_done(self) -> tuple[ConfigRun, int, Tally]:
-        _index, offset, _, run, seed, count = heapq.heappop(self._heap)
-        return run, offset, play_range(run.config, seed, offset, count, self.on_games)
-
-    def close(self) -> None:
-        self._heap.clear()
 
 
 def run_plan(plan: Sequence, seed: int, request: Request, backend, *, block: int = BLOCK,
              on_finished: Callable[[int, dict, int], None] | None = None,
-             on_block: Callable[[int], None] | None = None) -> dict[int, dict]:
-    """Play every configuration of plan (a list of (plan index, GameConfig)) on `seed`.
+             on_block: Callable[[int], None] | None = None, groups: Sequence[Group] | None = None,
+             on_estimate: Callable[[int], None] | None = None) -> dict[int, dict]:
+    """Play every configuration of plan (a list of (plan index, GameConfig)) on `seed`, each alone
+    as `request` says, or raced in `groups` (of plan indices).
 
     on_finished(index, row, games) is called as each configuration finishes; on_block(games)
-    after each block. Returns {index: row}."""
-    if block < 1:
-        raise SweepError(f"--block must be at least 1, got {block}")
+    after each block; on_estimate(games) with the games the whole is now expected to take.
+    Returns {index: row}."""
+    plan = list(plan)
+    if groups is None:
+        groups = [Group(request.rule(), (i,)) for i, _ in plan]
     results: dict[int, dict] = {}
-    for index, config in plan:
-        run = ConfigRun(index, config, request, block)
-        for offset, count in run.next_blocks():
-            backend.submit(run, seed, offset, count)
-    while backend.pending():
-        run, offset, tally = backend.next_done()
-        if on_block is not None:
-            on_block(tally.games)
-        if not run.add(offset, tally):
-            for off, count in run.next_blocks():
-                backend.submit(run, seed, off, count)
-            continue
-        row = row_from_summary(summarize(run.tally, run.config, seed), run.config)
-        results[run.index] = row
+
+    def finished(index, row, games, _history):
+        results[index] = row
         if on_finished is not None:
-            on_finished(run.index, row, run.tally.games)
+            on_finished(index, row, games)
+
+    Race(plan, groups, seed, backend, block=block).run(finished, on_block, on_estimate)
     return results
 
 
@@ -577,17 +259,26 @@ class Sweep:
     """A plan bound to its output file: what is finished, what is left, and atomic writes."""
 
     def __init__(self, plan: Sequence, seed: int, request: Request, out, *, csv: bool = False,
-                 resume: bool = False, force: bool = False, info: dict | None = None):
+                 resume: bool = False, force: bool = False, info: dict | None = None,
+                 groups: Sequence[Group] | None = None):
         self.plan = list(plan)
         self.seed = seed
         self.request = request
         self.out = Path(out)
         self.csv = csv
         self.info = dict(info or {})
-        self.keys = [config_key(c, seed, request) for c in self.plan]
+        if groups is None:
+            groups = [Group(request.rule(), (i,)) for i in range(len(self.plan))]
+        check_groups(len(self.plan), groups)
+        self.groups = list(groups)
+        race = signatures(self.plan, self.groups) if request.race is not None else {}
+        self.keys = [config_key(c, seed, request, race.get(i)) for i, c in enumerate(self.plan)]
         if len(set(self.keys)) != len(self.keys):  # pragma: no cover - build_plan dedupes
             raise SweepError("the plan lists a configuration twice")
         self.rows: dict[int, dict] = {}
+        self.rounds: dict[int, list[int]] = {}  # plan index -> its wins at the end of every round played
+        self.partial: dict[int, tuple] = {}  # plan index -> (wins per round, Tally) where a run left it unfinished
+        self._race: Race | None = None
         self.reused: int | None = None  # with --resume and a table at --out: the rows kept (_load)
         self.stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         if resume and force:
@@ -613,7 +304,14 @@ class Sweep:
         the `engine` column) is dropped, to be played again; a row of any other configuration,
         seed or request is refused (another sweep's results, not to be mixed in or lost)."""
         df, keys, info = read_table(self.out)
+        rounds = info.get("rounds", {})
         where = {k: i for i, k in enumerate(self.keys)}
+        for key, state in info.get("partial", {}).items():
+            if key in where:
+                tally = Tally()
+                tally.__setstate__({k: np.asarray(v, dtype=np.int64) if isinstance(v, list) else v
+                                    for k, v in state["tally"].items()})
+                self.partial[where[key]] = (list(state["rounds"]), tally)
         same = {self._identity(config_columns(c), self.seed, self.request.describe()): i
                 for i, c in enumerate(self.plan)}  # fmt: skip
         engine = engine_hash()
@@ -621,8 +319,9 @@ class Sweep:
         stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         for key, row in zip(keys, df.to_dict("records")):
             i = where.get(key)
-            if i is not None and row["engine"] == engine:
+            if i is not None and row["engine"] == engine and (key in rounds or self.request.race is None):
                 self.rows[i] = row
+                self.rounds[i] = list(rounds.get(key, [row["wins"]]))
                 continue
             j = same.get(self._identity(row, row["seed"], info.get("request")))
             if j is None:
@@ -634,7 +333,25 @@ class Sweep:
                              "(other configurations, seed or games); use --force to start over or choose "
                              "another --out")  # fmt: skip
         stale = {j: why for j, why in stale.items() if j not in self.rows}
+        self._spread_stale(stale)
         self.reused, self.stale = len(self.rows), stale
+
+    def _spread_stale(self, stale: dict[int, list[str]]) -> None:
+        """A row played again makes its group's finished rows stale too: the race that ended them
+        read the old row (racing.Race replays a group's decisions from every member's wins)."""
+        if self.request.race is None:
+            return
+        changed = True
+        while changed:
+            changed = False
+            for g in self.groups:
+                if any(i in stale for i in g.members):
+                    for i in g.members:
+                        self.partial.pop(i, None)
+                        if i in self.rows:
+                            del self.rows[i], self.rounds[i]
+                            stale[i] = ["raced beside a configuration played again"]
+                            changed = True
 
     @staticmethod
     def _identity(columns: dict, seed, request) -> str:
@@ -655,7 +372,8 @@ class Sweep:
             why.append("component file changed")
         if row["kiai_version"] != now["kiai_version"]:
             why.append("kiai version changed")
-        return why or ["model changed"]  # the key's one other ingredient: the model's SHA-256
+        # the key's other ingredients: the model's SHA-256, and in a race its groups
+        return why or ["model or race changed" if self.request.race is not None else "model changed"]
 
     def resume_note(self) -> str | None:
         """One line for stderr after loading a table to resume: how many configurations are
@@ -675,11 +393,16 @@ class Sweep:
         new = total - self.reused - len(self.stale)
         if new:
             note += f"; {new:,} not played yet"
+        if self.partial:
+            note += f" ({len(self.partial):,} go on from where they stopped)"
         return note
 
     @property
     def todo(self) -> list[tuple[int, object]]:
         return [(i, c) for i, c in enumerate(self.plan) if i not in self.rows]
+
+    def _open_groups(self) -> list[Group]:
+        return [g for g in self.groups if any(i not in self.rows for i in g.members)]
 
     def frame(self) -> pd.DataFrame:
         order = sorted(self.rows)
@@ -687,28 +410,39 @@ class Sweep:
 
     def write(self, csv: bool = False) -> None:
         order = sorted(self.rows)
+        partial = self._race.partials() if self._race is not None else {}
         info = {"seed": self.seed, "request": self.request.describe(), "engine": engine_hash(),
-                "configurations": len(self.plan), **self.info}  # fmt: skip
+                "configurations": len(self.plan), **self.info,
+                "rounds": {self.keys[i]: self.rounds[i] for i in order},
+                "partial": {self.keys[i]: p for i, p in partial.items()}}  # fmt: skip
         write_table(self.frame(), self.out, [self.keys[i] for i in order], info, csv=csv)
 
-    def finished(self, index: int, row: dict) -> None:
-        self.rows[index] = row
+    def finished(self, index: int, row: dict, rounds: list[int]) -> None:
+        self.rows[index], self.rounds[index] = row, rounds
         self.write()
 
-    def run(self, backend, *, block: int = BLOCK, on_finished=None, on_block=None) -> pd.DataFrame:
+    def run(self, backend, *, block: int = BLOCK, on_finished=None, on_block=None, on_estimate=None) -> pd.DataFrame:
         """Play what is left, writing the Parquet table after every configuration; the CSV
-        (with csv=True) is written once at the end, or when the run is interrupted."""
+        (with csv=True) is written once at the end, or when the run is interrupted. The groups
+        with a configuration left to play race again from the start, their finished members
+        replayed from the wins the table keeps (racing.Race: known), so the rest is decided as an
+        uninterrupted run would decide it."""
 
-        def finished(index, row, games):
-            self.finished(index, row)
+        def finished(index, row, games, rounds):
+            self.finished(index, row, rounds)
             if on_finished is not None:
                 on_finished(index, row, games)
 
+        groups = self._open_groups()
+        indices = sorted({i for g in groups for i in g.members})
+        known = {i: self.rounds[i] for i in indices if i in self.rows}
+        partial = {i: self.partial[i] for i in indices if i in self.partial and i not in self.rows}
+        self._race = Race([(i, self.plan[i]) for i in indices], groups, self.seed, backend, block=block,
+                          known=known, partial=partial)  # fmt: skip
         try:
-            run_plan(self.todo, self.seed, self.request, backend, block=block, on_finished=finished,
-                     on_block=on_block)  # fmt: skip
+            self._race.run(finished, on_block, on_estimate)
         finally:
-            if self.rows:
+            if self.rows or self._race.partials():  # where each unfinished one stands, for --resume
                 self.write(csv=self.csv)
         return self.frame()
 
@@ -722,4 +456,3 @@ def fmt_duration(seconds: float) -> str:
     if seconds < 60:
         return f"{seconds:.1f} s"
     return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
-

@@ -67,7 +67,7 @@ def _new_game(book, mem):
     book.trace_n = 0
     mem.plan = 0
     mem.plan_at = 0
-    mem.settled = -1.0
+    mem.own = -1.0
 
 
 @njit(cache=True, nogil=True)

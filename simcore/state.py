@@ -166,11 +166,9 @@ MEM = np.dtype([_field(name, f) for name, *f in (
     ("b",),
     ("legal",),
     ("answer",),  # ... and its answer (-1: let the strategy answer)
-    ("labels",),  # address of a buffer a planner writes its weighed questions into, or 0 ...
-    ("labels_cap",),  # ... its rows ...
-    ("labels_n",),  # ... and the rows written (strategies.lookahead)
-    ("game",),  # the game's index in its batch: rows written for training name their game by it
-    ("settled", np.float64, ()),  # selfplay: the value of its last weighed question in this game (-1: none yet)
+    ("collect",),  # training's one hook: the address of what a run collects from its games, or 0 (strategies.helpers.collect)
+    ("game",),  # the game's index in its batch (a row a run collects names its game by it)
+    ("own", np.float64, ()),  # a strategy's own number for the game, -1 at each game's start (selfplay: the value it last saw)
     ("work", np.float32, (2560,)),  # scratch for the strategy's own computations (one per thread) ...
     ("nz_at", np.int64, (640,)),  # ... and a list of positions in it (strategies.learned._scores)
 )])

@@ -30,6 +30,9 @@ from kiai.simcore.state import N_PARAMS, record_view
 DATA_ALIGN = 64  # bytes: a cache line
 # whose answers a value player (selfplay, judge) leaves only for a clearly better one, by its `base`
 VALUE_BASES = ("keeper", "learned")
+# the questions a value player weighs (its `weigh`), bit k for WEIGHED[k]: the turn's action, a card
+# in hand, Kikuchiyo's second fight; the others get its base's answers
+WEIGHED = ("action", "cards", "second-fight")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,27 @@ class Param:
     help: str
     # an expert's knob: `kiai strategies` lists it only with --all (the others are what a user tunes)
     expert: bool = False
+    # a set of named bits (choices[k] is bit k): given as names joined by '+' ("action+cards") or as
+    # their sum, and said as names
+    choices: tuple[str, ...] = ()
+
+    def names_of(self, value) -> str:
+        """A set-of-names parameter's value in words: 'action+cards'."""
+        return "+".join(c for k, c in enumerate(self.choices) if int(value) >> k & 1)
+
+    def value_of(self, text: str, strategy: str) -> int:
+        """The sum of the bits `text` names ('action+cards'); ValueError (one line) for another word."""
+        words = [w.strip() for w in text.split("+")]
+        unknown = [w for w in words if w not in self.choices]
+        if unknown or not words:
+            raise ValueError(f"parameter {self.name} of '{strategy}' takes {', '.join(self.choices)} joined by '+' "
+                             f"(e.g. {'+'.join(self.choices[:2])}), got {text!r}")
+        return sum(1 << self.choices.index(w) for w in dict.fromkeys(words))
+
+
+def said(value) -> str:
+    """A parameter's value in a line of text: a number as %g, names as they are."""
+    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
 def for_experts(params) -> tuple[Param, ...]:
@@ -108,6 +132,8 @@ class Strategy:
                 raise ValueError(f"strategy '{self.name}' has no parameter '{key}' (parameters: {names})")
         for i, p in enumerate(self.params):
             v = overrides.get(p.name, p.default)
+            if isinstance(v, str) and p.choices:
+                v = p.value_of(v, self.name)
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
                 raise ValueError(f"parameter {p.name} of '{self.name}' must be a number, got {v!r}")
             if p.integer and float(v) != int(v):
@@ -118,8 +144,10 @@ class Strategy:
         return vec
 
     def param_dict(self, overrides: dict[str, float] | None = None) -> dict[str, float]:
+        """The parameters as set (defaults with overrides), each as a number, a set of names in words."""
         vec = self.param_vector(overrides)
-        return {p.name: (int(vec[i]) if p.integer else float(vec[i])) for i, p in enumerate(self.params)}
+        return {p.name: (p.names_of(vec[i]) if p.choices else int(vec[i]) if p.integer else float(vec[i]))
+                for i, p in enumerate(self.params)}
 
     def base(self, overrides: dict[str, float] | None = None) -> str:
         """The heuristic a planner plays with between its planned actions (itself otherwise)."""
@@ -142,9 +170,10 @@ class StrategyModule(Protocol):
     def plan(self, pub, hid, book, cfg, mem) -> int:
         """njit, a planner's: called before turns and questions (hooks()); writes mem.answer."""
 
-    def hooks(self, prm: dict) -> tuple[int, int]:
+    def hooks(self, prm: dict, collects: int = 0) -> tuple[int, int]:
         """A planner's (plan_turns, plan_questions): whether plan() runs at each turn's start, and
-        the mask of the questions (simcore.questions.Q_*) it is asked."""
+        the mask of the questions (simcore.questions.Q_*) it is asked; `collects`: what a training
+        run collects from the games (strategies.helpers.collect), 0 when it only plays them."""
 
     VARIANT: int  # a planner's rollout variant: 0 honest, others cheat (simcore.gateway)
 

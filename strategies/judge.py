@@ -11,20 +11,26 @@ so its value is the exact expectation over that card. The rest of the turn, and 
 question, is answered by the base heuristic.
 
 The value file is the shipped one (strategies/data/value.npz) or the one $KIAI_VALUE_MODEL names.
-With `collect` 1 or 2, judge also writes the features of the table at every turn's start into
-the run's label buffer: the positions the value learns from.
+Where a training run collects from its games (strategies.helpers.collect), judge writes what the
+run asks for: the features of the table at every turn's start (the positions its value learns
+from; TABLES_BASE with its base playing, TABLES with judge playing), every question it weighs
+with each answer's value (LABELS, learned's teacher), or every answer's afterstate as selfplay
+reads it with the value judge found for it (TEACH: strategies.nets.afterstate.teach_rows, labels
+for selfplay's value, training.teacher).
 """
 
 import os
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 
 from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.simcore.rng import mix64
 from kiai.simcore.rounds import play_game
-from kiai.simcore.state import int_to_float32_pointer, int_to_voidptr, keep_alive
-from kiai.strategies.base import VALUE_BASES, Param, Strategy
+from kiai.simcore.state import int_to_voidptr, keep_alive
+from kiai.strategies.base import VALUE_BASES, WEIGHED, Param, Strategy
+from kiai.strategies.helpers.collect import LABELS, TABLES, TABLES_BASE, TEACH, collecting, next_row, room
+from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
     write_label,
@@ -48,8 +54,8 @@ STRATEGY = Strategy(
     (
         Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
         Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
-        Param("collect", 0, 0, 2, True, "record the table at every turn's start (training): 1 playing the base, 2 playing judge", expert=True),
-        Param("questions", 7, 1, 7, True, "which questions judge weighs (a sum): 1 the turn's action, 2 a card in hand, 4 Kikuchiyo's second fight"),
+        Param("weigh", 7, 1, 7, True, "the questions judge weighs, among action, cards and second-fight, joined by '+'",
+              choices=WEIGHED),
         # two turns on, the table shows what the answer led to (a card confronted pays its
         # penalty at its owner's next turn); further still costs more than it finds
         Param("turns", 2, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
@@ -69,11 +75,9 @@ ROW_WIDTH = 1 + N_VALUE_FEATURES  # a collected row: the turn count, then the fe
 
 @njit(cache=True)
 def _collect(pub, book, mem):
-    if mem.labels == 0 or mem.labels_n >= mem.labels_cap:
+    if mem.collect == 0 or not room(mem, 1):
         return
-    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, ROW_WIDTH))
-    row = rows[mem.labels_n]
-    mem.labels_n += 1
+    row = next_row(mem, ROW_WIDTH)
     row[0] = book.turns
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
     table_features(pub, x)
@@ -173,8 +177,10 @@ def _judge(g, p):
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
     mem.answer = cand[best]
     # as a teacher (`kiai train learned`), the question with every answer's value, as the lookahead writes it
-    if int(p.collect) == 0 and mem.labels != 0 and mem.labels_n < mem.labels_cap:
+    if collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
+    elif collecting(mem, TEACH):  # a teacher of selfplay's value (training.teacher): every answer's afterstate
+        teach_rows(pub, mem, book.decisions, cand, k, vals[:, 0], best)
 
 
 @njit(cache=True)
@@ -188,12 +194,13 @@ def plan(pub, hid, book, cfg, mem):
     return 0
 
 
-def hooks(prm: dict) -> tuple[int, int]:
-    """(plan_turns, plan_questions): collecting, every turn's start; judging, the questions."""
-    collect = int(prm.get("collect", 0))
-    which = int(prm.get("questions", 7))
+def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
+    """(plan_turns, plan_questions): where a run collects the tables at turns' starts (`collects`,
+    strategies.helpers.collect), every turn's start; the questions judge weighs, unless its base
+    plays (TABLES_BASE)."""
+    which = int(STRATEGY.param_vector({"weigh": prm.get("weigh", 7)})[STRATEGY.index("weigh")])
     mask = sum(1 << q for bit, q in ((1, Q_ACTION), (2, Q_CARD), (4, Q_FIGHT_AGAIN)) if which & bit)
-    return int(collect > 0), 0 if collect == 1 else mask
+    return int(collects in (TABLES_BASE, TABLES)), 0 if collects == TABLES_BASE else mask
 
 
 def plan_record(config) -> np.ndarray:
@@ -202,8 +209,7 @@ def plan_record(config) -> np.ndarray:
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
-    if int(rec[0]["collect"]) != 1:
-        load_value().pack(rec[0])
+    load_value().pack(rec[0])
     return rec
 
 
@@ -214,5 +220,4 @@ def load_value():
 
 def check_data(config) -> None:
     """Refuse a value file judge cannot play (ModelError, one line), before any game."""
-    if int(STRATEGY.param_dict(config.params)["collect"]) != 1:
-        load_value()
+    load_value()

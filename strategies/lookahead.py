@@ -20,7 +20,7 @@ honest planner must be before it overrides its base).
 """
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 
 from kiai.simcore.codes import OUT_WIN
 from kiai.simcore.obs import turn_key
@@ -43,11 +43,12 @@ from kiai.simcore.state import (
     TABLE_SIZE,
     copy_record,
     data_pointer,
-    int_to_float32_pointer,
     int_to_voidptr,
     keep_alive,
 )
 from kiai.strategies import keeper
+from kiai.strategies.helpers.collect import LABELS, TEACH, collecting, next_row, room
+from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
 
@@ -415,9 +416,7 @@ def write_label(g, cand, k, vals):
     base's own unless the rollouts beat it by the margin). The base must be keeper or learned,
     whose parameter record starts with keeper's (the features hold keeper's own answer)."""
     pub, hid, book, cfg, mem = g
-    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, LABEL_WIDTH))
-    row = rows[mem.labels_n]
-    mem.labels_n += 1
+    row = next_row(mem, LABEL_WIDTH)
     q, seat, a, legal = mem.q, mem.seat, mem.a, mem.legal
     prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
     mine = keeper.decide(prm, pub, mem, q, seat, a, mem.b, legal)
@@ -445,7 +444,12 @@ def plan_question(g, p, sampled, peek):
     seed0 = question_seed(g)
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
-    if mem.labels != 0 and mem.labels_n < mem.labels_cap:
+    if collecting(mem, TEACH):  # a teacher of selfplay's value (training.teacher): every answer's afterstate
+        est = np.empty(k)
+        for i in range(k):
+            est[i] = vals[i].mean()
+        teach_rows(pub, mem, book.decisions, cand, k, est, max(best, 0))  # -1: the base's own, cand[0]
+    elif collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
 
 
@@ -463,11 +467,11 @@ def plan(pub, hid, book, cfg, mem):
     return 0
 
 
-def hooks(prm: dict) -> tuple[int, int]:
+def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
     """(plan_turns, plan_questions) for the run layer: the lookahead plans each turn's action
     at the turn's start; with `decisions` 1 it weighs instead the action, every card in hand
     and Kikuchiyo's second fight as they are asked, after the battle penalty and with every
-    card revealed so far in view."""
+    card revealed so far in view (what a run collects, `collects`, changes neither)."""
     if int(prm.get("decisions", 0)) == 0:
         return 1, 0
     return 0, (1 << Q_ACTION) | (1 << Q_CARD) | (1 << Q_FIGHT_AGAIN)

@@ -1,54 +1,65 @@
 """The registered strategies: one line per strategy module. Adding a strategy means writing its
 module (a STRATEGY declaration and a decide or plan function, strategies.base) and adding it
-here; every test that runs "every strategy" takes the list from REGISTRY."""
+here; every test that runs "every strategy" takes the list from REGISTRY.
+
+A module is imported when its strategy is first asked for (get, module), not with the registry:
+a command that plays one strategy loads that one (and what it plays over) only. REGISTRY and
+MODULES, which name them all, import them all on first use.
+"""
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 
-from kiai.strategies import counter, foresight, judge, keeper, kiai_seeker, learned, lookahead, peek, random_play, reference, risk, selfplay, team
 from kiai.strategies.base import Param, Strategy, hook
 
-MODULES: tuple[ModuleType, ...] = (
-    reference,
-    random_play,
-    counter,
-    kiai_seeker,
-    team,
-    risk,
-    keeper,
-    learned,
-    selfplay,
-    lookahead,
-    foresight,
-    peek,
-    judge,
-)
-
-REGISTRY: tuple[Strategy, ...] = tuple(m.STRATEGY for m in MODULES)
+# strategy name -> its module in kiai.strategies, in the order every list shows them
+_MODULE_OF = {
+    "reference": "reference",
+    "random": "random_play",
+    "counter": "counter",
+    "kiai": "kiai_seeker",
+    "team": "team",
+    "risk": "risk",
+    "keeper": "keeper",
+    "learned": "learned",
+    "selfplay": "selfplay",
+    "lookahead": "lookahead",
+    "foresight": "foresight",
+    "peek": "peek",
+    "judge": "judge",
+}
 DEFAULT = "selfplay"  # what every command plays when no strategy is named
 
 
 def names() -> list[str]:
-    return [s.name for s in REGISTRY]
-
-
-def get(name: str) -> Strategy:
-    for s in REGISTRY:
-        if s.name == name:
-            return s
-    raise KeyError(f"unknown strategy '{name}' (known: {', '.join(names())})")
+    return list(_MODULE_OF)
 
 
 def module(name: str) -> ModuleType:
-    """The module that declares strategy `name` (its decide or plan)."""
-    get(name)
-    return MODULES[names().index(name)]
+    """The module that declares strategy `name` (its decide or plan), imported on first use."""
+    if name not in _MODULE_OF:
+        raise KeyError(f"unknown strategy '{name}' (known: {', '.join(names())})")
+    return importlib.import_module(f"kiai.strategies.{_MODULE_OF[name]}")
+
+
+def get(name: str) -> Strategy:
+    return module(name).STRATEGY
 
 
 def hook_of(name: str, hook_name: str, default=None):
     """Hook `hook_name` of strategy `name` (strategies.base.StrategyModule), or default."""
     return hook(module(name), hook_name, default)
+
+
+def __getattr__(attr: str):
+    """MODULES and REGISTRY, every strategy's module and declaration: imported when first asked for."""
+    if attr == "MODULES":
+        return tuple(module(n) for n in names())
+    if attr == "REGISTRY":
+        return tuple(get(n) for n in names())
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
 __all__ = ["DEFAULT", "MODULES", "Param", "REGISTRY", "Strategy", "get", "hook_of", "module", "names"]

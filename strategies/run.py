@@ -28,6 +28,7 @@ from kiai.simcore.events import TR_COLS
 from kiai.simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
 from kiai.simcore.results import N_OUT, OUT_NAMES
 from kiai.strategies import registry
+from kiai.strategies.base import said
 from kiai.strategies.nets import modelfile
 
 MAX_TRACE_ROWS = 200_000
@@ -167,7 +168,7 @@ class GameConfig(TableFacts):
         play)"); the parameters as played are describe()'s `params`."""
         label = registry.hook_of(self.base_name, "label") if self.uses_model else None
         bits = [label(self, model if model is not None else self.load_model())] if label is not None else []
-        bits += [f"{k} {v:g}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in self.params.items()]
+        bits += [f"{k} {said(v)}" for k, v in self.params.items()]
         return f"{self.strategy} ({', '.join(bits)})" if bits else self.strategy
 
 
@@ -296,8 +297,20 @@ def prepare(configs) -> None:
     compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])
 
 
+@dataclass(frozen=True)
+class Collect:
+    """What a training run collects from its games (strategies.helpers.collect): `what` (LABELS,
+    TABLES_BASE, TABLES, TEACH or AFTERSTATES), rows of `width` floats, room for `per_game` rows
+    a game on average, and `explore`, the share of selfplay's weighed answers given at random."""
+
+    what: int
+    width: int
+    per_game: int
+    explore: float = 0.0
+
+
 def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=False, stop_turns=-1,
-                  stop_round_end=False, from_state=False) -> np.recarray:
+                  stop_round_end=False, from_state=False, collect: Collect | None = None) -> np.recarray:
     """The kernel's configuration record for `config`, the strategy named by address."""
     cfgs = configure(config)
     _compile_side_by_side([config], cfgs)
@@ -311,7 +324,8 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     cfg.counting = int(base.counts)
     if info.planner:
         cfg.plan = plan_address(info.name)
-        cfg.plan_turns, cfg.plan_questions = registry.hook_of(info.name, "hooks")(info.param_dict(config.params))
+        cfg.plan_turns, cfg.plan_questions = registry.hook_of(info.name, "hooks")(
+            info.param_dict(config.params), collect.what if collect is not None else 0)
         cfg.plan_variant = registry.hook_of(info.name, "VARIANT")
         cfg.pprm[:] = info.param_vector(config.params)
         plan_record = registry.hook_of(info.name, "plan_record")
@@ -365,15 +379,16 @@ def _records():
     return tuple(np.zeros(1, dtype=d) for d in (state.TABLE, state.HIDDEN, state.BOOK, state.MEM))
 
 
-def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels: int = 0, width: int = 0):
+def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, collect: Collect | None = None):
     """Play games game0 .. game0 + len(out) - 1 into out, in chunks on set_threads() threads.
-    Returns the last chunk's records (a one-game batch: that game's final state) and, with
-    `labels` rows of room per game, the rows a planner wrote (`width` floats each, default
-    LABEL_WIDTH): the questions the lookahead weighed, or the positions judge collected,
-    in game order."""
+    Returns the last chunk's records (a one-game batch: that game's final state) and the rows
+    the players wrote where a training run collects from the games (`collect`: what, and room
+    for so many rows a game), in game order (none otherwise). cfgs: kernel_config's, made with
+    the same `collect`."""
     from kiai.simcore.kernel import play_games
-    from kiai.strategies.lookahead import LABEL_WIDTH
+    from kiai.strategies.helpers.collect import COLLECTOR
 
+    per_game, width = (collect.per_game, collect.width) if collect is not None else (0, 1)
     cfg = cfgs.view(np.ndarray)[0]
     if start is None:
         start = _records()[:2]
@@ -386,11 +401,13 @@ def play_batch(cfgs, seed: int, game0: int, out: np.ndarray, start=None, labels:
     def chunk(k):
         recs = _records()
         lo, hi = cuts[k], cuts[k + 1]
-        buf = np.zeros((labels * (hi - lo), width or LABEL_WIDTH), dtype=np.float32)
-        mem = recs[3][0]
-        mem["labels"], mem["labels_cap"] = (buf.ctypes.data, buf.shape[0]) if labels else (0, 0)
+        buf = np.zeros((per_game * (hi - lo), width), dtype=np.float32)
+        hook = np.zeros(1, dtype=COLLECTOR)  # the training hook's record, alive while the chunk plays
+        if collect is not None:
+            hook[0] = (buf.ctypes.data, buf.shape[0], 0, collect.what, collect.explore)
+            recs[3][0]["collect"] = hook.ctypes.data
         play_games(cfg, np.int64(seed), np.int64(game0 + lo), out[lo:hi], *(r[0] for r in recs), start_pub, start_hid)
-        return recs, buf[: int(mem["labels_n"])]
+        return recs, buf[: int(hook[0]["n"])]
 
     if workers == 1:
         done = [chunk(k) for k in range(parts)]
@@ -416,13 +433,17 @@ def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
     `decisions` 1, or judge, over keeper or learned); returns the per-game rows and every weighed
     question as a training row (strategies.lookahead.LABEL_WIDTH floats), in game order. At
     most `per_game` questions a game are kept on average."""
+    from kiai.strategies.helpers.collect import LABELS
+    from kiai.strategies.lookahead import LABEL_WIDTH
+
     info, prm = config.strategy_info, config.param_dict()
-    weighs = int(prm.get("decisions", 0)) == 1 if info.name != "judge" else int(prm.get("collect", 0)) == 0
+    weighs = int(prm.get("decisions", 0)) == 1 if info.name != "judge" else True
     if not info.planner or not weighs or config.base_name not in ("keeper", "learned"):
         raise ConfigError("labels come from a planner that weighs questions over keeper or learned "
                           "(lookahead with decisions=1, or judge, and base keeper or learned)")
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _, rows = play_batch(kernel_config(config), seed, game_offset, out, labels=per_game)
+    collect = Collect(LABELS, LABEL_WIDTH, per_game)
+    _, rows = play_batch(kernel_config(config, collect=collect), seed, game_offset, out, collect=collect)
     return out, rows
 
 

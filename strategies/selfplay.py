@@ -10,7 +10,7 @@ value only on the questions learned itself finds close. A value file's header ma
 plays best (value_params: over learned's answers where it was trained over them, or where that
 played better on deals of its own); the parameters a user gives win. With `chance` 1 an answer
 that draws a card is valued by the exact expectation over that card of its best handling.
-`questions` narrows the questions it weighs, and `settled` hands the rest of a game to the base
+`weigh` narrows the questions it weighs, and `settled` hands the rest of a game to the base
 once the value has all but given it up. The other questions go to the base. Where kiai ships no value for the table's family (team size and
 level) and no --model names one, it gives learned's answers.
 
@@ -19,9 +19,9 @@ from the reference table (the base's answer's afterstate) in a few features only
 answer adds the rows of those features to the reference's sums (as NNUE does) instead of summing
 all of them again; Supports to different samurai differ in two features, so one serves the rest.
 
-With `explore` above 0 it answers that share of its weighed questions at random, and with a
-label buffer (training.value) it writes each weighed question's chosen afterstate as a row:
-the positions its value learns from.
+Where a training run collects its own games (strategies.helpers.collect, AFTERSTATES), it writes
+each weighed question's chosen afterstate as a row, the positions its value learns from, and
+answers the run's `explore` share of those questions at random.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from numba import carray, njit
+from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from kiai.simcore.codes import MAX_SEATS
@@ -48,7 +48,7 @@ from kiai.simcore.questions import (
     Q_FIGHT_AGAIN,
 )
 from kiai.simcore.rng import next_u64, stream_below
-from kiai.simcore.state import MEM, int_to_float32_pointer, int_to_voidptr
+from kiai.simcore.state import MEM, int_to_voidptr
 from kiai.strategies import keeper, learned
 from kiai.strategies.nets.afterstate import (
     ED_DRAWN,
@@ -74,7 +74,8 @@ from kiai.strategies.nets.afterstate import (
     unseen_counts,
     written,
 )
-from kiai.strategies.base import Param, Strategy, for_experts
+from kiai.strategies.base import WEIGHED, Param, Strategy, for_experts
+from kiai.strategies.helpers.collect import AFTERSTATES, collecting, explore, next_row, room
 from kiai.strategies.nets.dense import first_sums, hidden16_logit
 from kiai.strategies.nets import modelfile
 from kiai.strategies.nets.modelfile import AFTER, LEARNED, load
@@ -101,7 +102,6 @@ STRATEGY = Strategy(
         # the threshold of SPARTA's search: the value's errors are largest on the tables its base
         # would not lead to, so only a clear gain is worth leaving the base's answer for
         Param("edge", 0.02, 0.0, 0.2, False, "leave the base's answer only for one whose table is worth this much more (chance to win)", expert=True),
-        Param("explore", 0.0, 0.0, 1.0, False, "share of the weighed questions answered at random (self-play)", expert=True),
         Param("chance", 0, 0, 1, True, "an answer that draws a card: 0 its afterstate's value, 1 the exact expectation over the card"),
         Param("base", 0, 0, 1, True, "whose answer stands unless another is worth `edge` more: 0 keeper, 1 learned "
                                      "(default: the value file's own, where its header says)", expert=True),
@@ -112,8 +112,8 @@ STRATEGY = Strategy(
         Param("settled", 0.0, 0.0, 0.1, False, "once the base's answer to a weighed question leads to a table worth "
                                                "less than this (chance to win), give the base's answers for the rest "
                                                "of the game (0: never)", expert=True),
-        Param("questions", 7, 1, 7, True, "which questions it weighs (a sum): 1 the turn's action, 2 a card in hand, "
-                                          "4 Kikuchiyo's second fight; the others get the base's answer"),
+        Param("weigh", 7, 1, 7, True, "the questions it weighs, among action, cards and second-fight, joined by '+'; "
+                                      "the others get the base's answer", choices=WEIGHED),
     ),
     counts=True,
     data=DATA,
@@ -139,12 +139,10 @@ def first_layer(m, x, at, a1, nf=N_AFTER):
 def _write_row(mem, pub, u, ed, x, px):
     """Self-play's row of the answer given (edit ed): the game's index, then its afterstate's
     features (written into x)."""
-    if mem.labels == 0 or mem.labels_n >= mem.labels_cap:
+    if not collecting(mem, AFTERSTATES) or not room(mem, 1):
         return
     after_features(pub, u, ed, x, px)
-    rows = carray(int_to_float32_pointer(mem.labels), (mem.labels_cap, ROW_WIDTH))
-    row = rows[mem.labels_n]
-    mem.labels_n += 1
+    row = next_row(mem, ROW_WIDTH)
     row[0] = mem.game
     for i in range(N_AFTER):
         row[1 + i] = x[i]
@@ -319,9 +317,9 @@ def decide(prm, pub, mem, q, seat, a, b, legal):
         mine = keeper.decide(prm, pub, mem, q, seat, a, b, legal)
     if (q != Q_ACTION and q != Q_CARD and q != Q_FIGHT_AGAIN) or legal & (legal - 1) == 0:
         return mine
-    if not (int(m.questions) >> (0 if q == Q_ACTION else 1 if q == Q_CARD else 2)) & 1:
+    if not (int(m.weigh) >> (0 if q == Q_ACTION else 1 if q == Q_CARD else 2)) & 1:
         return mine
-    if 0.0 <= mem.settled < m.settled:
+    if 0.0 <= mem.own < m.settled:
         return mine  # the game is as good as lost
     if m.base_at != 0 and m.doubt < 1.0 and (m.doubt <= 0.0 or _learned_margin(pub, mem, q, seat, legal, mine) >= m.doubt):
         return mine  # learned is sure enough: the value is spent on the close calls (as SPARTA's search)
@@ -357,9 +355,10 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     pb = z[_PB:_PX].reshape((MAX_SEATS, N_F))
     px = z[_PX:_CPB].reshape((MAX_SEATS, N_F))
     unseen_counts(pub, u)
-    if m.explore > 0.0 and (next_u64(mem.stream, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < m.explore:
+    share = explore(mem)  # a run collecting selfplay's own games answers this share at random
+    if share > 0.0 and (next_u64(mem.stream, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < share:
         best = nth_bit(legal, stream_below(mem.stream, 0, popcount(legal)))
-        if mem.labels != 0:
+        if collecting(mem, AFTERSTATES):
             edit_for(pub, q, seat, a, best, ed)
             _write_row(mem, pub, u, ed, x, px)
         return best
@@ -380,7 +379,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
     else:
         bv = _chance(hidden16_logit(m, a1b, a2))
     vals[mine] = bv
-    mem.settled = bv
+    mem.own = bv  # the game's value as it stands (`settled`)
     bv += m.edge  # the base's answer stands unless another is worth `edge` more
     # Supports to different samurai lead to tables that differ in who holds how many tokens only:
     # the first one's sums serve the others, two weight rows moved
@@ -412,7 +411,7 @@ def weigh(m, pub, mem, q, seat, a, legal, mine):
                 best = answer
         rest >>= 1
         answer += 1
-    if mem.labels != 0:
+    if collecting(mem, AFTERSTATES):
         edit_for(pub, q, seat, a, best, ed)
         _write_row(mem, pub, u, ed, x, px)
     return best
@@ -437,17 +436,22 @@ def value_params(model) -> dict:
     """The parameters a value file asks to be played with, unless the user gives them: its
     header's `play` (how it played best on deals of its own, e.g. over learned's answers), base 1
     for a value trained over learned's answers (kiai train value --base learned), and the questions it
-    weighed in training where those were not all (kiai train value --questions)."""
+    weighed in training where those were not all (kiai train value --weigh). A header of an earlier
+    version names `weigh` `questions`."""
     play = dict(model.header.get("play", {}))
+    if "questions" in play:  # the parameter's earlier name
+        play.setdefault("weigh", play.pop("questions"))
     made = model.header.get("settings", {})
     if made.get("base") == "learned":
         play.setdefault("base", 1)
     if made.get("questions", 7) != 7:  # it learned the afterstates of those questions only
-        play.setdefault("questions", made["questions"])
+        play.setdefault("weigh", made["questions"])
     try:
         STRATEGY.param_vector(play)
     except (KeyError, ValueError) as e:
         raise ValueError(f"value file {model.path}: its header's play: {e}") from None
+    if "weigh" in play:  # said by name
+        play["weigh"] = STRATEGY.param_dict({"weigh": play["weigh"]})["weigh"]
     return play
 
 
@@ -514,9 +518,9 @@ def data_record(config) -> np.ndarray:
     then the value named by config.model (default: the family's shipped one)."""
     rec = STRATEGY.new_record()
     model = config.load_model()
-    prm = played(config, model)
-    for p in STRATEGY.params:
-        rec[0][p.name] = prm[p.name]
+    vec = STRATEGY.param_vector(played(config, model))
+    for i, p in enumerate(STRATEGY.params):
+        rec[0][p.name] = vec[i]
     if model.kind is not LEARNED:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here

@@ -2,6 +2,7 @@
 stronger players?" (reports.agreement), and `kiai report` with and without its table."""
 
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -39,31 +40,40 @@ def _main_table() -> pd.DataFrame:
 # -------------------------------------------------------------------------------- the plan
 
 
-def test_the_plan_covers_every_size_level_and_samurai_and_the_best_and_worst():
+def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_races_by_cell():
+    from kiai.reports import racing
+    from kiai.reports.strongest import strongest
+
     main = _main_table()
     plan = presets.preset_plan("agreement", results=main)
     by_table: dict[tuple, set] = {}
     for config in plan:
         by_table.setdefault((config.difficulty, config.samurai), set()).add(config.strategy)
-    # every table twice, on the same deals: once by each strategy
-    assert set(map(frozenset, by_table.values())) == {frozenset(presets.AGREEMENT_STRATEGIES)}
-    assert presets.AGREEMENT_STRATEGIES == (MAIN, ladder.STRONG)
-    # the win rate by level and team size: every level x 2 to 7 samurai, the line-ups drawn with the seed
-    for level in LEVELS:
-        for n in range(2, 8):
-            chosen = {s for (lv, s) in by_table if lv == level and len(s) == n}
-            expected = set(sample_lineups(n, presets.AGREEMENT_LINEUPS, presets.AGREEMENT_SEED))
-            assert expected <= chosen and len(expected) == (1 if n == 7 else 2)
-            if (level, n) != (presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT):
-                assert chosen == expected
-    # each samurai's effect, and the best and worst line-ups: every line-up of 4 at easy
+        if config.strategy != MAIN:  # the family's strongest player, with its own parameters
+            best, params = strongest(config.n, config.difficulty)
+            assert config.strategy == best and all(config.params[k] == v for k, v in params.items())
+    # every table of the main sweep twice, on the same deals: by the default and by the family's strongest
+    assert set(by_table) == {(lv, lu) for lv in LEVELS for n in range(2, 8) for lu in all_lineups(n)}
+    assert all(strategies == {MAIN, strongest(len(s), lv)[0]} for (lv, s), strategies in by_table.items())
+    assert {strongest(n, "easy")[0] for n in (2, 3, 4)} == {"judge"}
+    assert {strongest(n, "easy")[0] for n in (5, 6, 7)} == {"lookahead"}
+    # every table seated in its own order, as the main sweep played it
+    assert all(c.samurai == tuple(sorted(c.samurai, key=SAMURAI.index)) for c in plan)
+    # one cell per level and team size; the check of effects and rankings plays AGREEMENT_GAMES at once
+    groups = presets.preset_groups("agreement", plan)
+    assert len(groups) == len(LEVELS) * 6 and sum(len(g.members) for g in groups) == len(plan)
+    for g in groups:
+        cell = {(plan[i].difficulty, plan[i].n) for i in g.members}
+        assert len(cell) == 1 and sum(g.labels) == len(g.members) // 2
+        assert [plan[i].strategy != MAIN for i in g.members] == [bool(x) for x in g.labels]
+        if cell == {(presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT)}:
+            assert g.rule.bounds() == (presets.AGREEMENT_GAMES,)
+        else:
+            assert isinstance(g.rule, racing.Cell) and g.rule.h == presets.AGREEMENT_PRECISION
+            assert g.rule.bounds()[-1] == presets.AGREEMENT_CAP
     four = {s for (lv, s) in by_table if lv == presets.AGREEMENT_LEVEL and len(s) == presets.AGREEMENT_COUNT}
-    assert four == set(all_lineups(presets.AGREEMENT_COUNT))
     for samurai in SAMURAI:
         assert 0 < sum(samurai in s for s in four) < len(four)
-    # every table seated in its own order, as the main sweep played it; about 90 s of judge on 2 cores
-    assert all(c.samurai == tuple(sorted(c.samurai, key=SAMURAI.index)) for c in plan)
-    assert 25_000 <= len(by_table) * presets.PRESET_GAMES["agreement"] <= 30_000
     # deterministic, whatever the order of the table's rows
     again = presets.preset_plan("agreement", results=main.sample(frac=1, random_state=3))
     assert [identity_key(c) for c in again] == [identity_key(c) for c in plan]
@@ -71,7 +81,7 @@ def test_the_plan_covers_every_size_level_and_samurai_and_the_best_and_worst():
 
 def test_the_plan_replays_only_what_the_main_table_holds():
     main = _main_table()
-    gone = ",".join(sample_lineups(3, 2, 0)[0])
+    gone = ",".join(all_lineups(3)[4])
     main = main[~((main["seating"] == gone) & (main["difficulty"] == "hard"))]
     plan = presets.preset_plan("agreement", results=main)
     assert not [c for c in plan if c.difficulty == "hard" and ",".join(c.samurai) == gone]
@@ -121,7 +131,7 @@ def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
             "agreement_lineups.csv"} <= set(written)
     effects = pd.read_csv(tmp_path / "agreement_effects.csv").set_index("samurai")
     assert effects.loc["kyuzo", "status"] == agreement.REVERSED  # the default -12 pp, judge +10 pp: both beyond noise
-    assert effects.loc["kyuzo", f"diff_{MAIN}"] < 0 < effects.loc["kyuzo", "diff_judge"]
+    assert effects.loc["kyuzo", f"diff_{MAIN}"] < 0 < effects.loc["kyuzo", "diff_strongest_player"]
     assert effects.loc["kanbei", "status"] == agreement.HOLDS  # +6 pp for both: no flag
     assert (effects["status"] == agreement.REVERSED).sum() == 1
     md = (tmp_path / "report.md").read_text()
@@ -133,7 +143,43 @@ def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
     assert "rank correlation" in section and "over 35 line-ups" in section
     # the main sections count the main sweep's games, not the agreement's shorter runs of the same deals
     rates = pd.read_csv(tmp_path / "level_rates.csv")
+    rates = rates[rates["player"] == "default"]
     assert rates.loc[(rates["level"] == "easy") & (rates["n_samurai"] == 4), "games"].item() == 35 * 3000
+
+
+def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_path):
+    """Every line-up of 2 and 3 samurai played by both players on the same first deals (the
+    agreement stage): the strongest's rate, with its interval, stands in In short and under the
+    headline chart wherever either won. Those few deals are harder than the default's 3,000 (the
+    default wins 70% there, 80% on all): the strongest's rate is the default's on all its deals plus
+    what the strongest wins more on the deals both played, 80% + (80% - 70%) = 90%, not its 80%."""
+    rates = {("easy", 2): (0.8, 0.7, 0.8), ("easy", 3): (0.5, 0.5, 0.6), ("hard", 2): (0.01, 0.0, 0.0),
+             ("hard", 3): (0.0, 0.0, 0.0)}
+    rows = []
+    for (level, n), (default, same, strong) in rates.items():
+        for lineup in all_lineups(n):
+            rows.append(_main_row(level, lineup, round(3000 * default), 3000))
+            rows += [_main_row(level, lineup, round(100 * same), 100),
+                     _main_row(level, lineup, round(100 * strong), 100, strategy="judge")]
+    write_report(pd.DataFrame(rows), tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    short = md.split("## In short")[1].split("\n## ")[0]
+    assert "- How hard for kiai's default player (`selfplay`), all its 21 line-ups pooled: Easy 80.0%; Hard 1.0%." in short
+    # the default won at Hard (1%), neither player on the deals both played: the default's 1% stands
+    two = re.search(r"- How hard for kiai's strongest player, `judge`, the same line-ups: Easy 90.0% \(([\d.]+) to "
+                    r"([\d.]+)%\); Hard 1.0% \(([\d.]+) to 1.2%\)\.", short)
+    assert two, short
+    low, high, hard = map(float, two.groups())
+    assert 87 < low < 90 < high < 93 and 0.7 < hard < 1  # the difference's interval, not 2,100 independent games'
+    three = short.split("### 3 samurai")[1]
+    assert "kiai's strongest player, `judge`, the same line-ups: Easy 60.0%" in three
+    assert re.search(r"Easy 60.0% \([\d.]+ to [\d.]+%\)\.\n", three)  # neither won at Hard with three: not shown
+    levels = md.split("## How hard is each level")[1].split("\n## ")[0]
+    assert "| easy | kiai's default player | 80.0% (" in levels
+    assert f"|  | kiai's strongest player | 90.0% ({low:g} to {high:g}%) | 60.0% (" in levels
+    assert "|  | kiai's strongest player | 1.0% (" in levels and levels.count("| - |") == 1
+    table = pd.read_csv(tmp_path / "level_rates.csv")
+    assert set(table["player"]) == {"default", "strongest"} and len(table) == 8
 
 
 def test_an_agreement_in_the_same_direction_beyond_noise_is_never_flagged():
@@ -157,7 +203,7 @@ def test_signs_statuses_and_rank_correlation():
     assert agreement.sign(0.01, 0.05) == 1 and agreement.sign(-0.05, -0.01) == -1 and agreement.sign(-0.01, 0.02) == 0
     assert agreement.status(1, -1, MAIN) == agreement.REVERSED
     assert agreement.status(-1, -1, MAIN) == agreement.HOLDS
-    assert agreement.status(1, 0, MAIN) == "judge within noise"
+    assert agreement.status(1, 0, MAIN) == "strongest player within noise"
     assert agreement.status(0, 1, MAIN) == f"{MAIN} within noise"
     rho, p, n = agreement.rank_correlation([1, 2, 3, 4], [10, 30, 20, 40])
     assert rho == pytest.approx(0.8) and 0 < p < 1 and n == 4
@@ -194,7 +240,7 @@ def test_the_section_says_so_without_the_agreement_stage(tmp_path):
     df = _paired_table()
     write_report(df[df["strategy"] == MAIN], tmp_path)
     section = (tmp_path / "report.md").read_text().split("## Does it hold for stronger players?")[1].split("\n## ")[0]
-    assert f"Not drawn: no table was played by both `{MAIN}` and `judge`" in section
+    assert f"Not drawn: no table was played by both `{MAIN}` and kiai's strongest player" in section
     assert "make report plays the preset agreement" in section
 
 

@@ -70,7 +70,7 @@ def test_simulate_rule_shows_in_header_and_json(capsys, tmp_path):
 def test_simulate_default_header_is_unchanged(capsys):
     code, out, _ = run(capsys, "simulate", "-n", 200, "--strategy", "reference")
     assert code == 0 and "rules" not in out
-    assert out.splitlines()[0] == "kyuzo, kikuchiyo, heihachi, daisuke at normal, strategy reference {'T': 3}"
+    assert out.splitlines()[0] == "kyuzo, kikuchiyo, heihachi, daisuke at normal, strategy reference"
     code, out, _ = run(capsys, "simulate", "-n", 200, "--strategy", "reference", "--rule", "heal=any", "--json")
     assert code == 0 and json.loads(out)["rules"] == DEFAULTS  # the rules' own value is the default: no change
     code, out, _ = run(capsys, "simulate", "-n", 200, "--strategy", "reference", "--rule", "heal=any")

@@ -156,7 +156,7 @@ def test_report_writes_every_chart(sweep_table, tmp_path, capsys, suffix):
     # of their own (make report plays them)
     assert md.count("Not drawn") == 3 and "Not drawn: no table was played by two or more" in md
     assert "Not drawn: the table holds no games under another rule reading" in md
-    assert f"Not drawn: no table was played by both `{DEFAULT}` and `judge`" in md
+    assert f"Not drawn: no table was played by both `{DEFAULT}` and kiai's strongest player" in md
     assert html.startswith("<!DOCTYPE html>")
     assert str(sweep_table.with_suffix(suffix)) in md
     if suffix == ".parquet":  # the sweep's own command line, from the table's metadata
@@ -176,7 +176,7 @@ def test_report_bad_inputs(sweep_table, tmp_path, capsys):
         ([garbage], "cannot read"),
         ([thin], "lacks column"),
         ([sweep_table, "--out", a_file], "not a folder"),
-        ([], "Missing argument"),
+        ([], "give the results tables"),
     ]
     for argv, words in cases:
         code, out, err = run(capsys, "report", *argv)

@@ -15,7 +15,7 @@ from kiai.cli.main import main
 from kiai.reports import compare as C
 from kiai.strategies.registry import DEFAULT
 from conftest import RecordingBar
-from kiai.reports import sweep as S
+from kiai.reports import play as S
 from kiai.reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
 from kiai.reports.stats import proportion_ci
 from kiai.simcore import results as L
@@ -104,7 +104,7 @@ def test_tally_refuses_what_is_not_rows():
 
 
 class Recorder:
-    """Wraps reports.sweep.play_block: the (seating or strategy, offset, count) of each call."""
+    """Wraps reports.play.play_block: the (seating or strategy, offset, count) of each call."""
 
     def __init__(self, monkeypatch):
         self.calls = []

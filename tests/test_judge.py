@@ -12,6 +12,7 @@ import pytest
 
 from kiai.simcore.components import load_components
 from kiai.strategies import judge
+from kiai.strategies.helpers.collect import TABLES
 from kiai.strategies.nets import table_value
 from kiai.training import value as valuefit
 from kiai.strategies.nets import modelfile as M
@@ -165,12 +166,13 @@ def test_a_run_can_start_from_a_value_and_play_conservatively(tmp_path, monkeypa
                                  comp)
     seen = []
     collect = valuefit.collect
-    monkeypatch.setattr(valuefit, "collect", lambda cfg, *a, **k: (seen.append(dict(cfg.params)), collect(cfg, *a, **k))[1])
+    monkeypatch.setattr(valuefit, "collect",
+                        lambda cfg, *a, **k: (seen.append({**cfg.params, "what": k["what"]}), collect(cfg, *a, **k))[1])
     sha = M.load(first, M.TABLE).sha256
     settings = valuefit.ValueSettings(iterations=1, tables=2, games=30, keep=1.0, h1=8, h2=4, epochs=1, seed=5,
                                       edge=0.05, start=sha, eval_games=0)
     last = valuefit.train_value(tmp_path / "b", settings, comp, start=first)
-    assert all(p["collect"] == 2 and p["edge"] == 0.05 for p in seen) and len(seen) == 2
+    assert all(p["what"] == TABLES and p["edge"] == 0.05 for p in seen) and len(seen) == 2
     with np.load(tmp_path / "b" / "positions-0.npz") as z:
         assert ((z["y"] > 0) & (z["y"] < 1)).any()  # returns mix the start's values in
     header = M.load(last, M.TABLE).header
@@ -207,7 +209,7 @@ def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
     assert (legal.sum(axis=1) >= 2).all() and ((vals[legal] >= 0) & (vals[legal] <= 1)).all()
     assert legal[np.arange(len(rows)), chosen].all()
     with pytest.raises(Exception, match="labels come from"):
-        label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge", {"collect": 2}), 2, seed=3)
+        label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "keeper"), 2, seed=3)
 
 
 def test_train_value_in_a_log_says_each_stage_and_how_far_it_has_gone(tmp_path, capsys):

@@ -117,7 +117,7 @@ def _with_readings():
 def test_house_rules_pair_each_reading_with_the_rules_own():
     rules = advice.house_rules(_with_readings())
     once = rules[rules["reading"] == "penalty"].iloc[0]
-    assert once["v"] == "V-2" and once["games"] == 2000 and once["lineups"] == 2
+    assert once["v"] == "V-2" and once["games_changed"] == once["games_default"] == 2000 and once["lineups"] == 2
     assert once["diff"] == pytest.approx(((300 + 150) + (300 + 90) - 300 - 300) / 2000)
     assert once["separated"]
     heal = rules[rules["reading"] == "heal"].iloc[0]
@@ -126,7 +126,7 @@ def test_house_rules_pair_each_reading_with_the_rules_own():
     assert "V-2" in line and "+12.0 pp" in line and "V-1 within noise" in line
 
 
-def test_advice_plan_plays_every_seating_of_each_pick_not_yet_played():
+def test_advice_plan_plays_every_seating_of_each_pick_and_races_them_by_team_size():
     rows = (_grid(3, lambda i: 500 if i == 7 else 300) + _grid(5, lambda i: 200 if i == 2 else 100)
             + _grid(7, lambda i: 10))
     results = pd.DataFrame(rows)
@@ -136,10 +136,15 @@ def test_advice_plan_plays_every_seating_of_each_pick_not_yet_played():
     by_size = {}
     for config in plan:
         by_size.setdefault(config.n, set()).add(config.samurai)
-    assert by_size[3] == set(seatings_from(all_lineups(3)[7])[1:])  # the first is the grid's own
-    assert by_size[5] == set(seatings_from(all_lineups(5)[2])[1:])
-    assert len(by_size[7]) == 720 - 1
+    # every seating, the grid's own too: all race on one rule, and the report counts the longer run
+    assert by_size[3] == set(seatings_from(all_lineups(3)[7]))
+    assert by_size[5] == set(seatings_from(all_lineups(5)[2]))
+    assert len(by_size[7]) == 720
     assert {c.difficulty for c in plan} == {"easy"}
+    groups = presets.preset_groups("advice", plan)
+    assert sorted(len(g.members) for g in groups) == [2, 24, 720]
+    assert {g.rule.precision for g in groups} == {presets.ADVICE_MARGIN}
+    assert {g.rule.bounds()[0] for g in groups} == {presets.ADVICE_ROUND}
     with pytest.raises(ValueError, match="--from"):
         presets.preset_plan("advice")
 
@@ -155,6 +160,27 @@ def test_default_preset_plays_every_team_size_and_the_readings():
     assert {tuple(changed(c.rules).items()) for c in readings} == {tuple(r.items()) for r in presets.rule_changes()}
     off = [c for c in plan if c.absent_tokens == "off"]
     assert {c.n for c in off} == {2} and len(off) == 21 * 4
+
+
+def test_default_preset_races_line_ups_seatings_readings_and_absent_tokens():
+    from kiai.reports import racing
+
+    plan = presets.default_plan()
+    groups = presets.preset_groups("default", plan)
+    racing.check_groups(len(plan), groups)  # everyone races, on the same rounds
+    lineups = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SWEEP_PRECISION]
+    assert len(lineups) == 4 * 6  # every level and team size (seven samurai: a race of one)
+    assert sorted({len(g.members) for g in lineups}) == [1, 7, 21, 35]
+    seats = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SEATING_PRECISION]
+    assert len(seats) == 35 and {len(g.members) for g in seats} == {6}
+    cells = [g for g in groups if isinstance(g.rule, racing.Difference)]
+    assert len(cells) == 5 * 2 * 6 + 4  # each reading, at easy and normal, per team size; tokens off per level
+    for g in cells:  # each changed configuration beside the rules' own on the same seating and level
+        other = [plan[i] for i, label in zip(g.members, g.labels) if label]
+        base = [plan[i] for i, label in zip(g.members, g.labels) if not label]
+        assert [(c.difficulty, c.samurai) for c in other] == [(c.difficulty, c.samurai) for c in base]
+        assert all(not changed(c.rules) and c.absent_tokens == "auto" for c in base)
+    assert {g.rule.bounds() for g in groups} == {tuple(range(500, 3001, 500))}
 
 
 # ------------------------------------------------------------------------------- the pages

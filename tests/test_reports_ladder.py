@@ -58,11 +58,13 @@ def test_the_report_opens_with_a_summary_and_shows_the_ladder(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "skill_ladder.png" in written and "## Skill ladder" in md
     head = md.split("## Skill ladder")[0]
-    assert "## In short" in head and "### 3 samurai" in head and "- How hard: Easy " in head
+    assert "## In short" in head and "### 3 samurai" in head
+    assert "- How hard for `learned`, all its 3 line-ups pooled: Easy " in head  # not kiai's default player
     assert "- Line-up (at Normal, 3 line-ups): " in head  # the hardest level still won 10% of the time
     # the sections are the default strategy's, and say so
     assert "## How hard is each level" in md and "## Which line-up" in md
     assert "strategy `learned`" in md.split("## How hard is each level")[1].split("##")[0]
     # the ladder's learned row on seating A is the main sweep's same games: counted once
     rates = pd.read_csv(tmp_path / "level_rates.csv")
+    assert set(rates["player"]) == {"default"}  # judge's two line-ups of the ladder are no rate of a team size
     assert rates.loc[(rates["level"] == "easy") & (rates["n_samurai"] == 3), "games"].item() == 3000

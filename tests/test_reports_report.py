@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from kiai.reports import charts
+from kiai.reports import advice, charts
+from kiai.reports import effects as eff
 from kiai.reports.charts import NoChartData
 from kiai.reports.report import load_results, write_report
 from kiai.simcore.seatings import distinct_seatings, lineup_key
@@ -180,17 +181,28 @@ def test_win_rates_are_drawn_on_a_log_scale_that_holds_the_smallest():
 
 
 def test_pooled_rates_sum_before_dividing():
+    df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=300), _row("easy", LINEUPS[3][1], wins=90, games=300)])
+    pooled = charts.pooled_rates(df, ["difficulty"])
+    assert pooled.loc[0, "wins"] == 100 and pooled.loc[0, "games"] == 600
+    assert pooled.loc[0, "win_rate"] == pytest.approx(1 / 6)
+    assert pooled.loc[0, "ci_low"] < 1 / 6 < pooled.loc[0, "ci_high"]
+
+
+def test_pooled_rates_count_each_line_up_once_whatever_its_games():
+    """A race stops line-ups at different games: a plain sum would weigh the one that played on more.
+    Each counts once, on the effective games of the pair (Kish: 2^2 / (1/100 + 1/300) = 300)."""
     df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=100), _row("easy", LINEUPS[3][1], wins=90, games=300)])
     pooled = charts.pooled_rates(df, ["difficulty"])
-    assert pooled.loc[0, "wins"] == 100 and pooled.loc[0, "games"] == 400
-    assert pooled.loc[0, "win_rate"] == pytest.approx(0.25)
-    assert pooled.loc[0, "ci_low"] < 0.25 < pooled.loc[0, "ci_high"]
+    assert pooled.loc[0, "win_rate"] == pytest.approx(0.2)  # (0.1 + 0.3) / 2, not 100 / 400
+    assert pooled.loc[0, "games"] == pytest.approx(300) and pooled.loc[0, "wins"] == pytest.approx(60)
+    level = advice.level_rates(df.assign(difficulty="easy"))
+    assert level.loc[0, "rate"] == pytest.approx(0.2) and level.loc[0, "lo"] < 0.2 < level.loc[0, "hi"]
 
 
 def test_neighbour_effect_cells():
     a, b, c = "heihachi", "daisuke", "gorobei"
     df = pd.DataFrame([_row("easy", (a, b, c), wins=120), _row("easy", (c, b, a), wins=80)])
-    table = charts.neighbour_effects(df)["greedy"]
+    table = eff.neighbour_effects(df)["greedy"]
     # seating (a, b, c) wins 60% vs mean 50%: there b sits left of a, c left of b, a left of c
     assert table.loc[b, a] == pytest.approx(10)
     assert table.loc[c, b] == pytest.approx(10)
@@ -204,7 +216,7 @@ def test_samurai_effect_matches_newcombe():
     df = pd.DataFrame(
         [_row("easy", LINEUPS[3][0], wins=120), _row("easy", LINEUPS[3][1], wins=80), _row("easy", LINEUPS[3][2], wins=100)]
     )
-    effects = charts.samurai_effects(df)
+    effects = eff.samurai_effects(df)
     row = effects[effects["samurai"] == "heihachi"].iloc[0]
     assert row["diff"] == pytest.approx(120 / 200 - 180 / 400)
     lo, hi = confint_proportions_2indep(120, 200, 180, 400, method="newcomb", compare="diff")
@@ -218,7 +230,7 @@ def test_grade_labels_follow_level_pluses():
 
 
 def test_best_worst_seatings():
-    seatings = charts.best_worst_seatings(_table())
+    seatings = eff.best_worst_seatings(_table())
     assert len(seatings) == 1
     assert seatings.iloc[0]["seatings"] == 6
     assert 0 <= seatings.iloc[0]["p"] <= seatings.iloc[0]["p (Holm)"] <= 1
@@ -241,7 +253,7 @@ def test_load_results_rejects_other_files(tmp_path):
 
 
 def test_methods_say_how_a_strategy_with_family_values_played():
-    from kiai.reports.report import _models_note
+    from kiai.reports.methods import models_note as _models_note
 
     rows = [_row("easy", ("kyuzo", "heihachi"), 5, strategy=s) for s in ("selfplay", "learned", "keeper", "greedy")]
     note = _models_note(pd.DataFrame(rows))

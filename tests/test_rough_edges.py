@@ -28,8 +28,8 @@ UNWRITABLE = Path("/proc")  # no one, root included, can create files there
 
 @pytest.fixture
 def no_games(monkeypatch):
-    """Fails the test if any game is played (every command plays through play_block)."""
-    from kiai.reports import sweep as S
+    """Fails the test if any game is played (every command plays through reports.play.play_block)."""
+    from kiai.reports import play as S
 
     def refuse(*a, **k):
         raise AssertionError("a game was played before the output path was checked")
@@ -213,7 +213,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
-    from kiai.reports import sweep as S
+    from kiai.reports import play as S
     from kiai.strategies.run import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
@@ -234,7 +234,7 @@ def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
 
 
 def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
-    from kiai.reports import sweep as S
+    from kiai.reports import play as S
 
     parts = []
     monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
@@ -282,7 +282,7 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     import kiai.progress
     from kiai.cli import common
-    from kiai.reports import sweep as S
+    from kiai.reports import play as S
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
     from kiai.strategies import run as strategies_run
@@ -498,7 +498,7 @@ def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item
 
 
 def test_a_one_configuration_report_says_configuration():  # item 8.2
-    from kiai.reports.report import _summary
+    from kiai.reports.report import summary as _summary
 
     assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
 
@@ -528,7 +528,7 @@ def test_sweep_help_quotes_the_default_presets_real_games(capsys, monkeypatch): 
     code, out, _ = run(capsys, "sweep", "--help")
     text = _squeezed(out)
     assert code == 0 and _squeezed(presets.PRESETS["default"]) in text and "20,000" not in text
-    assert _squeezed(f"{presets.DEFAULT_GAMES:,} games each") in text
+    assert _squeezed(f"up to {presets.DEFAULT_GAMES:,} each") in text
     monkeypatch.setitem(presets.PRESETS, "default", "every line-up once; 7 games each")  # read, not copied
     assert _squeezed("every line-up once; 7 games each") in _squeezed(run(capsys, "sweep", "--help")[1])
 

@@ -352,7 +352,7 @@ def test_the_shipped_value_file_plays_and_says_how_it_was_made():
 
 
 VARIANTS = [{}, {"chance": 1}, {"base": 1, "edge": 0.02}, {"base": 1, "doubt": 0.05, "chance": 1},
-            {"explore": 0.3}]
+            {"settled": 0.05}]
 FUZZ = [
     (("heihachi", "daisuke"), "hard", "auto"),  # two samurai: absent tokens, doll check
     (("gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo"), "heroic", "on"),
@@ -400,15 +400,15 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
 
 
 def test_questions_left_out_get_the_base_answers():
-    """`questions` 4 weighs Kikuchiyo's second fight only: without Kikuchiyo at the table, keeper's
+    """`weigh` second-fight (4) weighs Kikuchiyo's second fight only: without Kikuchiyo at the table, keeper's
     games exactly; the turn's action alone (1) already changes them."""
     from kiai.strategies.run import run_games
 
     lineup = ("gorobei", "kanbei", "katsushiro")
     keeper_games = run_games(GameConfig(lineup, "easy", "keeper"), 200, seed=5)
-    np.testing.assert_array_equal(run_games(GameConfig(lineup, "easy", "selfplay", {"questions": 4}), 200, seed=5),
+    np.testing.assert_array_equal(run_games(GameConfig(lineup, "easy", "selfplay", {"weigh": "second-fight"}), 200, seed=5),
                                   keeper_games)
-    assert (run_games(GameConfig(lineup, "easy", "selfplay", {"questions": 1}), 200, seed=5) != keeper_games).any()
+    assert (run_games(GameConfig(lineup, "easy", "selfplay", {"weigh": 1}), 200, seed=5) != keeper_games).any()
 
 
 def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
@@ -440,8 +440,8 @@ def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
     (["--player", "selfplay", "--explore", "2"], "--explore"),
     (["--player", "selfplay", "--base", "judge"], "--base"),
     (["--player", "selfplay", "--h1", "129"], "--h1"),
-    (["--player", "selfplay", "--questions", "0"], "--questions must be in [1, 7]"),
-    (["--questions", "6"], "judge weighs every question"),
+    (["--player", "selfplay", "--weigh", "hats"], "--weigh: parameter weigh of 'selfplay' takes action, cards"),
+    (["--weigh", "cards+second-fight"], "judge weighs every question"),
     (["--player", "selfplay", "--start", "/no/such/value.npz"], "--start"),
     (["--player", "selfplay", "-s", "gorobei,kanbei"], "give both"),
     (["--player", "selfplay", "--size", "3"], "give both"),
@@ -636,7 +636,7 @@ def test_a_result_names_the_parameters_its_games_were_played_with(tmp_path):
 
 
 def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path):
-    """train-value --questions: self-play writes the afterstates of the questions it weighs only
+    """kiai train value --weigh: self-play writes the afterstates of the questions it weighs only
     (over a value of zeros, without exploring, it gives keeper's answers whatever it weighs: the
     same games, and the card questions' rows are some of all the questions' rows), and a value so
     trained plays those questions unless the user says otherwise."""
@@ -651,7 +651,7 @@ def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path)
     M.save(zeros, shapes, {"components_sha256": sha}, M.AFTER)
     rows, outs = {}, {}
     for q in (7, 2):
-        cfg = GameConfig(FOUR, "easy", "selfplay", {"explore": 0.0, "questions": q}, model=zeros)
+        cfg = GameConfig(FOUR, "easy", "selfplay", {"weigh": q}, model=zeros)
         rows[q], _, _, outs[q] = valuefit.collect_afterstates(cfg, 30, seed=4)
     np.testing.assert_array_equal(outs[2], outs[7])
     every = {r.tobytes() for r in rows[7]}
@@ -668,10 +668,10 @@ def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path)
         return run_games(GameConfig(FOUR, "easy", "selfplay", params or {}, model=file), 150, seed=9)
 
     cards = games(files["cards"])
-    np.testing.assert_array_equal(cards, games(files["all"], {"questions": 2}))
-    np.testing.assert_array_equal(games(files["cards"], {"questions": 7}), games(files["all"]))
+    np.testing.assert_array_equal(cards, games(files["all"], {"weigh": "cards"}))
+    np.testing.assert_array_equal(games(files["cards"], {"weigh": 7}), games(files["all"]))
     assert (cards != games(files["all"])).any()
-    assert "questions 2" in GameConfig(FOUR, "easy", "selfplay", model=files["cards"]).describe()["model"]["plays"]
+    assert "weigh cards" in GameConfig(FOUR, "easy", "selfplay", model=files["cards"]).describe()["model"]["plays"]
     with pytest.raises(valuefit.TrainError, match="judge weighs every question"):
         valuefit.ValueSettings(questions=2).check()
 
@@ -780,3 +780,21 @@ def test_a_result_says_in_one_line_what_played(capsys):
     assert got["played_as"].startswith("selfplay (family value 4 samurai normal") and got["params"]["risk"] == 0.835
     code, out, _ = run(capsys, "simulate", "-s", "kyuzo,kikuchiyo,heihachi,daisuke,gorobei,kanbei", "-d", "hard", "-n", 5)
     assert "strategy selfplay (learned's answers, model " in out.splitlines()[0] and "no value for 6 samurai" in out
+
+
+def test_weigh_takes_the_questions_by_name(capsys):
+    """`weigh` names the questions (action, cards, second-fight, joined by '+'), or their sum as
+    before; a result says them by name; another word is refused in one line before any game."""
+    from conftest import one_line_error, run
+    from kiai.strategies.run import run_games
+
+    by_name = GameConfig(FOUR, "easy", "selfplay", {"weigh": "cards+second-fight"})
+    assert by_name.param_dict()["weigh"] == "cards+second-fight"
+    np.testing.assert_array_equal(run_games(by_name, 50, seed=2),
+                                  run_games(GameConfig(FOUR, "easy", "selfplay", {"weigh": 6}), 50, seed=2))
+    one_line_error(*run(capsys, "simulate", "-s", ",".join(FOUR), "-n", 5, "--param", "weigh=hats+cards"),
+                   "weigh", "action, cards, second-fight")
+    one_line_error(*run(capsys, "simulate", "-s", ",".join(FOUR), "-n", 5, "--strategy", "keeper", "--param", "risk=high"),
+                   "risk", "number")
+    code, out, _ = run(capsys, "simulate", "-s", ",".join(FOUR), "-n", 5, "--param", "weigh=action+cards", "--json")
+    assert code == 0 and json.loads(out)["params"]["weigh"] == "action+cards"

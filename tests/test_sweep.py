@@ -11,7 +11,9 @@ import pytest
 from pandas.api import types as ptypes
 
 from kiai.cli.main import main
+from kiai.reports import play as P
 from kiai.reports import sweep as S
+from kiai.reports import tables as T
 from kiai.reports.report import load_results
 from kiai.simcore.seatings import canonical_seating, lineup_key, seating_key
 from kiai.reports.stats import proportion_ci
@@ -34,17 +36,17 @@ def table(tmp_path_factory):
     return path
 
 
-REAL_PLAY_BLOCK = S.play_block
+REAL_PLAY_BLOCK = P.play_block
 
 
 class Counter:
-    """Stands in for reports.sweep.play_block and records which blocks were played."""
+    """Stands in for reports.play.play_block and records which blocks were played."""
 
     def __init__(self, monkeypatch, stop_at_config: int | None = None):
         self.calls: list[tuple[str, str, int, int]] = []
         self.configs: list[tuple[str, str]] = []
         self.stop_at = stop_at_config
-        monkeypatch.setattr(S, "play_block", self)
+        monkeypatch.setattr(P, "play_block", self)
 
     def __call__(self, config, seed, offset, count):
         ident = (config.difficulty, ",".join(config.samurai))
@@ -194,7 +196,8 @@ def test_resume_plays_again_what_another_engine_played(table, tmp_path, monkeypa
 def test_resume_after_an_engine_update_plays_everything_again(table, tmp_path, monkeypatch, capsys):
     path = tmp_path / "update.parquet"
     path.write_bytes(table.read_bytes())
-    monkeypatch.setattr(S, "engine_hash", lambda: "feedfacefeedface")  # the sources changed since
+    for module in (S, T):  # the key's engine (sweep) and the row's (tables)
+        monkeypatch.setattr(module, "engine_hash", lambda: "feedfacefeedface")  # the sources changed since
     again = Counter(monkeypatch)
     code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
     assert code == 0 and len(again.configs) == 8 and "8 played, 0 resumed" in out
@@ -238,7 +241,7 @@ def test_resume_with_no_table_yet_plays_everything(tmp_path, capsys):
     makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text()
     report = makefile[makefile.index("\nreport:"):makefile.index("\ntest:")]
     sweeps = [line for line in report.splitlines() if "kiai sweep" in line]
-    assert len(sweeps) == 5 and all("--resume" in s and "--force" not in s for s in sweeps)
+    assert len(sweeps) == 6 and all("--resume" in s and "--force" not in s for s in sweeps)
 
     path = tmp_path / "first.parquet"
     small = ["--strategy", "reference", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke", "--games", 100]
@@ -339,7 +342,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         rows[(np.arange(offset, offset + count) % 4) == 0, L.O_OUTCOME] = 0
         return Tally.of(rows)
 
-    monkeypatch.setattr(S, "play_range", quarter)
+    monkeypatch.setattr(P, "play_range", quarter)
     from kiai.strategies.run import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
@@ -450,7 +453,7 @@ BAD = [
     (["--seatings", "half"], "given or all"),
     (["--strategy", "psychic"], "unknown strategy"),
     (["--param", "Q=1"], "no chosen strategy"),
-    (["--param", "T=abc"], "not a number"),
+    (["--param", "risk=1.2.3"], "not a number"),
     (["--param", "edge=9"], "must be in"),
     (["--workers", "0"], "--workers"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude"),

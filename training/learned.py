@@ -32,7 +32,7 @@ import numpy as np
 
 from kiai.simcore.questions import Q_CARD
 from kiai.strategies.nets.features import N_ACTION, N_CARD, N_FEATURES, NAMES
-from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, made_for_header, save, shapes
+from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, load, made_for_header, save, shapes
 from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require, seed_of, write_json, write_npy
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}

@@ -11,6 +11,9 @@ TD(lambda) return: the outcome mixed with the previous value of the positions th
 the same game, which has far less noise than the outcome alone. The value is then fitted
 (logistic loss, PyTorch on the CPU) to the positions of this iteration and the one before it.
 
+With a teacher (settings.teacher), the positions and their labels come from the expert instead
+(training.teacher: expert iteration).
+
 Every step is saved in the run's folder as it finishes (positions-I.npz, value-I.npz), so a killed
 run resumes where it stopped; an iteration's positions are removed once no later iteration fits on
 them. Every random choice comes from the seed.
@@ -31,10 +34,12 @@ from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
 from kiai.simcore.seatings import all_lineups
 from kiai.strategies.base import VALUE_BASES as BASES
+from kiai.strategies.base import WEIGHED
+from kiai.strategies.helpers.collect import AFTERSTATES, TABLES, TABLES_BASE
 from kiai.strategies.judge import VALUE_ENV
 from kiai.strategies.nets import modelfile as M
 from kiai.training import families as F
-from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require
+from kiai.training.common import EVAL_TABLES, KEEP_OUT, TEACHERS, Stages, TrainError, require
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
@@ -68,7 +73,7 @@ class ValueSettings:
     player: str = "judge"  # whose value: judge's (the table at a turn's start) or selfplay's (afterstates)
     explore: float = 0.05  # selfplay: share of the answers given at random while it plays for the positions
     base: str = "keeper"  # selfplay: whose answer stands unless the value finds one `edge` better (keeper, learned)
-    questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `questions`)
+    questions: int = 7  # selfplay: which questions it weighs while it plays for the positions (its `weigh`, a bit-sum)
     table: str = ""  # "seating@level": train and evaluate on that one table only ("": tables drawn from the seed)
     family: str = ""  # "K@level": train on every seating of K samurai at that level (training.families)
     hold_out: int = 0  # with family: line-ups of it left out of training, drawn from the seed; the evaluation plays them
@@ -76,6 +81,10 @@ class ValueSettings:
     # held-out line-ups stay the seed's, so a family run continued from another (--start) keeps them
     # while it plays deals the run it continues never played
     deal_seed: int | None = None
+    # expert iteration (training.teacher): the expert whose estimates of every answer selfplay's value
+    # learns ("": self-play), and the share of the expert's differences between answers in the targets
+    teacher: str = ""
+    share: float = 0.5
 
     @property
     def deals(self) -> int:
@@ -89,11 +98,8 @@ class ValueSettings:
         if self.player not in PLAYERS:
             raise TrainError(f"--player must be one of {', '.join(PLAYERS)}, got {self.player!r}")
         kind = self.kind
-        for name, lo, hi in (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000),
-                             ("samples", 1, 64), ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)):
-            v = getattr(self, name)
-            if not lo <= v <= hi:
-                raise TrainError(f"--{name} must be in [{lo}, {hi}], got {v}")
+        require(self, (("iterations", 1, 50), ("tables", 1, 100_000), ("games", 1, 1_000_000), ("samples", 1, 64),
+                       ("h1", 1, kind.max_h1), ("h2", 1, kind.max_h2), ("epochs", 1, 1000)))
         if not 0.0 < self.keep <= 1.0:
             raise TrainError(f"--keep must be in (0, 1], got {self.keep}")
         if not 0.0 <= self.lam <= 1.0:
@@ -105,15 +111,25 @@ class ValueSettings:
         if self.base not in BASES:
             raise TrainError(f"--base must be one of {', '.join(BASES)}, got {self.base!r}")
         if not 1 <= self.questions <= 7:
-            raise TrainError(f"--questions must be in [1, 7], got {self.questions}")
+            raise TrainError(f"--weigh must name questions among {', '.join(WEIGHED)}, got {self.questions}")
         if self.questions != 7 and self.player != "selfplay":
-            raise TrainError("--questions is selfplay's: judge weighs every question")
+            raise TrainError("--weigh is selfplay's: judge weighs every question")
         if not 0 <= self.eval_games <= 1_000_000:
             raise TrainError(f"--eval-games must be in [0, 1000000], got {self.eval_games}")
         if not 0 <= self.seed < 2**63:
             raise TrainError(f"--seed must be in [0, 2**63), got {self.seed}")
         if self.deal_seed is not None and not 0 <= self.deal_seed < 2**63:
             raise TrainError(f"--deal-seed must be in [0, 2**63), got {self.deal_seed}")
+        if self.teacher:
+            if self.teacher not in TEACHERS:
+                raise TrainError(f"--teacher must be one of {', '.join(TEACHERS)}, got {self.teacher!r}")
+            if self.player != "selfplay":
+                raise TrainError("--teacher teaches selfplay's value: give --player selfplay")
+            if not self.start:
+                raise TrainError("--teacher improves a value: give --start FILE (or --size and -d of a "
+                                      "family kiai ships a value for)")
+        if not 0.0 <= self.share <= 1.0:
+            raise TrainError(f"--share must be in [0, 1], got {self.share}")
         if self.family and self.table:
             raise TrainError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:
@@ -170,14 +186,16 @@ def tables(settings: ValueSettings, iteration: int = 0) -> list[tuple[tuple[str,
     return out
 
 
-def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200):
-    """Play games of config (judge with `collect` 1 or 2): the features at every turn's start,
-    whether its game was won, its game's index, and the per-game result rows."""
+def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int = 200, what: int = TABLES):
+    """Play games of config (judge), collecting the table at every turn's start (`what`: TABLES
+    with judge playing, TABLES_BASE with its base): the features there, whether its game was
+    won, its game's index, and the per-game result rows."""
     from kiai.strategies.judge import ROW_WIDTH
-    from kiai.strategies.run import kernel_config, play_batch
+    from kiai.strategies.run import Collect, kernel_config, play_batch
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    _, rows = play_batch(kernel_config(config), seed, game_offset, out, labels=per_game, width=ROW_WIDTH)
+    hook = Collect(what, ROW_WIDTH, per_game)
+    _, rows = play_batch(kernel_config(config, collect=hook), seed, game_offset, out, collect=hook)
     game = np.cumsum(rows[:, 0] == 0) - 1  # a game's first position is its turn 0
     if len(rows) == 0 or game[-1] != games - 1:
         raise TrainError("a game's positions overflowed their buffer")
@@ -185,19 +203,23 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
     return rows[:, 1:], won, game, out
 
 
-def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400):
-    """Play games of config (selfplay with a label buffer), CHUNK at a time: the features of the
-    afterstate of every answer it weighed, whether its game was won, its game's index, and the
-    per-game result rows."""
-    from kiai.strategies.run import kernel_config, play_batch
+def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per_game: int = 400, width: int = 0,
+                        chunk: int = CHUNK, explore: float = 0.0, what: int = AFTERSTATES):
+    """Play games of config, `chunk` at a time, collecting afterstates (`what`: AFTERSTATES,
+    selfplay's own answers, `explore` of them at random): the features of the afterstate of every
+    answer it weighed, whether its game was won, its game's index, and the per-game result rows.
+    Other rows that start with their game's index (`width` floats each: a teacher's, TEACH,
+    training.teacher) come back the same way, all but that index."""
+    from kiai.strategies.run import Collect, kernel_config, play_batch
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    cfgs = kernel_config(config)
+    hook = Collect(what, width or ROW_WIDTH, per_game, explore)
+    cfgs = kernel_config(config, collect=hook)
     parts = []
-    for lo in range(0, games, CHUNK):
-        hi = min(games, lo + CHUNK)
-        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], labels=per_game, width=ROW_WIDTH)
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
+        _, rows = play_batch(cfgs, seed, game_offset + lo, out[lo:hi], collect=hook)
         parts.append(rows)
     rows = np.concatenate(parts)
     game = rows[:, 0].astype(np.int64) - game_offset
@@ -241,9 +263,11 @@ def td_returns(won: np.ndarray, game: np.ndarray, v: np.ndarray | None, lam: flo
 
 
 def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, threads: int = 1,
-        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3) -> dict:
+        on_epoch: Callable[[int, float], None] | None = None, batch: int = 4096, lr: float = 3e-3,
+        init: dict | None = None) -> dict:
     """Fit the network to targets y in [0, 1] (logistic loss); the arrays of a value file (strategies.nets.modelfile), with
-    the input scaling folded into the first layer. x is scaled in place."""
+    the input scaling folded into the first layer. x is scaled in place. `init`: a value's arrays
+    (of settings' widths) to start from instead of random weights."""
     import torch
 
     torch.manual_seed(seed)
@@ -257,6 +281,12 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
     Y = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], settings.h1), torch.nn.ReLU(),
                               torch.nn.Linear(settings.h1, settings.h2), torch.nn.ReLU(), torch.nn.Linear(settings.h2, 1))
+    if init is not None:  # its first layer reads unscaled features: unfold the scaling into it
+        w1 = init["w1"].astype(np.float64) * scale
+        start = [w1, init["b1"] + init["w1"].astype(np.float64) @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]
+        with torch.no_grad():
+            for p, a in zip(net.parameters(), start):
+                p.copy_(torch.from_numpy(np.array(a, dtype=np.float32)))  # a copy: a loaded value is read-only
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     n = len(X)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, settings.epochs * -(-n // batch)))
@@ -297,10 +327,11 @@ def check_start(settings: ValueSettings, header: dict) -> None:
 
 
 def train_value(folder: Path, settings: ValueSettings, components, stages: Stages | None = None,
-                command: str = "", threads: int = 1, start: Path | None = None) -> Path:
+                command: str = "", threads: int = 1, start: Path | None = None, iterate=None) -> Path:
     """Run (or resume) the iterations in folder; returns the last value file (value-I.npz).
     With `start` (a value file whose sha256 settings.start holds), iteration 0 already plays
-    judge over it instead of learned."""
+    judge over it instead of learned. `iterate` plays and fits the iterations (self-play by
+    default; a run with a teacher passes training.teacher.train), the same arguments as _iterate."""
 
     stages = stages or Stages()
     settings.check()
@@ -319,7 +350,12 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
     before = os.environ.get(VALUE_ENV)
     try:
-        _iterate(folder, settings, components, stages, command, threads, mine, start)
+        (iterate or _iterate)(folder, settings, components, stages, command, threads, mine, start)
+        previous = start
+        for it in range(settings.iterations):
+            value = folder / f"value-{it}.npz"
+            evaluate(folder, it, value, previous, settings, components, stages)
+            previous = value
     finally:  # judge read the iterations' values through the environment: put it back
         if before is None:
             os.environ.pop(VALUE_ENV, None)
@@ -359,17 +395,18 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
                 game_seed = settings.deals + 1_000_003 * it + t
                 if after:
                     cfg = GameConfig(seating, level, "selfplay",
-                                     {"explore": settings.explore, "edge": settings.edge,
-                                      "base": BASES.index(settings.base), "questions": settings.questions},
+                                     {"edge": settings.edge, "base": BASES.index(settings.base),
+                                      "weigh": settings.questions},
                                      components=components, model=str(previous))
-                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed)
+                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed, explore=settings.explore)
                 else:
                     # self-play weighs each answer to the next turn only (`turns` 0), a sampled
                     # card for a Fight: it needs many games, not the strong tier's depth
-                    params = {"collect": 1} if previous is None else {"collect": 2, "samples": settings.samples,
-                                                                      "chance": 0, "edge": settings.edge, "turns": 0}
+                    params = {} if previous is None else {"samples": settings.samples, "chance": 0,
+                                                          "edge": settings.edge, "turns": 0}
                     cfg = GameConfig(seating, level, "judge", params, components=components)
-                    x, won, game, _ = collect(cfg, settings.games, game_seed)
+                    x, won, game, _ = collect(cfg, settings.games, game_seed,
+                                              what=TABLES_BASE if previous is None else TABLES)
                 y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
                 keep = rng.random(len(x)) < settings.keep
                 xs.append(x[keep])  # a copy: x itself can go
@@ -412,11 +449,6 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
         # the positions no later iteration fits on (gigabytes each): the next one fits on its own
         # and this one's
         (folder / f"positions-{it - 1}.npz").unlink(missing_ok=True)
-    previous = start
-    for it in range(settings.iterations):
-        value = folder / f"value-{it}.npz"
-        evaluate(folder, it, value, previous, settings, components, stages)
-        previous = value
 
 
 def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings: ValueSettings, components,
@@ -437,7 +469,9 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     first = "learned" if player == "judge" else settings.base  # what iteration 0 played
     arms = {"new": (player, value), "previous": (player, previous) if previous else (first, None),
             "learned": ("learned", None), "lookahead": ("lookahead", None)}
-    params = {"base": BASES.index(settings.base), "questions": settings.questions} if player == "selfplay" else {}
+    # a teacher's values play as their headers say (as the value they started from did)
+    params = {"base": BASES.index(settings.base), "weigh": settings.questions} \
+        if player == "selfplay" and not settings.teacher else {}
     stages.stage(f"iteration {it}: evaluation", len(eval_tables(settings)) * len(arms) * n)
     won = {name: [] for name in arms}
     rows = []

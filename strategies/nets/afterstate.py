@@ -21,6 +21,7 @@ from numba import njit
 from kiai.simcore.codes import MAX_SEATS, N_SAMURAI_KINDS, PENALTIES
 from kiai.simcore.obs import ignores, popcount
 from kiai.simcore.unseen import pen_count
+from kiai.strategies.helpers.collect import next_row, room
 from kiai.strategies.nets.forecast import N_F, board_part, forecast
 from kiai.simcore.questions import (
     ACT_FIGHT,
@@ -486,3 +487,36 @@ def _seat(pub, u, ed, k, s, nxt, x, part):
 def _forecast(pub, parts, x):
     """The end-of-round forecast (strategies.nets.forecast) of the afterstate written into x."""
     forecast(parts, pub.n, x[G_FARMSTEADS], pub.families, x[G_RAIDER_N], x, G_FORECAST)
+
+
+# a teacher's row (strategies.teacher): the game's index, the question's count in the game, the
+# answer's place among the teacher's candidates (0: its base's own), whether the teacher gave it,
+# the teacher's estimate of it (a chance to win), then the answer's afterstate's features
+T_GAME, T_QUESTION, T_RANK, T_CHOSEN, T_ESTIMATE = range(5)
+TEACH_WIDTH = 5 + N_AFTER
+
+
+@njit(cache=True)
+def teach_rows(pub, mem, question, cand, k, est, best):
+    """Write a teacher's rows for the question in mem into its label buffer: one for each answer
+    cand[i] (i < k), with the teacher's estimate est[i] and the features selfplay reads for it
+    (edit_for, then after_features: what selfplay's self-play rows hold); best: the index of the
+    answer the teacher gave. Answers that do not fit in the buffer are left out whole."""
+    if not room(mem, k):
+        return
+    u = np.empty(N_U, dtype=np.int64)
+    ed = np.empty(N_ED, dtype=np.int64)
+    parts = np.empty((MAX_SEATS, N_F), dtype=np.int64)
+    x = np.empty(N_AFTER, dtype=np.float32)  # as selfplay's scratch holds them
+    unseen_counts(pub, u)
+    for i in range(k):
+        edit_for(pub, mem.q, mem.seat, mem.a, cand[i], ed)
+        after_features(pub, u, ed, x, parts)
+        row = next_row(mem, TEACH_WIDTH)
+        row[T_GAME] = mem.game
+        row[T_QUESTION] = question
+        row[T_RANK] = i
+        row[T_CHOSEN] = 1.0 if i == best else 0.0
+        row[T_ESTIMATE] = est[i]
+        for j in range(N_AFTER):
+            row[5 + j] = x[j]

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from kiai.strategies.nets import afterstate, features, table_value
-from kiai.strategies.nets.dense import MAX_FEATURES, MAX_HIDDEN
+from kiai.strategies.nets.dense import MAX_HIDDEN
 
 FORMAT = "kiai-model"
 LEGACY_VALUE_FORMAT = "kiai-value"  # value files of earlier versions: read, never written

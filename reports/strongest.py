@@ -1,0 +1,82 @@
+"""kiai's strongest player for each family of tables (team size and level): the one mapping that
+the agreement stage plays and the report names "kiai's strongest player", beside "kiai's default
+player" (strategies.registry.DEFAULT).
+
+Today that is `judge` (the strong tier) with 2 to 4 samurai; with 5 and more, the lookahead over
+`learned` that weighs every question (`--strategy lookahead --param base=5 --param decisions=1`)
+wins more on the same deals (docs/strategies.md). Work that makes another player the strongest
+for some families changes STRONGEST, and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+JUDGE = ("judge", {})
+LOOKAHEAD_OVER_LEARNED = ("lookahead", {"base": 5, "decisions": 1})
+# team size -> (strategy, the parameters that differ from its defaults); the same at every level today
+STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: LOOKAHEAD_OVER_LEARNED, 6: LOOKAHEAD_OVER_LEARNED,
+             7: LOOKAHEAD_OVER_LEARNED}  # fmt: skip
+DEFAULT_PLAYER, STRONGEST_PLAYER = "kiai's default player", "kiai's strongest player"
+
+
+def strongest(n: int, level: str) -> tuple[str, dict]:
+    """The strongest player of the family (n samurai, `level`): (strategy, parameters)."""
+    strategy, params = STRONGEST[int(n)]
+    return strategy, dict(params)
+
+
+def default_strategy() -> str:
+    from kiai.strategies.registry import DEFAULT
+
+    return DEFAULT
+
+
+def name(strategy: str, params: dict | None = None) -> str:
+    """A player in words: '`judge`', 'the lookahead over `learned` (`lookahead` base=5, decisions=1)'."""
+    params = params or {}
+    if strategy == "lookahead" and params.get("base") == 5:
+        return "the lookahead over `learned` (`lookahead` " + ", ".join(f"{k}={v}" for k, v in params.items()) + ")"
+    return f"`{strategy}`" + (" (" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")" if params else "")
+
+
+def who(sizes) -> str:
+    """Which player is kiai's strongest at these team sizes, in words: '`judge` with 2 to 4 samurai,
+    the lookahead over `learned` (...) with 5 to 7'."""
+    runs: list[list] = []
+    for n in sorted(int(x) for x in sizes):
+        player = STRONGEST[n]
+        if runs and runs[-1][0] == player and runs[-1][2] == n - 1:
+            runs[-1][2] = n
+        else:
+            runs.append([player, n, n])
+    parts = [f"{name(*player)} with {lo} samurai" if lo == hi else f"{name(*player)} with {lo} to {hi} samurai"
+             for player, lo, hi in runs]
+    return ", ".join(parts)
+
+
+def tiers(df: pd.DataFrame) -> pd.Series:
+    """Each row's player: 'default' (kiai's default strategy), 'strongest' (the family's strongest,
+    its parameters as STRONGEST sets them) or '' (another player)."""
+    default = default_strategy()
+    out = []
+    for strategy, params, n in zip(df["strategy"].astype(str), df.get("params", pd.Series("{}", index=df.index)),
+                                   df["n_samurai"].astype(int)):
+        best, wanted = STRONGEST.get(n, (None, {}))
+        given = json.loads(params) if isinstance(params, str) and params.startswith("{") else {}
+        if strategy == best and all(given.get(k) == v for k, v in wanted.items()):
+            out.append("strongest")
+        elif strategy == default:
+            out.append("default")
+        else:
+            out.append("")
+    return pd.Series(out, index=df.index, dtype=object)
+
+
+def variants(df: pd.DataFrame) -> pd.Series:
+    """True where a row is a strongest player played with parameters of its own (the lookahead over
+    `learned`): a player of the agreement stage, not a rung of the skill ladder."""
+    wanted = {s for s, p in STRONGEST.values() if p}
+    return (tiers(df) == "strongest") & df["strategy"].astype(str).isin(wanted)

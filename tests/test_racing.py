@@ -1,0 +1,213 @@
+"""Races (reports.racing): the stopping rules on constructed results, and a raced sweep that gives the
+same table on 1 and 2 threads and after an interrupted run is resumed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kiai.reports import play as P
+from kiai.reports import racing as R
+from kiai.reports import sweep as S
+from kiai.reports.summary import Tally
+from kiai.simcore import results as L
+from kiai.strategies.run import GameConfig
+
+GOLDEN = (5 ** 0.5 - 1) / 2
+
+
+def rows_at(rate: float, offset: int, count: int, phase: float = 0.0) -> np.ndarray:
+    """Result rows of games offset.. where a game is won when its low-discrepancy draw is below `rate`:
+    after any n games the wins are within one of rate * n, so a test knows what a rule sees."""
+    rows = np.ones((count, L.N_OUT), dtype=np.int32)
+    draws = ((np.arange(offset, offset + count) * GOLDEN + phase) % 1.0)
+    rows[draws < rate, L.O_OUTCOME] = 0
+    rows[:, L.O_SCORE] = 0
+    return rows
+
+
+SEATINGS = [("heihachi", "kyuzo", "daisuke"), ("heihachi", "daisuke", "kyuzo"), ("gorobei", "kanbei", "kyuzo"),
+            ("gorobei", "kyuzo", "kanbei"), ("kanbei", "katsushiro", "kikuchiyo"), ("kanbei", "kikuchiyo", "katsushiro")]
+
+
+def race(monkeypatch, rates, groups, *, block=10_000, backend=None, phases=None):
+    """Play constructed configurations (win rates `rates`) in `groups` (of positions in rates):
+    {position: games played}, and every block played as (position, offset, count)."""
+    plan = [(i, GameConfig(SEATINGS[i], "easy", "reference")) for i in range(len(rates))]
+    where = {id(c): i for i, c in plan}
+    played = []
+
+    def fake(config, seed, offset, count, on_games=None):
+        i = where[id(config)]
+        played.append((i, offset, count))
+        return Tally.of(rows_at(rates[i], offset, count, (phases or [0.0] * len(rates))[i]))
+
+    monkeypatch.setattr(P, "play_range", fake)
+    rows = S.run_plan(plan, 1, S.Request(race="test"), backend or P.LocalBackend(), block=block, groups=groups)
+    return {i: rows[i]["games"] for i in rows}, played
+
+
+# ----------------------------------------------------------------------------- the rules
+
+
+def test_a_clear_leader_stops_the_race_early(monkeypatch):
+    rule = R.Extremes(200, 200, 4000, worst=False, precision=0.03)
+    games, _ = race(monkeypatch, [0.6, 0.3, 0.3, 0.3, 0.3], [R.Group(rule, (0, 1, 2, 3, 4))])
+    # the others are out at the first look; the leader stops once a 95% interval of its games is
+    # within +-3 points at the group's rate, (0.6 + 4 x 0.3) / 5
+    assert games == {0: 1000, 1: 200, 2: 200, 3: 200, 4: 200}
+    assert R.half_width(360, 1000) <= 0.03 < R.half_width(288, 800)
+
+
+def test_the_precision_reads_the_groups_rate_so_that_no_member_stops_for_winning_less():
+    """10 and 30 wins in 200 games, both still candidates: on its own interval (+-3.3 points at 5%) the
+    one that won less would stop and freeze its low rate, and rates pooled over the group would lean
+    low. At the group's rate (10%) neither interval is within +-4 points yet: both play on."""
+    rule = R.Extremes(200, 200, 2000, precision=0.04)
+    wins, games, held = np.array([10, 30]), np.array([200, 200]), np.array([True, True])
+    assert R.half_width(10, 200) <= 0.04 < R.half_width(20, 200) < R.half_width(30, 200)
+    assert rule.keep(wins, games, held, np.ones(2)).tolist() == [True, True]
+    assert rule.keep(wins, np.array([400, 400]), held, np.ones(2)).tolist() == [False, False]
+
+
+def test_a_tie_plays_to_the_cap(monkeypatch):
+    rule = R.Extremes(200, 200, 1400)
+    games, _ = race(monkeypatch, [0.3] * 4, [R.Group(rule, (0, 1, 2, 3))], phases=[0, 0.25, 0.5, 0.75])
+    assert games == {i: 1400 for i in range(4)}
+
+
+def test_the_middle_leaves_while_the_best_and_the_worst_play_on(monkeypatch):
+    rule = R.Extremes(200, 200, 2000)
+    games, _ = race(monkeypatch, [0.8, 0.5, 0.5, 0.2], [R.Group(rule, (0, 1, 2, 3))], phases=[0, 0.3, 0.6, 0.9])
+    assert games[0] == games[3] == 2000 and games[1] < 2000 and games[2] < 2000
+
+
+def test_a_side_settled_within_the_margin_stops(monkeypatch):
+    """Candidates shown within the margin of the best (and of the worst) stop: nothing to choose."""
+    wide = R.Extremes(500, 500, 5000, margin=0.5)
+    games, _ = race(monkeypatch, [0.31, 0.3, 0.29], [R.Group(wide, (0, 1, 2))])
+    assert games == {0: 500, 1: 500, 2: 500}
+
+
+def test_a_clear_difference_stops_early_and_none_plays_to_the_cap(monkeypatch):
+    rule = R.Difference(300, 300, 3000)
+    clear, _ = race(monkeypatch, [0.6, 0.55, 0.3, 0.35], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
+    assert set(clear.values()) == {300}
+    none, _ = race(monkeypatch, [0.4, 0.4, 0.4, 0.4], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))],
+                   phases=[0, 0.2, 0.4, 0.6])
+    assert set(none.values()) == {3000}
+    small = R.Difference(300, 300, 30_000, margin=0.05)  # shown smaller than 5 points: stops
+    within, _ = race(monkeypatch, [0.41, 0.4, 0.4, 0.41], [R.Group(small, (0, 1, 2, 3), (1, 1, 0, 0))])
+    assert max(within.values()) < 30_000
+
+
+def test_a_cell_plays_its_members_together_until_the_pooled_rate_is_precise(monkeypatch):
+    rule = R.Cell(50, 50, 5000, h=0.04)
+    games, _ = race(monkeypatch, [0.5, 0.5, 0.9, 0.9], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
+    # the two measured members pooled: Wilson's half-width at 50% is within 0.04 from 600 games, so
+    # 300 each; the companions (at 90%) play the same games whatever their own precision
+    assert set(games.values()) == {300}
+    assert R.half_width(300, 600) <= 0.04 < R.half_width(250, 500)
+
+
+def test_a_configuration_plays_on_while_one_of_its_groups_keeps_it(monkeypatch):
+    """Member 1 is out of the first race at once, but the second (a tie) keeps it to the cap."""
+    first = R.Extremes(200, 200, 1000, worst=False)
+    games, _ = race(monkeypatch, [0.9, 0.2, 0.2], [R.Group(first, (0, 1)), R.Group(first, (1, 2))],
+                    phases=[0, 0, 0.5])
+    assert games[1] == games[2] == 1000
+
+
+class Reversed(P.LocalBackend):
+    """Plays every block handed out so far, then gives them back latest first (as a cluster may)."""
+
+    def __init__(self):
+        super().__init__()
+        self.back = []
+
+    def pending(self):
+        return super().pending() + len(self.back)
+
+    def next_done(self):
+        if not self.back:
+            while super().pending():
+                self.back.append(super().next_done())
+        return self.back.pop()
+
+
+def test_decisions_read_only_results_not_blocks_or_their_order(monkeypatch):
+    rates, groups = [0.6, 0.45, 0.4, 0.3, 0.2], [R.Group(R.Extremes(100, 100, 1500), (0, 1, 2, 3, 4))]
+    base, _ = race(monkeypatch, rates, groups)
+    small, played = race(monkeypatch, rates, groups, block=37)
+    assert small == base and max(c for _, _, c in played) == 37
+    reordered, played = race(monkeypatch, rates, groups, block=37, backend=Reversed())
+    assert reordered == base
+    assert 0 < base[1] < 1500 and base[0] == base[4] == 1500  # the order changed nothing that happened
+
+
+def test_groups_of_one_configuration_must_share_their_rounds():
+    with pytest.raises(S.SweepError, match="different rounds"):
+        R.check_groups(2, [R.Group(R.Fixed.of(100), (0, 1)), R.Group(R.Fixed.of(200), (1,))])
+    with pytest.raises(S.SweepError, match="in no group"):
+        R.check_groups(3, [R.Group(R.Fixed.of(100), (0, 1))])
+
+
+# --------------------------------------------------------------- a raced sweep on the engine
+
+
+def small_race():
+    plan = S.build_plan(["easy"], SEATINGS, S.strategy_variants(["reference"], {}))
+    rule = R.Extremes(150, 150, 900, precision=0.03)
+    # two races of their own rates, and one across them: seating 1 plays on in it after its own ends
+    groups = [R.Group(rule, (0, 1)), R.Group(rule, (2, 3, 4, 5)), R.Group(rule, (1, 2))]
+    return plan, groups
+
+
+def raced_table(path, *, threads=None, backend=None, resume=False, block=70):
+    import numba
+
+    from kiai.strategies.run import set_threads
+
+    plan, groups = small_race()
+    before = numba.get_num_threads()
+    if threads is not None:
+        set_threads(threads)
+    try:
+        job = S.Sweep(plan, 4, S.Request(race="test"), path, resume=resume, force=not resume, groups=groups)
+        return job.run(backend or P.LocalBackend(), block=block)
+    finally:
+        set_threads(before)
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_raced_table_is_the_same_on_one_and_two_threads_and_after_a_resume(tmp_path, monkeypatch):
+    one = raced_table(tmp_path / "one.parquet", threads=1)
+    two = raced_table(tmp_path / "two.parquet", threads=2, block=200)
+    pd.testing.assert_frame_equal(one, two)
+    assert one["games"].nunique() > 1 and one["games"].max() <= 900  # the race stopped some early
+
+    real, calls = P.play_block, []
+
+    def killed(config, seed, offset, count):  # during the third round: after the first two finished
+        if sum(calls) >= 2000:
+            raise KeyboardInterrupt
+        calls.append(count)
+        return real(config, seed, offset, count)
+
+    monkeypatch.setattr(P, "play_block", killed)
+    path = tmp_path / "killed.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        raced_table(path)
+    partial, _, info = S.read_table(path)
+    assert 0 < len(partial) < len(one) and len(info["rounds"]) == len(partial)
+    assert info["partial"]  # where each unfinished configuration stood: it goes on from there
+    again = []
+    monkeypatch.setattr(P, "play_block", lambda c, s, o, k: again.append((",".join(c.samurai), o, k)) or real(c, s, o, k))
+    resumed = raced_table(path, resume=True)
+    assert again and not {x[0] for x in again} & set(partial["seating"])  # the finished ones are not played again
+    # the unfinished ones go on from the last round they finished: fewer games than starting them over
+    assert sum(k for _, _, k in again) < one["games"].sum() - partial["games"].sum()
+    assert min(o for _, o, _ in again) > 0
+    pd.testing.assert_frame_equal(resumed, one)
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(tmp_path / "one.parquet"))
