@@ -736,6 +736,9 @@ def test_ship_value_makes_a_file_the_familys_value_and_names_what_it_replaced(tm
     one = M.load(dest, M.AFTER, load_components(None))
     assert one.header["play"] == {"base": 1, "doubt": 0.05} and one.header["play_chosen_by"] == "won more on seed 4244"
     assert one.header["play_added_to"] == first.sha256 and one.header["iteration"] == 0 and "replaces" not in one.header
+    # a file from before components_data_sha256: the shipped copy says the data its component file holds
+    assert "components_data_sha256" not in first.header
+    assert one.header["components_data_sha256"] == load_components(None).data_sha256
     for k in M.VALUE_SHAPES:
         assert np.array_equal(one.arrays[k], first.arrays[k])
     assert run(capsys, "train", "ship", files[1], "--to", shipped)[0] == 0

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiai.strategies.nets.modelfile import AFTER, ModelError, ModelFile, family_file, load, save
+from kiai.simcore.components import load_components
+from kiai.strategies.nets.modelfile import AFTER, ModelError, ModelFile, family_file, load, made_for, save
 from kiai.strategies.selfplay import STRATEGY
 from kiai.training.common import KEEP_OUT
 
@@ -25,6 +26,9 @@ def ship(model: ModelFile, family: str, play: dict | None = None, why: str = "",
     size, _, level = family.partition("@")
     dest = family_file(size, level, folder)
     header = {k: v for k, v in model.header.items() if k not in KEEP_OUT}
+    data = made_for(header, load_components())  # a file from before the entry: its component file's data
+    if data:
+        header["components_data_sha256"] = data
     old = load(dest, AFTER) if dest.exists() else None
     if old is not None:
         earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"),
