@@ -104,6 +104,7 @@ def train_value(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
+    """Its lines are its options' declarations; the work is _start's, _where's and training.value's."""
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies.nets import modelfile as M
     from kiai.training import value as V
@@ -118,15 +119,7 @@ def train_value(
     kind = M.AFTER if player == "selfplay" else M.TABLE
     if teacher and player == "selfplay" and start_from is None and size is not None and difficulty is not None:
         start_from = M.family_path(size, difficulty.strip().lower())  # the family's shipped value, if kiai ships one
-    try:
-        begin = M.load(start_from, kind) if start_from is not None else None
-    except M.ModelError as e:
-        fail(f"--start: {e}")
-    if teacher and begin is not None:  # a teacher's fit starts from --start's weights: its widths
-        widths = (begin.arrays["b1"].shape[0], begin.arrays["b2"].shape[0])
-        if (h1 or widths[0], h2 or widths[1]) != widths:
-            fail(f"--h1 and --h2: --teacher fits from --start's weights, of {widths[0]} and {widths[1]} units")
-        h1, h2 = widths
+    begin, h1, h2 = _start(start_from, kind, teacher, h1, h2)
     settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
                                samples=samples, h1=kind.max_h1 if h1 is None else h1,
                                h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
@@ -137,28 +130,7 @@ def train_value(
         comp = load_components(components)
     except ComponentsError as e:
         fail(str(e))
-    if ((samurai is None) and (size is None)) != (difficulty is None):
-        fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
-    if difficulty is not None:
-        from dataclasses import replace
-
-        from kiai.simcore.config import ConfigError
-        from kiai.strategies.run import GameConfig
-
-        levels = parse_levels(difficulty, comp)
-        if len(levels) != 1:
-            fail(f"--difficulty names one level for {'--samurai' if samurai else '--size'}'s "
-                 f"{'table' if samurai else 'family'}")
-        if samurai is not None:
-            seating = parse_samurai(samurai)
-            try:
-                GameConfig(seating, levels[0], components=comp)
-            except ConfigError as e:
-                fail(str(e))
-            settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
-        if size is not None:  # with --samurai too: settings.check() refuses the pair
-            check_size(size)
-            settings = replace(settings, family=f"{size}@{levels[0]}")
+    settings = _where(settings, samurai, size, difficulty, comp)
     try:
         settings.check()
     except V.TrainError as e:
@@ -189,6 +161,50 @@ def train_value(
     _print_evaluations(folder)
     print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min); "
           f"the training report: {folder / 'training.png'}")
+
+
+def _start(start_from, kind, teacher, h1, h2):
+    """--start read and checked (None: none), and the widths a teacher's fit takes from it."""
+    from kiai.strategies.nets import modelfile as M
+
+    try:
+        begin = M.load(start_from, kind) if start_from is not None else None
+    except M.ModelError as e:
+        fail(f"--start: {e}")
+    if teacher and begin is not None:  # a teacher's fit starts from --start's weights: its widths
+        widths = (begin.arrays["b1"].shape[0], begin.arrays["b2"].shape[0])
+        if (h1 or widths[0], h2 or widths[1]) != widths:
+            fail(f"--h1 and --h2: --teacher fits from --start's weights, of {widths[0]} and {widths[1]} units")
+        h1, h2 = widths
+    return begin, h1, h2
+
+
+def _where(settings, samurai, size, difficulty, comp):
+    """The settings with the one table (--samurai) or the family (--size) at --difficulty, checked."""
+    from dataclasses import replace
+
+    if ((samurai is None) and (size is None)) != (difficulty is None):
+        fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
+    if difficulty is None:
+        return settings
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.run import GameConfig
+
+    levels = parse_levels(difficulty, comp)
+    if len(levels) != 1:
+        fail(f"--difficulty names one level for {'--samurai' if samurai else '--size'}'s "
+             f"{'table' if samurai else 'family'}")
+    if samurai is not None:
+        seating = parse_samurai(samurai)
+        try:
+            GameConfig(seating, levels[0], components=comp)
+        except ConfigError as e:
+            fail(str(e))
+        settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
+    if size is not None:  # with --samurai too: settings.check() refuses the pair
+        check_size(size)
+        settings = replace(settings, family=f"{size}@{levels[0]}")
+    return settings
 
 
 def _print_evaluations(folder: Path) -> None:

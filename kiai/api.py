@@ -194,7 +194,10 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     a list, each for the strategy it names); rules: readings every arm plays. components: the
     component file of every arm, or 2 or more ('a.toml,b.toml' or a list; 'default' is kiai's own)
     to compare on the one seating and `strategy`, every pair tested; strict: refuse a model made
-    for other component data. Returns a Comparison."""
+    for other component data. Returns a Comparison.
+
+    Its lines are the checks of every argument, four kinds of arms, before any game is played (the
+    arms themselves are reports.compare's)."""
     from kiai.reports import compare as C
     from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError

@@ -286,6 +286,7 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
     assert header["feature_schema"] == A.SCHEMA and header["iteration"] == 1 and header["positions"] > 0
     assert header["settings"]["player"] == "selfplay" and "selfplay's games" in header["method"]
     assert header["architecture"]["h1"] == 8 and header["components_sha256"] == comp.sha256
+    assert header["components_data_sha256"] == comp.data_sha256  # what its inputs read (docs/house-levels.md)
     with np.load(folder / "positions-1.npz") as z:
         assert ((z["y"] > 0) & (z["y"] < 1)).any()  # later: TD(lambda) returns
     assert not (folder / "positions-0.npz").exists()  # no later iteration fits on it

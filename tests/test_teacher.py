@@ -162,6 +162,7 @@ def test_a_tiny_expert_iteration_goes_end_to_end_resumes_and_repeats(tmp_path, c
         assert h["settings"]["start"] == start.sha256 and "expert iteration" in h["method"]
         assert h["play"] == selfplay.value_params(start) and h["positions"] > h["questions"] > 0
         assert h["started_from"]["settings"] == start.header["settings"] and len(h["calibration"]) == 2
+        assert h["components_data_sha256"] == start.header["components_data_sha256"]
     assert not (folder / "positions-0.npz").exists()  # no later iteration fits on it
     with np.load(folder / "positions-1.npz") as z:
         assert z["x"].shape[1] == A.N_AFTER and set(z.files) == {"x", "estimate", "rank", "chosen", "won"}

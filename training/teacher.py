@@ -195,7 +195,7 @@ def train(folder: Path, settings, components, stages, command: str, threads: int
             "method": (f"expert iteration: {settings.teacher}'s estimates of every answer of its games' questions, "
                        f"a share {settings.share:g} of its differences in logits over the previous value "
                        "(iteration 0: the value settings.start names), fitted from that value's weights"),
-            "settings": mine, "components_sha256": components.sha256, "kiai_version": kiai_version(),
+            "settings": mine, **M.made_for_header(components), "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command,
             # it plays as the value it started from did (over whose answers, its edge and doubt)
             "play": value_params(first),

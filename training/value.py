@@ -365,61 +365,22 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
 
 
 def _iterate(folder, settings, components, stages, command, threads, mine, start) -> None:
-    from kiai.simcore.version import kiai_version
-    from kiai.strategies.run import GameConfig
-
-    kind = settings.kind
+    """Each iteration: positions of games over the previous value (_positions), a fit on them,
+    the value written (_save_value); a finished iteration's files are kept and skipped."""
     after = settings.player == "selfplay"
     previous = start
     if after and previous is None:  # selfplay's iteration 0 plays over a value of zeros: keeper's answers
         previous = folder / "value-zero.npz"
         if not previous.exists():
-            M.save(previous, zero_value(settings), {**M.made_for_header(components),
-                                                                 "method": "zeros: every answer worth the same"}, kind)
+            M.save(previous, zero_value(settings), {"components_sha256": components.sha256,
+                                                    "method": "zeros: every answer worth the same"}, settings.kind)
     for it in range(settings.iterations):
         positions, value = folder / f"positions-{it}.npz", folder / f"value-{it}.npz"
         if value.exists():
             previous = value
             continue
         if not positions.exists():
-            fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
-            if not after and previous is not None:
-                os.environ[VALUE_ENV] = str(previous)  # judge plays the previous value
-            prev_arrays = None if fresh else M.load(previous, kind).arrays
-            rng = np.random.default_rng([settings.deals, 2, it])
-            xs, ys = [], []
-            drawn = tables(settings, it)
-            who = "learned" if previous is None else settings.player
-            stages.stage(f"iteration {it}: self-play of {who}", len(drawn) * settings.games)
-            for t, (seating, level) in enumerate(drawn):
-                game_seed = settings.deals + 1_000_003 * it + t
-                if after:
-                    cfg = GameConfig(seating, level, "selfplay",
-                                     {"edge": settings.edge, "base": BASES.index(settings.base),
-                                      "weigh": settings.questions},
-                                     components=components, model=str(previous))
-                    x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed, explore=settings.explore)
-                else:
-                    # self-play weighs each answer to the next turn only (`turns` 0), a sampled
-                    # card for a Fight: it needs many games, not the strong tier's depth
-                    params = {} if previous is None else {"samples": settings.samples, "chance": 0,
-                                                          "edge": settings.edge, "turns": 0}
-                    cfg = GameConfig(seating, level, "judge", params, components=components)
-                    x, won, game, _ = collect(cfg, settings.games, game_seed,
-                                              what=TABLES_BASE if previous is None else TABLES)
-                y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
-                keep = rng.random(len(x)) < settings.keep
-                xs.append(x[keep])  # a copy: x itself can go
-                ys.append(y[keep])
-                del x
-                stages.advance(settings.games)
-            # written under another name, then renamed: a run killed while writing leaves no
-            # half a file for its resumption to read
-            tmp = positions.with_name(f".{positions.name}")
-            with open(tmp, "wb") as f:
-                np.savez(f, x=np.concatenate(xs), y=np.concatenate(ys))
-            tmp.replace(positions)
-            del xs, ys
+            _positions(positions, settings, components, stages, it, previous, start)
         x, y = _load_positions(folder, it)
         stages.stage(f"iteration {it}: fit on {len(x):,} positions", settings.epochs, unit="epochs")
         curve = []
@@ -431,24 +392,76 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
 
         arrays = fit(x, y, settings, seed=settings.deals + it, threads=threads, on_epoch=on_epoch)
         (folder / f"curve-{it}.json").write_text(json.dumps(curve))
-        first = (f"iteration 0: outcomes of selfplay's games over a value of zeros ({settings.base}'s answers, "
-                 f"{settings.explore:g} of them at random); then " if after else
-                 "iteration 0: outcomes of learned's games; then ")
-        M.save(value, arrays, {
-            "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
-                             "h1": settings.h1, "h2": settings.h2},
-            "iteration": it, "positions": int(len(x)), "games": settings.tables * settings.games * (it + 1),
-            "method": (first if not start else "continued from the value whose sha256 settings.start holds: ")
-                      + f"{settings.player}'s games, TD(lambda) returns",
-            "settings": mine, **M.made_for_header(components), "kiai_version": kiai_version(),
-            "date": datetime.date.today().isoformat(), "command": command,
-            # how the value this run started from was made, so the file tells its whole history
-            **({"started_from": {k: v for k, v in M.load(start, kind).header.items() if k not in KEEP_OUT}}
-               if start else {})}, kind)
+        _save_value(value, arrays, settings, components, it, len(x), command, mine, start)
         previous = value
         # the positions no later iteration fits on (gigabytes each): the next one fits on its own
         # and this one's
         (folder / f"positions-{it - 1}.npz").unlink(missing_ok=True)
+
+
+def _positions(positions: Path, settings, components, stages, it: int, previous, start) -> None:
+    """Iteration `it`'s positions and their TD(lambda) returns, from games played over `previous`
+    (selfplay's afterstates, or judge's tables), written to `positions`."""
+    from kiai.strategies.run import GameConfig
+
+    after = settings.player == "selfplay"
+    fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
+    if not after and previous is not None:
+        os.environ[VALUE_ENV] = str(previous)  # judge plays the previous value
+    prev_arrays = None if fresh else M.load(previous, settings.kind).arrays
+    rng = np.random.default_rng([settings.deals, 2, it])
+    xs, ys = [], []
+    drawn = tables(settings, it)
+    who = "learned" if previous is None else settings.player
+    stages.stage(f"iteration {it}: self-play of {who}", len(drawn) * settings.games)
+    for t, (seating, level) in enumerate(drawn):
+        game_seed = settings.deals + 1_000_003 * it + t
+        if after:
+            cfg = GameConfig(seating, level, "selfplay",
+                             {"edge": settings.edge, "base": BASES.index(settings.base), "weigh": settings.questions},
+                             components=components, model=str(previous))
+            x, won, game, _ = collect_afterstates(cfg, settings.games, game_seed, explore=settings.explore)
+        else:
+            # self-play weighs each answer to the next turn only (`turns` 0), a sampled
+            # card for a Fight: it needs many games, not the strong tier's depth
+            params = {} if previous is None else {"samples": settings.samples, "chance": 0,
+                                                  "edge": settings.edge, "turns": 0}
+            cfg = GameConfig(seating, level, "judge", params, components=components)
+            x, won, game, _ = collect(cfg, settings.games, game_seed, what=TABLES_BASE if previous is None else TABLES)
+        y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
+        keep = rng.random(len(x)) < settings.keep
+        xs.append(x[keep])  # a copy: x itself can go
+        ys.append(y[keep])
+        del x
+        stages.advance(settings.games)
+    # written under another name, then renamed: a run killed while writing leaves no half a file
+    # for its resumption to read
+    tmp = positions.with_name(f".{positions.name}")
+    with open(tmp, "wb") as f:
+        np.savez(f, x=np.concatenate(xs), y=np.concatenate(ys))
+    tmp.replace(positions)
+
+
+def _save_value(value: Path, arrays: dict, settings, components, it: int, n_positions: int, command: str, mine: dict,
+                start) -> None:
+    """Write iteration `it`'s value with the header that says how it was made."""
+    from kiai.simcore.version import kiai_version
+
+    after = settings.player == "selfplay"
+    first = (f"iteration 0: outcomes of selfplay's games over a value of zeros ({settings.base}'s answers, "
+             f"{settings.explore:g} of them at random); then " if after else
+             "iteration 0: outcomes of learned's games; then ")
+    M.save(value, arrays, {
+        "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
+                         "h1": settings.h1, "h2": settings.h2},
+        "iteration": it, "positions": int(n_positions), "games": settings.tables * settings.games * (it + 1),
+        "method": (first if not start else "continued from the value whose sha256 settings.start holds: ")
+                  + f"{settings.player}'s games, TD(lambda) returns",
+        "settings": mine, **M.made_for_header(components), "kiai_version": kiai_version(),
+        "date": datetime.date.today().isoformat(), "command": command,
+        # how the value this run started from was made, so the file tells its whole history
+        **({"started_from": {k: v for k, v in M.load(start, settings.kind).header.items() if k not in KEEP_OUT}}
+           if start else {})}, settings.kind)
 
 
 def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings: ValueSettings, components,
