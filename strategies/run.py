@@ -253,21 +253,32 @@ def _compile_engine(cfgs) -> None:
 
 
 def _compile_side_by_side(configs, cfgs) -> None:
-    """On a cold cache (a new install, or new sources), compile the strategies of configs in a
-    second process while this one compiles the engine. numba compiles one function at a time in
-    a process, and each of the two takes half a minute or more: side by side on two cores they
-    take the time of the longer. The helper writes numba's on-disk cache, and this process then
-    loads the strategies from it; should the helper fail, this process compiles them itself."""
+    """On a cold cache (a new install, or new sources), compile in a second process what this
+    one does not: the strategies of configs while this one compiles the engine, or, the engine
+    cached, half of the strategies new to the cache while this one compiles the other half.
+    numba compiles one function at a time in a process, and each takes half a minute or more:
+    side by side on two cores they take the time of the longer. The helper writes numba's on-disk
+    cache, and this process then loads its pieces from it; should the helper fail, this process
+    compiles them itself."""
     from kiai.simcore.kernel import play_games
 
-    if _in_cache(play_games) or (os.cpu_count() or 1) < 2:
-        return  # nothing to overlap (every call of kernel_config after the first ends here, on one look)
-    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
-    if not pieces:
+    if (os.cpu_count() or 1) < 2:
         return
-    helper = subprocess.Popen([sys.executable, "-c", HELPER, *pieces], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    engine = not _in_cache(play_games)
+    if not engine and len(configs) == 1 and not configs[0].strategy_info.planner:
+        return  # one piece and the engine cached: nothing to overlap (kernel_config's usual call)
+    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
+    if len(pieces) < (1 if engine else 2):
+        return  # (every call after the first ends here, on a look at the cache's index files)
+    # the plans (judge's, the lookahead's) are the long compiles: one on each side
+    pieces.sort(key=lambda p: not p.startswith("plan="))
+    there, here = (pieces, []) if engine else (pieces[1::2], pieces[::2])
+    helper = subprocess.Popen([sys.executable, "-c", HELPER, *there], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _compile_engine(cfgs)
+        if engine:
+            _compile_engine(cfgs)
+        else:
+            compile_pieces(here)
         helper.wait(timeout=HELPER_TIMEOUT)
     except subprocess.TimeoutExpired:  # a stuck helper: this process compiles what it left
         helper.kill()

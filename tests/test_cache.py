@@ -42,7 +42,8 @@ def test_no_compiled_module_imports_a_plain_one():
 
 def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypatch):
     """On a cold cache the strategy's pieces go to a helper process while this one compiles the
-    engine; the helper is waited for before the strategy is loaded."""
+    engine; the engine cached, new pieces are shared between the two (a plan on each side); the
+    helper is waited for before the strategy is loaded."""
     from kiai.strategies import run
 
     calls = []
@@ -56,17 +57,30 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
 
     monkeypatch.setattr(run.subprocess, "Popen", Helper)
     monkeypatch.setattr(run, "_compile_engine", lambda cfgs: calls.append(("engine",)))
+    monkeypatch.setattr(run, "compile_pieces", lambda pieces: calls.append(("here", pieces)))
     monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
     config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
     assert run._pieces([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
 
     monkeypatch.setattr(run, "_in_cache", lambda d: False)
     run._compile_side_by_side([config], None)
-    assert calls == [("helper", ["decide=keeper", "plan=lookahead"]), ("engine",), ("wait",)]
+    assert calls == [("helper", ["plan=lookahead", "decide=keeper"]), ("engine",), ("wait",)]
 
-    calls.clear()  # the engine in the cache: nothing to overlap, the strategy compiles here
+    calls.clear()  # the engine in the cache: the two pieces side by side, the plan here
     monkeypatch.setattr(run, "_in_cache", lambda d: d.__name__ == "play_games")
     run._compile_side_by_side([config], None)
+    assert calls == [("helper", ["decide=keeper"]), ("here", ["plan=lookahead"]), ("wait",)]
+
+    calls.clear()  # two planners new to the cache: one plan on each side
+    judge = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge")
+    run._compile_side_by_side([config, judge], None)
+    assert calls == [("helper", ["plan=judge", "decide=learned"]), ("here", ["plan=lookahead", "decide=keeper"]),
+                     ("wait",)]
+
+    calls.clear()  # the engine in the cache and one piece: nothing to overlap, it compiles here
+    keeper = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
+    run._compile_side_by_side([keeper], None)
+    assert calls == []
     monkeypatch.setattr(run.os, "cpu_count", lambda: 1)  # one core: one after the other
     monkeypatch.setattr(run, "_in_cache", lambda d: False)
     run._compile_side_by_side([config], None)
