@@ -30,7 +30,7 @@ def ship_value(
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
     from kiai.simcore.components import load_components
-    from kiai.strategies.base import said
+    from kiai.strategies.base import said_params
     from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
     from kiai.training.ship import ship
 
@@ -61,5 +61,5 @@ def ship_value(
     except ModelError as e:
         fail(str(e))
     what = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"
-    plays = ", ".join(f"{n} {said(v)}" for n, v in params.items())
+    plays = said_params(params)
     print(f"{dest}: selfplay's value of {size}@{levels[0]} ({what}{'; plays ' + plays if plays else ''})")

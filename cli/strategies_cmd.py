@@ -19,7 +19,7 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                every: bool = typer.Option(False, "--all", help="Also the experts' parameters, and the default's "
                                                                "play on each family of tables.")):
     from kiai import api
-    from kiai.strategies.base import said
+    from kiai.strategies.base import said_params
 
     items = api.strategies()
     if as_json:
@@ -44,7 +44,7 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                 continue
             print("    its play by family, where it differs from the defaults above:")
             for family, play in it["family_plays"].items():
-                words = ", ".join(f"{k} {said(v)}" for k, v in play.items()) or "the defaults"
+                words = said_params(play) or "the defaults"
                 print(f"      {family}: {NO_VALUE if play == LEARNEDS else words}")
 
 

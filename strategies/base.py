@@ -68,6 +68,11 @@ def said(value) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
+def said_params(params: dict) -> str:
+    """Parameters in a line of text, "name value" joined by commas ("edge 0.01, weigh cards")."""
+    return ", ".join(f"{k} {said(v)}" for k, v in params.items())
+
+
 def for_experts(params) -> tuple[Param, ...]:
     """params, each marked an expert's knob (a strategy that plays over another's parameters)."""
     return tuple(replace(p, expert=True) for p in params)

@@ -28,7 +28,7 @@ from kiai.simcore.events import TR_COLS
 from kiai.simcore.gateway import DECIDE_ARGS, HOOK_ARGS, address, checker_address
 from kiai.simcore.results import N_OUT, OUT_NAMES
 from kiai.strategies import registry
-from kiai.strategies.base import said
+from kiai.strategies.base import said_params
 from kiai.strategies.nets import modelfile
 
 MAX_TRACE_ROWS = 200_000
@@ -168,7 +168,7 @@ class GameConfig(TableFacts):
         play)"); the parameters as played are describe()'s `params`."""
         label = registry.hook_of(self.base_name, "label") if self.uses_model else None
         bits = [label(self, model if model is not None else self.load_model())] if label is not None else []
-        bits += [f"{k} {said(v)}" for k, v in self.params.items()]
+        bits += [said_params(self.params)] if self.params else []
         return f"{self.strategy} ({', '.join(bits)})" if bits else self.strategy
 
 

@@ -74,7 +74,7 @@ from kiai.strategies.nets.afterstate import (
     unseen_counts,
     written,
 )
-from kiai.strategies.base import WEIGHED, Param, Strategy, for_experts
+from kiai.strategies.base import WEIGHED, Param, Strategy, for_experts, said_params
 from kiai.strategies.helpers.collect import AFTERSTATES, collecting, explore, next_row, room
 from kiai.strategies.nets.dense import first_sums, hidden16_logit
 from kiai.strategies.nets import modelfile
@@ -483,8 +483,8 @@ def plays(model) -> str:
     if model.kind is LEARNED:
         return "learned's answers: kiai ships no value for this table's family"
     play = value_params(model)
-    said = ", ".join(f"{k} {v}" for k, v in play.items())
-    return f"the value, with {said} from its header unless given" if play else "the value over its base's answers"
+    return (f"the value, with {said_params(play)} from its header unless given" if play
+            else "the value over its base's answers")
 
 
 def family_of(model) -> str | None:
