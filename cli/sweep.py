@@ -44,7 +44,7 @@ class SweepCommand(TyperCommand):
               "CSV too with --csv), one row per configuration, in the schema `kiai report` "
               "reads. Every configuration plays game indices 0..N-1 of the seed, so all "
               "line-ups and seatings of a team size and level meet the same deals (paired "
-              "comparisons). Results are written after each configuration; a killed sweep "
+              "comparisons). Results are written as configurations finish (every 10 s at most); a killed sweep "
               "continues with --resume, which also plays again what an older engine played. "
               "`--preset default` is the main job of `make report`: "
               f"{DEFAULT_PRESET} (a few minutes on 2 cores).")

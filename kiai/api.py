@@ -123,7 +123,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     'agreement' race unless games or precision is given (reports.racing: each configuration plays the
     games the report needs of it); results: the table
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
-    write the table there (.parquet, and .csv beside it with csv=True) after every configuration;
+    write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
     from kiai.reports import sweep as S

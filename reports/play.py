@@ -11,7 +11,9 @@ played, and memory does not grow with the number of games.
 from __future__ import annotations
 
 import heapq
+import threading
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -23,6 +25,14 @@ BLOCK = 50_000  # game indices per kernel call / Dask task
 # second or so whether the strategy plays 100 or 200,000 games/s
 FIRST_CHUNK = 16
 CHUNK_SECONDS = 0.5
+
+# set by LocalBackend in its workers: how many threads the next kernel call of this block plays on
+_CHUNK_THREADS: ContextVar[Callable[[], int] | None] = ContextVar("kiai_chunk_threads", default=None)
+
+
+class _Stopped(Exception):
+    """A block of a closed LocalBackend stops between two kernel calls."""
+
 
 def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
     """Games offset .. offset + count - 1 of `seed`: one row of simcore.results.OUT_NAMES each."""
@@ -50,7 +60,14 @@ def play_chunks(config, seed: int, offset: int, count: int,
     while done < count:
         k = min(chunk, count - done)
         t0 = time.perf_counter()
-        rows = play_block(config, seed, offset + done, k)
+        threads = _CHUNK_THREADS.get()
+        if threads is None:
+            rows = play_block(config, seed, offset + done, k)
+        else:
+            from kiai.strategies.run import threads_for
+
+            with threads_for(threads()):
+                rows = play_block(config, seed, offset + done, k)
         seconds = time.perf_counter() - t0
         done += k
         if on_games is not None:
@@ -78,13 +95,24 @@ def warm(config) -> None:
 
 
 class LocalBackend:
-    """Plays blocks in this process, one at a time, earliest configuration first, each
-    summarised as it is played (play_range). on_games(k) is called as each part of a block is
-    played, for a progress bar that moves within a block."""
+    """Plays blocks in this process, earliest configuration first, several at once: up to one
+    block per thread in use (strategies.run.set_threads), each on one thread of its own, so that
+    one block's Python work (its set-up, its tally) and its last games overlap another's games
+    instead of leaving a core idle. A block that plays alone (the last of a round, a one-block
+    sweep) plays on every thread, decided again at each kernel call. Blocks may come back in
+    any order; a race's decisions do not depend on it (reports.racing). on_games(k) is called as
+    each part of a block is played, for a progress bar that moves within a block."""
 
-    def __init__(self, on_games: Callable[[int], None] | None = None):
+    def __init__(self, on_games: Callable[[int], None] | None = None, threads: int | None = None):
+        from kiai.strategies.run import set_threads
+
         self._heap: list = []
         self._n = 0
+        self.threads = max(1, threads if threads is not None else set_threads(None))
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._pool = None
+        self._running: dict = {}  # future -> (run, offset)
         self.on_games = on_games
 
     def submit(self, run, seed: int, offset: int, count: int) -> None:
@@ -92,11 +120,52 @@ class LocalBackend:
         self._n += 1
 
     def pending(self) -> int:
-        return len(self._heap)
+        return len(self._heap) + len(self._running)
+
+    def _advance(self, k: int) -> None:
+        with self._lock:
+            self.on_games(k)
+
+    def _play(self, run, seed: int, offset: int, count: int) -> Tally:
+        """One block in a worker: play_range on one thread, or on all of them while it plays alone."""
+        from kiai.strategies.run import threads_for
+
+        def threads() -> int:
+            if self._stop.is_set():
+                raise _Stopped
+            alone = not self._heap and sum(not f.done() for f in list(self._running)) <= 1
+            return self.threads if alone else 1
+
+        token = _CHUNK_THREADS.set(threads)
+        try:
+            with threads_for(1):
+                return play_range(run.config, seed, offset, count, self._advance if self.on_games else None)
+        finally:
+            _CHUNK_THREADS.reset(token)
 
     def next_done(self) -> tuple[object, int, Tally]:
-        _index, offset, _, run, seed, count = heapq.heappop(self._heap)
-        return run, offset, play_range(run.config, seed, offset, count, self.on_games)
+        from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="kiai-block")
+        while self._heap and len(self._running) < self.threads:
+            _index, offset, _, run, seed, count = heapq.heappop(self._heap)
+            self._running[self._pool.submit(self._play, run, seed, offset, count)] = (run, offset)
+        done, _ = wait(list(self._running), return_when=FIRST_COMPLETED)
+        # the earliest configuration first among those done together: the order a one-thread run gives
+        future = min(done, key=lambda f: (self._running[f][0].index, self._running[f][1]))
+        run, offset = self._running.pop(future)
+        try:
+            return run, offset, future.result()
+        except BaseException:
+            self.close()  # the others stop too: the caller is unwinding (Ctrl-C, an error)
+            raise
 
     def close(self) -> None:
+        """Stop: blocks not started are dropped, those playing stop at their next kernel call."""
         self._heap.clear()
+        self._stop.set()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        self._running.clear()

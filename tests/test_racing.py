@@ -211,3 +211,50 @@ def test_a_raced_table_is_the_same_on_one_and_two_threads_and_after_a_resume(tmp
     assert min(o for _, o, _ in again) > 0
     pd.testing.assert_frame_equal(resumed, one)
     pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(tmp_path / "one.parquet"))
+
+
+# ------------------------------------------------------------------------ the local backend
+
+
+def test_the_local_backend_plays_two_blocks_at_once_each_on_one_thread(monkeypatch):
+    """Two blocks wait for each other at a barrier: a backend that played them one after the
+    other would never get past it. Each plays on one thread, the last one alone on both."""
+    import threading
+    import time
+
+    barrier, seen = threading.Barrier(2, timeout=20), []
+
+    def fake(config, seed, offset, count, on_games=None):
+        chunk = P._CHUNK_THREADS.get()
+        if offset < 200:
+            seen.append((offset, chunk()))
+            barrier.wait()
+        else:  # asked again at each kernel call: once the other block has returned, it plays alone
+            deadline = time.monotonic() + 20
+            while chunk() != 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            seen.append((offset, chunk()))
+        return Tally.of(rows_at(0.5, offset, count))
+
+    monkeypatch.setattr(P, "play_range", fake)
+    backend = P.LocalBackend(threads=2)
+    member = type("M", (), {"index": 0, "config": None})()
+    for offset in (0, 100, 200):
+        backend.submit(member, 1, offset, 100)
+    got = []
+    while backend.pending():
+        got.append(backend.next_done()[1])
+    backend.close()
+    assert sorted(got) == [0, 100, 200]
+    assert sorted(seen) == [(0, 1), (100, 1), (200, 2)]  # the first two together; the last alone
+
+
+def test_a_sweep_writes_its_table_at_most_every_checkpoint_seconds(tmp_path, monkeypatch):
+    writes, now = [], [0.0]
+    monkeypatch.setattr(S.time, "monotonic", lambda: now[0])
+    job = S.Sweep([GameConfig(SEATINGS[0], "easy", "reference")] * 1, 1, S.Request(games=10), tmp_path / "t.parquet")
+    monkeypatch.setattr(job, "write", lambda csv=False: writes.append(now[0]))
+    for i, t in enumerate((0.0, 1.0, 9.0, 10.5, 11.0, 25.0)):
+        now[0] = t
+        job.finished(i, {}, [])
+    assert writes == [0.0, 10.5, 25.0]

@@ -125,16 +125,18 @@ def test_resume_after_a_kill_replays_nothing_finished(table, tmp_path, monkeypat
     killer = Counter(monkeypatch, stop_at_config=3)
     code, _, err = run(capsys, "sweep", "--out", path, "--csv", *GRID)
     assert code == 130 and "--resume" in err
-    partial, keys, _ = S.read_table(path)  # a readable table of the three finished ones
-    assert len(partial) == 3 == len(keys)
-    assert len(pd.read_csv(path.with_suffix(".csv"))) == 3  # the CSV is written on the way out
+    # a readable table of those that finished before the kill: the first three started, and the
+    # local backend plays two blocks at once on two threads, so one of them may have been cut off
+    partial, keys, _ = S.read_table(path)
+    assert len(partial) == len(keys) and len(partial) in ((2, 3) if P.LocalBackend().threads > 1 else (3,))
+    assert len(pd.read_csv(path.with_suffix(".csv"))) == len(partial)  # the CSV is written on the way out
     finished = set(zip(partial["difficulty"], partial["seating"]))
-    assert finished == set(killer.configs)
+    assert finished <= set(killer.configs)
 
     again = Counter(monkeypatch)
     code, out, _ = run(capsys, "sweep", "--out", path, "--resume", *GRID)
-    assert code == 0 and "5 played, 3 resumed" in out
-    assert len(again.configs) == 5 and not finished & set(again.configs)
+    assert code == 0 and f"{8 - len(partial)} played, {len(partial)} resumed" in out
+    assert len(again.configs) == 8 - len(partial) and not finished & set(again.configs)
     pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
 
     # a finished sweep resumed plays nothing
