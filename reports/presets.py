@@ -59,7 +59,7 @@ LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (repor
 LADDER_STRATEGIES = tuple(dict.fromkeys(("reference", "keeper", "learned", DEFAULT_STRATEGY)))
 LADDER_GAMES = 5_000
 PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
-PLANNER_GAMES = 150
+PLANNER_GAMES = 100
 # the agreement stage: kiai's default player and its strongest (reports.strongest: judge, or the
 # lookahead over learned; many times slower) on the same tables and deals: every line-up the default
 # sweep played at each level and team size, seated in its own order, so that the report can give the
@@ -73,7 +73,7 @@ PLANNER_GAMES = 150
 AGREEMENT_STRATEGIES = (DEFAULT_STRATEGY, "judge", "lookahead")  # the default, then the strongest (by family)
 AGREEMENT_LEVEL = "easy"
 AGREEMENT_COUNT = 4
-AGREEMENT_GAMES = 350
+AGREEMENT_GAMES = 200
 AGREEMENT_ROUND = 40
 AGREEMENT_PRECISION = 0.05
 AGREEMENT_CAP = 2_000
