@@ -193,11 +193,14 @@ def _data_record(config: GameConfig, base) -> int:
     overrides = {} if config.strategy_info.planner else dict(config.params)
     # the record holds the model and the parameters; of the components, only the data its checks read
     key = (base.name, tuple(sorted(overrides.items())), config.load_model().sha256, config.components.data_sha256)
-    if key not in _RECORDS:
+    record = _RECORDS.get(key)
+    if record is None:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
                           model=config.model)
-        _RECORDS[key] = registry.hook_of(base.name, "data_record")(view)
-    return _RECORDS[key].ctypes.data
+        # setdefault, not an assignment: two threads may make the same record at once (a sweep plays
+        # several blocks at once), and the engine must not be handed one that the other then drops
+        record = _RECORDS.setdefault(key, registry.hook_of(base.name, "data_record")(view))
+    return record.ctypes.data
 
 
 def _pieces(configs) -> list[tuple[str, str]]:

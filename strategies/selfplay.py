@@ -525,9 +525,10 @@ def data_record(config) -> np.ndarray:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
         key = config.components.data_sha256
-        if key not in _BASES:
-            _BASES[key] = learned.record(learned.load_model(None, config.components), {})
-        rec[0]["base_at"] = _BASES[key].ctypes.data
+        base = _BASES.get(key)
+        if base is None:  # setdefault: made by two threads at once, both keep the first
+            base = _BASES.setdefault(key, learned.record(learned.load_model(None, config.components), {}))
+        rec[0]["base_at"] = base.ctypes.data
     return rec
 
 

@@ -258,3 +258,29 @@ def test_a_sweep_writes_its_table_at_most_every_checkpoint_seconds(tmp_path, mon
         now[0] = t
         job.finished(i, {}, [])
     assert writes == [0.0, 10.5, 25.0]
+
+
+def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
+    """Blocks played at once may make the same model record at once: every one of them must be
+    handed the record the run layer keeps, not one that another thread's write then drops (the
+    engine would read freed memory)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kiai.strategies import registry
+    from kiai.strategies import run as RUN
+    from kiai.strategies import selfplay as SP
+
+    barrier, real = threading.Barrier(4, timeout=20), SP.data_record
+
+    def together(config):  # every thread has looked for the record before any makes it
+        barrier.wait()
+        return real(config)
+
+    monkeypatch.setattr(SP, "data_record", together)
+    monkeypatch.setattr(RUN, "_RECORDS", {})
+    config = GameConfig(SEATINGS[0], "easy", "selfplay")
+    with ThreadPoolExecutor(4) as pool:
+        addresses = list(pool.map(lambda _: RUN._data_record(config, registry.get("selfplay")), range(4)))
+    (kept,) = RUN._RECORDS.values()
+    assert addresses == [kept.ctypes.data] * 4
