@@ -127,8 +127,8 @@ class LocalBackend:
             self.on_games(k)
 
     def _play(self, run, seed: int, offset: int, count: int) -> Tally:
-        """One block in a worker: play_range on one thread, or on all of them while it plays alone."""
-        from kiai.strategies.run import threads_for
+        """One block in a worker: play_range on one thread, or on all of them while it plays alone
+        (play_chunks asks `threads` before each kernel call)."""
 
         def threads() -> int:
             if self._stop.is_set():
@@ -138,8 +138,7 @@ class LocalBackend:
 
         token = _CHUNK_THREADS.set(threads)
         try:
-            with threads_for(1):
-                return play_range(run.config, seed, offset, count, self._advance if self.on_games else None)
+            return play_range(run.config, seed, offset, count, self._advance if self.on_games else None)
         finally:
             _CHUNK_THREADS.reset(token)
 
@@ -152,7 +151,7 @@ class LocalBackend:
             _index, offset, _, run, seed, count = heapq.heappop(self._heap)
             self._running[self._pool.submit(self._play, run, seed, offset, count)] = (run, offset)
         done, _ = wait(list(self._running), return_when=FIRST_COMPLETED)
-        # the earliest configuration first among those done together: the order a one-thread run gives
+        # the earliest configuration first among those done together (the races do not depend on it)
         future = min(done, key=lambda f: (self._running[f][0].index, self._running[f][1]))
         run, offset = self._running.pop(future)
         try:
