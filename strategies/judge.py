@@ -2,13 +2,17 @@
 of the table it leads to.
 
 At the turn's action, a card in hand and Kikuchiyo's second fight, judge plays each legal answer
-on copies of the state, finishes the turn and plays `turns` more (two by default) with the base,
-and takes the answer whose tables are worth most there by the value of the table
-(strategies.nets.table_value, learned by self-play: training.value).
+on copies of the state, finishes the turn and plays `turns` more (three by default) with the
+base (`keeper` by default: its rollouts cost a third of learned's, and three turns of them judge
+better than two of learned's), and takes the answer whose tables are worth most there by the
+value of the table (strategies.nets.table_value, learned by self-play: training.value).
 What is hidden is resampled from public information first (R-19), the same samples for every
 answer; with `chance` 1 a Fight's next card is not sampled but each unseen card is played in turn,
-so its value is the exact expectation over that card. The rest of the turn, and every other
-question, is answered by the base heuristic.
+so its value is the exact expectation over that card. The answers race (`race`,
+strategies.helpers.race): after `first` samples each, an answer stops sampling once a paired t
+bound shows it behind the best, so the samples (`samples` at most) go where answers are close;
+`race` 0 plays every answer on all of them, as judge did before the race. The rest of the turn,
+and every other question, is answered by the base heuristic.
 
 The value file is the shipped one (strategies/data/value.npz) or the one $KIAI_VALUE_MODEL names.
 Where a training run collects from its games (strategies.helpers.collect), judge writes what the
@@ -25,10 +29,11 @@ import numpy as np
 from numba import njit
 
 from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from kiai.simcore.rng import mix64
+from kiai.simcore.rng import mix64, stream_below
 from kiai.simcore.rounds import play_game
 from kiai.simcore.state import int_to_voidptr, keep_alive
 from kiai.strategies.base import VALUE_BASES, WEIGHED, Param, Strategy
+from kiai.strategies.helpers.race import MAX_DF, drop, leader, t_quantiles
 from kiai.strategies.helpers.collect import LABELS, TABLES, TABLES_BASE, TEACH, collecting, next_row, room
 from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.lookahead import (
@@ -50,23 +55,26 @@ VALUE_ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the ship
 BASES = VALUE_BASES
 STRATEGY = Strategy(
     "judge",
-    "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight two turns on, exactly over a Fight's next card, and leaves learned's answer for one whose tables a value learned by self-play rates clearly better; level with the lookahead over learned at about eight times its speed, some two hundred times slower than learned.",
+    "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight three turns on with keeper, exactly over a Fight's next card, racing the answers so that samples go where they are close, and leaves keeper's answer for one whose tables a value learned by self-play rates clearly better.",
     (
-        Param("samples", 8, 1, 64, True, "hidden orders sampled per answer (the same for every answer)"),
-        Param("base", 1, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
+        Param("samples", 12, 1, 64, True, "hidden orders sampled per answer at most (the same for every answer); the race spends them where answers are close"),
+        Param("base", 0, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
         Param("weigh", 7, 1, 7, True, "the questions judge weighs, among action, cards and second-fight, joined by '+'",
               choices=WEIGHED),
-        # two turns on, the table shows what the answer led to (a card confronted pays its
-        # penalty at its owner's next turn); further still costs more than it finds
-        Param("turns", 2, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
+        # some turns on, the table shows what the answer led to (a card confronted pays its
+        # penalty at its owner's next turn); keeper's rollouts are cheap enough for three
+        Param("turns", 3, 0, 60, True, "further turns played by the base after the answer's own before the table is valued (0: the next turn's start)"),
         Param("chance", 1, 0, 1, True, "a Fight's next card: 0 sampled like the rest, 1 every unseen card in turn (exact expectation)"),
         # the threshold of SPARTA's search: the value's errors are largest on tables the base would
         # not lead to, so only a clear gain is worth leaving the base's answer for
         Param("edge", 0.03, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)", expert=True),
+        # a race inside each question (strategies.helpers.race): samples go where answers are close
+        Param("race", 0.05, 0.0, 0.5, False, "inside a question, an answer stops sampling once a paired t bound at this one-sided error rate shows it behind the best (0: every answer plays all `samples`)"),
+        Param("first", 3, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
     ),
     planner=True,
     bases=BASES,
-    data=DATA,
+    data=DATA + (("race_t", np.float64, (MAX_DF,)),),  # the race's t quantiles, from `race` (plan_record)
 )
 params = STRATEGY.reader()
 VARIANT = 0
@@ -125,6 +133,94 @@ def _play_to_next_turn(g, r, q, option, seed, x, p, top=-1):
 
 
 @njit(cache=True)
+def _fixed(g, p, r, cand, k, nxt, m, seed0, x, vals):
+    """Every answer on all `samples` (race 0): each answer's value into vals."""
+    samples = int(p.samples)
+    q = g[4].q
+    for i in range(k):
+        tot = 0.0
+        if m > 0 and _draws(q, cand[i]):
+            for j in range(m):
+                seed = np.int64(mix64(seed0 + np.uint64(j % samples)))
+                tot += _play_to_next_turn(g, r, q, cand[i], seed, x, p, nxt[j])[0]
+            tot /= m
+        else:
+            used = samples
+            for j in range(samples):
+                seed = np.int64(mix64(seed0 + np.uint64(j)))
+                v, touched = _play_to_next_turn(g, r, q, cand[i], seed, x, p)
+                tot += v
+                # play is the same on every sample until it first reads what is hidden: one
+                # that read nothing stands for all of them, exactly
+                if not touched:
+                    used = 1
+                    break
+            tot /= used
+        vals[i, 0] = tot
+
+
+@njit(cache=True)
+def _raced(g, p, r, cand, k, nxt, m, seed0, x, vals):
+    """The answers raced (strategies.helpers.race): round n plays sample n of every answer still
+    in, and after `first` rounds the race drops those shown behind. A Fight's next card (`chance`
+    1) is spread over the rounds: its answer plays the unseen cards in an order drawn from the
+    question's seed, a share of them each round, so that its mean so far is unbiased and, once
+    every card is played, exact. Each answer's mean into vals; the alive mask is returned."""
+    budget = int(p.samples)
+    q = g[4].q
+    xs = np.zeros((k, budget))
+    mean = np.zeros(k)
+    tot = np.zeros(k)
+    cnt = np.zeros(k)
+    exact = np.zeros(k, dtype=np.bool_)
+    alive = np.ones(k, dtype=np.bool_)
+    order = nxt[:m].copy()
+    R = np.empty(1, dtype=np.int64)
+    R[0] = np.int64(mix64(seed0 ^ np.uint64(0x2545F4914F6CDD1D)))
+    for i in range(m - 1, 0, -1):
+        j = stream_below(R, 0, i + 1)
+        order[i], order[j] = order[j], order[i]
+    rounds = min(budget, m)  # a drawing answer's rounds: every card once
+    stay = k
+    n = 0
+    while n < budget and stay > 1:
+        for i in range(k):
+            if not alive[i] or exact[i]:
+                xs[i, n] = mean[i]
+                continue
+            if m > 0 and _draws(q, cand[i]):
+                lo, hi = m * n // rounds, m * (n + 1) // rounds
+                s = 0.0
+                for j in range(lo, hi):
+                    seed = np.int64(mix64(seed0 + np.uint64(j % budget)))
+                    s += _play_to_next_turn(g, r, q, cand[i], seed, x, p, order[j])[0]
+                tot[i] += s
+                cnt[i] += hi - lo
+                xs[i, n] = s / (hi - lo)
+                exact[i] = hi == m
+            else:
+                seed = np.int64(mix64(seed0 + np.uint64(n)))
+                v, touched = _play_to_next_turn(g, r, q, cand[i], seed, x, p)
+                tot[i] += v
+                cnt[i] += 1
+                xs[i, n] = v
+                exact[i] = not touched  # play read nothing hidden: every sample would be this one
+            mean[i] = tot[i] / cnt[i]
+        n += 1
+        if n >= int(p.first):
+            stay = drop(xs, mean, exact, alive, n, p.edge, p.race_t)
+        open_ = 0
+        for i in range(k):
+            if alive[i] and not exact[i]:
+                open_ += 1
+        if open_ == 0:  # every answer still in is known exactly: more rounds change nothing
+            break
+    for i in range(k):
+        vals[i, 0] = mean[i]
+    return alive
+
+
+@njit(cache=True)
 def _judge(g, p):
     pub, hid, book, cfg, mem = g
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
@@ -134,7 +230,6 @@ def _judge(g, p):
     pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 0), mems[0])
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
-    samples = int(p.samples)
     seed0 = question_seed(g)
     # the next card's candidates, for an exact expectation over it (`chance` 1): every unseen
     # card, each equally likely (section 12); none when Katsushiro made the top card known
@@ -145,34 +240,19 @@ def _judge(g, p):
             if pub.unseen[c]:
                 nxt[m] = c
                 m += 1
-    best = 0
-    bv = -1.0
     vals = np.empty((k + 1, 1))  # each answer's value, for a teacher's label row
-    for i in range(k):
-        tot = 0.0
-        if m > 0 and _draws(mem.q, cand[i]):
-            for j in range(m):
-                seed = np.int64(mix64(seed0 + np.uint64(j % samples)))
-                tot += _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p, nxt[j])[0]
-            tot /= m
-        else:
-            used = samples
-            for j in range(samples):
-                seed = np.int64(mix64(seed0 + np.uint64(j)))
-                v, touched = _play_to_next_turn(g, r, mem.q, cand[i], seed, x, p)
-                tot += v
-                # play is the same on every sample until it first reads what is hidden: one
-                # that read nothing stands for all of them, exactly
-                if not touched:
-                    used = 1
-                    break
-            tot /= used
-        vals[i, 0] = tot
-        if i == 0:
-            tot += p.edge  # the base's own answer (cand[0]) keeps ties and near ties
-        if tot > bv:
-            bv = tot
-            best = i
+    if p.race > 0.0:
+        alive = _raced(g, p, r, cand, k, nxt, m, seed0, x, vals)
+        best = leader(vals[:k, 0], alive, p.edge)
+    else:
+        _fixed(g, p, r, cand, k, nxt, m, seed0, x, vals)
+        best = 0
+        bv = -1.0
+        for i in range(k):
+            tot = vals[i, 0] + (p.edge if i == 0 else 0.0)  # the base's own answer keeps (near) ties
+            if tot > bv:
+                bv = tot
+                best = i
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
     mem.answer = cand[best]
@@ -210,6 +290,7 @@ def plan_record(config) -> np.ndarray:
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
     load_value().pack(rec[0])
+    rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
     return rec
 
 

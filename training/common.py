@@ -12,7 +12,8 @@ KEEP_OUT = ("format", "kind", "feature_schema")  # a header's keys that save() w
 # the experts that teach selfplay's value (training.teacher) and how each teaches: judge as it plays
 # by default; the lookahead over learned that weighs every question (the stronger of the two with
 # five samurai and more)
-TEACHERS = {"judge": {}, "lookahead": {"base": 5, "decisions": 1}}
+# judge teaches as it played before its race: every answer on all its samples, over learned
+TEACHERS = {"judge": {"race": 0, "base": 1, "samples": 8, "turns": 2, "first": 2}, "lookahead": {"base": 5, "decisions": 1}}
 
 # the evaluation tables when none are given (a 4-, a 3- and a 5-samurai table at Normal, Normal
 # and Easy): `kiai train learned` never draws them for training, so they also measure line-ups the

@@ -424,8 +424,10 @@ def _positions(positions: Path, settings, components, stages, it: int, previous,
         else:
             # self-play weighs each answer to the next turn only (`turns` 0), a sampled
             # card for a Fight: it needs many games, not the strong tier's depth
-            params = {} if previous is None else {"samples": settings.samples, "chance": 0,
-                                                  "edge": settings.edge, "turns": 0}
+            # over learned, every answer on its samples (no race): as self-play always played
+            fixed = {"base": 1, "race": 0}
+            params = fixed if previous is None else {**fixed, "samples": settings.samples, "chance": 0,
+                                                     "edge": settings.edge, "turns": 0}
             cfg = GameConfig(seating, level, "judge", params, components=components)
             x, won, game, _ = collect(cfg, settings.games, game_seed, what=TABLES_BASE if previous is None else TABLES)
         y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
