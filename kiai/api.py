@@ -199,6 +199,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     Its lines are the checks of every argument, four kinds of arms, before any game is played (the
     arms themselves are reports.compare's)."""
     from kiai.reports import compare as C
+    from kiai.simcore.components import ComponentsError
     from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError
 
@@ -259,7 +260,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                 typed = ",".join(names)
             if strict:  # a model made for other component data is refused (GameConfig.strict)
                 arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
-        except ConfigError as e:
+        except (ConfigError, ComponentsError) as e:  # a level the team cannot set up, too
             fail(str(e))
         check_model(model, [arm.config for arm in arms], p.note)
 

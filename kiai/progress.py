@@ -279,5 +279,8 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
         stop.set()
     seconds = time.perf_counter() - start
     if seconds > COMPILE_NOTE_AFTER and note is not None:
-        note(f"{done} in {seconds:.0f} s" + (" (cached for later runs)" if engine or names else ""))
+        from kiai.simcore import _cache
+
+        kept = " (cached for later runs)" if _cache.CACHED else " (not cached: no cache folder is writable)"
+        note(f"{done} in {seconds:.0f} s" + (kept if engine or names else ""))
     return seconds

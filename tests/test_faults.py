@@ -1,0 +1,150 @@
+"""Faults and odd input that slipped through (issue 56): a house level a team cannot set up, an
+unwritable cache, level names, a full disk, nan and inf, NUMBA_NUM_THREADS, odd records, numpy
+and pandas values, special files, duplicates and the smaller things.
+
+Each section names its item of the issue. Bad input: exit 2 and one `kiai: error:` line, the API
+a KiaiError (or TypeError) of one line; an I/O fault: exit 1 and one line, and nothing unreadable
+left on disk."""
+
+from __future__ import annotations
+
+import errno
+import json
+import math
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import kiai
+from conftest import one_line_error, run
+
+pytestmark = pytest.mark.usefixtures("engine")
+
+ROOT = Path(kiai.__file__).resolve().parent.parent
+L3 = "kyuzo,kikuchiyo,heihachi"
+LEVEL = ("\n[difficulty.{}]\nextra_barricades = {}\nplunderers_per_samurai = 7\n"
+         "lieutenants = {{ per_samurai = 1, offset = 0 }}\nbosses = {{ per_samurai = 1, offset = 0 }}\n"
+         "farmstead_penalties = false\nfamily_bonuses = true\n")
+
+
+def _default_text() -> str:
+    from kiai.simcore.components import default_components_path
+
+    return default_components_path().read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """Component files: a house level 3 samurai cannot set up (8 extra barricades), levels named
+    with capitals or a comma, one with a byte-order mark."""
+    f = tmp_path_factory.mktemp("faults")
+    text = _default_text()
+    (f / "big.toml").write_text(text + LEVEL.format("big", 8))
+    (f / "caps.toml").write_text(text + LEVEL.format("Normal-6", 2))
+    (f / "easy-caps.toml").write_text(text + LEVEL.format("Easy", 2))
+    (f / "comma.toml").write_text(text + LEVEL.format('"a,b"', 2))
+    (f / "bom.toml").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    return f
+
+
+def _no_games(monkeypatch):
+    from kiai.reports import sweep as S
+    from kiai.strategies import run as R
+
+    def refuse(*a, **k):
+        raise AssertionError("bad input was not refused before the work started")
+
+    for module, name in ((S, "play_block"), (R, "run_one"), (R, "record_game")):
+        monkeypatch.setattr(module, name, refuse)
+
+
+def _holds(line: str, words) -> None:
+    for w in (words,) if isinstance(words, str) else words:
+        assert w in line, line
+
+
+# ------------------------------------------------------------ 1: a level the team cannot set up
+
+SETUP = [
+    f"compare --lineup {L3} -d big --components big.toml -n 10",
+    f"compare --lineup {L3} -d big --components big.toml -n 10 --strategies reference,keeper",
+    f"compare --lineup {L3} -d big --components big.toml -n 10 --rules heal=any,wounded",
+    f"compare --lineup {L3} --components default,big.toml@big -n 10",
+]
+
+
+@pytest.mark.parametrize("args", SETUP)
+def test_compare_refuses_a_level_the_team_cannot_set_up(capsys, monkeypatch, folder, args):  # 1
+    _no_games(monkeypatch)
+    monkeypatch.chdir(folder)
+    one_line_error(*run(capsys, *shlex.split(args)), "needs 11 barricades for 3 samurai")
+
+
+@pytest.mark.parametrize("arguments", [
+    dict(level="big", components="big.toml"),
+    dict(level="big", components="big.toml", strategies="reference,keeper"),
+    dict(level="big", components="big.toml", readings="heal=any,wounded"),
+    dict(components="default,big.toml@big"),
+])
+def test_the_api_compare_refuses_a_level_the_team_cannot_set_up(monkeypatch, folder, arguments):  # 1
+    _no_games(monkeypatch)
+    monkeypatch.chdir(folder)
+    with pytest.raises(kiai.KiaiError, match="needs 11 barricades"):
+        kiai.compare(L3, games=10, **arguments)
+
+
+# ------------------------------------------------------------ 2: an unwritable cache folder
+
+PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from kiai.simcore import _cache
+import probe56
+print(probe56.f(1), _cache.CACHE_DIR, _cache.CACHED)
+"""
+
+
+def test_an_unwritable_cache_moves_to_the_temporary_folder_never_the_source_tree(tmp_path):  # 2
+    (tmp_path / "probe56.py").write_text("from numba import njit\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n")
+    (tmp_path / "tmp").mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "KIAI_CACHE_DIR", "KIAI_CACHE_WARNED")}
+    env.update(HOME="/proc/no-home", TMPDIR=str(tmp_path / "tmp"))
+    done = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write numba's cache" in lines[0] and str(tmp_path / "tmp") in lines[0]
+    value, where, cached = done.stdout.split()
+    assert value == "2" and where.startswith(str(tmp_path / "tmp")) and cached == "True"
+    assert not (tmp_path / "__pycache__").exists() or not list((tmp_path / "__pycache__").glob("*.nb*"))
+    assert list(Path(where).rglob("*.nbi"))  # cached where it says
+
+
+def test_no_writable_cache_folder_runs_uncached_with_one_warning(monkeypatch, capsys, tmp_path):  # 2
+    from numba.core import caching, config, dispatcher
+
+    from kiai.simcore import _cache
+
+    monkeypatch.setattr(dispatcher.Dispatcher, "enable_caching", dispatcher.Dispatcher.enable_caching)
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", caching.CacheImpl._locator_classes)
+    monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
+    monkeypatch.setattr(_cache, "CACHED", True)
+    monkeypatch.setattr(_cache, "cache_root", lambda: Path("/proc/no-home"))
+    monkeypatch.setattr(_cache, "temporary_root", lambda: Path("/proc/no-tmp"))
+    monkeypatch.delenv("KIAI_CACHE_WARNED", raising=False)
+    monkeypatch.setenv("KIAI_CACHE_DIR", os.environ.get("KIAI_CACHE_DIR", ""))
+    assert _cache.configure() is None and _cache.CACHED is False
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "running uncached" in err[0]
+    from numba import njit
+
+    @njit(cache=True)
+    def g(x):
+        return x * 2
+
+    assert g(2) == 4 and g._cache.__class__.__name__ == "NullCache"
