@@ -70,6 +70,8 @@ def report(
 ):
     import pandas as pd
 
+    from kiai.checks import check_input
+    from kiai.reports.files import atomic_folder
     from kiai.reports.report import check_results, load_results, write_report
     from kiai.reports.sweep import with_rules_column
 
@@ -90,9 +92,10 @@ def report(
         if path.resolve() in read:
             fail(f"{path} is given twice; its games would count twice")
         read.add(path.resolve())
+        check_input(path, "FILES")
         if path.suffix.lower() not in (".parquet", ".csv"):
             fail(f"{path}: expected a .parquet or .csv results table")
-        if not path.is_file():
+        if not path.exists():
             fail(f"{path}: no such file")
         try:
             df = load_results(path)
@@ -108,14 +111,9 @@ def report(
             notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    made = not out.exists()
-    try:
-        written = write_report(df, out, title=title, notes=notes, components=names)
-    except (ValueError, OSError) as e:
-        if made and out.is_dir() and not any(out.iterdir()):
-            out.rmdir()
-        if isinstance(e, OSError):
-            fail(f"cannot write the report in {out}: {e.strerror or e}")
+    try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
+        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names))
+    except ValueError as e:
         fail(f"{results[0]}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     tables = sum(1 for n in written if n.endswith(".csv"))

@@ -21,6 +21,7 @@ from kiai.checks import (
     check_flag,
     check_game_index,
     check_games,
+    check_input,
     check_model,
     check_output,
     check_path,
@@ -220,7 +221,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                 else "components" if listed_files is not None else "seatings")
         param = items_of(params, "--param")
         files = [check_path(f, "--params-file") for f in listed(params_file)]
-        model = check_path(model, "--model")
+        model = check_input(model, "--model")
         lineup_text = text_of(lineup, "--lineup")
         level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
         absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
@@ -311,16 +312,16 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
                                    strict=strict)  # fmt: skip
     if out is None:
         return list(_recorded(config, seed, indices, p))
+    from kiai.reports.files import atomic_write
+
     out = Path(out)
-    part = out.with_name(out.name + ".part")  # moved onto `out` once complete
-    try:
-        with open_text(part, "wt", gz=out.name.lower().endswith(".gz")) as sink:
+
+    def write(tmp):  # a temporary file beside `out`, moved onto it once complete
+        with open_text(tmp, "wt", gz=out.name.lower().endswith(".gz")) as sink:
             for rec in _recorded(config, seed, indices, p):
                 sink.write(dumps(rec) + "\n")
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    part.replace(out)
+
+    atomic_write(out, write)
     return out
 
 

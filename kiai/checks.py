@@ -26,6 +26,7 @@ DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
 # engine's full speed. (It is not a memory bound: games are summarised block by block as they
 # are played, so memory does not grow with their number.)
 MAX_GAMES = 100_000_000
+MAX_PARAMS_FILE = 1_000_000  # bytes: a --params-file holds a few parameters
 MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
 
 
@@ -125,6 +126,18 @@ def check_path(value, option: str):
     return value
 
 
+def check_input(value, option: str, most: int | None = None):
+    """A file read by kiai (check_path), which must not be a special file (a FIFO would hang the
+    reader, /dev/zero feed it without end), nor larger than `most` bytes. A missing one is left to
+    the reader."""
+    from kiai.simcore.filekinds import problem
+
+    odd = problem(check_path(value, option), most) if value is not None else None
+    if odd is not None:
+        fail(f"{option} {value} {odd}")
+    return value
+
+
 def check_flag(value, option: str) -> bool:
     if not isinstance(value, bool):
         fail(f"{option} must be True or False, got {value!r}")
@@ -182,7 +195,7 @@ def load_params_file(path: str | Path) -> ParamsFile:
     a one-line KiaiError that names the file."""
     from kiai.strategies import registry
 
-    where = f"--params-file {check_path(path, '--params-file')}"
+    where = f"--params-file {check_input(path, '--params-file', MAX_PARAMS_FILE)}"
     if Path(path).is_dir():
         fail(f"{where} is a folder; give the file")
     try:
@@ -321,7 +334,7 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)
     comp = load_components(components)
-    check_path(model, "--model")
+    check_input(model, "--model")
     try:
         config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
@@ -480,8 +493,9 @@ def record_sources(records) -> list:
             continue
         if Path(check_path(f, "FILES")).is_dir():
             fail(f"{f} is a folder; give the record files")
-        if not Path(f).is_file():
+        if not Path(f).exists():
             fail(f"{f}: no such file")
+        check_input(f, "FILES")  # records may be large: no bound
     if not sources:
         fail("no records given")
     return list(sources)

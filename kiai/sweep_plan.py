@@ -12,6 +12,7 @@ from kiai.checks import (
     check_games,
     check_model,
     check_output,
+    check_input,
     check_path,
     check_seed,
     check_threads,
@@ -78,7 +79,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
 
     axes = Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
     out = check_sweep_files(out, csv, resume, force)
-    check_path(model, "--model")
+    check_input(model, "--model")
     check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
     if str(seatings).lower() not in ("given", "all"):
         fail(f"--seatings must be given or all, got '{seatings}'")
@@ -224,7 +225,7 @@ def results_table(results):
 
     table, where = results, "--from"
     if not hasattr(results, "columns"):  # not a DataFrame: its file
-        path = Path(check_path(results, "--from"))
+        path = Path(check_input(results, "--from"))
         where = f"--from {path}"
         if path.is_dir():
             fail(f"{where} is a folder; give the results table file (.parquet or .csv)")

@@ -13,7 +13,6 @@ is kept in a state file as it is played, so a run cut short (Ctrl-C) continues w
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from kiai.reports import balance as B
+from kiai.reports.files import atomic_write
 
 FRESH = 10**9  # the verification's first game index: the search never plays so far
 STATE = "balance-state.json"
@@ -74,9 +74,8 @@ class State:
     def put(self, what: str, value: list) -> None:
         self.played[what] = value
         if self.path is not None:
-            tmp = self.path.with_name(f".{self.path.name}.tmp")
-            tmp.write_text(json.dumps({"key": self.key, "played": self.played}), encoding="utf-8")
-            os.replace(tmp, self.path)
+            text = json.dumps({"key": self.key, "played": self.played})
+            atomic_write(self.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 class Runner:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports.charts import NoChartData
+from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")
 PNG_DPI = 150
@@ -28,13 +29,13 @@ class Page:
     def figure(self, stem: str, fig, alt: str) -> None:
         for fmt in IMAGE_FORMATS:
             path = self.out / f"{stem}.{fmt}"
-            fig.savefig(path, dpi=PNG_DPI if fmt == "png" else None)
+            atomic_write(path, lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, dpi=PNG_DPI if fmt == "png" else None))
             self.written[path.name] = path
         self.add(("img", stem, alt, round(float(fig.get_size_inches()[0]) * CSS_PX_PER_INCH)))
 
     def csv(self, name: str, table: pd.DataFrame, what: str) -> None:
         path = self.out / name
-        table.to_csv(path, index=False)
+        atomic_write(path, lambda tmp: table.to_csv(tmp, index=False))
         self.written[name] = path
         self.add(("csv", name, what))
 

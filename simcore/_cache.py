@@ -32,7 +32,7 @@ from numba.core import caching, config, dispatcher
 _ROOT = pathlib.Path(__file__).resolve().parent.parent
 _SOURCE_DIRS = ("simcore", "strategies")
 PLAIN = frozenset({
-    "simcore/components.py", "simcore/config.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
+    "simcore/components.py", "simcore/config.py", "simcore/filekinds.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
     "simcore/version.py",
     "strategies/registry.py", "strategies/run.py",
 })  # fmt: skip

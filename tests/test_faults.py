@@ -148,3 +148,74 @@ def test_no_writable_cache_folder_runs_uncached_with_one_warning(monkeypatch, ca
         return x * 2
 
     assert g(2) == 4 and g._cache.__class__.__name__ == "NullCache"
+
+
+# ------------------------------------------------------------ 3: level names a command cannot type
+
+@pytest.mark.parametrize("name, level", [("caps.toml", "Normal-6"), ("easy-caps.toml", "Easy"), ("comma.toml", "a,b")])
+def test_a_level_name_no_command_can_type_is_refused_when_the_file_is_loaded(capsys, monkeypatch, folder, name, level):  # 3
+    _no_games(monkeypatch)
+    monkeypatch.chdir(folder)
+    words = (name, f"difficulty.{level}", "lowercase letters, digits")
+    one_line_error(*run(capsys, "simulate", "-s", "kyuzo,kikuchiyo", "-d", "easy", "-n", 10, "--components", name), *words)
+    with pytest.raises(kiai.KiaiError) as raised:
+        kiai.simulate("kyuzo,kikuchiyo", "easy", 10, components=name)
+    _holds(str(raised.value), words)
+
+
+# ------------------------------------------------------------ 9: special files
+
+SPECIAL = [  # (the command's arguments, with FILE for the special file)
+    "simulate -s kyuzo,kikuchiyo -d easy -n 10 --components FILE",
+    "simulate -s kyuzo,kikuchiyo -d easy -n 10 --params-file FILE",
+    "simulate -s kyuzo,kikuchiyo -d easy -n 10 --model FILE",
+    f"compare --lineup {L3} -n 10 --components default,FILE",
+    "sweep --out s.parquet --preset advice --from FILE",
+    "report FILE --out rep",
+    "replay FILE",
+    "balance --players 3 --components FILE",
+    "tune reference -n 10 --components FILE",
+]
+
+
+@pytest.fixture
+def specials(tmp_path, monkeypatch):
+    """A FIFO (a reader would wait for ever) beside the devices /dev/zero and /dev/null."""
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    monkeypatch.chdir(tmp_path)
+    return {"a FIFO": str(fifo), "a device": "/dev/zero", "a device ": "/dev/null"}
+
+
+@pytest.mark.parametrize("args", SPECIAL)
+@pytest.mark.parametrize("kind", ["a FIFO", "a device", "a device "])
+def test_a_special_file_is_refused_for_what_it_is(capsys, monkeypatch, specials, args, kind):  # 9
+    _no_games(monkeypatch)
+    path = specials[kind]
+    argv = [a.replace("FILE", path) for a in shlex.split(args)]
+    code, out, err = run(capsys, *argv)
+    one_line_error(code, out, err, path, kind.strip())
+    assert "no such file" not in err
+
+
+def test_a_special_file_is_refused_by_the_api(specials):  # 9
+    for call in (lambda f: kiai.simulate("kyuzo,kikuchiyo", "easy", 10, components=f),
+                 lambda f: kiai.simulate("kyuzo,kikuchiyo", "easy", 10, params_file=f),
+                 lambda f: kiai.replay(f), lambda f: kiai.sweep(preset="advice", results=f)):
+        for kind, path in specials.items():
+            with pytest.raises(kiai.KiaiError, match=kind.strip()):
+                call(path)
+
+
+def test_a_component_file_beyond_the_cap_is_refused(capsys, tmp_path):  # 9
+    big = tmp_path / "huge.toml"
+    big.write_text(_default_text() + "#" * 5_000_000 + "\n")
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--components", big), "huge.toml", "more than the 4,000,000")
+
+
+# ------------------------------------------------------------ 12: a byte-order mark, 'default' alone
+
+@pytest.mark.parametrize("components", ["bom.toml", "default"])
+def test_a_component_file_with_a_bom_and_default_alone_are_read(monkeypatch, folder, components):  # 12
+    monkeypatch.chdir(folder)
+    assert kiai.simulate("kyuzo,kikuchiyo", "easy", 10, components=components).games == 10
