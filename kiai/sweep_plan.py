@@ -3,7 +3,9 @@ command's checks, the grid or preset it names, and the table it resumes or write
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 
 from kiai.checks import (
@@ -160,6 +162,9 @@ def check_sweep_numbers(seed, games, precision, max_games, threads, workers, sch
         check_games(games)
     if games is not None and precision is not None:
         fail("--games and --precision exclude each other")
+    if precision is not None and (not isinstance(precision, Real) or isinstance(precision, bool)
+                                  or not math.isfinite(precision)):
+        fail(f"--precision must be a number, a half-width in (0, 0.5], got {precision!r}")
     if max_games is not None and precision is None:
         fail("--max-games goes with --precision")
     for value, option in ((max_games, "--max-games"), (workers, "--workers"), (block, "--block")):

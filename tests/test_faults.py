@@ -219,3 +219,177 @@ def test_a_component_file_beyond_the_cap_is_refused(capsys, tmp_path):  # 9
 def test_a_component_file_with_a_bom_and_default_alone_are_read(monkeypatch, folder, components):  # 12
     monkeypatch.chdir(folder)
     assert kiai.simulate("kyuzo,kikuchiyo", "easy", 10, components=components).games == 10
+
+
+# ------------------------------------------------------------ 4: a full disk
+
+def _disk_full(*a, **k):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+WRITERS = [  # (a command that writes a file, with OUT for where)
+    "simulate -s kyuzo,kikuchiyo -d easy -n 20 --out OUT/t.parquet",
+    "sweep --out OUT/s.parquet -d easy --players 2 --lineups sample:1 -n 20",
+    "sweep --out OUT/s.parquet -d easy --players 2 --lineups sample:1 -n 20 --csv",
+    "record -s kyuzo,kikuchiyo -d easy -n 2 --out OUT/r.jsonl",
+    "record -s kyuzo,kikuchiyo -d easy -n 2 --out OUT/r.jsonl.gz",
+    "tune reference -s kyuzo,heihachi,daisuke -d easy -n 20 -k 2 --out OUT/t.json",
+    "balance --players 3 --target 2 --games 20 --lineups 1 --generations 1 --candidates 2 --verify 20 --out OUT/b",
+    "report TABLE --out OUT/rep",
+]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    path = tmp_path_factory.mktemp("table") / "one.parquet"
+    kiai.simulate("kyuzo,kikuchiyo", "easy", 50).to_frame().to_parquet(path)
+    return path
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("args", WRITERS)
+def test_a_full_disk_is_one_line_exit_1_and_leaves_nothing(capsys, monkeypatch, tmp_path, table, args):  # 4
+    from kiai.reports import files
+
+    monkeypatch.setattr(files, "finish", _disk_full)  # every file kiai writes passes here
+    argv = [a.replace("OUT", str(tmp_path)).replace("TABLE", str(table)) for a in shlex.split(args)]
+    code, out, err = run(capsys, *argv)
+    lines = [line for line in err.strip().splitlines() if line.startswith("kiai: error")]
+    assert code == 1 and len(lines) == 1 and "No space left on device" in lines[0], (code, err)
+    assert "Traceback" not in err
+    left = [f for f in _files(tmp_path) if not Path(tmp_path / f).is_dir()]
+    assert left == [], left  # nothing half-written, no temporary file
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["--help"], ["strategies"], ["simulate", "--help"],
+                                  ["simulate", "-s", "kyuzo,kikuchiyo", "-d", "easy", "-n", "20"],
+                                  ["record", "-s", "kyuzo,kikuchiyo", "-d", "easy", "-n", "1"]])
+def test_a_full_standard_output_is_one_line_and_exit_1(capsys, monkeypatch, argv):  # 4
+    class Full:
+        def write(self, text):
+            _disk_full()
+
+        def flush(self):
+            _disk_full()
+
+        isatty = lambda self: False  # noqa: E731
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    from kiai.cli.main import main
+
+    code = main(argv)
+    err = capsys.readouterr().err
+    lines = [line for line in err.strip().splitlines() if "compil" not in line]
+    assert code == 1 and len(lines) == 1 and "cannot write standard output: No space left" in lines[0], err
+
+
+@pytest.mark.parametrize("argv", [["rules"], ["--help"], ["strategies"]])
+def test_dev_full_as_standard_output_says_one_line(argv):  # 4
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this machine")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "kiai.cli", *argv], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [
+        "kiai: error: cannot write standard output: No space left on device"], done.stderr
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 64 KB tmpfs, where the machine lets us mount one (root on Linux), else a skip."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a small tmpfs here (not root, or no mount)")
+    yield disk
+    subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_report_on_a_small_disk_leaves_no_half_folder(capsys, small_disk, table):  # 4
+    (small_disk / "filler").write_bytes(b"x" * 40_000)
+    code, out, err = run(capsys, "report", table, "--out", small_disk / "rep")
+    assert code == 1 and "No space left" in err and "Traceback" not in err
+    assert _files(small_disk) == ["filler"]
+
+
+def test_a_record_on_a_small_disk_leaves_nothing(capsys, small_disk):  # 4
+    code, out, err = run(capsys, "record", "-s", "kyuzo,kikuchiyo", "-d", "easy", "-n", 20, "--out", small_disk / "r.jsonl")
+    assert code == 1 and "No space left" in err and _files(small_disk) == []
+
+
+def test_the_api_raises_the_write_error_and_leaves_nothing(monkeypatch, tmp_path):  # 4
+    from kiai.reports import files
+
+    monkeypatch.setattr(files, "finish", _disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        kiai.record("kyuzo,kikuchiyo", "easy", 2, out=tmp_path / "r.jsonl")
+    with pytest.raises(OSError, match="No space left"):
+        kiai.sweep(levels="easy", lineups=["kyuzo,kikuchiyo"], games=20, out=tmp_path / "s.parquet")
+    assert _files(tmp_path) == []
+
+
+# ------------------------------------------------------------ 5: nan and inf
+
+NOT_FINITE = ["nan", "inf", "-inf", "NaN%", "inf%"]
+
+
+@pytest.mark.parametrize("value", NOT_FINITE)
+def test_balance_refuses_a_target_that_is_not_finite(capsys, monkeypatch, tmp_path, value):  # 5
+    _no_games(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    one_line_error(*run(capsys, "balance", "--target", value), "--target")
+    with pytest.raises(kiai.KiaiError, match="--target"):
+        kiai.balance(target=float(value.rstrip("%")))
+
+
+@pytest.mark.parametrize("arguments", [dict(precision=float("nan")), dict(precision=float("inf")),
+                                       dict(precision="0.1")])
+def test_sweep_refuses_a_precision_that_is_not_a_finite_number(monkeypatch, arguments):  # 5, 11
+    _no_games(monkeypatch)
+    with pytest.raises(kiai.KiaiError, match="--precision"):
+        kiai.sweep(levels="easy", players=2, **arguments)
+
+
+# ------------------------------------------------------------ 6: NUMBA_NUM_THREADS
+
+def _kiai(env: dict, *argv):
+    return subprocess.run([sys.executable, "-m", "kiai.cli", *argv], env={**os.environ, **env},
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", ""])
+@pytest.mark.parametrize("argv", [["rules"], ["strategies"]])
+def test_numba_num_threads_below_one_is_one_line_exit_2(value, argv):  # 6
+    done = _kiai({"NUMBA_NUM_THREADS": value}, *argv)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "NUMBA_NUM_THREADS" in lines[0], done.stderr
+
+
+def test_numba_num_threads_below_one_is_a_kiai_error_in_the_api():  # 6
+    code = "import kiai\ntry:\n    kiai.simulate('kyuzo,kikuchiyo', 'easy', 5)\nexcept kiai.KiaiError as e:\n    print(e)"
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NUMBA_NUM_THREADS": "0"},
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "NUMBA_NUM_THREADS" in done.stdout, done.stderr
+
+
+def test_numba_num_threads_above_the_cores_is_capped_and_said():  # 6
+    from kiai.environment import cores
+
+    done = _kiai({"NUMBA_NUM_THREADS": "999"}, "simulate", "-s", "kyuzo,kikuchiyo", "-d", "easy", "-n", "20")
+    assert done.returncode == 0, done.stderr
+    assert f"NUMBA_NUM_THREADS=999: this machine has {cores()} cores" in done.stderr
+    assert "999 threads" not in done.stdout and f"on {cores()} thread" in done.stdout
+
+
+# ------------------------------------------------------------ 11: the API's type errors
+
+@pytest.mark.parametrize("function, arguments, words", [
+    ("balance", dict(out=None), "--out expects a folder"),
+    ("balance", dict(out=3), "--out expects"),
+])
+def test_the_api_names_a_wrong_type(monkeypatch, function, arguments, words):  # 11
+    _no_games(monkeypatch)
+    with pytest.raises(kiai.KiaiError, match=words):
+        getattr(kiai, function)(**arguments)
