@@ -137,6 +137,7 @@ class _Search:
 def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
           absent_tokens, rule, components, model, threads, generations=8) -> _Search:
     """tune's checks, before any game, and what it searches."""
+    from kiai.checks import once
     from kiai.reports import tune as T
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
@@ -163,8 +164,9 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
     out = check_output(out if out is not None else Path(f"tuned-{strategy}.json"), force=force)
     try:
         comp = load_components(components)
-        levels = list(dict.fromkeys(lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)))
-        seatings = list(dict.fromkeys(parse_samurai(text) for text in samurai or [DEFAULT_SAMURAI]))
+        levels = once([lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)], "--difficulty")
+        seatings = [tuple(s.split(",")) for s in once([",".join(parse_samurai(text)) for text in
+                                                       samurai or [DEFAULT_SAMURAI]], "--samurai")]
         if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
             fail("--samurai lists the same seating twice")
         base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,

@@ -257,6 +257,8 @@ def read(path: Path) -> Iterator[tuple[int, dict]]:
                     rec = json.loads(line)
                 except json.JSONDecodeError as e:
                     raise RecordError(f"{path}, line {k}: not valid JSON ({e.msg}, column {e.colno})") from None
+                except RecursionError:  # a record is a few levels deep; this is no record
+                    raise RecordError(f"{path}, line {k}: JSON nested too deeply for a record") from None
                 if not isinstance(rec, dict):
                     raise RecordError(f"{path}, line {k}: a record is a JSON object")
                 yield k, rec
@@ -315,7 +317,7 @@ def replay_inputs(rec: dict, comp, where: str) -> tuple[dict, list[int], list[in
                     decisions.append(sum(1 << SAMURAI.index(s) for s in e["choice"]))
                 elif len(e["options"]) > 1:
                     decisions.append(int(e["choice"]))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise RecordError(f"{where}, event {k} ({kind}): a field is missing or of the wrong kind") from None
     return setup, values, decisions
 
@@ -327,6 +329,12 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     from kiai.simcore.config import ConfigError
     from kiai.strategies.run import GameConfig, record_game
 
+    if rec.get("record") != FORMAT or isinstance(rec.get("record"), bool):
+        raise RecordError(f"{where}: field 'record' is {rec.get('record')!r}; kiai replays records of format {FORMAT}")
+    for key in ("seed", "game"):  # 64-bit words of the engine (simcore.rng), given as whole numbers
+        v = _need(rec, key, int, where)
+        if not 0 <= v <= 2**63 - 1:
+            raise RecordError(f"{where}: field '{key}' must be in 0..2**63-1, got {v}")
     setup, values, decisions = replay_inputs(rec, comp, where)
     try:
         config = GameConfig(tuple(rec["samurai"]), rec["level"], "reference",

@@ -59,25 +59,31 @@ def _toc(blocks: list[tuple]) -> list[tuple[int, str]]:
     return [(2 if kind == "h2" else 3, rest[0]) for kind, *rest in blocks if kind in ("h2", "h3")]
 
 
+def md(text) -> str:
+    """Text for Markdown, which passes HTML through: a '<' that could open a tag (a level or a
+    title holding <script>) is written as an entity, as report.html escapes it."""
+    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", str(text))
+
+
 def to_markdown(blocks: list[tuple]) -> str:
     lines: list[str] = []
     for kind, *rest in blocks:
         if kind == "h1":
-            lines += [f"# {rest[0]}", ""]
+            lines += [f"# {md(rest[0])}", ""]
         elif kind in ("h2", "h3"):
-            lines += [f"{'#' * int(kind[1])} {rest[0]}", ""]
+            lines += [f"{'#' * int(kind[1])} {md(rest[0])}", ""]
         elif kind == "toc":
             lines += ["**Contents**", ""]
-            lines += [f"{'  ' * (depth - 2)}- [{text}](#{slug(text)})" for depth, text in _toc(blocks)] + [""]
+            lines += [f"{'  ' * (depth - 2)}- [{md(text)}](#{slug(text)})" for depth, text in _toc(blocks)] + [""]
         elif kind == "p":
-            lines += [rest[0], ""]
+            lines += [md(rest[0]), ""]
         elif kind == "note":
-            lines += [f"*{rest[0]}*", ""]
+            lines += [f"*{md(rest[0])}*", ""]
         elif kind == "img":
             stem, alt, _width = rest
-            lines += [f"[![{alt}]({stem}.png)]({stem}.svg)", ""]
+            lines += [f"[![{md(alt)}]({stem}.png)]({stem}.svg)", ""]
         elif kind == "ul":
-            lines += [f"- {item}" for item in rest[0]] + [""]
+            lines += [f"- {md(item)}" for item in rest[0]] + [""]
         elif kind == "table":
             lines += _markdown_table(rest[0]) + [""]
         elif kind == "details":
@@ -92,7 +98,7 @@ def to_markdown(blocks: list[tuple]) -> str:
 
 def _markdown_table(table: pd.DataFrame) -> list[str]:
     def cell(value) -> str:
-        return str(value).replace("|", "\\|")
+        return md(str(value)).replace("|", "\\|")
 
     header = "| " + " | ".join(cell(c) for c in table.columns) + " |"
     rule = "|" + "|".join("---" for _ in table.columns) + "|"

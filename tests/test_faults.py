@@ -393,3 +393,113 @@ def test_the_api_names_a_wrong_type(monkeypatch, function, arguments, words):  #
     _no_games(monkeypatch)
     with pytest.raises(kiai.KiaiError, match=words):
         getattr(kiai, function)(**arguments)
+
+
+# ------------------------------------------------------------ 7: odd records
+
+@pytest.fixture(scope="module")
+def record():
+    return kiai.record("kyuzo,kikuchiyo", "easy", 1, strategy="reference")[0]
+
+
+ODD = [  # (the field changed, its value, the words)
+    ("record", 2, "format 1"), ("record", "1", "format 1"), ("record", True, "format 1"),
+    ("seed", 2**70, "'seed'"), ("seed", -1, "'seed'"), ("seed", "0", "'seed'"), ("seed", 0.0, "'seed'"),
+    ("game", 2**64, "'game'"), ("game", -1, "'game'"), ("game", "0", "'game'"), ("game", 0.0, "'game'"),
+]
+
+
+@pytest.mark.parametrize("field, value, words", ODD, ids=[f"{f}={v!r}" for f, v, _ in ODD])
+def test_an_odd_record_is_refused_not_verified(capsys, tmp_path, record, field, value, words):  # 7
+    odd = {**record, field: value}
+    with pytest.raises(kiai.KiaiError, match=words):
+        kiai.replay(odd)
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps(odd) + "\n")
+    one_line_error(*run(capsys, "replay", path), words)
+
+
+def test_deeply_nested_json_is_refused_in_one_line(capsys, tmp_path):  # 7
+    path = tmp_path / "deep.jsonl"
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    one_line_error(*run(capsys, "replay", path), "nested too deeply")
+
+
+# ------------------------------------------------------------ 8: numpy and pandas values
+
+NUMPY = [
+    dict(samurai=np.array(["kyuzo", "kikuchiyo"])),
+    dict(samurai=pd.Series(["kyuzo", "kikuchiyo"])),
+    dict(samurai=["kyuzo", np.str_("kikuchiyo")]),
+    dict(samurai="kyuzo,kikuchiyo", strategy="reference", params={"T": np.float64(3)}),
+    dict(samurai="kyuzo,kikuchiyo", strategy="reference", params={"T": np.int64(3)}),
+]
+
+
+@pytest.mark.parametrize("arguments", NUMPY)
+def test_numpy_and_pandas_values_are_taken_as_python_ones(arguments):  # 8
+    assert kiai.simulate(level="easy", games=10, **arguments).games == 10
+
+
+def test_a_sweep_axis_of_numpy_numbers_is_taken():  # 8
+    df = kiai.sweep(levels=pd.Series(["easy"]), lineups=[np.array(["kyuzo", "kikuchiyo"])], games=10,
+                    strategies=["reference"], params={"T": np.array([2.0, 3.0])})
+    assert len(df) == 2
+
+
+# ------------------------------------------------------------ 10: one line-up of a size
+
+def test_a_single_line_up_of_three_is_not_called_all_seven():  # 10
+    from kiai.reports.advice import lineup_sentence
+
+    assert "all seven" not in lineup_sentence(None, 3) and "3 samurai" in lineup_sentence(None, 3)
+    assert "all seven" in lineup_sentence(None, 7)
+
+
+# ------------------------------------------------------------ 12: the smaller things
+
+DUPLICATES = [
+    ("sweep --out s.parquet -d easy,easy --players 2 -n 10", "--difficulty lists easy twice"),
+    ("sweep --out s.parquet -d easy --players 2,2 -n 10", "--players lists 2 twice"),
+    ("sweep --out s.parquet -d easy --players 2 -n 10 --strategy reference --param T=3,3", "--param T lists 3 twice"),
+    ("balance --players 2,2", "--players lists 2 twice"),
+    ("tune reference -d easy,easy -n 10", "--difficulty lists easy twice"),
+    ("tune reference -d easy -d easy -n 10", "--difficulty lists easy twice"),
+]
+
+
+@pytest.mark.parametrize("args, words", DUPLICATES)
+def test_a_value_given_twice_is_refused_everywhere(capsys, monkeypatch, tmp_path, args, words):  # 12
+    _no_games(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    one_line_error(*run(capsys, *shlex.split(args)), words)
+
+
+def test_the_api_refuses_duplicates_too(monkeypatch):  # 12
+    _no_games(monkeypatch)
+    with pytest.raises(kiai.KiaiError, match="--players lists 2 twice"):
+        kiai.sweep(levels="easy", players=[2, 2], games=10)
+    with pytest.raises(kiai.KiaiError, match="--players lists 2 twice"):
+        kiai.balance(players=[2, 2])
+
+
+@pytest.mark.parametrize("link", ["dangling", "looping"])
+def test_a_link_given_as_out_is_not_replaced_without_force(capsys, monkeypatch, tmp_path, link):  # 12
+    _no_games(monkeypatch)
+    out = tmp_path / "t.csv"
+    os.symlink(tmp_path / "nowhere" if link == "dangling" else out, out)
+    one_line_error(*run(capsys, "simulate", "-n", 10, "--out", out), "exists", "--force")
+    assert out.is_symlink()
+
+
+def test_balance_help_names_no_params_file(capsys):  # 12
+    code, out, _ = run(capsys, "balance", "--help")
+    assert code == 0 and "--params-file" not in out
+
+
+def test_the_markdown_report_escapes_tags_as_the_html_does():  # 12
+    from kiai.reports.render import to_html, to_markdown
+
+    blocks = [("h1", "<script>alert(1)</script>"), ("p", "a level <script>x</script> and p < 0.05")]
+    assert "<script>" not in to_markdown(blocks) and "<script>" not in to_html(blocks, "t")
+    assert "p < 0.05" in to_markdown(blocks)
