@@ -15,6 +15,7 @@ from kiai.cli.common import (
     ComponentsOpt,
     ModelOpt,
     ParamsFileOpt,
+    StrictOpt,
     command,
     fail,
     progress,
@@ -73,6 +74,7 @@ def sweep(
                                                         "(`kiai rules` lists them). Default: the rules' own readings."),
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    strict: bool = StrictOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {SWEEP_GAMES:,}; "
                                                           "the preset's own with --preset)."),
     precision: float = typer.Option(None, "--precision", help="Instead of --games: play batches of doubling size "
@@ -118,7 +120,7 @@ def sweep(
                    params=param, params_file=params_file, rules=rule, absent_tokens=absent_tokens,
                    components=components, model=model, games=games, precision=precision, max_games=max_games,
                    seed=seed, preset=preset, results=results, out=out, csv=csv, resume=resume, force=force,
-                   threads=threads,
+                   threads=threads, strict=strict,
                    workers=workers, scheduler=scheduler, block=block, progress=bar)  # fmt: skip
     _print_done(df, bar, out, csv)
 

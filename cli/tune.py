@@ -20,6 +20,7 @@ from kiai.cli.common import (
     SeedOpt,
     ForceOpt,
     ModelOpt,
+    StrictOpt,
     check_model,
     ThreadsOpt,
     check_games,
@@ -79,12 +80,13 @@ def tune(
     rule: list[str] = RuleOpt,
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
 ):
     from kiai.reports.sweep import atomic_write
 
     search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
-                   force, absent_tokens, rule, components, model, threads, generations)  # fmt: skip
+                   force, absent_tokens, rule, components, model, threads, generations, strict=strict)  # fmt: skip
     found, fresh, played, seconds = _search(search)
     doc = _document(search, found, fresh)
     _print_result(search, found, fresh, played, seconds)
@@ -135,7 +137,7 @@ class _Search:
 
 
 def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
-          absent_tokens, rule, components, model, threads, generations=8) -> _Search:
+          absent_tokens, rule, components, model, threads, generations=8, strict=False) -> _Search:
     """tune's checks, before any game, and what it searches."""
     from kiai.checks import once
     from kiai.reports import tune as T
@@ -170,14 +172,15 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
         if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
             fail("--samurai lists the same seating twice")
         base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,
-                          model=model, rules=readings)
+                          model=model, rules=readings, strict=strict)
         check_model(model, [base])
         info = base.strategy_info
         grid = [(seating, level) for seating in seatings for level in levels]
 
         def make_configs(c):
             return [GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
-                               components=comp, model=model, rules=readings) for seating, level in grid]  # fmt: skip
+                               components=comp, model=model, rules=readings, strict=strict)
+                    for seating, level in grid]  # fmt: skip
 
         # the cross-entropy method draws its candidates as it goes (_Search.add); the start first
         cands = T.sample_candidates(info, 1 if method == "cem" else candidates, seed, start=start, fixed=fixed)

@@ -108,7 +108,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
           max_games: int | None = None, seed: int = 0, preset: str | None = None, results=None, out=None,
           csv: bool = False, resume: bool = False, force: bool = False, threads: int | None = None,
           workers: int | None = None, scheduler: str | None = None, block: int | None = None,
-          progress: bool | Progress = False) -> pd.DataFrame:
+          strict: bool = False, progress: bool | Progress = False) -> pd.DataFrame:
     """Play a grid of configurations on one seed, as `kiai sweep`: a DataFrame, one row per
     configuration, in the columns of the sweep table (reports.sweep.COLUMNS) that `kiai report` reads.
 
@@ -135,7 +135,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
             preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
-            workers=workers, scheduler=scheduler, block=block)  # fmt: skip
+            workers=workers, scheduler=scheduler, block=block, strict=strict)  # fmt: skip
         todo = job.todo if job is not None else list(enumerate(plan))
         local = workers is None and scheduler is None
         backend = None

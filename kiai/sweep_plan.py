@@ -3,6 +3,7 @@ command's checks, the grid or preset it names, and the table it resumes or write
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from numbers import Real
@@ -74,10 +75,11 @@ class Axes:
 
 def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
-                resume, force, threads, workers, scheduler, block):
+                resume, force, threads, workers, scheduler, block, strict=False):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
     reports.sweep.Sweep bound to `out` or None, the race's groups or None)."""
     from kiai.reports import sweep as S
+    from kiai.simcore.config import ConfigError
 
     axes = Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
     out = check_sweep_files(out, csv, resume, force)
@@ -110,6 +112,11 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
             plan = grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
         if not plan:  # a preset explains its empty plan (reports.presets); this covers the rest
             fail("the sweep has nothing to play")
+        if check_flag(strict, "--strict"):  # a model made for other component data is refused (GameConfig.strict)
+            try:
+                plan = [dataclasses.replace(c, strict=True) for c in plan]
+            except ConfigError as e:
+                fail(str(e))
         check_model(model, plan, p.note)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)

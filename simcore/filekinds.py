@@ -17,10 +17,12 @@ def kind(mode: int) -> str:
 
 def problem(path, most: int | None = None) -> str | None:
     """Why `path` is not a regular file to read (at most `most` bytes), in a few words, or None.
-    A missing file is left to the reader, which says so in its own words."""
+    A missing file, or a folder, is left to the reader, which says so in its own words."""
     try:
         st = os.stat(path)
     except OSError:
+        return None
+    if stat.S_ISDIR(st.st_mode):  # a folder is left to the reader too: each says what it wants instead
         return None
     if not stat.S_ISREG(st.st_mode):
         return f"is {kind(st.st_mode)}, not a regular file"

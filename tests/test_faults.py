@@ -503,3 +503,20 @@ def test_the_markdown_report_escapes_tags_as_the_html_does():  # 12
     blocks = [("h1", "<script>alert(1)</script>"), ("p", "a level <script>x</script> and p < 0.05")]
     assert "<script>" not in to_markdown(blocks) and "<script>" not in to_html(blocks, "t")
     assert "p < 0.05" in to_markdown(blocks)
+
+
+@pytest.fixture(scope="module")
+def other_kiai(tmp_path_factory):
+    path = tmp_path_factory.mktemp("other") / "other-kiai.toml"
+    path.write_text(_default_text().replace("kyuzo      = { human = 9,", "kyuzo      = { human = 10,"))
+    return path
+
+
+@pytest.mark.parametrize("args", ["sweep --out OUT/s.parquet -d easy --players 2 -n 10 --components FILE --strict",
+                                  "tune selfplay -s kyuzo,kikuchiyo -d easy -n 10 -k 2 --components FILE --strict "
+                                  "--out OUT/t.json"])
+def test_sweep_and_tune_take_strict_as_the_other_commands_do(capsys, monkeypatch, tmp_path, other_kiai, args):  # 12
+    _no_games(monkeypatch)
+    argv = [a.replace("OUT", str(tmp_path)).replace("FILE", str(other_kiai)) for a in shlex.split(args)]
+    one_line_error(*run(capsys, *argv), "other component data", "--strict refuses")
+    assert list(tmp_path.iterdir()) == []
