@@ -332,7 +332,9 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     if rec.get("record") != FORMAT or isinstance(rec.get("record"), bool):
         raise RecordError(f"{where}: field 'record' is {rec.get('record')!r}; kiai replays records of format {FORMAT}")
     for key in ("seed", "game"):  # 64-bit words of the engine (simcore.rng), given as whole numbers
-        v = _need(rec, key, int, where)
+        v = rec.get(key)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RecordError(f"{where}: seed and game must be given as whole numbers; '{key}' is {v!r}")
         if not 0 <= v <= 2**63 - 1:
             raise RecordError(f"{where}: field '{key}' must be in 0..2**63-1, got {v}")
     setup, values, decisions = replay_inputs(rec, comp, where)
