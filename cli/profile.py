@@ -46,7 +46,7 @@ def jit_symbols() -> list[tuple[int, int, str]]:
 
     found: dict[int, str] = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+        if not issubclass(type(obj), CPUDispatcher):  # type(), not isinstance: a dead weak proxy raises there
             continue
         for cres in obj.overloads.values():
             lib = cres.library
