@@ -305,8 +305,8 @@ def _typed_pointer(dtype):
     return to_pointer
 
 
-# a buffer's address kept as an int64 (cfg.trace_addr, mem.labels) as a typed pointer, for
-# numba.carray
+# a buffer's address kept as an int64 (cfg.trace_addr, cfg.fd_addr, cfg.fr_addr; a strategy's
+# collected rows) as a typed pointer, for numba.carray
 int_to_pointer = _typed_pointer(types.int64)
 int_to_float32_pointer = _typed_pointer(types.float32)
 
