@@ -11,20 +11,9 @@ import time
 
 import typer
 
-from kiai.cli.common import (
-    PLAYER,
-    Options,
-    ThreadsOpt,
-    check_games,
-    check_threads,
-    command,
-    fail,
-    grouped,
-    progress,
-    resolve_strategy,
-    stderr,
-    warm_engine,
-)
+from kiai.cli.common import PLAYER, Options, ThreadsOpt, check_threads, command, grouped, stderr, warm_engine
+from kiai.checks import check_games, fail, resolve_strategy
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")

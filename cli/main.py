@@ -27,7 +27,8 @@ from kiai.cli import (
     train_value,
     tune,
 )
-from kiai.cli.common import UserError, set_command_line
+from kiai.errors import KiaiError
+from kiai.cli.common import set_command_line
 
 app = typer.Typer(
     name="kiai",
@@ -162,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     except cx.ClickException as e:
         print(f"kiai: error: {e.format_message()}", file=sys.stderr)
         return 2
-    except UserError as e:
+    except KiaiError as e:  # bad input: one line, exit code 2
         print(f"kiai: error: {e}", file=sys.stderr)
         return 2
     return rv if isinstance(rv, int) else 0

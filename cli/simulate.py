@@ -12,18 +12,17 @@ from kiai.cli.common import (
     PLAYER,
     SETUP,
     TABLE,
-    Bar,
     ForceOpt,
     Options,
     SeedOpt,
     ThreadsOpt,
-    check_output,
     command,
     config_args,
     grouped,
-    progress,
     stderr,
 )
+from kiai.progress import Bar, bar as progress
+from kiai.checks import check_output
 
 if TYPE_CHECKING:
     from kiai.results import Simulation

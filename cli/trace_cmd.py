@@ -10,15 +10,13 @@ from kiai.cli.common import (
     TABLE,
     Options,
     SeedOpt,
-    check_game_index,
-    check_seed,
     command,
     config_args,
     grouped,
-    make_config,
     stderr,
     warm_engine,
 )
+from kiai.checks import check_game_index, check_seed, make_config
 
 
 @command(short_help="Play one game and print it turn by turn.",

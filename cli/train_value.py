@@ -12,17 +12,12 @@ from kiai.cli.common import (
     SeedOpt,
     StageBars,
     ThreadsOpt,
-    check_output_folder,
-    check_seed,
-    check_size,
     check_threads,
     command,
     command_line,
-    fail,
-    parse_levels,
-    parse_samurai,
-    progress,
 )
+from kiai.checks import check_output_folder, check_seed, check_size, fail, parse_levels, parse_samurai
+from kiai.progress import bar as progress
 
 
 @command("value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",

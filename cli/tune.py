@@ -11,8 +11,20 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import (
+from kiai.checks import (
     DEFAULT_SAMURAI,
+    check_model,
+    check_games,
+    check_output,
+    check_seed,
+    fail,
+    parse_levels,
+    parse_params,
+    parse_rules,
+    parse_samurai,
+    resolve_strategy,
+)
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     ParamsFileOpt,
@@ -20,25 +32,15 @@ from kiai.cli.common import (
     SeedOpt,
     ForceOpt,
     ModelOpt,
-    check_model,
     ThreadsOpt,
-    check_games,
-    check_output,
-    check_seed,
     check_threads,
     command,
     command_line,
-    fail,
     format_params,
-    parse_levels,
-    parse_params,
-    parse_rules,
-    parse_samurai,
-    progress,
-    resolve_strategy,
     stderr,
     warm_engine,
 )
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 
@@ -81,7 +83,7 @@ def tune(
     model: str = ModelOpt,
     threads: int = ThreadsOpt,
 ):
-    from kiai.reports.sweep import atomic_write
+    from kiai.reports.tables import atomic_write
 
     search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
                    force, absent_tokens, rule, components, model, threads, generations)  # fmt: skip
@@ -196,7 +198,7 @@ def _search(search: _Search):
     import numpy as np
 
     from kiai.reports import tune as T
-    from kiai.reports.sweep import play_chunks
+    from kiai.reports.play import play_chunks
     from kiai.simcore import results as L
 
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs

@@ -150,7 +150,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
 
 
 def _engine() -> str:
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     return source_hash()
 

@@ -107,7 +107,7 @@ class Runner:
     def games(self, what: str, configs: list, first: int, last: int) -> tuple[int, int]:
         """Wins and games of configs on indices first..last-1 each (read back from the state
         where it holds them)."""
-        from kiai.reports.sweep import play_range
+        from kiai.reports.play import play_range
 
         held = self.state.get(what)
         if held is None:

@@ -3,7 +3,7 @@
 An arm is a label and a GameConfig. Every arm plays game indices 0..N-1 of one seed, so game i
 has the same deal in every arm (common random numbers) and arms can be compared game by game:
 each is tested against the best with McNemar's test on the games they won and lost
-(reports.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
+(simcore.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
 
 The arms play block by block (every arm plays a block of game indices before any arm plays the
 next), and each block is counted in and dropped: every arm's Tally, and for every pair of arms
@@ -27,7 +27,7 @@ import numpy as np
 
 from kiai.reports import play
 from kiai.simcore.seatings import seatings_from
-from kiai.reports.stats import holm, paired_test_counts
+from kiai.simcore.stats import holm, paired_test_counts
 from kiai.reports.summary import Tally, summarize
 from kiai.simcore import results as L
 
@@ -164,7 +164,7 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
 
 
 def paired(p: dict, q: dict) -> dict:
-    """McNemar's test of played arm p against q on their common games (reports.stats
+    """McNemar's test of played arm p against q on their common games (simcore.stats
     .paired_test_counts, a = p, b = q), from their wins and the games both won."""
     n = p["summary"]["games"]
     both = int(p["both"][q["index"]])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kiai.reports.stats import proportion_ci
+from kiai.simcore.stats import proportion_ci
 from kiai.reports.words import plural
 from kiai.simcore import results as L
 from kiai.simcore.version import kiai_version

@@ -6,42 +6,16 @@ strategy, so an edit to a strategy would leave a stale kernel in the cache. We t
 numba at a directory named by a hash of every source file compiled code is built from (and the
 numba version): any edit gives a fresh directory, and a warm start reuses the old one.
 
-The plain Python modules of the two packages (PLAIN: configuration, records, statistics, the run
-layer) are left out of the hash, so editing them recompiles nothing; no compiled module
-may import them (tests/test_cache.py checks it).
+Which files those are, and their hash, is simcore/sources.py's.
 
 Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
-This module must run before any jitted module is imported: simcore/__init__ imports it first.
+configure() must run before any jitted module is imported: simcore/__init__ calls it first.
 """
 
-import hashlib
 import os
 import pathlib
 
-import numba
 from numba.core import config
-
-_ROOT = pathlib.Path(__file__).resolve().parent.parent
-_SOURCE_DIRS = ("simcore", "strategies")
-PLAIN = frozenset({
-    "simcore/components.py", "simcore/config.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
-    "simcore/version.py",
-    "strategies/registry.py", "strategies/run.py",
-})  # fmt: skip
-
-
-def source_files() -> list[pathlib.Path]:
-    """The sources compiled code is built from: every module of the two packages but PLAIN."""
-    return [f for d in _SOURCE_DIRS for f in sorted((_ROOT / d).rglob("*.py"))
-            if f.relative_to(_ROOT).as_posix() not in PLAIN]
-
-
-def source_hash() -> str:
-    h = hashlib.sha256(numba.__version__.encode())
-    for f in source_files():
-        h.update(f.relative_to(_ROOT).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def cache_root() -> pathlib.Path:
@@ -52,8 +26,9 @@ def cache_root() -> pathlib.Path:
     return pathlib.Path(xdg) / "kiai" / "numba"
 
 
-def configure() -> pathlib.Path:
-    path = cache_root() / source_hash()
+def configure(key: str) -> pathlib.Path:
+    """Point numba's cache at the folder of `key` (sources.source_hash()); that folder."""
+    path = cache_root() / key
     config.CACHE_DIR = str(path)
     # numba leaves LLVM's SLP vectoriser off by default. On, it packs the learned networks'
     # sixteen sums (strategies.learned._layer) into vector instructions: a whole `kiai bench
@@ -63,5 +38,3 @@ def configure() -> pathlib.Path:
     config.SLP_VECTORIZE = 1
     return path
 
-
-CACHE_DIR = configure()

@@ -144,7 +144,7 @@ def guarded(cfg, cards, seats=None):
 
 
 class RecordingBar:
-    """Stands in for cli.common.progress: records the tasks and how far they moved."""
+    """Stands in for kiai.progress.bar (`progress` in the command modules): records the tasks and how far they moved."""
 
     def __init__(self):
         self.tasks, self.moves, self.names = [], [], []

@@ -1,4 +1,4 @@
-"""The numba cache's key (simcore/_cache.py): every source compiled code depends on, and no more."""
+"""The numba cache's key (simcore/sources.py): every source compiled code depends on, and no more."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiai.simcore import _cache
+from kiai.simcore import sources
 
-ROOT = Path(_cache.__file__).resolve().parent.parent
+ROOT = Path(sources.__file__).resolve().parent.parent
 
 
 def _imports(path: Path) -> set[str]:
@@ -27,16 +27,16 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_plain_modules_hold_no_compiled_code():
-    for rel in _cache.PLAIN:
+    for rel in sources.PLAIN:
         text = (ROOT / rel).read_text()
         assert not any(w in text for w in ("njit", "@intrinsic", "cfunc", "@jit")), rel
 
 
 def test_no_compiled_module_imports_a_plain_one():
     """An edit to a PLAIN module recompiles nothing, so compiled code must not depend on one."""
-    for f in _cache.source_files():
+    for f in sources.source_files():
         rel = f"{f.parent.name}/{f.name}"
-        assert not (_imports(f) & _cache.PLAIN), f"{rel} imports {sorted(_imports(f) & _cache.PLAIN)}"
+        assert not (_imports(f) & sources.PLAIN), f"{rel} imports {sorted(_imports(f) & sources.PLAIN)}"
 
 
 
@@ -155,4 +155,4 @@ def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
     subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300,
                    cwd=tmp_path)
     index = Path(reference.decide._cache._cache_file._index_path).relative_to(config.CACHE_DIR)
-    assert (tmp_path / _cache.source_hash() / index).exists()
+    assert (tmp_path / sources.source_hash() / index).exists()

@@ -10,6 +10,7 @@ import pytest
 from kiai.reports import play as P
 from kiai.reports import racing as R
 from kiai.reports import sweep as S
+from kiai.reports import tables as T
 from kiai.reports.summary import Tally
 from kiai.simcore import results as L
 from kiai.strategies.run import GameConfig
@@ -147,9 +148,9 @@ def test_decisions_read_only_results_not_blocks_or_their_order(monkeypatch):
 
 
 def test_groups_of_one_configuration_must_share_their_rounds():
-    with pytest.raises(S.SweepError, match="different rounds"):
+    with pytest.raises(T.SweepError, match="different rounds"):
         R.check_groups(2, [R.Group(R.Fixed.of(100), (0, 1)), R.Group(R.Fixed.of(200), (1,))])
-    with pytest.raises(S.SweepError, match="in no group"):
+    with pytest.raises(T.SweepError, match="in no group"):
         R.check_groups(3, [R.Group(R.Fixed.of(100), (0, 1))])
 
 
@@ -199,7 +200,7 @@ def test_a_raced_table_is_the_same_on_one_and_two_threads_and_after_a_resume(tmp
     path = tmp_path / "killed.parquet"
     with pytest.raises(KeyboardInterrupt):
         raced_table(path)
-    partial, _, info = S.read_table(path)
+    partial, _, info = T.read_table(path)
     assert 0 < len(partial) < len(one) and len(info["rounds"]) == len(partial)
     assert info["partial"]  # where each unfinished configuration stood: it goes on from there
     again = []

@@ -13,7 +13,7 @@ import pytest
 
 from kiai.cli.main import main
 from kiai.reports import tune as T
-from kiai.reports.stats import holm, paired_test
+from kiai.simcore.stats import holm, paired_test
 from kiai.simcore import results as L
 from kiai.strategies.run import GameConfig, run_games
 from kiai.strategies.registry import DEFAULT
