@@ -272,6 +272,16 @@ def copy_record(typingctx, dst, src, nbytes):
 
 
 @intrinsic
+def clear_record(typingctx, rec, nbytes):
+    """Set the first nbytes of record rec to zero: every field 0, without naming each."""
+
+    def codegen(context, builder, sig, args):
+        cgutils.memset(builder, builder.bitcast(args[0], cgutils.voidptr_t), args[1], 0)
+
+    return types.void(rec, types.intp), codegen
+
+
+@intrinsic
 def data_pointer(typingctx, arr):
     """The address of an array's data, as handed to a strategy for its parameters."""
 
