@@ -36,7 +36,7 @@ def trace(
     setup: Options = SETUP,
 ):
 
-    from kiai.strategies.run import grade, run_one
+    from kiai.strategies.playing import grade, run_one
     from kiai.simcore.codes import OUT_WIN
     from kiai.reports.summary import absent_label, absent_tokens_unused, rules_label
     from kiai.simcore.trace import LEGEND, describe, outcome_words

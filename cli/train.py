@@ -75,7 +75,8 @@ def train(
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
     from kiai.training import learned as T
-    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
 
     check_seed(seed)
     check_threads(threads)

@@ -103,7 +103,7 @@ def train_value(
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies.nets import modelfile as M
     from kiai.training import value as V
-    from kiai.strategies.run import set_threads
+    from kiai.strategies.playing import set_threads
 
     check_seed(seed)
     if deal_seed is not None:
@@ -183,7 +183,7 @@ def _where(settings, samurai, size, difficulty, comp):
     if difficulty is None:
         return settings
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     levels = parse_levels(difficulty, comp)
     if len(levels) != 1:

@@ -142,7 +142,8 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
     from kiai.reports import tune as T
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
 
     check_games(games)
     check_threads(threads)

@@ -55,8 +55,8 @@ MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 K
 
 
 def _threads(threads: int | None):
-    """The call's own engine threads (strategies.run.threads_for): the caller's are left as they are."""
-    from kiai.strategies.run import threads_for
+    """The call's own engine threads (strategies.playing.threads_for): the caller's are left as they are."""
+    from kiai.strategies.playing import threads_for
 
     return threads_for(threads)
 
@@ -351,7 +351,7 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
 def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
     from kiai.reports.records import write
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import record_game
+    from kiai.strategies.playing import record_game
 
     version = kiai_version()
     with p:
@@ -372,7 +372,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     divergence (the replay stops there)."""
     from kiai.reports.records import RecordError, first_divergence, read, replayed
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:
         sources = record_sources(records)

@@ -252,7 +252,7 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
     Returns the seconds it took."""
 
     from kiai.reports.play import warm
-    from kiai.strategies.run import prepare, uncompiled
+    from kiai.strategies.compiling import prepare, uncompiled
 
     configs = [config, *more]
     engine, names = uncompiled(configs)

@@ -99,7 +99,7 @@ class Runner:
         return self.variants[key]
 
     def tables(self, n: int, level: str, comp) -> list:
-        from kiai.strategies.run import GameConfig
+        from kiai.strategies.game_config import GameConfig
 
         return [GameConfig(seating, level, self.r.strategy, dict(self.r.params), components=comp)
                 for seating in self.lineups[n]]

@@ -165,7 +165,7 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
     rule readings by rule readings (`rules`: a list of {name: value}, rule_variants; default
     docs/rules.md's); a configuration listed twice is played once."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     plan, seen = [], set()
     for level in levels:

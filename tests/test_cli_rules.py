@@ -20,7 +20,8 @@ from kiai.reports import tune as T
 from kiai.simcore.stats import paired_test
 from kiai.simcore import results as L
 from kiai.simcore.readings import DEFAULTS, READINGS
-from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")

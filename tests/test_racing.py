@@ -13,7 +13,7 @@ from kiai.reports import sweep as S
 from kiai.reports import tables as T
 from kiai.reports.summary import Tally
 from kiai.simcore import results as L
-from kiai.strategies.run import GameConfig
+from kiai.strategies.game_config import GameConfig
 
 GOLDEN = (5 ** 0.5 - 1) / 2
 
@@ -168,7 +168,7 @@ def small_race():
 def raced_table(path, *, threads=None, backend=None, resume=False, block=70):
     import numba
 
-    from kiai.strategies.run import set_threads
+    from kiai.strategies.playing import set_threads
 
     plan, groups = small_race()
     before = numba.get_num_threads()
@@ -269,7 +269,7 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     from kiai.strategies import registry
-    from kiai.strategies import run as RUN
+    from kiai.strategies import playing
     from kiai.strategies import selfplay as SP
 
     barrier, real = threading.Barrier(4, timeout=20), SP.data_record
@@ -279,9 +279,9 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
         return real(config)
 
     monkeypatch.setattr(SP, "data_record", together)
-    monkeypatch.setattr(RUN, "_RECORDS", {})
+    monkeypatch.setattr(playing, "_RECORDS", {})
     config = GameConfig(SEATINGS[0], "easy", "selfplay")
     with ThreadPoolExecutor(4) as pool:
-        addresses = list(pool.map(lambda _: RUN._data_record(config, registry.get("selfplay")), range(4)))
-    (kept,) = RUN._RECORDS.values()
+        addresses = list(pool.map(lambda _: playing._data_record(config, registry.get("selfplay")), range(4)))
+    (kept,) = playing._RECORDS.values()
     assert addresses == [kept.ctypes.data] * 4

@@ -348,7 +348,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         return Tally.of(rows)
 
     monkeypatch.setattr(P, "play_range", quarter)
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
                       P.LocalBackend(), block=3000)  # fmt: skip
@@ -359,7 +359,8 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
 
 
 def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
-    from kiai.strategies.run import GameConfig, run_games
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games
 
     seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
     def half_width(k, n):
@@ -492,7 +493,7 @@ def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays()
     which simulate prints as played) differs by table, and the report would otherwise split
     selfplay into a strategy per family (charts.strategy_labels); the model column tells them apart."""
     from kiai.reports import charts
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     configs = [GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "selfplay"),
                GameConfig(("gorobei", "katsushiro"), "hard", "selfplay")]
