@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import Bar, ComponentsOpt, SeedOpt, ThreadsOpt, command, progress
+from kiai.progress import Bar, bar as progress
+from kiai.cli.common import ComponentsOpt, SeedOpt, StrategyOpt, ThreadsOpt, command
 
 
 @command(short_help="Find, per team size, the level that plays as hard as a target.",

@@ -30,7 +30,8 @@ from kiai.cli import (
     tune,
 )
 from kiai import environment
-from kiai.cli.common import UserError, set_command_line
+from kiai.errors import KiaiError
+from kiai.cli.common import set_command_line
 from kiai.reports.files import WriteError
 
 app = typer.Typer(
@@ -201,7 +202,7 @@ def _main(argv: list[str] | None) -> int:
     except cx.ClickException as e:
         print(f"kiai: error: {e.format_message()}", file=sys.stderr)
         return 2
-    except UserError as e:
+    except KiaiError as e:  # bad input: one line, exit code 2
         print(f"kiai: error: {e}", file=sys.stderr)
         return 2
     return rv if isinstance(rv, int) else 0

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import check_output_folder, command, fail
+from kiai.checks import check_output_folder, fail
+from kiai.cli.common import command
 from kiai.reports.words import plural
 
 
@@ -18,7 +19,7 @@ def _sweep_notes(path: Path) -> dict:
     try:
         import pyarrow.parquet as pq
 
-        from kiai.reports.sweep import METADATA_KEY
+        from kiai.reports.tables import METADATA_KEY
 
         raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
         info = json.loads(raw) if raw else {}
@@ -73,7 +74,7 @@ def report(
     from kiai.checks import check_input
     from kiai.reports.files import atomic_folder
     from kiai.reports.report import check_results, load_results, write_report
-    from kiai.reports.sweep import with_rules_column
+    from kiai.reports.tables import with_rules_column
 
     if compare and compare[0] is not None:
         if results:

@@ -9,17 +9,9 @@ import typer
 from typer.core import TyperCommand
 
 from kiai.sweep_plan import SWEEP_GAMES
-from kiai.cli.common import (
-    AbsentOpt,
-    Bar,
-    ComponentsOpt,
-    ModelOpt,
-    ParamsFileOpt,
-    StrictOpt,
-    command,
-    fail,
-    progress,
-)
+from kiai.cli.common import AbsentOpt, ComponentsOpt, ModelOpt, ParamsFileOpt, StrictOpt, command
+from kiai.progress import Bar, bar as progress
+from kiai.checks import fail
 from kiai.reports.words import plural
 
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."

@@ -11,8 +11,20 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import (
+from kiai.checks import (
     DEFAULT_SAMURAI,
+    check_model,
+    check_games,
+    check_output,
+    check_seed,
+    fail,
+    parse_levels,
+    parse_params,
+    parse_rules,
+    parse_samurai,
+    resolve_strategy,
+)
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     ParamsFileOpt,
@@ -21,25 +33,15 @@ from kiai.cli.common import (
     ForceOpt,
     ModelOpt,
     StrictOpt,
-    check_model,
     ThreadsOpt,
-    check_games,
-    check_output,
-    check_seed,
     check_threads,
     command,
     command_line,
-    fail,
     format_params,
-    parse_levels,
-    parse_params,
-    parse_rules,
-    parse_samurai,
-    progress,
-    resolve_strategy,
     stderr,
     warm_engine,
 )
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 
@@ -83,7 +85,7 @@ def tune(
     strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
 ):
-    from kiai.reports.sweep import atomic_write
+    from kiai.reports.files import atomic_write
 
     search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
                    force, absent_tokens, rule, components, model, threads, generations, strict=strict)  # fmt: skip
@@ -143,7 +145,8 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
     from kiai.reports import tune as T
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
 
     check_games(games)
     check_threads(threads)
@@ -201,7 +204,7 @@ def _search(search: _Search):
     import numpy as np
 
     from kiai.reports import tune as T
-    from kiai.reports.sweep import play_chunks
+    from kiai.reports.play import play_chunks
     from kiai.simcore import results as L
 
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs

@@ -56,8 +56,8 @@ MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 K
 
 
 def _threads(threads: int | None):
-    """The call's own engine threads (strategies.run.threads_for): the caller's are left as they are."""
-    from kiai.strategies.run import threads_for
+    """The call's own engine threads (strategies.playing.threads_for): the caller's are left as they are."""
+    from kiai.strategies.playing import threads_for
 
     return threads_for(threads)
 
@@ -127,7 +127,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
+    from kiai.reports import play as P
     from kiai.reports import sweep as S
+    from kiai.reports import tables as T
 
     with reporter(progress) as p:
         plan, request, job, groups = sweep_plan(
@@ -144,23 +146,23 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                 if todo:  # compile (or load) before any clock or cluster starts
                     warm_engine(*(config for _, config in todo), note=p.note)
                 if local:
-                    backend = S.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
+                    backend = P.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
                 elif todo:
                     from kiai.reports.cluster import DaskBackend
 
                     backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
                                DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
                 else:
-                    backend = S.LocalBackend()
+                    backend = P.LocalBackend()
                 p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
                         threads=used if local else None,
                         workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
-                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
+                run = dict(block=block or P.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
                            on_estimate=p.estimate)
                 if job is not None:
                     return job.run(backend, **run)
                 rows = S.run_plan(todo, seed, request, backend, groups=groups, **run)
-                return S.to_frame([rows[i] for i in sorted(rows)])
+                return T.to_frame([rows[i] for i in sorted(rows)])
         except KeyboardInterrupt:
             if job is not None:
                 saved = len(job.rows)
@@ -168,7 +170,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                        f"{'is' if saved == 1 else 'are'} saved in {job.out}; "
                        "run the same command with --resume to finish")  # fmt: skip
             raise
-        except S.SweepError as e:
+        except T.SweepError as e:
             fail(str(e))
         finally:
             if backend is not None:
@@ -351,7 +353,7 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
 def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
     from kiai.reports.records import write
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import record_game
+    from kiai.strategies.playing import record_game
 
     version = kiai_version()
     with p:
@@ -372,7 +374,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     divergence (the replay stops there)."""
     from kiai.reports.records import RecordError, first_divergence, read, replayed
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:
         sources = record_sources(records)

@@ -343,7 +343,7 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     check_model's notes go to `note`). `strict`: refuse a model made for other component data."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)

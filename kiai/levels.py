@@ -117,7 +117,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.simcore.version import kiai_version
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:
         comp = load_components(components)
@@ -156,7 +156,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
 
 
 def _engine() -> str:
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     return source_hash()
 
@@ -165,7 +165,8 @@ def _run(request, comp, out: Path, state, p, threads) -> Balance:
     """Play the request (the input checked), write what it found, and say so."""
     from kiai.reports import balance_page
     from kiai.reports.balance_run import run
-    from kiai.strategies.run import GameConfig, threads_for
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import threads_for
 
     out.mkdir(exist_ok=True)
     with threads_for(threads) as used:

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports.pooling import balanced, whole_counts
-from kiai.reports.stats import proportion_ci_arrays
+from kiai.simcore.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
 ALPHA = 0.05

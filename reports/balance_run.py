@@ -98,7 +98,7 @@ class Runner:
         return self.variants[key]
 
     def tables(self, n: int, level: str, comp) -> list:
-        from kiai.strategies.run import GameConfig
+        from kiai.strategies.game_config import GameConfig
 
         return [GameConfig(seating, level, self.r.strategy, dict(self.r.params), components=comp)
                 for seating in self.lineups[n]]
@@ -106,7 +106,7 @@ class Runner:
     def games(self, what: str, configs: list, first: int, last: int) -> tuple[int, int]:
         """Wins and games of configs on indices first..last-1 each (read back from the state
         where it holds them)."""
-        from kiai.reports.sweep import play_range
+        from kiai.reports.play import play_range
 
         held = self.state.get(what)
         if held is None:

@@ -3,7 +3,7 @@
 A record (docs/records.md; its JSON Schema is docs/record.schema.json) gives how the game was
 made, its setup, every event in order of play (decisions and random outcomes as results among
 them, the public state after each turn and end-of-round step) and its result. `write` makes one
-from a recorded game's event rows (simcore.events, strategies.run.record_game); `replay_inputs`
+from a recorded game's event rows (simcore.events, strategies.playing.record_game); `replay_inputs`
 turns a record back into what the engine needs to play it again (its configuration, its random
 outcomes as elements, its decisions); `first_divergence` compares a record with its replay.
 
@@ -192,7 +192,7 @@ def _events(rows, n: int) -> tuple[list, list[int] | None]:
 
 
 def write(config, seed: int, game: int, row, rows, version: str) -> dict:
-    """The record of game `game` of `seed` under `config` (strategies.run.GameConfig), from its
+    """The record of game `game` of `seed` under `config` (strategies.game_config.GameConfig), from its
     results row and recorded event rows."""
     from kiai.simcore.results import OUT_NAMES
 
@@ -327,7 +327,8 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     first player, its random outcomes and its decisions (`reference` stands in for the strategy:
     it is asked nothing while the record's decisions last). Bad fields are RecordErrors."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, record_game
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import record_game
 
     if rec.get("record") != FORMAT or isinstance(rec.get("record"), bool):
         raise RecordError(f"{where}: field 'record' is {rec.get('record')!r}; kiai replays records of format {FORMAT}")

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.reports.files import atomic_write  # noqa: F401  (the one writing helper, also reports.sweep's)
+from kiai.reports.files import atomic_write
 from kiai.reports.summary import MAX_SCORE, kiai_version
 from kiai.simcore.codes import OUTCOMES
 from kiai.simcore.seatings import lineup_key
@@ -57,7 +57,7 @@ COLUMNS: dict[str, str] = {
     "seed": "int64",
     "components_sha256": "str",
     "kiai_version": "str",
-    "engine": "str",  # the engine's source hash (engine_hash: simcore._cache.source_hash) that played the row
+    "engine": "str",  # the engine's source hash (engine_hash: simcore.sources.source_hash) that played the row
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
@@ -127,7 +127,7 @@ def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataF
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
     """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     return source_hash()
 

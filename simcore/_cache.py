@@ -5,13 +5,10 @@ function, not the files of the functions it calls. The kernel calls the rules mo
 strategy, so an edit to a strategy would leave a stale kernel in the cache. We therefore point
 numba at a directory named by a hash of every source file compiled code is built from (and the
 numba version): any edit gives a fresh directory, and a warm start reuses the old one.
-
-The plain Python modules of the two packages (PLAIN: configuration, records, statistics, the run
-layer) are left out of the hash, so editing them recompiles nothing; no compiled module
-may import them (tests/test_cache.py checks it).
+Which files those are, and their hash, is simcore/sources.py's.
 
 Set KIAI_CACHE_DIR to choose the parent directory (the benchmark uses it to time a cold start).
-This module must run before any jitted module is imported: simcore/__init__ imports it first.
+configure() must run before any jitted module is imported: simcore/__init__ calls it first.
 
 Where that directory cannot be written (a read-only HOME, no XDG_CACHE_HOME), numba would fall
 back to the source tree's __pycache__, where it checks modification times only: the stale-kernel
@@ -20,36 +17,12 @@ cache moves, with one warning, to a folder of the same key under the temporary f
 none is writable either the code runs uncached (CACHED is False).
 """
 
-import hashlib
 import os
 import pathlib
 import sys
 import tempfile
 
-import numba
 from numba.core import caching, config, dispatcher
-
-_ROOT = pathlib.Path(__file__).resolve().parent.parent
-_SOURCE_DIRS = ("simcore", "strategies")
-PLAIN = frozenset({
-    "simcore/components.py", "simcore/config.py", "simcore/filekinds.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
-    "simcore/version.py",
-    "strategies/registry.py", "strategies/run.py",
-})  # fmt: skip
-
-
-def source_files() -> list[pathlib.Path]:
-    """The sources compiled code is built from: every module of the two packages but PLAIN."""
-    return [f for d in _SOURCE_DIRS for f in sorted((_ROOT / d).rglob("*.py"))
-            if f.relative_to(_ROOT).as_posix() not in PLAIN]
-
-
-def source_hash() -> str:
-    h = hashlib.sha256(numba.__version__.encode())
-    for f in source_files():
-        h.update(f.relative_to(_ROOT).as_posix().encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def cache_root() -> pathlib.Path:
@@ -86,9 +59,10 @@ def _warn(line: str) -> None:
         os.environ["KIAI_CACHE_WARNED"] = "1"
 
 
-def configure() -> pathlib.Path | None:
-    global CACHED
-    key = source_hash()
+def configure(key: str) -> pathlib.Path | None:
+    """Point numba's cache at the folder of `key` (sources.source_hash()), or where that cannot be
+    written at the temporary folder's, or nowhere (CACHED False); that folder, or None."""
+    global CACHED, CACHE_DIR
     path = cache_root() / key
     # our folder or none: never the source tree's __pycache__ (InTreeCacheLocator), never a folder
     # keyed by modification times alone
@@ -112,7 +86,8 @@ def configure() -> pathlib.Path | None:
     # the other strategies and the compile time are unchanged. It keeps each float operation
     # as written, so games stay the same bit for bit.
     config.SLP_VECTORIZE = 1
+    CACHE_DIR = path
     return path
 
 
-CACHE_DIR = configure()
+CACHE_DIR: pathlib.Path | None = None  # where configure() pointed numba

@@ -54,13 +54,13 @@ def folder(tmp_path_factory):
 
 
 def _no_games(monkeypatch):
-    from kiai.reports import sweep as S
-    from kiai.strategies import run as R
+    from kiai.reports import play
+    from kiai.strategies import playing
 
     def refuse(*a, **k):
         raise AssertionError("bad input was not refused before the work started")
 
-    for module, name in ((S, "play_block"), (R, "run_one"), (R, "record_game")):
+    for module, name in ((play, "play_block"), (playing, "run_one"), (playing, "record_game")):
         monkeypatch.setattr(module, name, refuse)
 
 
@@ -128,17 +128,18 @@ def test_an_unwritable_cache_moves_to_the_temporary_folder_never_the_source_tree
 def test_no_writable_cache_folder_runs_uncached_with_one_warning(monkeypatch, capsys, tmp_path):  # 2
     from numba.core import caching, config, dispatcher
 
-    from kiai.simcore import _cache
+    from kiai.simcore import _cache, sources
 
     monkeypatch.setattr(dispatcher.Dispatcher, "enable_caching", dispatcher.Dispatcher.enable_caching)
     monkeypatch.setattr(caching.CacheImpl, "_locator_classes", caching.CacheImpl._locator_classes)
     monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)
     monkeypatch.setattr(_cache, "CACHED", True)
+    monkeypatch.setattr(_cache, "CACHE_DIR", _cache.CACHE_DIR)
     monkeypatch.setattr(_cache, "cache_root", lambda: Path("/proc/no-home"))
     monkeypatch.setattr(_cache, "temporary_root", lambda: Path("/proc/no-tmp"))
     monkeypatch.delenv("KIAI_CACHE_WARNED", raising=False)
     monkeypatch.setenv("KIAI_CACHE_DIR", os.environ.get("KIAI_CACHE_DIR", ""))
-    assert _cache.configure() is None and _cache.CACHED is False
+    assert _cache.configure(sources.source_hash()) is None and _cache.CACHED is False
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "running uncached" in err[0]
     from numba import njit
