@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import Bar, ComponentsOpt, SeedOpt, StrategyOpt, ThreadsOpt, command, progress
+from kiai.progress import Bar, bar as progress
+from kiai.cli.common import ComponentsOpt, SeedOpt, StrategyOpt, ThreadsOpt, command
 
 
 @command(short_help="Find, per team size, the level that plays as hard as a target.",
@@ -35,7 +36,8 @@ def balance(
     verify: int = typer.Option(20_000, "--verify", help="Fresh games on which the winner, the printed level and "
                                                         "the target are each played."),
     seed: int = SeedOpt,
-    strategy: str = StrategyOpt,
+    strategy: str = typer.Option(None, "--strategy", help="Strategy name (default: kiai's default strategy, "
+                                                          "marked in `kiai strategies`)."),
     param: list[str] = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE; repeatable."),
     components: str = ComponentsOpt,
     out: Path = typer.Option(Path("kiai-balance"), "--out", "-o", help="Folder for components.toml, balance.md "

@@ -11,20 +11,9 @@ import time
 
 import typer
 
-from kiai.cli.common import (
-    PLAYER,
-    Options,
-    ThreadsOpt,
-    check_games,
-    check_threads,
-    command,
-    fail,
-    grouped,
-    progress,
-    resolve_strategy,
-    stderr,
-    warm_engine,
-)
+from kiai.cli.common import PLAYER, Options, ThreadsOpt, check_threads, command, grouped, stderr, warm_engine
+from kiai.checks import check_games, fail, resolve_strategy
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
@@ -33,7 +22,8 @@ WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal",
 _PROBE = """
 import time, json
 t0 = time.perf_counter()
-from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games
 run_games(GameConfig(tuple({samurai!r}.split(',')), {difficulty!r}, {strategy!r}), 10, 0)
 print(json.dumps({{"seconds": time.perf_counter() - t0}}))
 """
@@ -67,7 +57,8 @@ def bench(
     import numba
 
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, run_games, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games, set_threads
     from kiai.strategies import registry
 
     check_games(games)

@@ -14,27 +14,9 @@ from types import SimpleNamespace
 
 import typer
 
-from kiai.checks import (  # noqa: F401  (the commands import them from here)
-    DEFAULT_SAMURAI,
-    check_game_index,
-    check_games,
-    check_model,
-    check_output,
-    check_output_folder,
-    check_seed,
-    check_size,
-    fail,
-    make_config,
-    parse_levels,
-    parse_params,
-    parse_rules,
-    parse_samurai,
-    resolve_strategy,
-)
+from kiai.checks import DEFAULT_SAMURAI
 from kiai.checks import check_threads as _check_threads
-from kiai.errors import KiaiError as UserError  # noqa: F401  (bad input: one line, exit code 2)
-from kiai.progress import Bar, rate_column  # noqa: F401
-from kiai.progress import bar as progress
+from kiai.progress import rate_column
 from kiai.progress import warm_engine as _warm_engine
 
 _COMMAND_LINE: list[str] = []  # the arguments of this run, set by cli.main.main

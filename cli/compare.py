@@ -12,10 +12,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from kiai.checks import DEFAULT_SAMURAI
 from kiai.cli.common import (
-    DEFAULT_SAMURAI,
     AbsentOpt,
-    Bar,
     DifficultyOpt,
     ModelOpt,
     ParamsFileOpt,
@@ -25,8 +24,8 @@ from kiai.cli.common import (
     ThreadsOpt,
     command,
     format_params,
-    progress,
 )
+from kiai.progress import Bar, bar as progress
 from kiai.reports.words import plural
 
 if TYPE_CHECKING:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import typer
@@ -27,7 +29,10 @@ from kiai.cli import (
     train_value,
     tune,
 )
-from kiai.cli.common import UserError, set_command_line
+from kiai import environment
+from kiai.errors import KiaiError
+from kiai.cli.common import set_command_line
+from kiai.reports.files import WriteError
 
 app = typer.Typer(
     name="kiai",
@@ -134,12 +139,47 @@ def empty_argument(argv: list[str]) -> str | None:
     return None
 
 
+# what a write to standard output fails with when it cannot take more (a full disk, a closed pipe)
+OUTPUT_FAULTS = (errno.ENOSPC, errno.EPIPE, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point: usage errors and bad input print one line and exit with code 2; Ctrl-C
-    exits with code 130."""
+    """Entry point: usage errors and bad input print one line and exit with code 2; a file or
+    standard output that cannot be written (a full disk) one line and code 1; Ctrl-C exits
+    with code 130."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at the interpreter's exit, where a fault would go unsaid
+    except WriteError as e:  # reports.files: a file of the command's, left as it was
+        print(f"kiai: error: {e.strerror}", file=sys.stderr)
+        return 1
+    except OSError as e:  # standard output (print, the help, the final flush)
+        if e.errno not in OUTPUT_FAULTS:
+            raise
+        print(f"kiai: error: cannot write standard output: {e.strerror or e}", file=sys.stderr)
+        _drop_stdout()
+        return 1
+    return code
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of what
+    could not be written raises nothing more ("Exception ignored...")."""
+    if sys.stdout is sys.__stdout__ and sys.stdout is not None:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
+def _main(argv: list[str] | None) -> int:
     command = typer.main.get_command(app)
     args = [str(a) for a in (sys.argv[1:] if argv is None else argv)]
     set_command_line(args)
+    if environment.PROBLEM is not None:
+        print(f"kiai: error: {environment.PROBLEM}", file=sys.stderr)
+        return 2
+    if environment.NOTE is not None:
+        print(environment.NOTE, file=sys.stderr)
     problem = moved(args)
     empty = empty_argument(args)
     if problem is None and empty is not None:
@@ -162,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     except cx.ClickException as e:
         print(f"kiai: error: {e.format_message()}", file=sys.stderr)
         return 2
-    except UserError as e:
+    except KiaiError as e:  # bad input: one line, exit code 2
         print(f"kiai: error: {e}", file=sys.stderr)
         return 2
     return rv if isinstance(rv, int) else 0

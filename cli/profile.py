@@ -46,7 +46,7 @@ def jit_symbols() -> list[tuple[int, int, str]]:
 
     found: dict[int, str] = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, CPUDispatcher):
+        if not issubclass(type(obj), CPUDispatcher):  # type(), not isinstance: a dead weak proxy raises there
             continue
         for cres in obj.overloads.values():
             lib = cres.library
@@ -93,7 +93,9 @@ def shares(report: str) -> list[tuple[float, str]]:
 _CHILD = """
 import json, os, signal, subprocess, sys, time
 from kiai.cli.profile import chunks, jit_symbols, write_perf_map
-from kiai.strategies.run import GameConfig, compile_here, run_games, set_threads
+from kiai.strategies.compiling import compile_here
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games, set_threads
 args = json.loads(sys.argv[1])
 set_threads(args["threads"])
 config = GameConfig(tuple(args["samurai"].split(",")), args["difficulty"], args["strategy"], args["params"])

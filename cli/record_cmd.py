@@ -11,16 +11,15 @@ from kiai.cli.common import (
     PLAYER,
     SETUP,
     TABLE,
-    Bar,
     ForceOpt,
     Options,
     SeedOpt,
     command,
     config_args,
     grouped,
-    progress,
     stderr,
 )
+from kiai.progress import Bar, bar as progress
 from kiai.reports.words import plural
 
 

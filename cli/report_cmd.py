@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import check_output_folder, command, fail
+from kiai.checks import check_output_folder, fail
+from kiai.cli.common import command
 from kiai.reports.words import plural
 
 
@@ -18,7 +19,7 @@ def _sweep_notes(path: Path) -> dict:
     try:
         import pyarrow.parquet as pq
 
-        from kiai.reports.sweep import METADATA_KEY
+        from kiai.reports.tables import METADATA_KEY
 
         raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
         info = json.loads(raw) if raw else {}
@@ -70,8 +71,10 @@ def report(
 ):
     import pandas as pd
 
+    from kiai.checks import check_input
+    from kiai.reports.files import atomic_folder
     from kiai.reports.report import check_results, load_results, write_report
-    from kiai.reports.sweep import with_rules_column
+    from kiai.reports.tables import with_rules_column
 
     if compare and compare[0] is not None:
         if results:
@@ -90,9 +93,10 @@ def report(
         if path.resolve() in read:
             fail(f"{path} is given twice; its games would count twice")
         read.add(path.resolve())
+        check_input(path, "FILES")
         if path.suffix.lower() not in (".parquet", ".csv"):
             fail(f"{path}: expected a .parquet or .csv results table")
-        if not path.is_file():
+        if not path.exists():
             fail(f"{path}: no such file")
         try:
             df = load_results(path)
@@ -108,14 +112,9 @@ def report(
             notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    made = not out.exists()
-    try:
-        written = write_report(df, out, title=title, notes=notes, components=names)
-    except (ValueError, OSError) as e:
-        if made and out.is_dir() and not any(out.iterdir()):
-            out.rmdir()
-        if isinstance(e, OSError):
-            fail(f"cannot write the report in {out}: {e.strerror or e}")
+    try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
+        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names))
+    except ValueError as e:
         fail(f"{results[0]}: {e}")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     tables = sum(1 for n in written if n.endswith(".csv"))

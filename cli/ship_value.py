@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import check_size, command, fail, parse_levels, parse_params
+from kiai.checks import check_size, fail, parse_levels, parse_params
+from kiai.cli.common import command
 
 
 @command("ship", short_help="Make a value file the one selfplay plays on its family's tables.",

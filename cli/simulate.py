@@ -12,18 +12,17 @@ from kiai.cli.common import (
     PLAYER,
     SETUP,
     TABLE,
-    Bar,
     ForceOpt,
     Options,
     SeedOpt,
     ThreadsOpt,
-    check_output,
     command,
     config_args,
     grouped,
-    progress,
     stderr,
 )
+from kiai.progress import Bar, bar as progress
+from kiai.checks import check_output
 
 if TYPE_CHECKING:
     from kiai.results import Simulation
@@ -66,7 +65,7 @@ def simulate(
 
 def write_summary_table(result: Simulation, path: Path) -> None:
     """The result as a one-row results table, the same columns and types as a sweep's."""
-    from kiai.reports.tables import atomic_write
+    from kiai.reports.files import atomic_write
 
     df = result.to_frame()
     if path.suffix.lower() == ".parquet":

@@ -9,16 +9,9 @@ import typer
 from typer.core import TyperCommand
 
 from kiai.sweep_plan import SWEEP_GAMES
-from kiai.cli.common import (
-    AbsentOpt,
-    Bar,
-    ComponentsOpt,
-    ModelOpt,
-    ParamsFileOpt,
-    command,
-    fail,
-    progress,
-)
+from kiai.cli.common import AbsentOpt, ComponentsOpt, ModelOpt, ParamsFileOpt, StrictOpt, command
+from kiai.progress import Bar, bar as progress
+from kiai.checks import fail
 from kiai.reports.words import plural
 
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
@@ -73,6 +66,7 @@ def sweep(
                                                         "(`kiai rules` lists them). Default: the rules' own readings."),
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    strict: bool = StrictOpt,
     games: int = typer.Option(None, "--games", "-n", help=f"Games per configuration (default {SWEEP_GAMES:,}; "
                                                           "the preset's own with --preset)."),
     precision: float = typer.Option(None, "--precision", help="Instead of --games: play batches of doubling size "
@@ -118,7 +112,7 @@ def sweep(
                    params=param, params_file=params_file, rules=rule, absent_tokens=absent_tokens,
                    components=components, model=model, games=games, precision=precision, max_games=max_games,
                    seed=seed, preset=preset, results=results, out=out, csv=csv, resume=resume, force=force,
-                   threads=threads,
+                   threads=threads, strict=strict,
                    workers=workers, scheduler=scheduler, block=block, progress=bar)  # fmt: skip
     _print_done(df, bar, out, csv)
 

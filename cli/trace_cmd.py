@@ -10,15 +10,13 @@ from kiai.cli.common import (
     TABLE,
     Options,
     SeedOpt,
-    check_game_index,
-    check_seed,
     command,
     config_args,
     grouped,
-    make_config,
     stderr,
     warm_engine,
 )
+from kiai.checks import check_game_index, check_seed, make_config
 
 
 @command(short_help="Play one game and print it turn by turn.",
@@ -38,7 +36,7 @@ def trace(
     setup: Options = SETUP,
 ):
 
-    from kiai.strategies.run import grade, run_one
+    from kiai.strategies.playing import grade, run_one
     from kiai.simcore.codes import OUT_WIN
     from kiai.reports.summary import absent_label, absent_tokens_unused, rules_label
     from kiai.simcore.trace import LEGEND, describe, outcome_words

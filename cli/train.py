@@ -13,20 +13,18 @@ from kiai.cli.common import (
     SeedOpt,
     StageBars,
     ThreadsOpt,
-    check_output_folder,
-    check_seed,
     check_threads,
     command,
     command_line,
-    fail,
-    progress,
 )
+from kiai.checks import check_output_folder, check_seed, fail
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 
 def parse_table(text: str) -> tuple[tuple[str, ...], str]:
     """'kanbei,heihachi,kikuchiyo:normal' as (seating, level)."""
-    from kiai.cli.common import parse_samurai
+    from kiai.checks import parse_samurai
 
     seating, sep, level = text.rpartition(":")
     if not sep or not seating or not level:
@@ -77,7 +75,8 @@ def train(
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
     from kiai.training import learned as T
-    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
 
     check_seed(seed)
     check_threads(threads)

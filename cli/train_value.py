@@ -12,17 +12,12 @@ from kiai.cli.common import (
     SeedOpt,
     StageBars,
     ThreadsOpt,
-    check_output_folder,
-    check_seed,
-    check_size,
     check_threads,
     command,
     command_line,
-    fail,
-    parse_levels,
-    parse_samurai,
-    progress,
 )
+from kiai.checks import check_output_folder, check_seed, check_size, fail, parse_levels, parse_samurai
+from kiai.progress import bar as progress
 
 
 @command("value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",
@@ -108,7 +103,7 @@ def train_value(
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies.nets import modelfile as M
     from kiai.training import value as V
-    from kiai.strategies.run import set_threads
+    from kiai.strategies.playing import set_threads
 
     check_seed(seed)
     if deal_seed is not None:
@@ -188,7 +183,7 @@ def _where(settings, samurai, size, difficulty, comp):
     if difficulty is None:
         return settings
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     levels = parse_levels(difficulty, comp)
     if len(levels) != 1:

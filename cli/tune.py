@@ -11,8 +11,20 @@ from pathlib import Path
 
 import typer
 
-from kiai.cli.common import (
+from kiai.checks import (
     DEFAULT_SAMURAI,
+    check_model,
+    check_games,
+    check_output,
+    check_seed,
+    fail,
+    parse_levels,
+    parse_params,
+    parse_rules,
+    parse_samurai,
+    resolve_strategy,
+)
+from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,
     ParamsFileOpt,
@@ -20,25 +32,16 @@ from kiai.cli.common import (
     SeedOpt,
     ForceOpt,
     ModelOpt,
-    check_model,
+    StrictOpt,
     ThreadsOpt,
-    check_games,
-    check_output,
-    check_seed,
     check_threads,
     command,
     command_line,
-    fail,
     format_params,
-    parse_levels,
-    parse_params,
-    parse_rules,
-    parse_samurai,
-    progress,
-    resolve_strategy,
     stderr,
     warm_engine,
 )
+from kiai.progress import bar as progress
 from kiai.reports.words import plural
 
 
@@ -79,12 +82,13 @@ def tune(
     rule: list[str] = RuleOpt,
     components: str = ComponentsOpt,
     model: str = ModelOpt,
+    strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
 ):
-    from kiai.reports.sweep import atomic_write
+    from kiai.reports.files import atomic_write
 
     search = _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out,
-                   force, absent_tokens, rule, components, model, threads, generations)  # fmt: skip
+                   force, absent_tokens, rule, components, model, threads, generations, strict=strict)  # fmt: skip
     found, fresh, played, seconds = _search(search)
     doc = _document(search, found, fresh)
     _print_result(search, found, fresh, played, seconds)
@@ -135,12 +139,14 @@ class _Search:
 
 
 def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
-          absent_tokens, rule, components, model, threads, generations=8) -> _Search:
+          absent_tokens, rule, components, model, threads, generations=8, strict=False) -> _Search:
     """tune's checks, before any game, and what it searches."""
+    from kiai.checks import once
     from kiai.reports import tune as T
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, set_threads
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
 
     check_games(games)
     check_threads(threads)
@@ -163,19 +169,21 @@ def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, p
     out = check_output(out if out is not None else Path(f"tuned-{strategy}.json"), force=force)
     try:
         comp = load_components(components)
-        levels = list(dict.fromkeys(lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)))
-        seatings = list(dict.fromkeys(parse_samurai(text) for text in samurai or [DEFAULT_SAMURAI]))
+        levels = once([lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)], "--difficulty")
+        seatings = [tuple(s.split(",")) for s in once([",".join(parse_samurai(text)) for text in
+                                                       samurai or [DEFAULT_SAMURAI]], "--samurai")]
         if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
             fail("--samurai lists the same seating twice")
         base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,
-                          model=model, rules=readings)
+                          model=model, rules=readings, strict=strict)
         check_model(model, [base])
         info = base.strategy_info
         grid = [(seating, level) for seating in seatings for level in levels]
 
         def make_configs(c):
             return [GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
-                               components=comp, model=model, rules=readings) for seating, level in grid]  # fmt: skip
+                               components=comp, model=model, rules=readings, strict=strict)
+                    for seating, level in grid]  # fmt: skip
 
         # the cross-entropy method draws its candidates as it goes (_Search.add); the start first
         cands = T.sample_candidates(info, 1 if method == "cem" else candidates, seed, start=start, fixed=fixed)
@@ -196,7 +204,7 @@ def _search(search: _Search):
     import numpy as np
 
     from kiai.reports import tune as T
-    from kiai.reports.sweep import play_chunks
+    from kiai.reports.play import play_chunks
     from kiai.simcore import results as L
 
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs

@@ -46,6 +46,7 @@ _EXPORTS = {
     "Progress": "kiai.progress",
 }
 __all__ = [*_EXPORTS, "strategies"]
+_PLAYS = ("simulate", "sweep", "compare", "record", "records", "replay", "balance")  # the API's functions that play
 
 
 class _StrategiesPackage(_types.ModuleType):
@@ -72,7 +73,19 @@ class _Kiai(_types.ModuleType):
 _sys.modules[__name__].__class__ = _Kiai
 
 
+from kiai import environment as _environment  # noqa: E402  (NUMBA_NUM_THREADS, before numba is imported)
+
+
 def __getattr__(name: str):
+    if _environment.PROBLEM is not None and name in _PLAYS:
+        from kiai.errors import KiaiError
+
+        raise KiaiError(_environment.PROBLEM)
+    if _environment.NOTE is not None:
+        import warnings
+
+        warnings.warn(_environment.NOTE.removeprefix("note: "), stacklevel=2)
+        _environment.NOTE = None
     if name == "strategies":
         return _importlib.import_module("kiai.strategies")
     if name in _EXPORTS:

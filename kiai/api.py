@@ -21,6 +21,7 @@ from kiai.checks import (
     check_flag,
     check_game_index,
     check_games,
+    check_input,
     check_model,
     check_output,
     check_path,
@@ -55,8 +56,8 @@ MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 K
 
 
 def _threads(threads: int | None):
-    """The call's own engine threads (strategies.run.threads_for): the caller's are left as they are."""
-    from kiai.strategies.run import threads_for
+    """The call's own engine threads (strategies.playing.threads_for): the caller's are left as they are."""
+    from kiai.strategies.playing import threads_for
 
     return threads_for(threads)
 
@@ -107,7 +108,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
           max_games: int | None = None, seed: int = 0, preset: str | None = None, results=None, out=None,
           csv: bool = False, resume: bool = False, force: bool = False, threads: int | None = None,
           workers: int | None = None, scheduler: str | None = None, block: int | None = None,
-          progress: bool | Progress = False) -> pd.DataFrame:
+          strict: bool = False, progress: bool | Progress = False) -> pd.DataFrame:
     """Play a grid of configurations on one seed, as `kiai sweep`: a DataFrame, one row per
     configuration, in the columns of the sweep table (reports.sweep.COLUMNS) that `kiai report` reads.
 
@@ -126,7 +127,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
+    from kiai.reports import play as P
     from kiai.reports import sweep as S
+    from kiai.reports import tables as T
 
     with reporter(progress) as p:
         plan, request, job, groups = sweep_plan(
@@ -134,7 +137,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
             preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
-            workers=workers, scheduler=scheduler, block=block)  # fmt: skip
+            workers=workers, scheduler=scheduler, block=block, strict=strict)  # fmt: skip
         todo = job.todo if job is not None else list(enumerate(plan))
         local = workers is None and scheduler is None
         backend = None
@@ -143,23 +146,23 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                 if todo:  # compile (or load) before any clock or cluster starts
                     warm_engine(*(config for _, config in todo), note=p.note)
                 if local:
-                    backend = S.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
+                    backend = P.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
                 elif todo:
                     from kiai.reports.cluster import DaskBackend
 
                     backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
                                DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
                 else:
-                    backend = S.LocalBackend()
+                    backend = P.LocalBackend()
                 p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
                         threads=used if local else None,
                         workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
-                run = dict(block=block or S.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
+                run = dict(block=block or P.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
                            on_estimate=p.estimate)
                 if job is not None:
                     return job.run(backend, **run)
                 rows = S.run_plan(todo, seed, request, backend, groups=groups, **run)
-                return S.to_frame([rows[i] for i in sorted(rows)])
+                return T.to_frame([rows[i] for i in sorted(rows)])
         except KeyboardInterrupt:
             if job is not None:
                 saved = len(job.rows)
@@ -167,7 +170,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                        f"{'is' if saved == 1 else 'are'} saved in {job.out}; "
                        "run the same command with --resume to finish")  # fmt: skip
             raise
-        except S.SweepError as e:
+        except T.SweepError as e:
             fail(str(e))
         finally:
             if backend is not None:
@@ -199,6 +202,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     Its lines are the checks of every argument, four kinds of arms, before any game is played (the
     arms themselves are reports.compare's)."""
     from kiai.reports import compare as C
+    from kiai.simcore.components import ComponentsError
     from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError
 
@@ -219,7 +223,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                 else "components" if listed_files is not None else "seatings")
         param = items_of(params, "--param")
         files = [check_path(f, "--params-file") for f in listed(params_file)]
-        model = check_path(model, "--model")
+        model = check_input(model, "--model")
         lineup_text = text_of(lineup, "--lineup")
         level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
         absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
@@ -259,7 +263,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
                 typed = ",".join(names)
             if strict:  # a model made for other component data is refused (GameConfig.strict)
                 arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
-        except ConfigError as e:
+        except (ConfigError, ComponentsError) as e:  # a level the team cannot set up, too
             fail(str(e))
         check_model(model, [arm.config for arm in arms], p.note)
 
@@ -310,16 +314,16 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
                                    strict=strict)  # fmt: skip
     if out is None:
         return list(_recorded(config, seed, indices, p))
+    from kiai.reports.files import atomic_write
+
     out = Path(out)
-    part = out.with_name(out.name + ".part")  # moved onto `out` once complete
-    try:
-        with open_text(part, "wt", gz=out.name.lower().endswith(".gz")) as sink:
+
+    def write(tmp):  # a temporary file beside `out`, moved onto it once complete
+        with open_text(tmp, "wt", gz=out.name.lower().endswith(".gz")) as sink:
             for rec in _recorded(config, seed, indices, p):
                 sink.write(dumps(rec) + "\n")
-    except BaseException:
-        part.unlink(missing_ok=True)
-        raise
-    part.replace(out)
+
+    atomic_write(out, write)
     return out
 
 
@@ -349,7 +353,7 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
 def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
     from kiai.reports.records import write
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import record_game
+    from kiai.strategies.playing import record_game
 
     version = kiai_version()
     with p:
@@ -370,7 +374,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     divergence (the replay stops there)."""
     from kiai.reports.records import RecordError, first_divergence, read, replayed
     from kiai.reports.summary import kiai_version
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:
         sources = record_sources(records)

@@ -26,6 +26,7 @@ DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
 # engine's full speed. (It is not a memory bound: games are summarised block by block as they
 # are played, so memory does not grow with their number.)
 MAX_GAMES = 100_000_000
+MAX_PARAMS_FILE = 1_000_000  # bytes: a --params-file holds a few parameters
 MAX_INDEX = 2**63 - 1  # game indices and seeds are 64-bit words in the engine (simcore.rng)
 
 
@@ -44,17 +45,30 @@ def default_strategy() -> str:
 
 
 def _number_text(value) -> str:
-    return repr(value) if isinstance(value, float) else str(value)
+    """A number as typed (a numpy scalar as the plain number it holds)."""
+    if isinstance(value, float):
+        return repr(float(value))
+    return str(int(value)) if isinstance(value, Integral) and not isinstance(value, bool) else str(value)
+
+
+def _plain(value):
+    """A one-dimensional numpy array or pandas Series (or Index) as a list; anything else as is."""
+    if getattr(value, "ndim", None) == 1 and hasattr(value, "tolist"):
+        return value.tolist()
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):  # a numpy scalar: the Python value
+        return value.item()
+    return value
 
 
 def text_of(value, option: str, sep: str = ",") -> str | None:
     """A comma-separated option's text from a string (as is) or a list of names or numbers (not
     a set or a dict: their order is not the one written)."""
+    value = _plain(value)
     if value is None or isinstance(value, str):
-        return value
+        return None if value is None else str(value)
     if isinstance(value, Integral) and not isinstance(value, bool):
-        return str(value)
-    items = list(value) if isinstance(value, (list, tuple)) else None
+        return str(int(value))
+    items = [_plain(v) for v in value] if isinstance(value, (list, tuple)) else None
     if items is None or not all(isinstance(v, (str, Integral, float)) and not isinstance(v, bool) for v in items):
         fail(f"{option} expects a comma-separated text or a list of names or numbers, got {value!r}")
     return sep.join(_number_text(v) for v in items)
@@ -73,15 +87,16 @@ def items_of(value, option: str) -> list[str] | None:
     if isinstance(value, Mapping):
         out = []
         for name, v in value.items():
+            v = _plain(v)
             if isinstance(v, Mapping):
-                out += [f"{name}.{inner}={_number_text(x)}" for inner, x in v.items()]
+                out += [f"{name}.{inner}={_number_text(_plain(x))}" for inner, x in v.items()]
             elif isinstance(v, (list, tuple)):
                 out.append(f"{name}={','.join(_number_text(x) for x in v)}")
             else:
                 out.append(f"{name}={_number_text(v)}")
         return out
     try:
-        return [str(item) for item in value]
+        return [str(item) for item in _plain(value)]
     except TypeError:
         fail(f"{option} expects NAME=VALUE items or a dict, got {value!r}")
 
@@ -122,6 +137,18 @@ def check_path(value, option: str):
         fail(f"{option} expects a file name, got {value!r}")
     if not str(value).strip():
         fail(f"{option} is empty")
+    return value
+
+
+def check_input(value, option: str, most: int | None = None):
+    """A file read by kiai (check_path), which must not be a special file (a FIFO would hang the
+    reader, /dev/zero feed it without end), nor larger than `most` bytes. A missing one is left to
+    the reader."""
+    from kiai.simcore.filekinds import problem
+
+    odd = problem(check_path(value, option), most) if value is not None else None
+    if odd is not None:
+        fail(f"{option} {value} {odd}")
     return value
 
 
@@ -182,7 +209,7 @@ def load_params_file(path: str | Path) -> ParamsFile:
     a one-line KiaiError that names the file."""
     from kiai.strategies import registry
 
-    where = f"--params-file {check_path(path, '--params-file')}"
+    where = f"--params-file {check_input(path, '--params-file', MAX_PARAMS_FILE)}"
     if Path(path).is_dir():
         fail(f"{where} is a folder; give the file")
     try:
@@ -316,12 +343,12 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     check_model's notes go to `note`). `strict`: refuse a model made for other component data."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)
     comp = load_components(components)
-    check_path(model, "--model")
+    check_input(model, "--model")
     try:
         config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
@@ -437,7 +464,7 @@ def check_output(path: Path, option: str = "--out", *, force: bool = False, suff
         fail(f"{option} must end in {' or '.join(suffixes)}, got '{path}'")
     if path.is_dir():
         fail(f"{option} {path} is a folder; give a file name")
-    if path.exists() and not force:
+    if os.path.lexists(path) and not force:  # a dangling or looping link is there too
         fail(f"{option} {path} exists; {exists_hint}")
     _check_writable_folder(path.parent, option, path)
     return path
@@ -480,8 +507,9 @@ def record_sources(records) -> list:
             continue
         if Path(check_path(f, "FILES")).is_dir():
             fail(f"{f} is a folder; give the record files")
-        if not Path(f).is_file():
+        if not Path(f).exists():
             fail(f"{f}: no such file")
+        check_input(f, "FILES")  # records may be large: no bound
     if not sources:
         fail("no records given")
     return list(sources)
@@ -500,6 +528,17 @@ def split(text: str, option: str, noun: str = "name") -> list[str]:
     return [t for t in items if t]
 
 
+def once(items: list, option: str) -> list:
+    """The items of a list option, each given once: a value given twice is refused (kiai plays
+    nothing twice, nor merges what was typed twice), named in one line."""
+    seen = set()
+    for item in items:
+        if item in seen:
+            fail(f"{option} lists {_number_text(item)!s} twice; give each value once")
+        seen.add(item)
+    return list(items)
+
+
 def parse_levels(text: str | None, comp) -> list[str]:
     """--difficulty of a sweep or a tuning: levels, comma-separated, or 'all' (default: normal)."""
     from kiai.simcore.codes import LEVELS
@@ -514,7 +553,7 @@ def parse_levels(text: str | None, comp) -> list[str]:
     for lv in levels:
         if lv not in comp.levels:
             fail(f"unknown difficulty '{lv}' (known: {', '.join(comp.levels)})")
-    return list(dict.fromkeys(levels))
+    return once(levels, "--difficulty")
 
 
 def parse_counts(text: str | None) -> list[int]:
@@ -532,7 +571,7 @@ def parse_counts(text: str | None) -> list[int]:
         counts.append(n)
     if not counts:
         fail("--players expects numbers of samurai, comma-separated")
-    return list(dict.fromkeys(counts))
+    return once(counts, "--players")
 
 
 def parse_lineup_mode(text: str | None) -> tuple[str, int | None]:
@@ -586,7 +625,7 @@ def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
         vals = [_param_value(name, r) for r in split(raw, f"--param {name}", "value")]
         if name in grid:
             fail(f"--param {name} is given twice; list its values as {name}=V1,V2")
-        grid[name] = list(dict.fromkeys(vals))
+        grid[name] = once(vals, f"--param {name}")
     return grid
 
 

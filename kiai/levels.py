@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiai.checks import (
     check_flag,
+    check_path,
     check_output_folder,
     check_seed,
     check_threads,
@@ -63,6 +65,8 @@ def parse_target(value, level_sizes: list[int]) -> tuple[int | None, float | Non
         number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
     except ValueError:
         fail(f"--target expects a team size (2 to 7) or a win rate (0.07 or 7%), got {value!r}")
+    if not math.isfinite(number):
+        fail(f"--target expects a team size (2 to 7) or a win rate (0.07 or 7%), got {text}")
     if not text.endswith("%") and number == int(number) and number >= 1:
         if not 2 <= number <= 7:
             fail(f"--target: a team size is 2 to 7, got {text}")
@@ -113,7 +117,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.simcore.version import kiai_version
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:
         comp = load_components(components)
@@ -144,13 +148,15 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
                 fail(f"{n} samurai at {level}: {e}")
         key = {**json.loads(json.dumps(request.__dict__)), "components_sha256": comp.sha256,
                "kiai_version": kiai_version(), "engine": _engine()}
+        if check_path(out, "--out") is None:
+            fail("--out expects a folder name, got None")
         played = _check_out(out, check_flag(resume, "--resume"), check_flag(force, "--force"), key)
         out = Path(out)
         return _run(request, comp, out, State(out / STATE, key, played), p, threads)
 
 
 def _engine() -> str:
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     return source_hash()
 
@@ -159,7 +165,8 @@ def _run(request, comp, out: Path, state, p, threads) -> Balance:
     """Play the request (the input checked), write what it found, and say so."""
     from kiai.reports import balance_page
     from kiai.reports.balance_run import run
-    from kiai.strategies.run import GameConfig, threads_for
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import threads_for
 
     out.mkdir(exist_ok=True)
     with threads_for(threads) as used:
@@ -168,7 +175,12 @@ def _run(request, comp, out: Path, state, p, threads) -> Balance:
         if state.played:
             p.note(f"resume: {len(state.played)} results played before are read back from {state.path}")
         p.start("games", None, threads=used)
-        figures = run(request, comp, state=state, note=p.note, on_games=p.advance)
+        try:
+            figures = run(request, comp, state=state, note=p.note, on_games=p.advance)
+        except KeyboardInterrupt:
+            p.note(f"interrupted: what was played is kept in {state.path}; run the same command with --resume "
+                   f"to continue")
+            raise
     written = balance_page.write(out, figures, comp)
     return Balance(figures, balance_page.page(figures, comp), {k: str(v) for k, v in written.items()})
 

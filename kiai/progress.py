@@ -252,7 +252,7 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
     Returns the seconds it took."""
 
     from kiai.reports.play import warm
-    from kiai.strategies.run import prepare, uncompiled
+    from kiai.strategies.compiling import prepare, uncompiled
 
     configs = [config, *more]
     engine, names = uncompiled(configs)
@@ -279,5 +279,8 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
         stop.set()
     seconds = time.perf_counter() - start
     if seconds > COMPILE_NOTE_AFTER and note is not None:
-        note(f"{done} in {seconds:.0f} s" + (" (cached for later runs)" if engine or names else ""))
+        from kiai.simcore import cached
+
+        kept = " (cached for later runs)" if cached() else " (not cached: no cache folder is writable)"
+        note(f"{done} in {seconds:.0f} s" + (kept if engine or names else ""))
     return seconds

@@ -3,7 +3,10 @@ command's checks, the grid or preset it names, and the table it resumes or write
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 
 from kiai.checks import (
@@ -12,6 +15,7 @@ from kiai.checks import (
     check_games,
     check_model,
     check_output,
+    check_input,
     check_path,
     check_seed,
     check_threads,
@@ -71,14 +75,15 @@ class Axes:
 
 def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
-                resume, force, threads, workers, scheduler, block):
+                resume, force, threads, workers, scheduler, block, strict=False):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
     reports.sweep.Sweep bound to `out` or None, the race's groups or None)."""
     from kiai.reports import sweep as S
+    from kiai.simcore.config import ConfigError
 
     axes = Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
     out = check_sweep_files(out, csv, resume, force)
-    check_path(model, "--model")
+    check_input(model, "--model")
     check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
     if str(seatings).lower() not in ("given", "all"):
         fail(f"--seatings must be given or all, got '{seatings}'")
@@ -107,6 +112,11 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
             plan = grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
         if not plan:  # a preset explains its empty plan (reports.presets); this covers the rest
             fail("the sweep has nothing to play")
+        if check_flag(strict, "--strict"):  # a model made for other component data is refused (GameConfig.strict)
+            try:
+                plan = [dataclasses.replace(c, strict=True) for c in plan]
+            except ConfigError as e:
+                fail(str(e))
         check_model(model, plan, p.note)
         if loaded is not None:
             plan = S.with_base_params(plan, loaded.strategy, loaded.params)
@@ -152,13 +162,16 @@ def check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
 
 
 def check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, note) -> None:
-    from kiai.reports.sweep import PRECISION_START
+    from kiai.reports.racing import PRECISION_START
 
     check_seed(seed)
     if games is not None:
         check_games(games)
     if games is not None and precision is not None:
         fail("--games and --precision exclude each other")
+    if precision is not None and (not isinstance(precision, Real) or isinstance(precision, bool)
+                                  or not math.isfinite(precision)):
+        fail(f"--precision must be a number, a half-width in (0, 0.5], got {precision!r}")
     if max_games is not None and precision is None:
         fail("--max-games goes with --precision")
     for value, option in ((max_games, "--max-games"), (workers, "--workers"), (block, "--block")):
@@ -224,7 +237,7 @@ def results_table(results):
 
     table, where = results, "--from"
     if not hasattr(results, "columns"):  # not a DataFrame: its file
-        path = Path(check_path(results, "--from"))
+        path = Path(check_input(results, "--from"))
         where = f"--from {path}"
         if path.is_dir():
             fail(f"{where} is a folder; give the results table file (.parquet or .csv)")

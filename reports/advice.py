@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports.pooling import balanced, whole_counts
-from kiai.reports.stats import proportion_ci_arrays
+from kiai.simcore.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
 ALPHA = 0.05
@@ -425,8 +425,9 @@ def tokens_off(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
 
 
 def lineup_sentence(pa: dict | None, n: int) -> str:
-    if pa is None:
-        return f"Line-up: {n} samurai make a single line-up, all seven."
+    if pa is None:  # one line-up: all seven samurai, or the only one of its size the table holds
+        return ("Line-up: 7 samurai make a single line-up, all seven." if n == 7 else
+                f"Line-up: the table holds a single line-up of {n} samurai, so none is compared.")
     level, best, worst = pa["level"].capitalize(), pa["best"], pa["worst"]
     if pa["no_wins"]:
         return f"Line-up: at {level} no line-up of {n} won a game, so none is ranked."

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from kiai.reports.balance import NUMBERS, RACE
+from kiai.reports.files import atomic_write
 from kiai.reports.words import plural
 
 FILES = ("components.toml", "balance.md", "balance.json")
@@ -105,8 +106,6 @@ def write(out: Path, figures: dict, comp) -> dict:
     written = {}
     for name, body in zip(FILES, (text, page(figures, comp), json.dumps(figures, indent=1) + "\n")):
         path = out / name
-        tmp = path.with_name(f".{name}.tmp")
-        tmp.write_text(body, encoding="utf-8")
-        tmp.replace(path)
+        atomic_write(path, lambda tmp, body=body: tmp.write_text(body, encoding="utf-8"))
         written[name] = path
     return written

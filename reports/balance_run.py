@@ -13,7 +13,6 @@ is kept in a state file as it is played, so a run cut short (Ctrl-C) continues w
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from kiai.reports import balance as B
+from kiai.reports.files import atomic_write
 
 FRESH = 10**9  # the verification's first game index: the search never plays so far
 STATE = "balance-state.json"
@@ -74,9 +74,8 @@ class State:
     def put(self, what: str, value: list) -> None:
         self.played[what] = value
         if self.path is not None:
-            tmp = self.path.with_name(f".{self.path.name}.tmp")
-            tmp.write_text(json.dumps({"key": self.key, "played": self.played}), encoding="utf-8")
-            os.replace(tmp, self.path)
+            text = json.dumps({"key": self.key, "played": self.played})
+            atomic_write(self.path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 class Runner:
@@ -99,7 +98,7 @@ class Runner:
         return self.variants[key]
 
     def tables(self, n: int, level: str, comp) -> list:
-        from kiai.strategies.run import GameConfig
+        from kiai.strategies.game_config import GameConfig
 
         return [GameConfig(seating, level, self.r.strategy, dict(self.r.params), components=comp)
                 for seating in self.lineups[n]]
@@ -107,7 +106,7 @@ class Runner:
     def games(self, what: str, configs: list, first: int, last: int) -> tuple[int, int]:
         """Wins and games of configs on indices first..last-1 each (read back from the state
         where it holds them)."""
-        from kiai.reports.sweep import play_range
+        from kiai.reports.play import play_range
 
         held = self.state.get(what)
         if held is None:

@@ -21,7 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from kiai.reports.pooling import balanced, whole_counts
-from kiai.reports.stats import proportion_ci_arrays
+from kiai.simcore.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVEL_PLUSES, LEVELS
 
 # Okabe & Ito (2008) colours, chosen to stay distinguishable under the common colour-vision

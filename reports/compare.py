@@ -3,7 +3,7 @@
 An arm is a label and a GameConfig. Every arm plays game indices 0..N-1 of one seed, so game i
 has the same deal in every arm (common random numbers) and arms can be compared game by game:
 each is tested against the best with McNemar's test on the games they won and lost
-(reports.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
+(simcore.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
 
 The arms play block by block (every arm plays a block of game indices before any arm plays the
 next), and each block is counted in and dropped: every arm's Tally, and for every pair of arms
@@ -27,7 +27,7 @@ import numpy as np
 
 from kiai.reports import play
 from kiai.simcore.seatings import seatings_from
-from kiai.reports.stats import holm, paired_test_counts
+from kiai.simcore.stats import holm, paired_test_counts
 from kiai.reports.summary import Tally, summarize
 from kiai.simcore import results as L
 
@@ -39,7 +39,7 @@ PAIR_CELLS = 2_000_000
 @dataclass(frozen=True)
 class Arm:
     label: str
-    config: object  # strategies.run.GameConfig
+    config: object  # strategies.game_config.GameConfig
 
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
@@ -47,7 +47,7 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
     games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     arms = []
     for seating in seatings_from(lineup):
@@ -65,7 +65,7 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
     the label is the strategy's name, so a strategy may appear once. `rules`: the rule readings
     every arm plays."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     names = [name for name, _ in strategies]
     twice = sorted({name for name in names if names.count(name) > 1})
@@ -85,7 +85,7 @@ def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: di
     reading only; `rules` are the other readings, the same in every arm. The label is
     'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     twice = sorted({v for v in values if list(values).count(v) > 1})
     if twice:
@@ -106,7 +106,7 @@ def component_arms(seating: Sequence[str], difficulty: str, strategy: str, param
     rule readings, so every arm plays the same game indices of a seed and the arms differ in the
     component data (and the level a file names: a house level against the printed one) only."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     labels = [label for label, _, _ in files]
     twice = sorted({label for label in labels if labels.count(label) > 1})
@@ -164,7 +164,7 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
 
 
 def paired(p: dict, q: dict) -> dict:
-    """McNemar's test of played arm p against q on their common games (reports.stats
+    """McNemar's test of played arm p against q on their common games (simcore.stats
     .paired_test_counts, a = p, b = q), from their wins and the games both won."""
     n = p["summary"]["games"]
     both = int(p["both"][q["index"]])

@@ -24,7 +24,7 @@ from kiai.reports.charts import (
     with_variant,
 )
 from kiai.reports.pooling import balanced
-from kiai.reports.stats import holm
+from kiai.simcore.stats import holm
 from kiai.simcore.codes import SAMURAI
 from kiai.simcore.seatings import lineup_key, seating_key
 

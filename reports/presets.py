@@ -123,7 +123,7 @@ NEEDS_RESULTS = ("advice", "agreement")
 
 def merge_plans(*plans) -> list:
     """Concatenate plans, keeping the first of configurations listed twice."""
-    from kiai.reports.sweep import identity_key
+    from kiai.reports.tables import identity_key
 
     out, seen = [], set()
     for plan in plans:

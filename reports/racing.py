@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kiai.reports.stats import proportion_ci
+from kiai.simcore.stats import proportion_ci
 from kiai.reports.summary import Tally, summarize
 from kiai.reports.tables import SweepError, identity_key, row_from_summary
 
@@ -45,7 +45,7 @@ ALPHA = 0.05  # a race's error rate: per group, over all its members and looks
 
 
 def half_width(wins: int, games: int) -> float:
-    """Half the width of the 95% interval kiai reports (reports.stats.proportion_ci)."""
+    """Half the width of the 95% interval kiai reports (simcore.stats.proportion_ci)."""
     lo, hi, _ = proportion_ci(wins, games)
     return (hi - lo) / 2
 

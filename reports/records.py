@@ -3,7 +3,7 @@
 A record (docs/records.md; its JSON Schema is docs/record.schema.json) gives how the game was
 made, its setup, every event in order of play (decisions and random outcomes as results among
 them, the public state after each turn and end-of-round step) and its result. `write` makes one
-from a recorded game's event rows (simcore.events, strategies.run.record_game); `replay_inputs`
+from a recorded game's event rows (simcore.events, strategies.playing.record_game); `replay_inputs`
 turns a record back into what the engine needs to play it again (its configuration, its random
 outcomes as elements, its decisions); `first_divergence` compares a record with its replay.
 
@@ -192,7 +192,7 @@ def _events(rows, n: int) -> tuple[list, list[int] | None]:
 
 
 def write(config, seed: int, game: int, row, rows, version: str) -> dict:
-    """The record of game `game` of `seed` under `config` (strategies.run.GameConfig), from its
+    """The record of game `game` of `seed` under `config` (strategies.game_config.GameConfig), from its
     results row and recorded event rows."""
     from kiai.simcore.results import OUT_NAMES
 
@@ -257,6 +257,8 @@ def read(path: Path) -> Iterator[tuple[int, dict]]:
                     rec = json.loads(line)
                 except json.JSONDecodeError as e:
                     raise RecordError(f"{path}, line {k}: not valid JSON ({e.msg}, column {e.colno})") from None
+                except RecursionError:  # a record is a few levels deep; this is no record
+                    raise RecordError(f"{path}, line {k}: JSON nested too deeply for a record") from None
                 if not isinstance(rec, dict):
                     raise RecordError(f"{path}, line {k}: a record is a JSON object")
                 yield k, rec
@@ -315,7 +317,7 @@ def replay_inputs(rec: dict, comp, where: str) -> tuple[dict, list[int], list[in
                     decisions.append(sum(1 << SAMURAI.index(s) for s in e["choice"]))
                 elif len(e["options"]) > 1:
                     decisions.append(int(e["choice"]))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             raise RecordError(f"{where}, event {k} ({kind}): a field is missing or of the wrong kind") from None
     return setup, values, decisions
 
@@ -325,8 +327,17 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     first player, its random outcomes and its decisions (`reference` stands in for the strategy:
     it is asked nothing while the record's decisions last). Bad fields are RecordErrors."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig, record_game
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import record_game
 
+    if rec.get("record") != FORMAT or isinstance(rec.get("record"), bool):
+        raise RecordError(f"{where}: field 'record' is {rec.get('record')!r}; kiai replays records of format {FORMAT}")
+    for key in ("seed", "game"):  # 64-bit words of the engine (simcore.rng), given as whole numbers
+        v = rec.get(key)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RecordError(f"{where}: seed and game must be given as whole numbers; '{key}' is {v!r}")
+        if not 0 <= v <= 2**63 - 1:
+            raise RecordError(f"{where}: field '{key}' must be in 0..2**63-1, got {v}")
     setup, values, decisions = replay_inputs(rec, comp, where)
     try:
         config = GameConfig(tuple(rec["samurai"]), rec["level"], "reference",

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports.charts import NoChartData
+from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")
 PNG_DPI = 150
@@ -28,13 +29,13 @@ class Page:
     def figure(self, stem: str, fig, alt: str) -> None:
         for fmt in IMAGE_FORMATS:
             path = self.out / f"{stem}.{fmt}"
-            fig.savefig(path, dpi=PNG_DPI if fmt == "png" else None)
+            atomic_write(path, lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, dpi=PNG_DPI if fmt == "png" else None))
             self.written[path.name] = path
         self.add(("img", stem, alt, round(float(fig.get_size_inches()[0]) * CSS_PX_PER_INCH)))
 
     def csv(self, name: str, table: pd.DataFrame, what: str) -> None:
         path = self.out / name
-        table.to_csv(path, index=False)
+        atomic_write(path, lambda tmp: table.to_csv(tmp, index=False))
         self.written[name] = path
         self.add(("csv", name, what))
 
@@ -58,25 +59,31 @@ def _toc(blocks: list[tuple]) -> list[tuple[int, str]]:
     return [(2 if kind == "h2" else 3, rest[0]) for kind, *rest in blocks if kind in ("h2", "h3")]
 
 
+def md(text) -> str:
+    """Text for Markdown, which passes HTML through: a '<' that could open a tag (a level or a
+    title holding <script>) is written as an entity, as report.html escapes it."""
+    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", str(text))
+
+
 def to_markdown(blocks: list[tuple]) -> str:
     lines: list[str] = []
     for kind, *rest in blocks:
         if kind == "h1":
-            lines += [f"# {rest[0]}", ""]
+            lines += [f"# {md(rest[0])}", ""]
         elif kind in ("h2", "h3"):
-            lines += [f"{'#' * int(kind[1])} {rest[0]}", ""]
+            lines += [f"{'#' * int(kind[1])} {md(rest[0])}", ""]
         elif kind == "toc":
             lines += ["**Contents**", ""]
-            lines += [f"{'  ' * (depth - 2)}- [{text}](#{slug(text)})" for depth, text in _toc(blocks)] + [""]
+            lines += [f"{'  ' * (depth - 2)}- [{md(text)}](#{slug(text)})" for depth, text in _toc(blocks)] + [""]
         elif kind == "p":
-            lines += [rest[0], ""]
+            lines += [md(rest[0]), ""]
         elif kind == "note":
-            lines += [f"*{rest[0]}*", ""]
+            lines += [f"*{md(rest[0])}*", ""]
         elif kind == "img":
             stem, alt, _width = rest
-            lines += [f"[![{alt}]({stem}.png)]({stem}.svg)", ""]
+            lines += [f"[![{md(alt)}]({stem}.png)]({stem}.svg)", ""]
         elif kind == "ul":
-            lines += [f"- {item}" for item in rest[0]] + [""]
+            lines += [f"- {md(item)}" for item in rest[0]] + [""]
         elif kind == "table":
             lines += _markdown_table(rest[0]) + [""]
         elif kind == "details":
@@ -91,7 +98,7 @@ def to_markdown(blocks: list[tuple]) -> str:
 
 def _markdown_table(table: pd.DataFrame) -> list[str]:
     def cell(value) -> str:
-        return str(value).replace("|", "\\|")
+        return md(str(value)).replace("|", "\\|")
 
     header = "| " + " | ".join(cell(c) for c in table.columns) + " |"
     rule = "|" + "|".join("---" for _ in table.columns) + "|"

@@ -17,6 +17,7 @@ import pandas as pd
 
 from kiai.reports import advice, charts, house, ladder, sections
 from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.files import atomic_write
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown
 from kiai.reports.scope import Scope, csv_columns
@@ -121,7 +122,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
 
     for name, text in (("report.md", to_markdown(page.blocks)), ("report.html", to_html(page.blocks, title))):
         path = out / name
-        path.write_text(text, encoding="utf-8")
+        atomic_write(path, lambda tmp, text=text: tmp.write_text(text, encoding="utf-8"))
         page.written[name] = path
     return page.written
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kiai.reports.stats import proportion_ci
+from kiai.simcore.stats import proportion_ci
 from kiai.reports.words import plural
 from kiai.simcore import results as L
 from kiai.simcore.version import kiai_version
-from kiai.strategies.run import GameConfig, grade
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import grade
 from kiai.simcore.codes import OUTCOMES
 
 MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token

@@ -24,18 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kiai.reports.play import (  # noqa: F401 - the names callers have always found here
-    BLOCK,
-    CHUNK_SECONDS,
-    FIRST_CHUNK,
-    LocalBackend,
-    next_chunk,
-    play_block,
-    play_chunks,
-    play_range,
-    warm,
-)
-from kiai.reports.racing import (  # noqa: F401
+from kiai.reports.play import BLOCK
+from kiai.reports.racing import (
     PRECISION_MAX_GAMES,
     PRECISION_START,
     Fixed,
@@ -43,27 +33,19 @@ from kiai.reports.racing import (  # noqa: F401
     Precision,
     Race,
     check_groups,
-    half_width,
     signatures,
 )
-from kiai.reports.tables import (  # noqa: F401
+from kiai.reports.tables import (
     COLUMNS,
-    DEFAULT_RULES,
     DEFINING,
-    METADATA_KEY,
     PROVENANCE,
     UNKNOWN_ENGINE,
     SweepError,
-    atomic_write,
     config_columns,
     engine_hash,
     identity_key,
     read_table,
-    row_from_summary,
-    rules_label,
     to_frame,
-    with_engine_column,
-    with_rules_column,
     write_table,
 )
 from kiai.reports.summary import Tally
@@ -183,7 +165,7 @@ def build_plan(levels: Sequence[str], seatings: Sequence[Sequence[str]], variant
     rule readings by rule readings (`rules`: a list of {name: value}, rule_variants; default
     docs/rules.md's); a configuration listed twice is played once."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     plan, seen = [], set()
     for level in levels:

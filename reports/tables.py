@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import functools
 import json
-import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kiai.reports.files import atomic_write
 from kiai.reports.summary import MAX_SCORE, kiai_version
 from kiai.simcore.codes import OUTCOMES
 from kiai.simcore.seatings import lineup_key
@@ -59,7 +57,7 @@ COLUMNS: dict[str, str] = {
     "seed": "int64",
     "components_sha256": "str",
     "kiai_version": "str",
-    "engine": "str",  # the engine's source hash (engine_hash: simcore._cache.source_hash) that played the row
+    "engine": "str",  # the engine's source hash (engine_hash: simcore.sources.source_hash) that played the row
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
@@ -129,7 +127,7 @@ def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataF
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
     """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     return source_hash()
 
@@ -182,31 +180,6 @@ def to_frame(rows: list[dict]) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------- files
-
-
-def atomic_write(path, write: Callable[[Path], None]) -> None:
-    """Call write(tmp) on a temporary file beside `path`, then move it onto `path` in one
-    step (os.replace). If write raises, `path` is left as it was and the temporary removed."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    tmp = Path(tmp)
-    try:
-        write(tmp)
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_table(df: pd.DataFrame, path, keys: list[str], info: dict | None = None, csv: bool = False) -> None:

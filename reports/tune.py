@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiai.reports.stats import paired_counts, paired_test_counts, proportion_ci
+from kiai.simcore.stats import paired_counts, paired_test_counts, proportion_ci
 
 EVAL_OFFSET = 10**9  # first game index of the re-evaluation; the search plays indices below it
 BLOCK = 50_000  # game indices per play() call, at most

@@ -13,6 +13,7 @@ import importlib.resources
 import json
 import os
 import pathlib
+import re
 import sys
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from kiai.simcore import codes
+from kiai.simcore import codes, filekinds
 
 SCHEMA = 1
 TOP_KEYS = (
@@ -46,6 +47,10 @@ MAX_PENALTIES = 2
 # and a penalty printed at most 255 times (simcore.unseen counts each in 8 bits)
 READ_FAMILIES = 3
 READ_PENALTY_COUNT = 255
+
+
+MAX_BYTES = 4_000_000  # the most a component file may hold (the packaged one is about 10 KB)
+LEVEL_NAME = re.compile(r"[a-z][a-z0-9_-]*")  # the names a level may have in a component file
 
 
 class ComponentsError(ValueError):
@@ -180,13 +185,17 @@ def default_components_path() -> pathlib.Path:
 
 def load_components(path: str | os.PathLike | None = None) -> Components:
     """Load and validate a component file; None loads the packaged default."""
-    given = default_components_path() if path is None else pathlib.Path(path)
+    # 'default' names the packaged file, as in compare's list of files
+    given = default_components_path() if path is None or path == "default" else pathlib.Path(path)
     display = os.fspath(given)
     try:
         st = given.stat()
         resolved = str(given.resolve())
     except OSError as e:
         _fail(display, "file", f"cannot read: {e.strerror or e}")
+    odd = filekinds.problem(given, MAX_BYTES)
+    if odd is not None:
+        _fail(display, "file", odd)
     # Keyed on mtime and size so an edited file is read again.
     return _load_cached(resolved, st.st_mtime_ns, st.st_size, display)
 
@@ -198,7 +207,7 @@ def _load_cached(resolved: str, _mtime_ns: int, _size: int, display: str) -> Com
     except OSError as e:
         _fail(display, "file", f"cannot read: {e.strerror or e}")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark (some editors write one) is no content
     except UnicodeDecodeError as e:
         _fail(display, "file", f"not UTF-8 text (byte {e.start})")
     try:
@@ -371,6 +380,10 @@ class _Parser:
         for name in codes.LEVELS:
             if name not in v:
                 self.fail("difficulty", f"missing level {name!r}")
+        for name in v:  # a name is typed after -d and in lists (-d a,b; FILE@LEVEL): lowercase, no comma
+            if not LEVEL_NAME.fullmatch(name):
+                self.fail(f"difficulty.{name}", "a level's name is lowercase letters, digits, '-' and '_', "
+                                                "starting with a letter (e.g. normal-6)")
         return {name: self.level(name, lv) for name, lv in v.items()}
 
     def level(self, name: str, v) -> Level:

@@ -13,7 +13,7 @@ from numba import njit
 from kiai.simcore.results import record
 from kiai.simcore.rng import seed_streams
 from kiai.simcore.rounds import play_game, setup
-from kiai.simcore.state import HIDDEN_SIZE, TABLE_SIZE, copy_record
+from kiai.simcore.state import BOOK_SIZE, HIDDEN_SIZE, TABLE_SIZE, clear_record, copy_record
 from kiai.simcore.unseen import recount_unseen
 
 
@@ -50,21 +50,8 @@ def load_readings(pub, cfg):
 @njit(cache=True, inline="always")
 def _new_game(book, mem):
     """Counters and the strategy's memory back to zero."""
-    book.kiai = 0
-    book.confronted = 0
-    book.defended = 0
-    book.stalled = 0
-    book.turns = 0
-    book.decisions = 0
-    book.end_round = 0
-    book.first = -1
-    book.rounds_ended = 0
-    book.err = 0
-    book.err_where = 0
-    book.illegal = 0
-    book.fr_pos = 0
-    book.fd_pos = 0
-    book.trace_n = 0
+    clear_record(book, BOOK_SIZE)  # every counter, cursor and error of the game
+    book.first = -1  # no first player yet (R-3)
     mem.plan = 0
     mem.plan_at = 0
     mem.own = -1.0

@@ -272,6 +272,16 @@ def copy_record(typingctx, dst, src, nbytes):
 
 
 @intrinsic
+def clear_record(typingctx, rec, nbytes):
+    """Set the first nbytes of record rec to zero: every field 0, without naming each."""
+
+    def codegen(context, builder, sig, args):
+        cgutils.memset(builder, builder.bitcast(args[0], cgutils.voidptr_t), args[1], 0)
+
+    return types.void(rec, types.intp), codegen
+
+
+@intrinsic
 def data_pointer(typingctx, arr):
     """The address of an array's data, as handed to a strategy for its parameters."""
 
@@ -305,8 +315,8 @@ def _typed_pointer(dtype):
     return to_pointer
 
 
-# a buffer's address kept as an int64 (cfg.trace_addr, mem.labels) as a typed pointer, for
-# numba.carray
+# a buffer's address kept as an int64 (cfg.trace_addr, cfg.fd_addr, cfg.fr_addr; a strategy's
+# collected rows) as a typed pointer, for numba.carray
 int_to_pointer = _typed_pointer(types.int64)
 int_to_float32_pointer = _typed_pointer(types.float32)
 

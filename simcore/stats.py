@@ -7,7 +7,7 @@ method and checks input. They live here, below strategies and reports, because b
 statsmodels and scipy are imported inside the functions that use them: together they take most
 of a second to import. proportion_ci, which summarises every `kiai simulate`, computes the Wilson
 interval itself with statsmodels' formula (scipy.stats' beta distribution is imported only near
-the edges, where Clopper-Pearson takes over); tests/test_reports_stats.py checks it bit for bit
+the edges, where Clopper-Pearson takes over); tests/test_stats.py checks it bit for bit
 against statsmodels.
 """
 
@@ -23,7 +23,7 @@ EDGE = 5
 # Below this many discordant pairs the chi-square approximation to McNemar is unreliable.
 MCNEMAR_EXACT_BELOW = 25
 # scipy.stats.norm.isf((1 - 0.95) / 2): the normal quantile of the 95% interval that every
-# summary shows, written out so that a summary needs no scipy (tests/test_reports_stats.py
+# summary shows, written out so that a summary needs no scipy (tests/test_stats.py
 # checks it against scipy's, bit for bit); other levels ask scipy.special
 Z_95 = 1.959963984540054
 

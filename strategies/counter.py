@@ -32,24 +32,31 @@ KIAI_BONUS = 2.5
 
 
 @njit(cache=True)
-def wants_fight(p, pub, seat):
+def fights(pub, seat, risk, need, late, last, stay):
+    """counter's rule, which `team` fights by too: fight while the counted chance of being
+    overcome stays below `risk`, plus `need` while a defence symbol is missing, `late` for the
+    last cards of a round and `last` when it is the last samurai in."""
     if pub.raider_n == 0:
         return False
     a = active_count(pub)
-    theta = p.risk
+    theta = risk
     if missing(pub, seat) > 0:
-        theta += p.need
+        theta += need
     if pub.raider_n <= 2 * a:
-        theta += p.late
+        theta += late
     if a == 1:
-        theta += p.last
+        theta += last
     # fighting means paying a last card's penalty at the next turn; passing pays nothing more
-    return fight_within(pub, seat, theta, STAY_CHANCE * p.stay, False)
+    return fight_within(pub, seat, theta, STAY_CHANCE * stay, False)
+
+
+@njit(cache=True)
+def wants_fight(p, pub, seat):
+    return fights(pub, seat, p.risk, p.need, p.late, p.last, p.stay)
 
 
 @njit(cache=True)
 def decide(prm, pub, mem, q, seat, a, b, legal):
     p = params(prm)
-    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, wants_fight(p, pub, seat))
-    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)
+    asked = q == Q_ACTION or q == Q_FIGHT_AGAIN
+    return playbook.fight_or_answer(pub, q, seat, a, legal, asked and wants_fight(p, pub, seat), KIAI_BONUS, p.stay)

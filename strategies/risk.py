@@ -113,6 +113,5 @@ def fights_counted(p, pub, rule, odds):
 @njit(cache=True)
 def decide(prm, pub, mem, q, seat, a, b, legal):
     p = params(prm)
-    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
-        return playbook.fight_answer(q, wants_fight(p, pub, seat))
-    return playbook.answer(pub, q, seat, a, legal, KIAI_BONUS, p.stay, 1.0)
+    asked = q == Q_ACTION or q == Q_FIGHT_AGAIN
+    return playbook.fight_or_answer(pub, q, seat, a, legal, asked and wants_fight(p, pub, seat), KIAI_BONUS, p.stay)

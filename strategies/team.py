@@ -15,7 +15,8 @@ from kiai.simcore.obs import active_count
 from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION, Q_FIGHT_AGAIN
 from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.helpers.sense import STAY_CHANCE, fight_within, missing, seat_danger
+from kiai.strategies.counter import fights
+from kiai.strategies.helpers.sense import seat_danger
 
 STRATEGY = Strategy(
     "team",
@@ -35,13 +36,8 @@ KIAI_BONUS = 2.5
 
 @njit(cache=True)
 def wants_fight(p, pub, seat):
-    if pub.raider_n == 0:
-        return False
-    a = active_count(pub)
-    theta = p.risk + (p.need if missing(pub, seat) > 0 else 0.0)
-    if a == 1:
-        theta += 0.5
-    return fight_within(pub, seat, theta, STAY_CHANCE * p.stay, False)
+    # the counter's rule, nothing added for a round's last cards, 0.5 when it is the last one in
+    return fights(pub, seat, p.risk, p.need, 0.0, 0.5, p.stay)
 
 
 @njit(cache=True)

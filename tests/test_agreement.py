@@ -11,7 +11,7 @@ from test_reports_report import _row
 from kiai.reports import agreement, ladder, presets
 from kiai.reports.report import write_report
 from kiai.simcore.seatings import all_lineups, sample_lineups
-from kiai.reports.sweep import identity_key
+from kiai.reports.tables import identity_key
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.strategies.registry import DEFAULT as MAIN  # the default strategy, which the agreement sets beside judge
 

@@ -97,7 +97,8 @@ def test_progress_is_told_every_game_and_notes_go_to_a_progress():
 def test_threads_apply_to_the_call_alone():
     import numba
 
-    set_threads = kiai.strategies.run.set_threads
+    from kiai.strategies.playing import set_threads
+
     numba_before, kiai_before = numba.get_num_threads(), set_threads(None)
     result = kiai.simulate(TEAM, games=200, strategy="reference", threads=1)
     assert result.threads == 1

@@ -98,11 +98,11 @@ def test_a_small_run_writes_house_levels_that_play_and_resumes(tmp_path, capsys,
     assert code == 0 and json.loads(played)["difficulty"] == "normal-3"
     one_line_error(*run(capsys, *argv), "holds a balance run", "--resume")
 
-    from kiai.reports import sweep
+    from kiai.reports import play
 
     def refuse(*a, **k):
         raise AssertionError("a resumed run played again what it had played")
 
-    monkeypatch.setattr(sweep, "play_block", refuse)
+    monkeypatch.setattr(play, "play_block", refuse)
     code, again, err = run(capsys, *argv, "--resume")
     assert code == 0 and again == page and "resume:" in err

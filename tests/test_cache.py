@@ -1,4 +1,4 @@
-"""The numba cache's key (simcore/_cache.py): every source compiled code depends on, and no more."""
+"""The numba cache's key (simcore/sources.py): every source compiled code depends on, and no more."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kiai.simcore import _cache
+from kiai.simcore import sources
 
-ROOT = Path(_cache.__file__).resolve().parent.parent
+ROOT = Path(sources.__file__).resolve().parent.parent
 
 
 def _imports(path: Path) -> set[str]:
@@ -22,21 +22,22 @@ def _imports(path: Path) -> set[str]:
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         else:
             continue
+        names = [n.removeprefix("kiai.") for n in names]  # installed as kiai.simcore, kiai.strategies
         out |= {n.replace(".", "/") + ".py" for n in names if n.split(".")[0] in ("simcore", "strategies")}
     return out
 
 
 def test_plain_modules_hold_no_compiled_code():
-    for rel in _cache.PLAIN:
+    for rel in sources.PLAIN:
         text = (ROOT / rel).read_text()
         assert not any(w in text for w in ("njit", "@intrinsic", "cfunc", "@jit")), rel
 
 
 def test_no_compiled_module_imports_a_plain_one():
     """An edit to a PLAIN module recompiles nothing, so compiled code must not depend on one."""
-    for f in _cache.source_files():
+    for f in sources.source_files():
         rel = f"{f.parent.name}/{f.name}"
-        assert not (_imports(f) & _cache.PLAIN), f"{rel} imports {sorted(_imports(f) & _cache.PLAIN)}"
+        assert not (_imports(f) & sources.PLAIN), f"{rel} imports {sorted(_imports(f) & sources.PLAIN)}"
 
 
 
@@ -44,7 +45,8 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     """On a cold cache the strategy's pieces go to a helper process while this one compiles the
     engine; the engine cached, new pieces are shared between the two (a plan on each side); the
     helper is waited for before the strategy is loaded."""
-    from kiai.strategies import run
+    from kiai.strategies import compiling
+    from kiai.strategies.game_config import GameConfig
 
     calls = []
 
@@ -55,35 +57,35 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
         def wait(self, timeout=None):
             calls.append(("wait",))
 
-    monkeypatch.setattr(run.subprocess, "Popen", Helper)
-    monkeypatch.setattr(run, "_compile_engine", lambda cfgs: calls.append(("engine",)))
-    monkeypatch.setattr(run, "compile_pieces", lambda pieces: calls.append(("here", pieces)))
-    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
-    config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
-    assert run._pieces([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
+    monkeypatch.setattr(compiling.subprocess, "Popen", Helper)
+    monkeypatch.setattr(compiling, "_compile_engine", lambda cfgs: calls.append(("engine",)))
+    monkeypatch.setattr(compiling, "compile_pieces", lambda pieces: calls.append(("here", pieces)))
+    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
+    config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
+    assert compiling._pieces([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
 
-    monkeypatch.setattr(run, "_in_cache", lambda d: False)
-    run._compile_side_by_side([config], None)
+    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    compiling.compile_side_by_side([config], None)
     assert calls == [("helper", ["plan=lookahead", "decide=keeper"]), ("engine",), ("wait",)]
 
     calls.clear()  # the engine in the cache: the two pieces side by side, the plan here
-    monkeypatch.setattr(run, "_in_cache", lambda d: d.__name__ == "play_games")
-    run._compile_side_by_side([config], None)
+    monkeypatch.setattr(compiling, "_in_cache", lambda d: d.__name__ == "play_games")
+    compiling.compile_side_by_side([config], None)
     assert calls == [("helper", ["decide=keeper"]), ("here", ["plan=lookahead"]), ("wait",)]
 
     calls.clear()  # two planners new to the cache: one plan on each side
-    judge = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge")
-    run._compile_side_by_side([config, judge], None)
+    judge = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge")
+    compiling.compile_side_by_side([config, judge], None)
     assert calls == [("helper", ["plan=judge", "decide=learned"]), ("here", ["plan=lookahead", "decide=keeper"]),
                      ("wait",)]
 
     calls.clear()  # the engine in the cache and one piece: nothing to overlap, it compiles here
-    keeper = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
-    run._compile_side_by_side([keeper], None)
+    keeper = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
+    compiling.compile_side_by_side([keeper], None)
     assert calls == []
-    monkeypatch.setattr(run.os, "cpu_count", lambda: 1)  # one core: one after the other
-    monkeypatch.setattr(run, "_in_cache", lambda d: False)
-    run._compile_side_by_side([config], None)
+    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 1)  # one core: one after the other
+    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    compiling.compile_side_by_side([config], None)
     assert calls == []
 
 
@@ -92,7 +94,8 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
     is stopped and this process goes on (it compiles what the helper left)."""
     import subprocess
 
-    from kiai.strategies import run
+    from kiai.strategies import compiling
+    from kiai.strategies.game_config import GameConfig
 
     events = []
 
@@ -111,32 +114,32 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
     def interrupted(cfgs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(run.subprocess, "Popen", Helper)
-    monkeypatch.setattr(run, "_in_cache", lambda d: False)
-    monkeypatch.setattr(run.os, "cpu_count", lambda: 2)
-    config = run.GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
-    monkeypatch.setattr(run, "_compile_engine", interrupted)
+    monkeypatch.setattr(compiling.subprocess, "Popen", Helper)
+    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
+    config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
+    monkeypatch.setattr(compiling, "_compile_engine", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        run._compile_side_by_side([config], None)
+        compiling.compile_side_by_side([config], None)
     assert events == ["kill", "wait"]
 
     events.clear()
     monkeypatch.setattr(Helper, "__init__", lambda self, argv, **kw: setattr(self, "stuck", True))
-    monkeypatch.setattr(run, "_compile_engine", lambda cfgs: None)
-    run._compile_side_by_side([config], None)  # returns: the pieces get compiled here, in turn
+    monkeypatch.setattr(compiling, "_compile_engine", lambda cfgs: None)
+    compiling.compile_side_by_side([config], None)  # returns: the pieces get compiled here, in turn
     assert events == ["wait", "kill", "wait"]
 
 
 def test_the_cache_look_sees_a_compiled_strategy():
-    from kiai.strategies import keeper, run
+    from kiai.strategies import compiling, keeper
 
     from types import SimpleNamespace
 
-    run.compile_pieces(["decide=keeper"])
-    assert run._in_cache(keeper.decide)
+    compiling.compile_pieces(["decide=keeper"])
+    assert compiling._in_cache(keeper.decide)
     missing = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path="/no/such/index.nbi")))
-    assert not run._in_cache(missing)
-    assert run._in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
+    assert not compiling._in_cache(missing)
+    assert compiling._in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
 
 
 def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
@@ -149,10 +152,10 @@ def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
 
     from numba.core import config
 
-    from kiai.strategies import reference, run
+    from kiai.strategies import compiling, reference
 
     env = dict(os.environ, KIAI_CACHE_DIR=str(tmp_path))
-    subprocess.run([sys.executable, "-c", run.HELPER, "decide=reference"], env=env, check=True, timeout=300,
+    subprocess.run([sys.executable, "-c", compiling.HELPER, "decide=reference"], env=env, check=True, timeout=300,
                    cwd=tmp_path)
     index = Path(reference.decide._cache._cache_file._index_path).relative_to(config.CACHE_DIR)
-    assert (tmp_path / _cache.source_hash() / index).exists()
+    assert (tmp_path / sources.source_hash() / index).exists()

@@ -15,11 +15,13 @@ import pytest
 
 from kiai.cli.main import main
 from kiai.reports import sweep as S
+from kiai.reports import tables
 from kiai.reports import tune as T
-from kiai.reports.stats import paired_test
+from kiai.simcore.stats import paired_test
 from kiai.simcore import results as L
 from kiai.simcore.readings import DEFAULTS, READINGS
-from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -64,7 +66,7 @@ def test_simulate_rule_shows_in_header_and_json(capsys, tmp_path):
     played = wins_of(200, rules={"heal": "wounded", "penalty": "once"})
     assert data["wins"] == int(played.sum()) != int(wins_of(200).sum())
     table = pd.read_csv(tmp_path / "t.csv")
-    assert list(table.columns) == list(S.COLUMNS) and table.loc[0, "rules"] == "heal=wounded,penalty=once"
+    assert list(table.columns) == list(tables.COLUMNS) and table.loc[0, "rules"] == "heal=wounded,penalty=once"
 
 
 def test_simulate_default_header_is_unchanged(capsys):
@@ -132,7 +134,7 @@ def test_rule_variants_are_the_cartesian_product():
         {"heal": "any", "penalty": "once"}, {"heal": "wounded", "penalty": "once"}]
     plan = S.build_plan(["easy"], [SEATING], [("reference", {})], rules=S.rule_variants({"heal": ["any", "wounded"]}))
     assert [c.rules["heal"] for c in plan] == ["any", "wounded"]
-    assert "rules" in S.COLUMNS and "rules" in S.DEFINING
+    assert "rules" in tables.COLUMNS and "rules" in tables.DEFINING
 
 
 @pytest.fixture(scope="module")
@@ -149,9 +151,9 @@ def swept(tmp_path_factory):
 
 
 def test_sweep_rule_is_an_axis_and_a_column(swept):
-    df, keys, info = S.read_table(swept)
+    df, keys, info = tables.read_table(swept)
     assert len(df) == 4 and len(set(keys)) == 4  # 2 seatings x 2 readings
-    assert list(df.columns) == list(S.COLUMNS)
+    assert list(df.columns) == list(tables.COLUMNS)
     assert sorted(df["rules"]) == ["default", "default", "penalty=once", "penalty=once"]
     assert "--rule penalty=every-turn,once" in info["command"]
     for row in df.itertuples():
@@ -179,7 +181,7 @@ def test_report_reads_tables_with_and_without_the_rules_column(swept, tmp_path, 
 
 def test_old_sweep_table_gets_the_default_rules():
     old = pd.DataFrame({"difficulty": ["easy"], "absent_tokens": [False], "games": [1]})
-    filled = S.with_rules_column(old)
+    filled = tables.with_rules_column(old)
     assert list(filled.columns) == ["difficulty", "absent_tokens", "rules", "games"]
     assert list(filled["rules"]) == ["default"] and "rules" not in old
 

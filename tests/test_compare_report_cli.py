@@ -13,7 +13,7 @@ import pytest
 from kiai.cli.main import main
 from kiai.reports import compare as C
 from kiai.simcore.seatings import seatings_from
-from kiai.reports.stats import holm, paired_test
+from kiai.simcore.stats import holm, paired_test
 from kiai.strategies.registry import DEFAULT
 from conftest import run
 
@@ -35,7 +35,8 @@ def compared():
     import contextlib
     import io
 
-    from kiai.strategies.run import GameConfig, run_games
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

@@ -14,7 +14,8 @@ from kiai.simcore.state import U_BINS
 from kiai.simcore.unseen import bins_agree, pen_count, pen_field, recount_unseen
 from kiai.strategies import risk
 from kiai.strategies.helpers import playbook, sense
-from kiai.strategies.run import GameConfig, play_batch, kernel_config, run_one
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import play_batch, kernel_config, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

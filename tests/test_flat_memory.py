@@ -17,10 +17,11 @@ from kiai.strategies.registry import DEFAULT
 from conftest import RecordingBar
 from kiai.reports import play as S
 from kiai.reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
-from kiai.reports.stats import proportion_ci
+from kiai.simcore.stats import proportion_ci
 from kiai.simcore import results as L
 from kiai.simcore.codes import OUTCOMES
-from kiai.strategies.run import GameConfig, grade, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import grade, run_games
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -3,7 +3,9 @@
 A module may import its own layer and the layers below it, never one above (an import inside
 a function counts too: it is still a dependency, only a later one). Among the project's
 modules, the imports made at module top level (those run when the module is imported) form no
-cycle. Both are read from the source with `ast`, so nothing here is imported or run.
+cycle. What is private stays home: no module uses another's private name, nor imports a private
+module (one whose name starts with `_`) of another package. All is read from the source with
+`ast`, so nothing here is imported or run.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def layer(module: str) -> int:
 
 
 def test_the_modules_are_found():
-    assert {"kiai.simcore.kernel", "kiai.strategies.run", "kiai.reports.summary", "kiai.api", "kiai.cli.main"} <= set(MODULES)
+    assert {"kiai.simcore.kernel", "kiai.strategies.playing", "kiai.reports.summary", "kiai.api", "kiai.cli.main"} <= set(MODULES)
 
 
 def layer_violations() -> list[str]:
@@ -153,9 +155,9 @@ def test_no_import_cycle_at_module_top_level():
 
 
 @pytest.mark.parametrize("source, module", [
-    ("from kiai.reports.stats import proportion_ci\n", "kiai.simcore.kernel"),
-    ("def f():\n    from kiai.cli.common import fail\n", "kiai.reports.summary"),
-    ("if True:\n    import kiai.cli.main as m\n", "kiai.strategies.run"),
+    ("from kiai.reports.summary import summarize\n", "kiai.simcore.kernel"),
+    ("def f():\n    from kiai.cli.common import command\n", "kiai.reports.summary"),
+    ("if True:\n    import kiai.cli.main as m\n", "kiai.strategies.playing"),
     ("def f():\n    from kiai.api import simulate\n", "kiai.reports.summary"),
 ])
 def test_an_upward_import_is_found(monkeypatch, tmp_path, source, module):
@@ -262,3 +264,40 @@ def test_a_private_name_reached_from_another_module_is_found(monkeypatch, tmp_pa
     monkeypatch.setitem(MODULES, "kiai.strategies.fake", fake)
     assert private_crossings(["kiai.strategies.fake"]) == [
         "kiai.strategies.fake: from kiai.strategies.lookahead import _x", "kiai.strategies.fake: learned._y"]
+
+
+def private_module_imports(modules=None) -> list[str]:
+    """Imports of a private module (a name part that starts with a single underscore, as in
+    kiai.simcore._cache) by a module outside the package that holds it."""
+    bad = []
+    for module in modules or MODULES:
+        package = module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+        every, _ = imports(module)
+        for target in sorted(project(every)):
+            parts = target.split(".")
+            for i, part in enumerate(parts):
+                owner = ".".join(parts[:i])
+                if (part.startswith("_") and not part.startswith("__")
+                        and package != owner and not package.startswith(owner + ".")):
+                    bad.append(f"{module} imports {target}, private to {owner}")
+                    break
+    return sorted(set(bad))
+
+
+def test_no_module_imports_a_private_module_of_another_package():
+    bad = private_module_imports()
+    assert not bad, "private modules imported from outside their package:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("source, module, found", [
+    ("def f():\n    from kiai.simcore._cache import CACHE_DIR\n", "kiai.reports.fake", True),
+    ("from kiai.simcore import _cache\n", "kiai.strategies.fake", True),
+    ("import kiai.simcore._cache\n", "kiai.fake", True),
+    ("from kiai.simcore import _cache\n", "kiai.simcore.fake", False),  # its own package's
+    ("from kiai.simcore.sources import source_hash\n", "kiai.reports.fake", False),
+])
+def test_a_private_module_imported_from_another_package_is_found(monkeypatch, tmp_path, source, module, found):
+    fake = tmp_path / "fake.py"
+    fake.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, module, fake)
+    assert bool(private_module_imports([module])) == found

@@ -54,12 +54,12 @@ def test_a_bar_on_no_terminal_prints_lines_and_one_on_a_terminal_does_not(capsys
 
 
 def test_a_long_compile_says_every_log_every_seconds_that_it_still_runs(capsys, monkeypatch):
-    from kiai.strategies import run as strategies_run
+    from kiai.strategies import compiling
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
     monkeypatch.setattr(kiai.progress, "LOG_EVERY", 0.1)
-    monkeypatch.setattr(strategies_run, "prepare", lambda configs: time.sleep(0.5))
-    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (True, []))
+    monkeypatch.setattr(compiling, "prepare", lambda configs: time.sleep(0.5))
+    monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, []))
     from kiai.reports import play as S
 
     monkeypatch.setattr(S, "warm", lambda config: None)

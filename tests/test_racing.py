@@ -10,9 +10,10 @@ import pytest
 from kiai.reports import play as P
 from kiai.reports import racing as R
 from kiai.reports import sweep as S
+from kiai.reports import tables as T
 from kiai.reports.summary import Tally
 from kiai.simcore import results as L
-from kiai.strategies.run import GameConfig
+from kiai.strategies.game_config import GameConfig
 
 GOLDEN = (5 ** 0.5 - 1) / 2
 
@@ -147,9 +148,9 @@ def test_decisions_read_only_results_not_blocks_or_their_order(monkeypatch):
 
 
 def test_groups_of_one_configuration_must_share_their_rounds():
-    with pytest.raises(S.SweepError, match="different rounds"):
+    with pytest.raises(T.SweepError, match="different rounds"):
         R.check_groups(2, [R.Group(R.Fixed.of(100), (0, 1)), R.Group(R.Fixed.of(200), (1,))])
-    with pytest.raises(S.SweepError, match="in no group"):
+    with pytest.raises(T.SweepError, match="in no group"):
         R.check_groups(3, [R.Group(R.Fixed.of(100), (0, 1))])
 
 
@@ -167,7 +168,7 @@ def small_race():
 def raced_table(path, *, threads=None, backend=None, resume=False, block=70):
     import numba
 
-    from kiai.strategies.run import set_threads
+    from kiai.strategies.playing import set_threads
 
     plan, groups = small_race()
     before = numba.get_num_threads()
@@ -199,7 +200,7 @@ def test_a_raced_table_is_the_same_on_one_and_two_threads_and_after_a_resume(tmp
     path = tmp_path / "killed.parquet"
     with pytest.raises(KeyboardInterrupt):
         raced_table(path)
-    partial, _, info = S.read_table(path)
+    partial, _, info = T.read_table(path)
     assert 0 < len(partial) < len(one) and len(info["rounds"]) == len(partial)
     assert info["partial"]  # where each unfinished configuration stood: it goes on from there
     again = []
@@ -268,7 +269,7 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     from kiai.strategies import registry
-    from kiai.strategies import run as RUN
+    from kiai.strategies import playing
     from kiai.strategies import selfplay as SP
 
     barrier, real = threading.Barrier(4, timeout=20), SP.data_record
@@ -278,9 +279,9 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
         return real(config)
 
     monkeypatch.setattr(SP, "data_record", together)
-    monkeypatch.setattr(RUN, "_RECORDS", {})
+    monkeypatch.setattr(playing, "_RECORDS", {})
     config = GameConfig(SEATINGS[0], "easy", "selfplay")
     with ThreadPoolExecutor(4) as pool:
-        addresses = list(pool.map(lambda _: RUN._data_record(config, registry.get("selfplay")), range(4)))
-    (kept,) = RUN._RECORDS.values()
+        addresses = list(pool.map(lambda _: playing._data_record(config, registry.get("selfplay")), range(4)))
+    (kept,) = playing._RECORDS.values()
     assert addresses == [kept.ctypes.data] * 4

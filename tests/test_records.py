@@ -13,7 +13,8 @@ import pytest
 from kiai.reports.records import first_divergence, replayed, write
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.simcore.readings import READINGS
-from kiai.strategies.run import GameConfig, record_game
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import record_game
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kiai.reports import tune as T
-from kiai.reports.stats import paired_test
+from kiai.simcore.stats import paired_test
 from kiai.strategies import registry
 from kiai.strategies.registry import Param, Strategy
 

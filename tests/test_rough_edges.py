@@ -88,12 +88,12 @@ def test_tune_unwritable_out_fails_before_the_search(capsys, no_games):  # 3
 
 
 def test_tune_prints_the_best_parameters_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 3
-    from kiai.reports import sweep as S
+    from kiai.reports import tables
 
     def disk_full(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(S, "atomic_write", disk_full)
+    monkeypatch.setattr(tables, "atomic_write", disk_full)
     code, out, err = run(capsys, "tune", "reference", "-s", "kyuzo,heihachi,daisuke", "-d", "easy", "-n", 300,
                          "-k", 2, "-o", tmp_path / "t.json")  # fmt: skip
     assert code == 1 and "best parameters" in out and "No space left" in err
@@ -200,7 +200,7 @@ def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
 
 def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
     from kiai.reports import sweep as S
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     out = tmp_path / "s.parquet"
     out.write_text("old table")
@@ -214,7 +214,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
     from kiai.reports import play as S
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
     real = S.play_block
@@ -285,11 +285,11 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     from kiai.reports import play as S
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
-    from kiai.strategies import run as strategies_run
+    from kiai.strategies import compiling
 
-    monkeypatch.setattr(strategies_run, "prepare", lambda configs: None)
+    monkeypatch.setattr(compiling, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
-    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
+    monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "compiling the engine and the strategies it plays (learned)" in err
@@ -297,23 +297,23 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     assert "once" not in err
 
     # a later command that plays new strategies: the engine is cached, they are compiled
-    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
+    monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "compiling strategies lookahead, foresight, played for the first time" in err
     assert "compiling the engine" not in err and "once" not in err
 
     # everything cached but slow to load (a busy machine): nothing is said to compile
-    monkeypatch.setattr(strategies_run, "uncompiled", lambda configs: (False, []))
+    monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, []))
     common.warm_engine(None)
     err = capsys.readouterr().err
     assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
 
 def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
-    import kiai.strategies.run as api
+    from kiai.strategies import playing
 
-    real, calls = api.run_games, []
+    real, calls = playing.run_games, []
 
     def first_call_compiles(*a, **k):
         if not calls:
@@ -321,7 +321,7 @@ def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
         calls.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(api, "run_games", first_call_compiles)
+    monkeypatch.setattr(playing, "run_games", first_call_compiles)
     code, out, _ = run(capsys, "simulate", "-n", 1000, "--json")
     assert code == 0 and json.loads(out)["seconds"] < 1.0
 

@@ -56,5 +56,5 @@ def test_simulate_loads_no_heavy_library_but_the_part_of_scipy_numba_brings():
 
 def test_the_heavy_libraries_are_still_there_when_used():
     """A lazy import is still an import: the statistics that need statsmodels get it."""
-    loaded = loaded_after("from reports.stats import paired_test\npaired_test([True, False] * 20, [False, True] * 20)")
+    loaded = loaded_after("from kiai.simcore.stats import paired_test\npaired_test([True, False] * 20, [False, True] * 20)")
     assert "statsmodels" in loaded

@@ -13,11 +13,12 @@ from pandas.api import types as ptypes
 
 from kiai.cli.main import main
 from kiai.reports import play as P
+from kiai.reports import racing as R
 from kiai.reports import sweep as S
 from kiai.reports import tables as T
 from kiai.reports.report import load_results
 from kiai.simcore.seatings import canonical_seating, lineup_key, seating_key
-from kiai.reports.stats import proportion_ci
+from kiai.simcore.stats import proportion_ci
 from kiai.reports.summary import Tally
 from kiai.simcore import results as L
 from conftest import run
@@ -64,9 +65,9 @@ class Counter:
 
 def test_table_has_the_report_schema(table):
     df = pd.read_parquet(table)
-    assert list(df.columns) == list(S.COLUMNS)
+    assert list(df.columns) == list(T.COLUMNS)
     assert len(df) == 8
-    for col, dtype in S.COLUMNS.items():
+    for col, dtype in T.COLUMNS.items():
         check = {"str": ptypes.is_string_dtype, "int64": ptypes.is_integer_dtype,
                  "float64": ptypes.is_float_dtype, "bool": ptypes.is_bool_dtype}[dtype]  # fmt: skip
         assert check(df[col]), (col, df[col].dtype)
@@ -106,8 +107,8 @@ def test_csv_and_parquet_round_trip(table):
     parquet = load_results(table)
     csv = load_results(table.with_suffix(".csv"))
     assert list(csv.columns) == list(parquet.columns)
-    pd.testing.assert_frame_equal(csv.astype(S.COLUMNS), parquet, check_exact=False, rtol=1e-12)
-    frame, keys, info = S.read_table(table)
+    pd.testing.assert_frame_equal(csv.astype(T.COLUMNS), parquet, check_exact=False, rtol=1e-12)
+    frame, keys, info = T.read_table(table)
     pd.testing.assert_frame_equal(frame, parquet)
     assert len(keys) == 8 and len(set(keys)) == 8 and info["seed"] == 5
     assert "kiai sweep" in info["command"]
@@ -128,7 +129,7 @@ def test_resume_after_a_kill_replays_nothing_finished(table, tmp_path, monkeypat
     assert code == 130 and "--resume" in err
     # a readable table of those that finished before the kill: the first three started, and on two
     # threads the local backend plays two blocks at once, so one of them may have been cut off
-    partial, keys, _ = S.read_table(path)
+    partial, keys, _ = T.read_table(path)
     two = P.LocalBackend(threads=min(2, os.cpu_count() or 1)).threads > 1
     assert len(partial) == len(keys) and len(partial) in ((2, 3) if two else (3,))
     assert len(pd.read_csv(path.with_suffix(".csv"))) == len(partial)  # the CSV is written on the way out
@@ -168,7 +169,7 @@ def _rewrite(path, change):
 
 
 def test_every_row_records_the_engine_that_played_it(table):
-    from kiai.simcore._cache import source_hash
+    from kiai.simcore.sources import source_hash
 
     df = pd.read_parquet(table)
     assert (df["engine"] == source_hash()).all() and len(source_hash()) == 16
@@ -215,8 +216,8 @@ def test_resume_plays_again_a_table_older_than_the_engine_column(table, tmp_path
     path = tmp_path / "old.parquet"
     path.write_bytes(table.read_bytes())
     _rewrite(path, lambda df: df.drop(columns="engine"))
-    frame, keys, _ = S.read_table(path)  # still read, the column filled in as unknown
-    assert list(frame.columns) == list(S.COLUMNS) and (frame["engine"] == S.UNKNOWN_ENGINE).all()
+    frame, keys, _ = T.read_table(path)  # still read, the column filled in as unknown
+    assert list(frame.columns) == list(T.COLUMNS) and (frame["engine"] == T.UNKNOWN_ENGINE).all()
     again = Counter(monkeypatch)
     code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
     assert code == 0 and len(again.configs) == 8
@@ -266,11 +267,11 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
         raise RuntimeError("killed mid-write")
 
     with pytest.raises(RuntimeError):
-        S.atomic_write(path, half_then_crash)
+        T.atomic_write(path, half_then_crash)
     assert path.read_bytes() == b"old table"
     assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]  # no temporary left behind
 
-    S.atomic_write(path, lambda tmp: tmp.write_bytes(b"new table"))
+    T.atomic_write(path, lambda tmp: tmp.write_bytes(b"new table"))
     assert path.read_bytes() == b"new table"
     assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]
 
@@ -280,7 +281,7 @@ def test_interrupted_table_write_keeps_the_previous_table(table, tmp_path, monke
 
     path = tmp_path / "t.parquet"
     path.write_bytes(table.read_bytes())
-    df, keys, _ = S.read_table(path)
+    df, keys, _ = T.read_table(path)
     real = pq.write_table
 
     def crash(tbl, where, **kw):
@@ -289,9 +290,9 @@ def test_interrupted_table_write_keeps_the_previous_table(table, tmp_path, monke
 
     monkeypatch.setattr(pq, "write_table", crash)
     with pytest.raises(KeyboardInterrupt):
-        S.write_table(df.iloc[:2], path, keys[:2])
+        T.write_table(df.iloc[:2], path, keys[:2])
     monkeypatch.undo()
-    back, back_keys, _ = S.read_table(path)
+    back, back_keys, _ = T.read_table(path)
     pd.testing.assert_frame_equal(back, df)
     assert back_keys == keys and len(list(tmp_path.iterdir())) == 1
 
@@ -347,18 +348,19 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         return Tally.of(rows)
 
     monkeypatch.setattr(P, "play_range", quarter)
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
-                      S.LocalBackend(), block=3000)  # fmt: skip
+                      P.LocalBackend(), block=3000)  # fmt: skip
     assert rows[0]["games"] == 8000 and rows[0]["wins"] == 2000
-    assert S.half_width(2000, 8000) <= 0.01 < S.half_width(1000, 4000)
+    assert R.half_width(2000, 8000) <= 0.01 < R.half_width(1000, 4000)
     # batches 1,000 + 1,000 + 2,000 + 4,000, cut into blocks of at most 3,000, each index once
     assert sorted(played) == [(0, 1000), (1000, 1000), (2000, 2000), (4000, 3000), (7000, 1000)]
 
 
 def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
-    from kiai.strategies.run import GameConfig, run_games
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games
 
     seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
     def half_width(k, n):
@@ -395,7 +397,7 @@ def test_dask_cluster_gives_the_same_table(tmp_path):
                                         S.strategy_variants(["reference"], {})))  # fmt: skip
 
     for request in (S.Request(games=2500), S.Request(precision=0.01, start=500, max_games=4000)):
-        local = S.Sweep(plan(), 11, request, tmp_path / "local.parquet", force=True).run(S.LocalBackend(), block=700)
+        local = S.Sweep(plan(), 11, request, tmp_path / "local.parquet", force=True).run(P.LocalBackend(), block=700)
         with DaskBackend.local(2, 1, plan()[0], processes=False) as backend:
             assert len(backend.threads) == 2 and set(backend.threads.values()) == {1}
             dask = S.Sweep(plan(), 11, request, tmp_path / "dask.parquet", force=True).run(backend, block=700)
@@ -432,9 +434,9 @@ def test_default_preset_plan():
     # every line-up of 2 to 7 at every level, the other seatings of the 4-samurai ones at easy, the five
     # readings on two line-ups per team size (one of 7) at easy and normal, 2 samurai without absent tokens
     assert len(plan) == 4 * (21 + 35 + 35 + 21 + 7 + 1) + 35 * (6 - 1) + 2 * 5 * (5 * 2 + 1) + 4 * 21
-    assert len({S.identity_key(c) for c in plan}) == len(plan)
+    assert len({T.identity_key(c) for c in plan}) == len(plan)
     assert {c.strategy for c in plan} == {presets.DEFAULT_STRATEGY}
-    seat = [c for c in plan if c.difficulty == presets.SEATINGS_LEVEL and c.n == 4 and S.rules_label(c) == "default"]
+    seat = [c for c in plan if c.difficulty == presets.SEATINGS_LEVEL and c.n == 4 and T.rules_label(c) == "default"]
     assert len(seat) == 35 * 6
     assert presets.DEFAULT_GAMES * len(plan) <= 12_000_000  # stays a few minutes on 2 cores
 
@@ -491,12 +493,12 @@ def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays()
     which simulate prints as played) differs by table, and the report would otherwise split
     selfplay into a strategy per family (charts.strategy_labels); the model column tells them apart."""
     from kiai.reports import charts
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     configs = [GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "selfplay"),
                GameConfig(("gorobei", "katsushiro"), "hard", "selfplay")]
     assert configs[0].played_params() != configs[1].played_params()  # both families' headers set a play
-    rows = pd.DataFrame([S.config_columns(c) for c in configs])
+    rows = pd.DataFrame([T.config_columns(c) for c in configs])
     assert rows["params"].map(json.loads).eq(configs[0].param_dict()).all()
     assert rows["model_sha256"].nunique() == 2
     assert set(charts.strategy_labels(rows)) == {"selfplay"}

@@ -19,7 +19,8 @@ from kiai.strategies.nets import afterstate as A
 from kiai.strategies import selfplay
 from kiai.training import teacher as T
 from kiai.training.families import Family
-from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games
 
 from conftest import one_line_error, run
 from test_selfplay import _features, table_at
@@ -105,7 +106,7 @@ def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_ever
     assert (np.bincount(q) >= 2).all() and (np.bincount(q, lab["chosen"]) == 1).all()
     assert ((lab["estimate"] >= 0) & (lab["estimate"] <= 1)).all() and lab["x"].shape[1] == A.N_AFTER
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.run import label_games
+    from kiai.strategies.playing import label_games
 
     with pytest.raises(ConfigError, match="labels come from"):  # learned's labels: a planner that weighs
         label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 0}), 1, seed=4)

@@ -13,9 +13,10 @@ import pytest
 
 from kiai.cli.main import main
 from kiai.reports import tune as T
-from kiai.reports.stats import holm, paired_test
+from kiai.simcore.stats import holm, paired_test
 from kiai.simcore import results as L
-from kiai.strategies.run import GameConfig, run_games
+from kiai.strategies.game_config import GameConfig
+from kiai.strategies.playing import run_games
 from kiai.strategies.registry import DEFAULT
 from conftest import one_line_error, run
 

@@ -112,7 +112,7 @@ def targets(estimate: np.ndarray, rank: np.ndarray, chosen: np.ndarray, own: np.
 def label(path: Path, settings, components, stages, it: int) -> None:
     """Iteration `it`'s labels: the expert's games on the iteration's training tables, a share
     `keep` of its questions (every answer of each), saved to path."""
-    from kiai.strategies.run import GameConfig
+    from kiai.strategies.game_config import GameConfig
 
     drawn = V.tables(settings, it)
     rng = np.random.default_rng([settings.deals, 2, it])

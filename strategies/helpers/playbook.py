@@ -41,6 +41,7 @@ from kiai.simcore.questions import (
     Q_BOSS_ORDER,
     Q_CARD,
     Q_DAISUKE,
+    Q_FIGHT_AGAIN,
     Q_HEAL,
     Q_IGNORE,
     Q_KATSU,
@@ -376,6 +377,16 @@ def fight_answer(q, fight):
     if q == Q_ACTION:
         return ACT_FIGHT if fight else ACT_PASS
     return 1 if fight else 0
+
+
+@njit(cache=True, inline=hot)
+def fight_or_answer(pub, q, seat, a, legal, fights, kiai_bonus, stay):
+    """The whole decide() of a strategy that fights by a rule of its own and answers the rest by
+    the playbook (counter, risk): `fights` is the rule's answer, asked by the caller only at the
+    action and Kikuchiyo's second fight (the rule counts cards: no cost elsewhere)."""
+    if q == Q_ACTION or q == Q_FIGHT_AGAIN:
+        return fight_answer(q, fights)
+    return answer(pub, q, seat, a, legal, kiai_bonus, stay, 1.0)
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
-from kiai.reports.stats import (
+from kiai.simcore.stats import (
     MCNEMAR_EXACT_BELOW,
     holm,
     paired_counts,
