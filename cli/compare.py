@@ -55,8 +55,10 @@ def compare(
     seed: int = SeedOpt,
     strategy: str = typer.Option(None, "--strategy", help="Strategy of the seatings (default: the --params-file's, "
                                                           "else kiai's default strategy, see `kiai strategies`)."),
-    strategies: str = typer.Option(None, "--strategies", help="Compare these strategies (2 or more, comma-separated, "
-                                                              "each once) on one seating instead of seatings."),
+    strategies: str = typer.Option(None, "--strategies", help="Compare these strategies (2 or more, comma-separated) "
+                                                              "on one seating instead of seatings; NAME[P=V,...] gives "
+                                                              "one its own parameters, so that a strategy may be "
+                                                              "compared with itself: 'judge[samples=8],judge'."),
     rules: str = typer.Option(None, "--rules", help="Compare the values of one rule reading NAME=V1,V2[,...] "
                                                     "(2 or more, e.g. heal=any,wounded; `kiai rules` lists them) "
                                                     "on one seating and strategy instead of seatings. Not with "
@@ -143,7 +145,7 @@ def _report_strategies(result: Comparison) -> None:
     from kiai.reports.summary import absent_label, rules_label
 
     rows, pairs, d = result.arms, result.pairs, result.summaries[0]
-    label = {r["strategy"]: r["strategy"] + ("" if r["honest"] else " (cheating)") for r in rows}
+    label = {r["label"]: r["label"] + ("" if r["honest"] else " (cheating)") for r in rows}
     print(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
           + absent_label(d["absent_tokens"], False) + rules_label(d["rules"]))  # fmt: skip
     unused = [s["strategy"] for s in result.summaries if s["absent_tokens_unused"]]
@@ -156,7 +158,7 @@ def _report_strategies(result: Comparison) -> None:
     print(f"{'rank':>4}  {'strategy':<{w}}  {'win rate':>9}  {'95% CI':<19}  {'method':<15}  parameters")
     for r in rows:
         params = format_params(r["params"])
-        print(f"{r['rank']:>4}  {label[r['strategy']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
+        print(f"{r['rank']:>4}  {label[r['label']]:<{w}}  {100 * r['win_rate']:>8.3f}%  {_ci(*r['ci95']):<19}  "
               f"{r['ci_method']:<15}  {params}")  # fmt: skip
     print()
     _print_pairs(pairs, label)

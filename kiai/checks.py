@@ -646,38 +646,75 @@ def parse_rule_axis(rules: str, fixed: dict) -> tuple[str, list[str]]:
     return name, values
 
 
-def parse_strategy_params(strategies: str, param: list[str] | None,
-                          params_files: list[str] | None) -> list[tuple[str, dict]]:
-    """(name, overrides) for each strategy of --strategies, from --params-file and STRATEGY.NAME=VALUE."""
-    from kiai.strategies import registry
+def _strategy_items(text: str) -> list[str]:
+    """--strategies' items: commas inside a strategy's brackets (judge[samples=8,race=0]) part none."""
+    import re
 
-    names = split(strategies, "--strategies")
-    if len(names) < 2:
+    items = [t.strip() for t in re.split(r",(?![^\[]*\])", text)]
+    if any(items) and not all(items):
+        fail(f"--strategies '{text}' has an empty name; give the strategies separated by single commas")
+    return [t for t in items if t]
+
+
+def parse_strategy_params(strategies: str, param: list[str] | None,
+                          params_files: list[str] | None) -> list[tuple[str, str, dict]]:
+    """(label, name, overrides) for each strategy of --strategies: NAME, or NAME[P=V,...] with
+    parameters of its own, so that one strategy may be compared with itself (judge[samples=8],judge);
+    more from --params-file and STRATEGY.NAME=VALUE where the strategy is listed once."""
+    import re
+
+    from kiai.strategies import registry
+    from kiai.strategies.base import said
+
+    items = _strategy_items(strategies)
+    if len(items) < 2:
         fail(f"--strategies needs at least 2 strategies, comma-separated, got '{strategies}'")
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        fail(f"--strategies lists '{twice[0]}' twice; each strategy plays once (the games are the same)")
-    for name in names:
+    arms = []
+    for item in items:
+        m = re.fullmatch(r"([^\[\]]+?)\s*(?:\[(.*)\])?", item)
+        if m is None:
+            fail(f"--strategies: '{item}' is not NAME or NAME[PARAM=VALUE,...]")
+        name, inside = m.group(1).strip(), m.group(2)
         try:
             registry.get(name)
         except KeyError as e:
             fail(e.args[0])
-    overrides: dict[str, dict] = {name: {} for name in names}
+        own = parse_params([t for t in inside.split(",")] if inside else None) if inside is not None else {}
+        if inside is not None and not own:
+            fail(f"--strategies: '{item}' gives no parameters in its brackets (NAME[PARAM=VALUE,...])")
+        label = name + ("[" + ",".join(f"{k}={said(v)}" for k, v in own.items()) + "]" if own else "")
+        arms.append((label, name, own))
+    labels = [a[0] for a in arms]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
+    if twice:
+        fail(f"--strategies lists '{twice[0]}' twice; each plays once (the games are the same): "
+             f"give one of them other parameters in brackets, e.g. {twice[0].split('[')[0]}[samples=8]")
+    names = [a[1] for a in arms]
+    repeated = {n for n in names if names.count(n) > 1}
+
+    def only(name: str, what: str) -> int:
+        if name in repeated:
+            fail(f"{what}: '{name}' is listed more than once in --strategies; give each its parameters "
+                 f"in brackets ({name}[PARAM=VALUE,...])")
+        return names.index(name)
+
     from_file: dict[str, str] = {}
     for path in params_files or []:
         loaded = load_params_file(path)
-        if loaded.strategy not in overrides:
+        if loaded.strategy not in names:
             fail(f"--params-file {path} is for strategy {loaded.strategy}, "
-                 f"which --strategies {','.join(names)} does not list")
+                 f"which --strategies {','.join(labels)} does not list")
+        i = only(loaded.strategy, f"--params-file {path}")
         if loaded.strategy in from_file:
             fail(f"--params-file {from_file[loaded.strategy]} and {path} are both for strategy {loaded.strategy}")
         from_file[loaded.strategy] = path
-        overrides[loaded.strategy].update(loaded.params)
+        arms[i] = (arms[i][0], arms[i][1], {**loaded.params, **arms[i][2]})
     for key, value in parse_params(param).items():
         name, dot, pname = key.partition(".")
         if not dot or not pname:
             fail(f"--param with --strategies expects STRATEGY.NAME=VALUE (e.g. {names[0]}.T=3), got '{key}={value}'")
-        if name not in overrides:
-            fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(names)})")
-        overrides[name][pname] = value
-    return [(name, overrides[name]) for name in names]
+        if name not in names:
+            fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(labels)})")
+        i = only(name, f"--param {key}")
+        arms[i][2][pname] = value
+    return arms

@@ -58,23 +58,24 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     return arms
 
 
-def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple[str, dict]],
-                  absent_tokens: str = "auto", components=None, model: str | None = None,
-                  rules: dict | None = None) -> list[Arm]:
-    """One arm per (strategy, parameter overrides), all on the one seating given (seat 0 first);
-    the label is the strategy's name, so a strategy may appear once. `rules`: the rule readings
-    every arm plays."""
+def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple], absent_tokens: str = "auto",
+                  components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
+    """One arm per strategy, all on the one seating given (seat 0 first): (name, overrides), or
+    (label, name, overrides) where one strategy is compared with itself under other parameters
+    (kiai.checks.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
+    rule readings every arm plays."""
     from kiai.simcore.config import ConfigError
     from kiai.strategies.game_config import GameConfig
 
-    names = [name for name, _ in strategies]
-    twice = sorted({name for name in names if names.count(name) > 1})
+    given = [s if len(s) == 3 else (s[0], s[0], s[1]) for s in strategies]
+    labels = [label for label, _, _ in given]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         raise ConfigError(f"strategy '{twice[0]}' is listed twice")
-    return [Arm(name, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
-                                 absent_tokens=absent_tokens, components=components, model=model,
-                                 rules=dict(rules or {})))
-            for name, params in strategies]  # fmt: skip
+    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
+                                  absent_tokens=absent_tokens, components=components, model=model,
+                                  rules=dict(rules or {})))
+            for label, name, params in given]  # fmt: skip
 
 
 def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, reading: str,
@@ -249,7 +250,7 @@ def strategies_report(played: Sequence[dict], games: int, seed: int) -> dict:
     `kiai compare --strategies ... --json` prints."""
     ordered = by_win_rate(played)
     d = ordered[0]["summary"]
-    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "honest": p["summary"]["honest"],
+    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "label": p["arm"].label, "honest": p["summary"]["honest"],
              "params": p["summary"]["params"], **{k: v for k, v in arm_entry(p).items() if k != "label"},
              "rules": p["summary"]["rules"]}
             for r, p in enumerate(ordered)]  # fmt: skip

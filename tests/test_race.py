@@ -92,7 +92,8 @@ def test_raced_judge_plays_the_same_games_on_any_thread_count_clock_or_batch(mon
     with the clock replaced, and when a game is played alone rather than in its batch."""
     import numba
 
-    from kiai.strategies.run import GameConfig, run_games
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games
 
     config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge", params={"samples": 4})
     numba.set_num_threads(1)
@@ -110,7 +111,8 @@ def test_raced_judge_plays_the_same_games_on_any_thread_count_clock_or_batch(mon
 @pytest.mark.usefixtures("engine")
 def test_judge_without_the_race_plays_the_fixed_samples_it_always_played():
     """`race` 0 is judge's play before the race, bit for bit: the digests stored before it."""
-    from kiai.strategies.run import GameConfig, run_games
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import run_games
 
     stored = json.loads((Path(__file__).parent / "data" / "judge_fixed_digests.json").read_text())
     for key, digest in stored.items():

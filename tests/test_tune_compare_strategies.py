@@ -120,6 +120,11 @@ def test_compare_strategies_text(capsys, tmp_path):
 
 BAD_STRATEGIES = [
     (["--strategies", "reference,reference"], "twice"),
+    (["--strategies", "reference[T=3],reference[T=3]"], "twice"),
+    (["--strategies", "reference[],reference"], "no parameters"),
+    (["--strategies", "reference[T=3],reference", "--param", "reference.T=4"], "listed more than once"),
+    (["--strategies", "reference[T=99],reference"], "must be in"),
+    (["--strategies", "reference[T=3,psychic=1],reference"], "no parameter 'psychic'"),
     (["--strategies", "reference"], "at least 2"),
     (["--strategies", "reference,psychic"], "unknown strategy"),
     (["--strategies", "reference,random", "--param", "T=3"], "STRATEGY.NAME=VALUE"),
@@ -156,6 +161,24 @@ def test_compare_strategies_param_overrides_file(capsys, tmp_path):
     rows = {r["strategy"]: r for r in json.loads(out)["strategies"]}
     assert rows["reference"]["params"] == {"T": 6}
     assert rows["reference"]["wins"] == int(wins_of("reference", 500, 0, T=6).sum())
+
+
+def test_compare_a_strategy_with_itself_under_other_parameters(capsys):
+    """judge[samples=8],judge: one strategy twice, told apart by the parameters in its brackets;
+    each arm plays what its brackets say, on the same deals."""
+    code, out, _ = run(capsys, "compare", "--strategies", "reference[T=2],reference", "-s", TRIO, "-d", "easy",
+                       "-n", 500, "--json")  # fmt: skip
+    assert code == 0
+    doc = json.loads(out)
+    rows = {r["label"]: r for r in doc["strategies"]}
+    assert set(rows) == {"reference[T=2]", "reference"}
+    assert rows["reference[T=2]"]["params"] == {"T": 2}
+    assert rows["reference[T=2]"]["wins"] == int(wins_of("reference", 500, 0, T=2).sum())
+    assert rows["reference"]["wins"] == int(wins_of("reference", 500, 0).sum())
+    assert {doc["pairs"][0]["a"], doc["pairs"][0]["b"]} == set(rows)
+    code, text, _ = run(capsys, "compare", "--strategies", "reference[T=2],reference", "-s", TRIO, "-d", "easy",
+                        "-n", 200)  # fmt: skip
+    assert code == 0 and "reference[T=2] - reference" in text or "reference - reference[T=2]" in text
 
 
 # ---------------------------------------------------------------------------------- tune
