@@ -64,7 +64,9 @@ SamuraiOpt = typer.Option(DEFAULT_SAMURAI, "--samurai", "-s",
                           help="Seat order, clockwise from seat 0: 2 to 7 distinct names, comma-separated.")
 DifficultyOpt = typer.Option("normal", "--difficulty", "-d", help="easy, normal, hard or heroic (or a house level of the component file).")
 StrategyOpt = typer.Option(None, "--strategy", help="Strategy name (default: the --params-file's strategy, else "
-                                                     "kiai's default strategy, marked in `kiai strategies`).")
+                                                     "kiai's default strategy, marked in `kiai strategies`); "
+                                                     "for simulate, record and trace also 'strongest': kiai's "
+                                                     "strongest player of the table's team size.")
 ParamOpt = typer.Option(None, "--param", help="Strategy parameter NAME=VALUE; repeatable (e.g. --param T=3); overrides "
                                               "the --params-file's value.")
 ParamsFileOpt = typer.Option(None, "--params-file", help="JSON file of a strategy and its parameters, as `kiai tune` "

@@ -335,6 +335,15 @@ def component_files(value) -> list[tuple[str, object, str | None]] | None:
     return out
 
 
+def strongest_for(samurai, level: str, components, overrides: dict) -> tuple[str, dict]:
+    """`--strategy strongest`: kiai's strongest player of the table's family (its team size, at the
+    official level a house level plays as) and its parameters, the user's over them."""
+    from kiai.strategies.registry import strongest
+
+    strategy, own = strongest(len(samurai), components.family_level(level) if components else level)
+    return strategy, {**own, **overrides}
+
+
 def make_config(samurai, difficulty: str, strategy: str | None, params: list[str] | None,
                 absent_tokens: str, components, first_seat: int | None = None,
                 params_file: str | Path | None = None, model: str | None = None, rules: list[str] | None = None,
@@ -344,12 +353,16 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.registry import STRONGEST_NAME
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
     readings = parse_rules(rules)
     comp = load_components(components)
     check_input(model, "--model")
     try:
+        if strategy == STRONGEST_NAME:  # the family's strongest player, with the user's parameters over its own
+            strategy, overrides = strongest_for(parse_samurai(samurai), _text(difficulty, "--difficulty").lower(),
+                                                comp, overrides)
         config = GameConfig(
             samurai=parse_samurai(samurai), difficulty=_text(difficulty, "--difficulty").lower(),
             strategy=strategy, params=overrides, absent_tokens=_text(absent_tokens, "--absent-tokens").lower(),

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports.pooling import balanced, whole_counts
-from kiai.simcore.stats import proportion_ci_arrays
+from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
 ALPHA = 0.05
@@ -223,11 +223,7 @@ def homogeneity_p(wins, games) -> float:
 
 def difference(w1, n1, w2, n2) -> tuple[float, float, float]:
     """(p1 - p2, lo, hi): Newcombe's 95% interval for a difference of two proportions."""
-    from statsmodels.stats.proportion import confint_proportions_2indep
-
-    lo, hi = confint_proportions_2indep(float(w1), float(n1), float(w2), float(n2), method="newcomb",
-                                        compare="diff")
-    return w1 / n1 - w2 / n2, float(lo), float(hi)
+    return difference_ci(w1, n1, w2, n2)
 
 
 def advice_level(rates: pd.DataFrame, n: int) -> str | None:
@@ -483,7 +479,8 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
     """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
     level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
     (`strong`, stronger.strongest_rates) at every level where either won a game."""
-    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name, strongest
+    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
+    from kiai.strategies.registry import strongest
 
     part = rates[rates["n_samurai"] == n]
     count = int(part["lineups"].max())

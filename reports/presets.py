@@ -76,6 +76,11 @@ AGREEMENT_COUNT = 4
 AGREEMENT_GAMES = 200
 AGREEMENT_ROUND = 40
 AGREEMENT_PRECISION = 0.05
+# the headline's precision where the strongest player is judge (2 to 4 samurai): the interval the
+# report prints for its rate (the default's over all its deals plus the difference on the shared
+# ones) within +-2 points; the difference's half-width leaves room for the default's own
+HEADLINE_PRECISION = 0.02
+HEADLINE_DIFFERENCE = 0.019
 AGREEMENT_CAP = 2_000
 # the stages whose games a race decides (preset_groups); the others play PRESET_GAMES each
 RACES = ("default", "advice", "agreement")
@@ -95,8 +100,9 @@ PRESETS = {
     "agreement": (
         "every line-up of the default sweep's grid read from its table (--from), played by kiai's default "
         "player and its strongest (judge with 2 to 4 samurai, the lookahead over learned with 5 to 7) on the "
-        f"same deals, in rounds until the strongest player's rate is known to within {100 * AGREEMENT_PRECISION:g} "
-        f"points; every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL} plays {AGREEMENT_GAMES:,} games"
+        f"same deals, in rounds until the headline's interval for the strongest player's rate is within "
+        f"{100 * HEADLINE_PRECISION:g} points (judge's families; the lookahead's: its rate within "
+        f"{100 * AGREEMENT_PRECISION:g}); every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL} plays {AGREEMENT_GAMES:,} games"
     ),
     "ladder": (
         f"every level x 3-5 samurai x {LADDER_LINEUPS} line-ups each, played by {', '.join(LADDER_STRATEGIES)}; "
@@ -211,7 +217,7 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
     strongest player (reports.strongest), level by level and team size by team size. ValueError
     when `results` holds none of them."""
     from kiai.reports import advice
-    from kiai.reports.strongest import strongest
+    from kiai.strategies.registry import strongest
     from kiai.reports.sweep import build_plan, strategy_variants
 
     main = list(strategies)[0]
@@ -321,6 +327,15 @@ def advice_groups(plan: list) -> list:
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
 
 
+def headline(n: int) -> bool:
+    """Whether the headline gives the strongest player's rate of n samurai to +-HEADLINE_PRECISION:
+    where that player is fast enough to play the games it takes (judge); the lookahead over
+    learned, some sixty times slower, is measured to +-AGREEMENT_PRECISION."""
+    from kiai.strategies.registry import strongest
+
+    return strongest(n, "normal")[0] == "judge"
+
+
 def agreement_groups(plan: list) -> list:
     """The agreement stage's cells: each level and team size, every line-up played by the default
     and the strongest player, the same games for all, until the strongest's pooled rate is known to
@@ -329,7 +344,7 @@ def agreement_groups(plan: list) -> list:
     import math
 
     from kiai.reports.racing import Cell, Group
-    from kiai.reports.strongest import strongest
+    from kiai.strategies.registry import strongest
 
     groups = []
     for (level, n), ix in _grouped(plan, lambda c: (c.difficulty, c.n)).items():
@@ -337,6 +352,9 @@ def agreement_groups(plan: list) -> list:
         labels = tuple(int(plan[i].strategy == best) for i in ix)
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
             rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION)
+        elif headline(n):  # the interval the headline prints, within +-HEADLINE_PRECISION
+            step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
+            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=HEADLINE_DIFFERENCE, against=True)
         else:
             step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
             rule = Cell(step, step, max(step, AGREEMENT_CAP), h=AGREEMENT_PRECISION)

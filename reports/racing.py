@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kiai.simcore.stats import proportion_ci
+from kiai.simcore.stats import difference_ci, proportion_ci
 from kiai.reports.summary import Tally, summarize
 from kiai.reports.tables import SweepError, identity_key, row_from_summary
 
@@ -206,14 +206,30 @@ class Difference(Rule):
 @dataclass(frozen=True)
 class Cell(Rule):
     """Members play together until the pooled rate of those labelled 1 (equal weight, effective
-    games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs)."""
+    games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs).
+    With `against`, until the difference of that pooled rate from the pooled rate of those
+    labelled 0 has a 95% interval (Newcombe's, difference_half_width) within +-`h`: the interval the
+    report gives kiai's strongest player, whose rate it reads as the default's plus that difference
+    (reports.stronger.strongest_rates)."""
 
     h: float = 0.04
+    against: bool = False
 
     def keep(self, wins, games, held, labels):
         s = np.asarray(labels) == 1
         rate, size = pooled(np.asarray(wins)[s], np.asarray(games)[s])
-        return held & (half_width(round(rate * size), max(1, round(size))) > self.h)
+        if not self.against:
+            return held & (half_width(round(rate * size), max(1, round(size))) > self.h)
+        rate0, size0 = pooled(np.asarray(wins)[~s], np.asarray(games)[~s])
+        hw = difference_half_width(round(rate * size), max(1, round(size)), round(rate0 * size0), max(1, round(size0)))
+        return held & (hw > self.h)
+
+
+def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
+    """The larger side of Newcombe's 95% interval for p1 - p0 (what the report's difference of two
+    players' pooled rates prints: reports.advice.difference)."""
+    d, lo, hi = difference_ci(w1, n1, w0, n0)
+    return max(d - lo, hi - d)
 
 
 @dataclass(frozen=True)

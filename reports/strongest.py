@@ -1,11 +1,7 @@
-"""kiai's strongest player for each family of tables (team size and level): the one mapping that
-the agreement stage plays and the report names "kiai's strongest player", beside "kiai's default
-player" (strategies.registry.DEFAULT).
-
-Today that is `judge` (the strong tier) with 2 to 4 samurai; with 5 and more, the lookahead over
-`learned` that weighs every question (`--strategy lookahead --param base=5 --param decisions=1`)
-wins more on the same deals (docs/strategies.md). Work that makes another player the strongest
-for some families changes STRONGEST, and nothing else.
+"""kiai's strongest player in the report's words: which rows of a table it played, and how to
+name it beside "kiai's default player". The mapping of each family of tables to its strongest
+player is strategies.registry.STRONGEST (beside registry.DEFAULT); work that makes another player
+the strongest for some families changes that, and nothing else.
 """
 
 from __future__ import annotations
@@ -14,18 +10,9 @@ import json
 
 import pandas as pd
 
-JUDGE = ("judge", {})
-LOOKAHEAD_OVER_LEARNED = ("lookahead", {"base": 5, "decisions": 1})
-# team size -> (strategy, the parameters that differ from its defaults); the same at every level today
-STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: LOOKAHEAD_OVER_LEARNED, 6: LOOKAHEAD_OVER_LEARNED,
-             7: LOOKAHEAD_OVER_LEARNED}  # fmt: skip
+from kiai.strategies.registry import STRONGEST
+
 DEFAULT_PLAYER, STRONGEST_PLAYER = "kiai's default player", "kiai's strongest player"
-
-
-def strongest(n: int, level: str) -> tuple[str, dict]:
-    """The strongest player of the family (n samurai, `level`): (strategy, parameters)."""
-    strategy, params = STRONGEST[int(n)]
-    return strategy, dict(params)
 
 
 def default_strategy() -> str:

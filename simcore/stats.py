@@ -88,6 +88,16 @@ def _clopper_pearson(wins: int, n: int, alpha: float) -> tuple[float, float]:
     return lo, hi
 
 
+def difference_ci(w1, n1, w2, n2) -> tuple[float, float, float]:
+    """(p1 - p2, lo, hi): Newcombe's 95% interval for a difference of two independent proportions
+    (statsmodels' hybrid score interval)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    lo, hi = confint_proportions_2indep(float(w1), float(n1), float(w2), float(n2), method="newcomb",
+                                        compare="diff")
+    return w1 / n1 - w2 / n2, float(lo), float(hi)
+
+
 def proportion_ci_arrays(wins, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """proportion_ci over arrays (e.g. DataFrame columns): (lo, hi, method) arrays."""
     _check_level(level)

@@ -14,7 +14,9 @@ bound shows it behind the best, so the samples (`samples` at most) go where answ
 `race` 0 plays every answer on all of them, as judge did before the race. The rest of the turn,
 and every other question, is answered by the base heuristic.
 
-The value file is the shipped one (strategies/data/value.npz) or the one $KIAI_VALUE_MODEL names.
+The value file is the one $KIAI_VALUE_MODEL names, else the family's shipped one
+(strategies/data/judge-K-LEVEL.npz, where kiai ships one: a value trained on that team size and
+level, `kiai train value --player judge --size K`), else the general shipped one (value.npz).
 Where a training run collects from its games (strategies.helpers.collect), judge writes what the
 run asks for: the features of the table at every turn's start (the positions its value learns
 from; TABLES_BASE with its base playing, TABLES with judge playing), every question it weighs
@@ -24,6 +26,7 @@ for selfplay's value, training.teacher).
 """
 
 import os
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -49,7 +52,7 @@ from kiai.strategies.lookahead import (
     sample_hidden,
 )
 from kiai.strategies.nets.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
-from kiai.strategies.nets.modelfile import TABLE, load
+from kiai.strategies.nets.modelfile import DATA as DATA_DIR, TABLE, load
 
 VALUE_ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the shipped one otherwise)
 BASES = VALUE_BASES
@@ -284,21 +287,42 @@ def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
 
 
 def plan_record(config) -> np.ndarray:
-    """The planner's record: its parameters, then the value's weights (load_value)."""
+    """The planner's record: its parameters, then the value's weights (load_value: the family's
+    where kiai ships one), then the race's t quantiles."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
-    load_value().pack(rec[0])
+    load_value(_table(config)).pack(rec[0])
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
     return rec
 
 
-def load_value():
-    """The value judge plays: the file $KIAI_VALUE_MODEL names, else the shipped one."""
-    return load(os.environ.get(VALUE_ENV) or None, TABLE)
+def _table(config) -> tuple[int, str]:
+    return len(config.samurai), config.family_level
+
+
+def family_file(size: int, level: str) -> Path:
+    """Where judge's value of the family of `size` samurai at `level` lies among the shipped files."""
+    return DATA_DIR / f"judge-{size}-{level}.npz"
+
+
+def value_path(table: tuple[int, str] | None = None) -> str | None:
+    """The value file judge plays on a table of the family `table` (team size, official level):
+    the file $KIAI_VALUE_MODEL names, else the family's shipped one, else None (the general
+    shipped value, strategies/data/value.npz)."""
+    if os.environ.get(VALUE_ENV):
+        return os.environ[VALUE_ENV]
+    if table is not None and family_file(*table).exists():
+        return str(family_file(*table))
+    return None
+
+
+def load_value(table: tuple[int, str] | None = None):
+    """The value judge plays on the family's tables (value_path), checked."""
+    return load(value_path(table), TABLE)
 
 
 def check_data(config) -> None:
     """Refuse a value file judge cannot play (ModelError, one line), before any game."""
-    load_value()
+    load_value(_table(config))

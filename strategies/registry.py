@@ -31,6 +31,21 @@ _MODULE_OF = {
     "judge": "judge",
 }
 DEFAULT = "selfplay"  # what every command plays when no strategy is named
+# kiai's strongest player of each family of tables (team size; the same at every level today):
+# (strategy, the parameters that differ from its defaults). `--strategy strongest` plays it, and
+# the report names it beside DEFAULT. `judge` with 2 to 4 samurai; with 5 and more, the lookahead
+# over `learned` that weighs every question wins more of the same deals (docs/strategies.md)
+STRONGEST_NAME = "strongest"
+JUDGE = ("judge", {})
+LOOKAHEAD_OVER_LEARNED = ("lookahead", {"base": 5, "decisions": 1})
+STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: LOOKAHEAD_OVER_LEARNED, 6: LOOKAHEAD_OVER_LEARNED,
+             7: LOOKAHEAD_OVER_LEARNED}  # fmt: skip
+
+
+def strongest(n: int, level: str) -> tuple[str, dict]:
+    """The strongest player of the family (n samurai, `level`): (strategy, parameters)."""
+    strategy, params = STRONGEST[int(n)]
+    return strategy, dict(params)
 
 
 def names() -> list[str]:
@@ -40,7 +55,8 @@ def names() -> list[str]:
 def module(name: str) -> ModuleType:
     """The module that declares strategy `name` (its decide or plan), imported on first use."""
     if name not in _MODULE_OF:
-        raise KeyError(f"unknown strategy '{name}' (known: {', '.join(names())})")
+        raise KeyError(f"unknown strategy '{name}' (known: {', '.join(names())}; and {STRONGEST_NAME}, the strongest "
+                       f"of the table's team size, where a command plays one table)")
     return importlib.import_module(f"kiai.strategies.{_MODULE_OF[name]}")
 
 
@@ -62,4 +78,5 @@ def __getattr__(attr: str):
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
 
 
-__all__ = ["DEFAULT", "MODULES", "Param", "REGISTRY", "Strategy", "get", "hook_of", "module", "names"]
+__all__ = ["DEFAULT", "MODULES", "Param", "REGISTRY", "STRONGEST", "STRONGEST_NAME", "Strategy", "get", "hook_of",
+           "module", "names", "strongest"]

@@ -42,7 +42,7 @@ def _main_table() -> pd.DataFrame:
 
 def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_races_by_cell():
     from kiai.reports import racing
-    from kiai.reports.strongest import strongest
+    from kiai.strategies.registry import strongest
 
     main = _main_table()
     plan = presets.preset_plan("agreement", results=main)

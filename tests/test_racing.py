@@ -285,3 +285,19 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
         addresses = list(pool.map(lambda _: playing._data_record(config, registry.get("selfplay")), range(4)))
     (kept,) = playing._RECORDS.values()
     assert addresses == [kept.ctypes.data] * 4
+
+
+def test_a_cell_against_the_default_plays_until_the_headline_difference_is_precise(monkeypatch):
+    """`against`: the difference of the measured side's pooled rate from the others' (Newcombe's
+    interval, the one the report prints for kiai's strongest player) within +-h."""
+    rule = R.Cell(100, 100, 20_000, h=0.02, against=True)
+    games, _ = race(monkeypatch, [0.5, 0.5, 0.4, 0.4], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
+    n = set(games.values())
+    assert len(n) == 1
+    (g,) = n
+    # pooled: 2g games a side; the first round whose difference is within 2 points
+    assert R.difference_half_width(g, 2 * g, round(0.8 * g), 2 * g) <= 0.02 + 0.005
+    assert R.difference_half_width(g - 100, 2 * (g - 100), round(0.8 * (g - 100)), 2 * (g - 100)) > 0.02 - 0.005
+    plain = R.Cell(100, 100, 20_000, h=0.02)
+    fewer, _ = race(monkeypatch, [0.5, 0.5, 0.4, 0.4], [R.Group(plain, (0, 1, 2, 3), (1, 1, 0, 0))])
+    assert max(fewer.values()) < g  # the rate alone needs fewer games than its difference
