@@ -264,3 +264,23 @@ def test_the_training_chart_says_why_its_win_rate_panel_is_empty():
     drawn = R.plot(curve, pd.DataFrame({"iteration": [0], **rates}), value=True, player="selfplay")
     assert len(drawn.axes[1].texts) == 0 and len(drawn.axes[1].lines) > 0
     plt.close("all")
+
+
+def test_judge_plays_its_family_value_where_kiai_ships_one(tmp_path, monkeypatch):
+    """A family's value (judge-K-LEVEL.npz) plays on that family's tables, a house level's as its
+    official level's; the general value elsewhere; $KIAI_VALUE_MODEL over both."""
+    arrays = random_value(seed=7)
+    fam = tmp_path / "judge-3-easy.npz"
+    M.save(fam, arrays, {"note": "family"}, M.TABLE)
+    monkeypatch.setattr(judge, "DATA_DIR", tmp_path)
+    monkeypatch.delenv(judge.VALUE_ENV, raising=False)
+    three = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge")
+    rec = judge.plan_record(three)
+    assert np.array_equal(rec[0]["vw1"][:, :6], arrays["w1"].T)
+    assert judge.value_path((3, "easy")) == str(fam)
+    assert judge.value_path((3, "normal")) is None and judge.value_path((4, "easy")) is None
+    other = judge.plan_record(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge"))
+    general = judge.load_value()
+    assert other[0]["vh1"] == general.arrays["w1"].shape[0] != 6
+    monkeypatch.setenv(judge.VALUE_ENV, str(fam))
+    assert judge.value_path((4, "hard")) == str(fam)

@@ -117,7 +117,7 @@ def test_judge_without_the_race_plays_the_fixed_samples_it_always_played():
     stored = json.loads((Path(__file__).parent / "data" / "judge_fixed_digests.json").read_text())
     for key, digest in stored.items():
         _, lineup, level, absent, games = key.split("|")
-        params = {"samples": 2, "race": 0, "base": 1}
+        params = {"samples": 2, "race": 0, "base": 1, "turns": 2}
         config = GameConfig(tuple(lineup.split(",")), level, "judge", params=params, absent_tokens=absent)
         rows = run_games(config, int(games), seed=20261123)
         assert hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest() == digest, key
