@@ -60,7 +60,7 @@ STRATEGY = Strategy(
     "judge",
     "The strong tier: plays each answer to the action, a card in hand and Kikuchiyo's second fight three turns on with keeper, exactly over a Fight's next card, racing the answers so that samples go where they are close, and leaves keeper's answer for one whose tables a value learned by self-play rates clearly better.",
     (
-        Param("samples", 12, 1, 64, True, "hidden orders sampled per answer at most (the same for every answer); the race spends them where answers are close"),
+        Param("samples", 16, 1, 64, True, "hidden orders sampled per answer at most (the same for every answer); the race spends them where answers are close"),
         Param("base", 0, 0, len(BASES) - 1, True, "heuristic for the other questions: " + ", ".join(f"{i} {b}" for i, b in enumerate(BASES)), expert=True),
         Param("weigh", 7, 1, 7, True, "the questions judge weighs, among action, cards and second-fight, joined by '+'",
               choices=WEIGHED),
@@ -73,7 +73,7 @@ STRATEGY = Strategy(
         Param("edge", 0.03, 0.0, 1.0, False, "leave the base's answer only for one whose tables are worth this much more (chance to win)", expert=True),
         # a race inside each question (strategies.helpers.race): samples go where answers are close
         Param("race", 0.05, 0.0, 0.5, False, "inside a question, an answer stops sampling once a paired t bound at this one-sided error rate shows it behind the best (0: every answer plays all `samples`)"),
-        Param("first", 3, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
+        Param("first", 4, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
     ),
     planner=True,
     bases=BASES,

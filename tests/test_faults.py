@@ -426,6 +426,13 @@ def test_deeply_nested_json_is_refused_in_one_line(capsys, tmp_path):  # 7
     one_line_error(*run(capsys, "replay", path), "nested too deeply")
 
 
+def test_a_model_file_whose_header_is_nested_too_deeply_is_refused_in_one_line(capsys, tmp_path):  # 7
+    header = "[" * 100_000 + "]" * 100_000
+    path = tmp_path / "deep.npz"
+    np.savez(path, header=np.array(header), w1=np.zeros((2, 2), np.float32))
+    one_line_error(*run(capsys, "simulate", "-s", "kyuzo,kikuchiyo", "-n", 10, "--model", path), "nested too deeply")
+
+
 # ------------------------------------------------------------ 8: numpy and pandas values
 
 NUMPY = [

@@ -299,6 +299,8 @@ def read_header(raw: bytes, file: str = "model file") -> tuple[dict, dict]:
             arrays = {k: z[k] for k in z.files if k != "header"}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError):
         raise ModelError(f"not a kiai {file} ({'empty' if not raw else 'unreadable or damaged'})") from None
+    except RecursionError:  # a header is a few levels deep; JSON nested beyond Python's stack is none
+        raise ModelError(f"not a kiai {file} (its header is nested too deeply)") from None
     if not isinstance(header, dict) or header.get("format") not in (FORMAT, LEGACY_VALUE_FORMAT):
         raise ModelError(f"not a kiai {file}")
     return header, arrays
