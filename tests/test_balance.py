@@ -106,3 +106,20 @@ def test_a_small_run_writes_house_levels_that_play_and_resumes(tmp_path, capsys,
     monkeypatch.setattr(play, "play_block", refuse)
     code, again, err = run(capsys, *argv, "--resume")
     assert code == 0 and again == page and "resume:" in err
+
+
+@pytest.mark.usefixtures("engine")
+def test_an_interrupted_run_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    """A balance run stopped by Ctrl-C keeps what it played and says so, with the --resume that
+    continues it."""
+    from kiai.reports import balance_run
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(balance_run, "run", interrupted)
+    out = tmp_path / "bal"
+    with pytest.raises((KeyboardInterrupt, SystemExit)):
+        run(capsys, "balance", "--players", "3", "--target", "30%", "--lineups", "1", "-n", "40", "--out", out)
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "--resume" in err and str(out) in err

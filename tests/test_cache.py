@@ -74,7 +74,7 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     assert calls == [("helper", ["decide=keeper"]), ("here", ["plan=lookahead"]), ("wait",)]
 
     calls.clear()  # two planners new to the cache: one plan on each side
-    judge = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge")
+    judge = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge", {"base": 1})  # over learned
     compiling.compile_side_by_side([config, judge], None)
     assert calls == [("helper", ["plan=judge", "decide=learned"]), ("here", ["plan=lookahead", "decide=keeper"]),
                      ("wait",)]

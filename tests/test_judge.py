@@ -244,7 +244,9 @@ EVERY_SAMPLE = {
 def test_one_sample_stands_for_all_exactly_when_play_reads_nothing_hidden(lineup, level, absent):
     import hashlib
 
-    config = GameConfig(tuple(lineup.split(",")), level, "judge", {"samples": 2, "turns": 0}, absent_tokens=absent)
+    # judge's play before the race (race 0, over learned)
+    config = GameConfig(tuple(lineup.split(",")), level, "judge", {"samples": 2, "turns": 0, "race": 0, "base": 1},
+                        absent_tokens=absent)
     rows = run_games(config, 12, seed=20261123)
     assert hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest() == EVERY_SAMPLE[(lineup, level, absent)]
 
