@@ -478,7 +478,9 @@ def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:
 def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy: str | None = None) -> list[str]:
     """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
     level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
-    (`strong`, stronger.strongest_rates) at every level where either won a game."""
+    (`strong`, stronger.strongest_rates) at every level where either won a game. A strongest rate
+    below the default's whose interval still holds the default's says it is within noise of it:
+    the reader should not take the stronger player for the weaker one."""
     from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
     from kiai.strategies.registry import strongest
 
@@ -498,7 +500,8 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
             continue
         s = mine.loc[r.difficulty]
         if r.wins > 0 or s["wins"] > 0:
-            shown.append(f"{r.difficulty.capitalize()} {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])})")
+            noise = " (within noise of the default's)" if s["rate"] < r.rate <= s["hi"] else ""
+            shown.append(f"{r.difficulty.capitalize()} {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])}){noise}")
     if shown:
         who = name(*strongest(n, str(part["difficulty"].iloc[0])))
         lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, the same line-ups: " + "; ".join(shown) + ".")

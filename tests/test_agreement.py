@@ -272,3 +272,20 @@ def test_kiai_report_reads_the_agreement_table_or_goes_without(capsys, tmp_path)
         section = (folder / "report.md").read_text().split("## Does it hold for stronger players?")[1]
         assert ("Not drawn" not in section.split("\n## ")[0]) == drawn
         assert (folder / "agreement_levels.csv").is_file() == drawn
+
+
+def test_a_strongest_rate_below_the_defaults_within_noise_says_so(tmp_path):
+    """The strongest player's rate reads below the default's only with the words that it is within
+    noise of it, where its interval holds the default's rate; a clear gap reads as it is."""
+    rates = {("easy", 2): (0.8, 0.8, 0.78), ("hard", 2): (0.5, 0.5, 0.3)}
+    rows = []
+    for (level, n), (default, same, strong) in rates.items():
+        for lineup in all_lineups(n):
+            rows.append(_main_row(level, lineup, round(3000 * default), 3000))
+            rows += [_main_row(level, lineup, round(100 * same), 100),
+                     _main_row(level, lineup, round(100 * strong), 100, strategy="judge")]
+    write_report(pd.DataFrame(rows), tmp_path)
+    short = (tmp_path / "report.md").read_text().split("## In short")[1].split("\n## ")[0]
+    line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's strongest player"))
+    assert re.search(r"Easy 78.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
+    assert re.search(r"Hard 30.0% \([\d.]+ to [\d.]+%\)\.$", line), line
