@@ -150,6 +150,18 @@ def test_a_planted_reversal_is_flagged_and_a_planted_agreement_is_not(tmp_path):
     assert rates.loc[(rates["level"] == "easy") & (rates["n_samurai"] == 4), "games"].item() == 35 * 3000
 
 
+def _both_players(rates: dict) -> pd.DataFrame:
+    """Every line-up of each (level, team size): the default's 3,000 games at rate `default`, and
+    the agreement stage's first 100 deals, the default winning `same` and judge `strong` of them."""
+    rows = []
+    for (level, n), (default, same, strong) in rates.items():
+        for lineup in all_lineups(n):
+            rows.append(_main_row(level, lineup, round(3000 * default), 3000))
+            rows += [_main_row(level, lineup, round(100 * same), 100),
+                     _main_row(level, lineup, round(100 * strong), 100, strategy="judge")]
+    return pd.DataFrame(rows)
+
+
 def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_path):
     """Every line-up of 2 and 3 samurai played by both players on the same first deals (the
     agreement stage): the strongest's rate, with its interval, stands in In short and under the
@@ -158,13 +170,7 @@ def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_p
     what the strongest wins more on the deals both played, 80% + (80% - 70%) = 90%, not its 80%."""
     rates = {("easy", 2): (0.8, 0.7, 0.8), ("easy", 3): (0.5, 0.5, 0.6), ("hard", 2): (0.01, 0.0, 0.0),
              ("hard", 3): (0.0, 0.0, 0.0)}
-    rows = []
-    for (level, n), (default, same, strong) in rates.items():
-        for lineup in all_lineups(n):
-            rows.append(_main_row(level, lineup, round(3000 * default), 3000))
-            rows += [_main_row(level, lineup, round(100 * same), 100),
-                     _main_row(level, lineup, round(100 * strong), 100, strategy="judge")]
-    write_report(pd.DataFrame(rows), tmp_path)
+    write_report(_both_players(rates), tmp_path)
     md = (tmp_path / "report.md").read_text()
     short = md.split("## In short")[1].split("\n## ")[0]
     assert "- How hard for kiai's default player (`selfplay`), all its 21 line-ups pooled: Easy 80.0%; Hard 1.0%." in short
@@ -278,13 +284,7 @@ def test_a_strongest_rate_below_the_defaults_within_noise_says_so(tmp_path):
     """The strongest player's rate reads below the default's only with the words that it is within
     noise of it, where its interval holds the default's rate; a clear gap reads as it is."""
     rates = {("easy", 2): (0.8, 0.8, 0.78), ("hard", 2): (0.5, 0.5, 0.3)}
-    rows = []
-    for (level, n), (default, same, strong) in rates.items():
-        for lineup in all_lineups(n):
-            rows.append(_main_row(level, lineup, round(3000 * default), 3000))
-            rows += [_main_row(level, lineup, round(100 * same), 100),
-                     _main_row(level, lineup, round(100 * strong), 100, strategy="judge")]
-    write_report(pd.DataFrame(rows), tmp_path)
+    write_report(_both_players(rates), tmp_path)
     short = (tmp_path / "report.md").read_text().split("## In short")[1].split("\n## ")[0]
     line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's strongest player"))
     assert re.search(r"Easy 78.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
