@@ -692,7 +692,7 @@ def parse_strategy_params(strategies: str, param: list[str] | None,
             registry.get(name)
         except KeyError as e:
             fail(e.args[0])
-        own = parse_params([t for t in inside.split(",")] if inside else None) if inside is not None else {}
+        own = parse_params(inside.split(",") if inside else None)
         if inside is not None and not own:
             fail(f"--strategies: '{item}' gives no parameters in its brackets (NAME[PARAM=VALUE,...])")
         label = name + ("[" + ",".join(f"{k}={said(v)}" for k, v in own.items()) + "]" if own else "")

@@ -327,13 +327,13 @@ def advice_groups(plan: list) -> list:
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
 
 
-def headline(n: int) -> bool:
-    """Whether the headline gives the strongest player's rate of n samurai to +-HEADLINE_PRECISION:
+def headline(n: int, level: str) -> bool:
+    """Whether the headline gives the strongest player's rate of n samurai at `level` to +-HEADLINE_PRECISION:
     where that player is fast enough to play the games it takes (judge); the lookahead over
     learned, some sixty times slower, is measured to +-AGREEMENT_PRECISION."""
     from kiai.strategies.registry import strongest
 
-    return strongest(n, "normal")[0] == "judge"
+    return strongest(n, level)[0] == "judge"
 
 
 def agreement_groups(plan: list) -> list:
@@ -350,13 +350,12 @@ def agreement_groups(plan: list) -> list:
     for (level, n), ix in _grouped(plan, lambda c: (c.difficulty, c.n)).items():
         best = strongest(n, level)[0]
         labels = tuple(int(plan[i].strategy == best) for i in ix)
+        step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
             rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION)
-        elif headline(n):  # the interval the headline prints, within +-HEADLINE_PRECISION
-            step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
+        elif headline(n, level):  # the interval the headline prints, within +-HEADLINE_PRECISION
             rule = Cell(step, step, max(step, AGREEMENT_CAP), h=HEADLINE_DIFFERENCE, against=True)
         else:
-            step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
             rule = Cell(step, step, max(step, AGREEMENT_CAP), h=AGREEMENT_PRECISION)
         groups.append(Group(rule, tuple(ix), labels))
     return groups

@@ -14,20 +14,26 @@ which the answers of a round were played.
 values); strategies.judge runs it on values it plays as the race asks for them.
 """
 
+import functools
+
 import numpy as np
 from numba import njit
 
 MAX_DF = 64  # t quantiles kept, for 1 to MAX_DF degrees of freedom (a race of at most 65 samples)
 
 
+@functools.lru_cache(maxsize=8)  # asked for again by every block a sweep plays (judge.plan_record)
 def t_quantiles(alpha: float) -> np.ndarray:
     """One-sided t quantiles at error rate alpha for 1..MAX_DF degrees of freedom (inf where
-    alpha is 0: nothing ever leaves)."""
+    alpha is 0: nothing ever leaves); read-only, since the cache hands out the same array."""
     if alpha <= 0:
-        return np.full(MAX_DF, np.inf)
-    from scipy.stats import t
+        out = np.full(MAX_DF, np.inf)
+    else:
+        from scipy.stats import t
 
-    return t.ppf(1.0 - alpha, np.arange(1, MAX_DF + 1)).astype(np.float64)
+        out = t.ppf(1.0 - alpha, np.arange(1, MAX_DF + 1)).astype(np.float64)
+    out.flags.writeable = False
+    return out
 
 
 @njit(cache=True)
