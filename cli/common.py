@@ -14,8 +14,8 @@ from types import SimpleNamespace
 
 import typer
 
-from kiai.checks import DEFAULT_SAMURAI
-from kiai.checks import check_threads as _check_threads
+from kiai.configs import DEFAULT_SAMURAI
+from kiai.counts import check_threads as _check_threads
 from kiai.progress import rate_column
 from kiai.progress import warm_engine as _warm_engine
 
@@ -134,13 +134,6 @@ def config_args(player: SimpleNamespace, setup: SimpleNamespace) -> dict:
     return dict(strategy=player.strategy, params=player.param, params_file=player.params_file,
                 absent_tokens=setup.absent_tokens, components=setup.components, model=setup.model,
                 rules=setup.rule, strict=setup.strict)  # fmt: skip
-
-
-def format_params(params: dict) -> str:
-    """{'T': 3, 'x': 0.5} as 'T=3 x=0.5' ('-' when empty)."""
-    from kiai.strategies.base import said
-
-    return " ".join(f"{k}={said(v)}" for k, v in params.items()) or "-"
 
 
 def stderr(msg: str) -> None:

@@ -23,7 +23,7 @@ from kiai.reports.render import Page, to_html, to_markdown
 from kiai.reports.scope import Scope, csv_columns
 from kiai.reports.stronger import agreement_section, strongest_rates
 from kiai.reports.table_check import check_results  # noqa: F401 - the report's own check of its input
-from kiai.reports.words import plural
+from kiai.words import plural
 
 
 

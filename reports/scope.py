@@ -7,7 +7,7 @@ import pandas as pd
 
 from kiai.reports import advice
 from kiai.reports.advice import fmt_pp
-from kiai.reports.words import plural
+from kiai.words import plural
 
 
 class Scope:

@@ -11,7 +11,7 @@ from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_r
 from kiai.reports.charts import NoChartData
 from kiai.reports.render import Page
 from kiai.reports.scope import Scope, csv_columns, spread
-from kiai.reports.words import plural
+from kiai.words import plural
 
 COMPACT = 3  # rows kept at each end of a long table shown on the page; the CSV holds them all
 SEATING_ROWS = 10  # seatings table: the line-ups where seating matters most, shown on the page

@@ -52,12 +52,12 @@ def test_simulate_out_naming_a_folder_fails_before_playing(capsys, no_games, tmp
 
 
 def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 1
-    from kiai.cli import simulate as cli_simulate
+    from kiai.results import Simulation
 
     def disk_full(*a):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli_simulate, "write_summary_table", disk_full)
+    monkeypatch.setattr(Simulation, "write_table", disk_full)
     code, out, err = run(capsys, "simulate", "-n", 300, "--out", tmp_path / "t.csv")
     # (a cold cache adds the compile notes of kiai.progress.warm_engine)
     err = [line for line in err.strip().splitlines() if "compil" not in line]
@@ -327,7 +327,7 @@ def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
 
 
 def test_bench_says_what_it_is_timing(capsys, monkeypatch):  # 11
-    from kiai.cli import bench
+    from kiai import bench
 
     monkeypatch.setattr(bench, "_probe", lambda cache, strategy: 0.5)
     code, _, err = run(capsys, "bench", "-n", 1000)
@@ -469,7 +469,7 @@ def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
 
 
 def test_plural_is_singular_for_one():  # item 8.2
-    from kiai.reports.words import plural
+    from kiai.words import plural
 
     assert plural(1, "configuration") == "1 configuration"
     assert plural(2, "configuration") == "2 configurations"
