@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports import advice, charts, house, ladder, sections
-from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown

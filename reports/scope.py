@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from kiai.reports import advice
-from kiai.reports.advice import fmt_pp
+from kiai.reports.wording import fmt_pp
 from kiai.words import plural
 
 
