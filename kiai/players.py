@@ -16,13 +16,6 @@ from kiai.checks import check_input, fail, name_text
 MAX_PARAMS_FILE = 1_000_000  # bytes: a --params-file holds a few parameters
 
 
-def default_strategy() -> str:
-    """kiai's default strategy (strategies.registry.DEFAULT), imported only when needed."""
-    from kiai.strategies.registry import DEFAULT
-
-    return DEFAULT
-
-
 def param_value(name: str, raw: str):
     """A --param value: a number, or words for a parameter that takes names ('action+cards'; the
     strategy checks them)."""
@@ -111,7 +104,9 @@ def resolve_strategy(strategy: str | None, params: list[str] | None, params_file
         name_text(strategy, option)
     loaded = load_params_file(params_file) if params_file is not None else None
     if loaded is None:
-        return strategy or default_strategy(), parse_params(params)
+        from kiai.strategies.registry import DEFAULT  # imported only when needed
+
+        return strategy or DEFAULT, parse_params(params)
     if strategy is not None and strategy != loaded.strategy:
         fail(f"{option} {strategy} differs from the strategy of --params-file {loaded.path} ({loaded.strategy})")
     return loaded.strategy, {**loaded.params, **parse_params(params)}
