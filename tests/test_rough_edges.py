@@ -281,7 +281,7 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     import kiai.progress
-    from kiai.cli import common
+    from kiai.cli.common import stderr
     from kiai.reports import play as S
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
@@ -290,7 +290,7 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     monkeypatch.setattr(compiling, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling the engine and the strategies it plays (learned)" in err
     assert "compiled the engine and the strategies it plays (learned) in 0 s (cached for later runs)" in err
@@ -298,14 +298,14 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
 
     # a later command that plays new strategies: the engine is cached, they are compiled
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling strategies lookahead, foresight, played for the first time" in err
     assert "compiling the engine" not in err and "once" not in err
 
     # everything cached but slow to load (a busy machine): nothing is said to compile
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, []))
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
