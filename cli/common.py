@@ -1,6 +1,6 @@
 """Options shared by kiai's commands, and what they share with the Python API.
 
-The checks of bad input and their one-line messages are the API's (kiai.checks): a KiaiError is
+The checks of bad input and their one-line messages are the API's (kiai.checks and its kin): a KiaiError is
 printed as one line, exit code 2 (cli/main.py). The progress bar and the compile notes are the
 API's too (kiai.progress), shown here on standard error."""
 
@@ -14,10 +14,8 @@ from types import SimpleNamespace
 
 import typer
 
-from kiai.checks import DEFAULT_SAMURAI
-from kiai.checks import check_threads as _check_threads
+from kiai.configs import DEFAULT_SAMURAI
 from kiai.progress import rate_column
-from kiai.progress import warm_engine as _warm_engine
 
 _COMMAND_LINE: list[str] = []  # the arguments of this run, set by cli.main.main
 
@@ -41,17 +39,6 @@ def set_command_line(argv: list[str]) -> None:
 def command_line() -> str:
     """This run as a shell command line (`kiai ...`), for the provenance of written results."""
     return shlex.join(["kiai", *_COMMAND_LINE])
-
-
-def check_threads(threads: int | None) -> None:
-    """Refuse fewer than one thread; say in one line when more are asked than the engine has."""
-    _check_threads(threads, stderr)
-
-
-def warm_engine(config, *more) -> float:
-    """Compile (or load) what `config` and `more` play before any game is timed, saying so on
-    standard error when that takes long (kiai.progress.warm_engine)."""
-    return _warm_engine(config, *more, note=stderr)
 
 
 def __getattr__(name: str):
@@ -134,13 +121,6 @@ def config_args(player: SimpleNamespace, setup: SimpleNamespace) -> dict:
     return dict(strategy=player.strategy, params=player.param, params_file=player.params_file,
                 absent_tokens=setup.absent_tokens, components=setup.components, model=setup.model,
                 rules=setup.rule, strict=setup.strict)  # fmt: skip
-
-
-def format_params(params: dict) -> str:
-    """{'T': 3, 'x': 0.5} as 'T=3 x=0.5' ('-' when empty)."""
-    from kiai.strategies.base import said
-
-    return " ".join(f"{k}={said(v)}" for k, v in params.items()) or "-"
 
 
 def stderr(msg: str) -> None:

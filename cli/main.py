@@ -30,9 +30,8 @@ from kiai.cli import (
     tune,
 )
 from kiai import environment
-from kiai.errors import KiaiError
 from kiai.cli.common import set_command_line
-from kiai.reports.files import WriteError
+from kiai.errors import KiaiError, WriteError
 
 app = typer.Typer(
     name="kiai",
@@ -48,26 +47,9 @@ app = typer.Typer(
 def _show_version(value: bool) -> None:
     if not value:
         return
-    import numba
+    from kiai.about import version_line
 
-    from kiai.simcore.version import kiai_version
-    from kiai.simcore.components import ComponentsError, load_components
-    from kiai.strategies.nets.modelfile import LEARNED, ModelError, load, shipped_families
-
-    def short_hash(read, error) -> str:
-        # a damaged installation is what --version is run to diagnose: say so, do not crash
-        try:
-            return read().sha256[:12]
-        except error as e:
-            return f"unreadable: {e}"
-
-    try:
-        count, digest = shipped_families()
-        values = f"selfplay's values of {count} families {digest}"
-    except OSError as e:
-        values = f"selfplay's values unreadable: {e}"
-    print(f"kiai {kiai_version()} (numba {numba.__version__}, learned's model {short_hash(lambda: load(None, LEARNED), ModelError)}, "
-          f"{values}, components {short_hash(load_components, ComponentsError)})")
+    print(version_line())
     raise typer.Exit()
 
 
@@ -150,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = _main(argv)
         sys.stdout.flush()  # here, not at the interpreter's exit, where a fault would go unsaid
-    except WriteError as e:  # reports.files: a file of the command's, left as it was
+    except WriteError as e:  # kiai.errors: a file of the command's, left as it was
         print(f"kiai: error: {e.strerror}", file=sys.stderr)
         return 1
     except OSError as e:  # standard output (print, the help, the final flush)

@@ -20,7 +20,7 @@ from kiai.cli.common import (
     stderr,
 )
 from kiai.progress import Bar, bar as progress
-from kiai.reports.words import plural
+from kiai.words import plural
 
 
 @command(short_help="Play games and write each as a JSON record.",
@@ -41,12 +41,12 @@ def record(
     force: bool = ForceOpt,
 ):
     from kiai import api
-    from kiai.reports.records import dumps
 
     asked = dict(game_index=game_index, seed=seed, **config_args(player, setup))
     if out is None:  # to standard output as they are played; no bar there
-        for rec in api.records(table.samurai, table.difficulty, games, **asked, progress=Bar(progress, enabled=False)):
-            sys.stdout.write(dumps(rec) + "\n")
+        for line in api.records(table.samurai, table.difficulty, games, **asked, as_lines=True,
+                                progress=Bar(progress, enabled=False)):
+            sys.stdout.write(line + "\n")
         return
     api.record(table.samurai, table.difficulty, games, **asked, out=out, force=force, progress=Bar(progress))
     stderr(f"{plural(1 if game_index is not None else games or 1, 'game record')} written to {out}")

@@ -15,10 +15,9 @@ from kiai.cli.common import command
               "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
               "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")
 def rules(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):
-    from kiai.simcore.readings import READINGS
+    from kiai.about import readings
 
-    items = [{"name": r.name, "v": r.v, "values": list(r.values), "default": r.default, "departs_from": r.departs,
-              "summary": r.summary} for r in READINGS]
+    items = readings()
     if as_json:
         print(json.dumps(items))
         return

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import typer
 
-from kiai.checks import check_size, fail, parse_levels, parse_params
 from kiai.cli.common import command
 
 
@@ -30,37 +29,6 @@ def ship_value(
     why: str = typer.Option("", "--why", help="How --play was chosen (required with --play): kept in the header."),
     to: Path = typer.Option(None, "--to", help="The folder of shipped values (default: kiai's strategies/data)."),
 ):
-    from kiai.simcore.components import load_components
-    from kiai.strategies.base import said_params
-    from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
-    from kiai.training.ship import ship
+    from kiai.train import ship
 
-    comp = load_components()
-    try:
-        model = load(file, AFTER, comp)
-        if other_components(model, comp):  # kiai ships values of its own component data only
-            raise other_data_error(model, comp)
-    except ModelError as e:
-        fail(str(e))
-    k, _, lv = model.header.get("settings", {}).get("family", "").partition("@")
-    size = size if size is not None else (int(k) if k else None)
-    if size is None or (difficulty is None and not lv):
-        fail(f"value file {file}: its header names no family; give --size and --difficulty")
-    check_size(size)
-    levels = parse_levels(difficulty or lv, comp)
-    if len(levels) != 1:
-        fail("--difficulty names one level")
-    params = parse_params(play) if play else {}
-    if params and not why.strip():
-        fail("--play needs --why: say how the parameters were chosen (the header keeps it)")
-    if to is not None and to.exists() and not to.is_dir():
-        fail(f"--to {to} is a file, not a folder")
-    if to is not None and not to.is_dir():
-        fail(f"--to {to}: no such folder")
-    try:
-        dest, old = ship(model, f"{size}@{levels[0]}", params, why.strip(), to)
-    except ModelError as e:
-        fail(str(e))
-    what = f"replaces {old.sha256[:12]}" if old is not None else "the family's first value"
-    plays = said_params(params)
-    print(f"{dest}: selfplay's value of {size}@{levels[0]} ({what}{'; plays ' + plays if plays else ''})")
+    print(ship(file, size=size, difficulty=difficulty, play=play, why=why, to=to))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -22,10 +21,7 @@ from kiai.cli.common import (
     stderr,
 )
 from kiai.progress import Bar, bar as progress
-from kiai.checks import check_output
-
-if TYPE_CHECKING:
-    from kiai.results import Simulation
+from kiai.paths import check_output
 
 
 @command(short_help="Play N games of one configuration and summarise them.",
@@ -55,20 +51,10 @@ def simulate(
     print(json.dumps(result.to_dict()) if as_json else str(result))
     if out is not None:
         try:
-            write_summary_table(result, out)
+            result.write_table(out)
         except OSError as e:  # checked before playing; the disk may still fill or vanish
             stderr(f"kiai: error: cannot write --out {out}: {e.strerror or e}")
             raise typer.Exit(1) from None
         if not as_json:
             print(f"table written to {out}")
 
-
-def write_summary_table(result: Simulation, path: Path) -> None:
-    """The result as a one-row results table, the same columns and types as a sweep's."""
-    from kiai.reports.files import atomic_write
-
-    df = result.to_frame()
-    if path.suffix.lower() == ".parquet":
-        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
-    else:
-        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))

@@ -18,10 +18,10 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                                                                  "default strategy has \"default\": true)."),
                every: bool = typer.Option(False, "--all", help="Also the experts' parameters, and the default's "
                                                                "play on each family of tables.")):
-    from kiai import api
-    from kiai.strategies.base import said_params
+    from kiai.about import strategies as listed
+    from kiai.words import said_params
 
-    items = api.strategies()
+    items = listed()
     if as_json:
         print(json.dumps(items))
         return
@@ -48,5 +48,5 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                 print(f"      {family}: {NO_VALUE if play == LEARNEDS else words}")
 
 
-LEARNEDS = {"base": 1, "doubt": 0.0}  # kiai.api.family_plays where kiai ships no value
+LEARNEDS = {"base": 1, "doubt": 0.0}  # kiai.about.family_plays where kiai ships no value
 NO_VALUE = "learned's answers (no value shipped for this family)"

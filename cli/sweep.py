@@ -12,7 +12,7 @@ from kiai.sweep_plan import SWEEP_GAMES
 from kiai.cli.common import AbsentOpt, ComponentsOpt, ModelOpt, ParamsFileOpt, StrictOpt, command
 from kiai.progress import Bar, bar as progress
 from kiai.checks import fail
-from kiai.reports.words import plural
+from kiai.words import plural
 
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
 
@@ -26,9 +26,9 @@ class SweepCommand(TyperCommand):
     too slow for each start of kiai."""
 
     def format_help_text(self, ctx, formatter) -> None:
-        from kiai.reports.presets import PRESETS
+        from kiai.sweep_plan import preset_words
 
-        self.help = self.help.replace(DEFAULT_PRESET, PRESETS["default"])
+        self.help = self.help.replace(DEFAULT_PRESET, preset_words("default"))
         super().format_help_text(ctx, formatter)
 
 
@@ -119,8 +119,6 @@ def sweep(
 
 def _print_done(df, bar: Bar, out: Path, csv: bool) -> None:
     """What was played, how fast and where; what was written."""
-    from kiai.reports.sweep import fmt_duration
-
     seconds = time.perf_counter() - bar.started
     where = f"on {plural(bar.threads, 'thread')}" if bar.threads is not None else \
         f"on {plural(bar.workers or 0, 'Dask worker')}"
@@ -129,3 +127,10 @@ def _print_done(df, bar: Bar, out: Path, csv: bool) -> None:
           f"{len(df) - bar.configurations_done:,} resumed), {plural(int(df['games'].sum()), 'game')}; "
           f"{bar.games:,} played in {fmt_duration(seconds)} ({speed}{where})")  # fmt: skip
     print(f"table written to {out}" + (f" and {out.with_suffix('.csv')}" if csv else ""))
+
+
+def fmt_duration(seconds: float) -> str:
+    """'12.3 s' under a minute, else '4 min 5 s'."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"

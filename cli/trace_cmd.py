@@ -14,9 +14,7 @@ from kiai.cli.common import (
     config_args,
     grouped,
     stderr,
-    warm_engine,
 )
-from kiai.checks import check_game_index, check_seed, make_config
 
 
 @command(short_help="Play one game and print it turn by turn.",
@@ -35,30 +33,8 @@ def trace(
     player: Options = PLAYER,
     setup: Options = SETUP,
 ):
+    from kiai.trace import trace as lines
 
-    from kiai.strategies.playing import grade, run_one
-    from kiai.simcore.codes import OUT_WIN
-    from kiai.reports.summary import absent_label, absent_tokens_unused, rules_label
-    from kiai.simcore.trace import LEGEND, describe, outcome_words
-
-    check_seed(seed)
-    check_game_index(game_index)
-    config = make_config(table.samurai, table.difficulty, **config_args(player, setup), note=stderr)
-    warm_engine(config)
-    run = run_one(config, seed, game_index, trace=True, check=True)
-    seats = ", ".join(f"seat {i}: {s}" for i, s in enumerate(config.samurai))
-    params = f" {config.played_params()}" if config.params else ""
-    absent = absent_label(config.absent_on, absent_tokens_unused(config))
-    print(f"Game {game_index} of seed {seed}: {seats}; {config.difficulty}; strategy {config.strategy}{params}"
-          f"{absent}{rules_label(config.rules)}.")
-    for line in LEGEND:
+    for line in lines(table.samurai, table.difficulty, seed=seed, game_index=game_index,
+                      **config_args(player, setup), note=stderr):  # fmt: skip
         print(line)
-    for line in describe(run.events, config.samurai, config.components):
-        print(line)
-    outcome = run.result("outcome")
-    if outcome == OUT_WIN:
-        print(f"The samurai win. Score {grade(run.result('score'), config.level_pluses)}.")
-    else:
-        print(f"The samurai lose in round {run.result('end_round')}: {outcome_words(outcome)}.")
-    if run.book.err:
-        print(f"warning: an invariant failed during this game (code {int(run.book.err)})")

@@ -3,7 +3,6 @@ write the training report (training.figures)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import typer
@@ -13,23 +12,12 @@ from kiai.cli.common import (
     SeedOpt,
     StageBars,
     ThreadsOpt,
-    check_threads,
     command,
     command_line,
+    stderr,
 )
-from kiai.checks import check_output_folder, check_seed, fail
 from kiai.progress import bar as progress
-from kiai.reports.words import plural
-
-
-def parse_table(text: str) -> tuple[tuple[str, ...], str]:
-    """'kanbei,heihachi,kikuchiyo:normal' as (seating, level)."""
-    from kiai.checks import parse_samurai
-
-    seating, sep, level = text.rpartition(":")
-    if not sep or not seating or not level:
-        fail(f"--eval must be SEATING:LEVEL (e.g. kanbei,heihachi,kikuchiyo:normal), got '{text}'")
-    return parse_samurai(seating, "--eval"), level.strip().lower()
+from kiai.words import plural
 
 
 @command("learned", short_help="Train the model of the `learned` strategy (expert iteration over the lookahead).",
@@ -72,46 +60,16 @@ def train(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
-    from kiai.simcore.components import ComponentsError, load_components
-    from kiai.simcore.config import ConfigError
-    from kiai.training import learned as T
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import set_threads
+    from kiai import train as training
 
-    check_seed(seed)
-    check_threads(threads)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        fail("kiai train needs PyTorch: install the training extra, pip install -e '.[train]'")
-    try:
-        comp = load_components(components)
-        evals = [parse_table(t) for t in eval_table] if eval_table else list(T.EVAL_TABLES)
-        for seating, level in evals:
-            GameConfig(seating, level, "keeper", components=comp)  # a bad table fails here, before any work
-        settings = T.Settings(iterations=iterations, games=games, tables=tables, samples=samples, hidden=hidden,
-                              epochs=epochs, fits=fits, select_games=select_games, eval_games=eval_games, teacher_games=teacher_games, seed=seed, members=members,
-                              components_sha256=comp.sha256, eval_tables=[[list(s), lv] for s, lv in evals])
-        settings.check()
-        used = set_threads(threads)
-    except (ConfigError, ComponentsError, T.TrainError) as e:
-        fail(str(e))
-    if folder.exists() and not folder.is_dir():
-        fail(f"FOLDER {folder} is a file; give a folder")
-    # the run's folder, checked the way every output is, before any game is played
-    check_output_folder(folder, "FOLDER")
-    from kiai.training import figures as R
-
-    start = time.perf_counter()
     with progress() as bar:
-        try:
-            done = T.train(T.Folder(folder), settings, comp, StageBars(bar), command=command_line())
-        except (T.TrainError, ConfigError) as e:
-            fail(str(e))
-    paths = R.write(folder)
-    minutes = (time.perf_counter() - start) / 60
+        done = training.learned(folder, iterations=iterations, games=games, tables=tables, samples=samples,
+                                hidden=hidden, epochs=epochs, fits=fits, select_games=select_games, members=members,
+                                eval_games=eval_games, teacher_games=teacher_games, eval_tables=eval_table, seed=seed,
+                                components=components, threads=threads, stages=StageBars(bar),
+                                command=command_line(), note=stderr)  # fmt: skip
     best = done["best"]
-    print(f"kiai train learned: {plural(len(done['history']), 'iteration')} in {minutes:.1f} min on "
-          f"{plural(used, 'thread')}; best: "
+    print(f"kiai train learned: {plural(len(done['history']), 'iteration')} in {done['seconds'] / 60:.1f} min on "
+          f"{plural(done['threads'], 'thread')}; best: "
           + (f"iteration {best}" if best is not None else "none gained over keeper (model.npz plays as keeper)"))
-    print(f"model: {folder / 'model.npz'}  report: {', '.join(str(p) for p in paths)}")
+    print(f"model: {folder / 'model.npz'}  report: {', '.join(str(p) for p in done['paths'])}")

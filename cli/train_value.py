@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import typer
@@ -12,11 +11,10 @@ from kiai.cli.common import (
     SeedOpt,
     StageBars,
     ThreadsOpt,
-    check_threads,
     command,
     command_line,
+    stderr,
 )
-from kiai.checks import check_output_folder, check_seed, check_size, fail, parse_levels, parse_samurai
 from kiai.progress import bar as progress
 
 
@@ -99,130 +97,17 @@ def train_value(
     components: str = ComponentsOpt,
     threads: int = ThreadsOpt,
 ):
-    """Its lines are its options' declarations; the work is _start's, _where's and training.value's."""
-    from kiai.simcore.components import ComponentsError, load_components
-    from kiai.strategies.nets import modelfile as M
-    from kiai.training import value as V
-    from kiai.strategies.playing import set_threads
+    """Its lines are its options' declarations; the work is kiai.train.value's."""
+    from kiai import train as training
 
-    check_seed(seed)
-    if deal_seed is not None:
-        check_seed(deal_seed, "--deal-seed")
-    check_threads(threads)
-    if player not in V.PLAYERS:
-        fail(f"--player must be one of {', '.join(V.PLAYERS)}, got {player!r}")
-    kind = M.AFTER if player == "selfplay" else M.TABLE
-    if teacher and player == "selfplay" and start_from is None and size is not None and difficulty is not None:
-        start_from = M.family_path(size, difficulty.strip().lower())  # the family's shipped value, if kiai ships one
-    begin, h1, h2 = _start(start_from, kind, teacher, h1, h2)
-    settings = V.ValueSettings(iterations=iterations, tables=tables, games=games, keep=keep, lam=lam,
-                               samples=samples, h1=kind.max_h1 if h1 is None else h1,
-                               h2=kind.max_h2 if h2 is None else h2, epochs=epochs, seed=seed, edge=edge,
-                               start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
-                               explore=explore, base=base, questions=_weighed(weigh), hold_out=hold_out,
-                               deal_seed=deal_seed, teacher=teacher or "", share=share)
-    try:
-        comp = load_components(components)
-    except ComponentsError as e:
-        fail(str(e))
-    settings = _where(settings, samurai, size, difficulty, comp)
-    try:
-        settings.check()
-    except V.TrainError as e:
-        fail(str(e))
-    if folder.exists() and not folder.is_dir():
-        fail(f"FOLDER {folder} is a file; give a folder")
-    check_output_folder(folder, "FOLDER")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        fail("kiai train value needs PyTorch: install the training extra, pip install -e '.[train]'")
-    used = set_threads(threads)
-    start = time.perf_counter()
     with progress() as bar:
-        try:
-            iterate = None
-            if settings.teacher:
-                from kiai.training import teacher as T
-
-                iterate = T.train
-            last = V.train_value(folder, settings, comp, StageBars(bar), command=command_line(), threads=used,
-                                 start=start_from, iterate=iterate)
-        except V.TrainError as e:
-            fail(str(e))
-    from kiai.training import figures as R
-
-    R.write(folder, value=True)
-    _print_evaluations(folder)
-    print(f"value files in {folder}; the last: {last} ({(time.perf_counter() - start) / 60:.1f} min); "
+        done = training.value(folder, player=player, iterations=iterations, tables=tables, games=games, keep=keep,
+                              lam=lam, samples=samples, explore=explore, base=base, weigh=weigh, samurai=samurai,
+                              size=size, hold_out=hold_out, difficulty=difficulty, h1=h1, h2=h2, epochs=epochs,
+                              edge=edge, start_from=start_from, teacher=teacher, share=share, eval_games=eval_games,
+                              seed=seed, deal_seed=deal_seed, components=components, threads=threads,
+                              stages=StageBars(bar), command=command_line(), note=stderr)  # fmt: skip
+    for line in training.evaluations(folder):
+        print(line)
+    print(f"value files in {folder}; the last: {done['last']} ({done['seconds'] / 60:.1f} min); "
           f"the training report: {folder / 'training.png'}")
-
-
-def _start(start_from, kind, teacher, h1, h2):
-    """--start read and checked (None: none), and the widths a teacher's fit takes from it."""
-    from kiai.strategies.nets import modelfile as M
-
-    try:
-        begin = M.load(start_from, kind) if start_from is not None else None
-    except M.ModelError as e:
-        fail(f"--start: {e}")
-    if teacher and begin is not None:  # a teacher's fit starts from --start's weights: its widths
-        widths = (begin.arrays["b1"].shape[0], begin.arrays["b2"].shape[0])
-        if (h1 or widths[0], h2 or widths[1]) != widths:
-            fail(f"--h1 and --h2: --teacher fits from --start's weights, of {widths[0]} and {widths[1]} units")
-        h1, h2 = widths
-    return begin, h1, h2
-
-
-def _where(settings, samurai, size, difficulty, comp):
-    """The settings with the one table (--samurai) or the family (--size) at --difficulty, checked."""
-    from dataclasses import replace
-
-    if ((samurai is None) and (size is None)) != (difficulty is None):
-        fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
-    if difficulty is None:
-        return settings
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
-
-    levels = parse_levels(difficulty, comp)
-    if len(levels) != 1:
-        fail(f"--difficulty names one level for {'--samurai' if samurai else '--size'}'s "
-             f"{'table' if samurai else 'family'}")
-    if samurai is not None:
-        seating = parse_samurai(samurai)
-        try:
-            GameConfig(seating, levels[0], components=comp)
-        except ConfigError as e:
-            fail(str(e))
-        settings = replace(settings, table=f"{','.join(seating)}@{levels[0]}")
-    if size is not None:  # with --samurai too: settings.check() refuses the pair
-        check_size(size)
-        settings = replace(settings, family=f"{size}@{levels[0]}")
-    return settings
-
-
-def _print_evaluations(folder: Path) -> None:
-    """Each evaluated iteration's win rates on the evaluation deals, and the new value's p-values."""
-    from kiai.training import figures as R
-
-    _, rows = R.value_tables(folder)
-    if rows.empty:
-        return
-    player = R.run_player(folder)
-    print(f"win rates on the evaluation deals ({player} over each iteration's value, p: McNemar against it):")
-    for _, r in rows.iterrows():
-        parts = [f"{player} {100 * r['new_win_rate']:.1f}%"]
-        for arm in R.VALUE_ARMS[1:]:
-            parts.append(f"{arm} {100 * r[f'{arm}_win_rate']:.1f}% (p {r[f'new_vs_{arm}_p']:.2g})")
-        print(f"  iteration {int(r['iteration'])}: " + ", ".join(parts))
-
-
-def _weighed(text: str) -> int:
-    """--weigh's names as selfplay's `weigh` bit-sum (one line, exit 2, for another word)."""
-    from kiai.strategies.selfplay import STRATEGY
-
-    try:
-        return STRATEGY.params[STRATEGY.index("weigh")].value_of(text, "selfplay")
-    except ValueError as e:
-        fail(f"--weigh: {e}")

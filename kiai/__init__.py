@@ -51,11 +51,11 @@ _PLAYS = ("simulate", "sweep", "compare", "record", "records", "replay", "balanc
 
 class _StrategiesPackage(_types.ModuleType):
     """The package kiai.strategies (the players), also callable: kiai.strategies() lists them
-    (kiai.api.strategies). One name serves both, since the package is an attribute of kiai as
+    (kiai.about.strategies). One name serves both, since the package is an attribute of kiai as
     soon as anything imports it."""
 
     def __call__(self) -> list:
-        from kiai.api import strategies
+        from kiai.about import strategies
 
         return strategies()
 

@@ -17,33 +17,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.checks import (
-    check_flag,
-    check_game_index,
-    check_games,
-    check_input,
-    check_model,
-    check_output,
-    check_path,
-    check_seed,
-    check_threads,
+from kiai.checks import check_flag, check_input, check_path, fail, items_of, listed, one_item, text_of
+from kiai.configs import (
     component_files,
-    fail,
-    items_of,
-    listed,
     load_components,
     make_config,
-    one_item,
     parse_rule_axis,
     parse_rules,
     parse_samurai,
-    parse_strategy_params,
-    record_sources,
-    resolve_strategy,
-    text_of,
 )
+from kiai.counts import check_game_index, check_games, check_seed, check_threads
+from kiai.paths import check_output, record_sources
+from kiai.players import check_model, parse_strategy_params, resolve_strategy
 from kiai.progress import reporter, warm_engine
-from kiai.reports.words import plural
+from kiai.words import plural
 from kiai.results import Comparison, Replay, Simulation
 from kiai.sweep_plan import sweep_plan
 
@@ -288,14 +275,18 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
 def records(samurai, level: str = "normal", games: int | None = None, *,
             game_index: int | None = None, seed: int = 0, strategy: str | None = None, params=None,
             params_file=None, absent_tokens: str = "auto", components=None, model: str | None = None, rules=None,
-            strict: bool = False, progress: bool | Progress = False) -> Iterator[dict]:
+            strict: bool = False, as_lines: bool = False, progress: bool | Progress = False) -> Iterator[dict]:
     """Game records (docs/records.md), one dict per game, made as they are iterated: games 0..games-1
-    of `seed` (default 1), or the one game `game_index`. The input is checked, and the engine
-    compiled, before this returns. The other arguments are simulate's."""
+    of `seed` (default 1), or the one game `game_index`; with as_lines, each as the JSON line `kiai
+    record` writes. The input is checked, and the engine compiled, before this returns. The other
+    arguments are simulate's."""
+    from kiai.reports.records import dumps
+
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
                                    absent_tokens, components, model, rules, strict=strict)  # fmt: skip
-    return _recorded(config, seed, indices, p)
+    made = _recorded(config, seed, indices, p)
+    return (dumps(rec) for rec in made) if as_lines else made
 
 
 def record(samurai, level: str = "normal", games: int | None = None, *,
@@ -412,43 +403,3 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
         if checked == 0:
             fail(f"no records in {', '.join(str(f) for f in sources)}")
         return Replay(checked, time.perf_counter() - start)
-
-
-# ------------------------------------------------------------------------------------ strategies
-
-
-def strategies() -> list[dict]:
-    """The registered strategies, as `kiai strategies --json` lists them: name, whether it is the
-    default (the one every function plays unless told otherwise), description, whether it is
-    honest, whether it uses absent tokens, and its parameters with their defaults, ranges and
-    whether each is an expert's knob; for the default, what it plays by family (family_plays)."""
-    from kiai.strategies.registry import DEFAULT, REGISTRY
-
-    return [
-        {
-            "name": s.name,
-            "default": s.name == DEFAULT,
-            "description": s.description,
-            "honest": s.honest,
-            "absent_tokens": s.absent_tokens,
-            "params": {p.name: {"default": p.default, "low": p.low, "high": p.high,
-                                "integer": p.integer, "help": p.help, "expert": p.expert} for p in s.params},
-            **({"family_plays": family_plays()} if s.name == DEFAULT else {}),
-        }
-        for s in REGISTRY
-    ]
-
-
-def family_plays() -> dict[str, dict]:
-    """What the default plays by family ("K@level"): where kiai ships a value, the parameters its
-    header sets (the family's own play, beside the defaults); where it ships none, learned's
-    answers ({"base": 1, "doubt": 0})."""
-    from kiai.strategies.nets.modelfile import AFTER, family_path, load
-    from kiai.strategies.selfplay import value_params
-
-    out = {}
-    for size in range(2, 8):
-        for level in ("easy", "normal", "hard", "heroic"):
-            path = family_path(size, level)
-            out[f"{size}@{level}"] = value_params(load(path, AFTER)) if path else {"base": 1, "doubt": 0.0}
-    return out

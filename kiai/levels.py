@@ -12,20 +12,11 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.checks import (
-    check_flag,
-    check_path,
-    check_output_folder,
-    check_seed,
-    check_threads,
-    fail,
-    items_of,
-    load_components,
-    parse_counts,
-    resolve_strategy,
-    text_of,
-    whole,
-)
+from kiai.checks import check_flag, check_path, fail, items_of, text_of, whole
+from kiai.configs import load_components, parse_counts
+from kiai.counts import check_seed, check_threads
+from kiai.paths import check_output_folder
+from kiai.players import resolve_strategy
 from kiai.progress import reporter, warm_engine
 
 if TYPE_CHECKING:

@@ -49,6 +49,19 @@ class Simulation:
 
         return to_frame([row_from_summary(self._summary, self.config)])
 
+    def write_table(self, path) -> None:
+        """Write to_frame() to `path` (.parquet, else CSV), as `kiai simulate --out` does: whole
+        or not at all (reports.files.atomic_write)."""
+        from pathlib import Path
+
+        from kiai.reports import files
+
+        path, df = Path(path), self.to_frame()
+        if path.suffix.lower() == ".parquet":
+            files.atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
+        else:
+            files.atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+
     def __str__(self) -> str:
         from kiai.reports.summary import format_summary
 
@@ -117,6 +130,12 @@ class Comparison:
             rows.append(row)
         return pd.DataFrame(rows)
 
+    def __str__(self) -> str:
+        """The text `kiai compare` prints (kiai.compare_text)."""
+        from kiai.compare_text import text
+
+        return text(self)
+
     def __repr__(self) -> str:
         best = self.arms[0]
         label = best.get("seating") or best.get("strategy") or best.get("label")
@@ -141,7 +160,7 @@ class Replay:
         return self.ok
 
     def __str__(self) -> str:
-        from kiai.reports.words import plural
+        from kiai.words import plural
 
         if self.ok:
             return f"{plural(self.games, 'game')} verified ({self.seconds:.1f} s)"

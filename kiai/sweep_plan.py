@@ -9,32 +9,13 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 
-from kiai.checks import (
-    MAX_GAMES,
-    check_flag,
-    check_games,
-    check_model,
-    check_output,
-    check_input,
-    check_path,
-    check_seed,
-    check_threads,
-    fail,
-    items_of,
-    load_components,
-    load_params_file,
-    parse_counts,
-    parse_given_lineups,
-    parse_levels,
-    parse_lineup_mode,
-    parse_param_grid,
-    parse_rules,
-    sample_notes,
-    split,
-    text_of,
-    whole,
-)
+from kiai.checks import check_flag, check_input, check_path, fail, items_of, once, split, text_of, whole
+from kiai.configs import load_components, parse_counts, parse_levels, parse_rules, parse_samurai
+from kiai.counts import MAX_GAMES, check_games, check_seed, check_threads
 from kiai.errors import KiaiError
+from kiai.paths import check_output
+from kiai.players import check_model, load_params_file, param_value
+from kiai.words import plural
 
 SWEEP_GAMES = 10_000  # games per configuration of a sweep that names neither games nor a preset
 
@@ -229,6 +210,13 @@ def preset_plan(preset: str, axes: Axes, strategies: list[str], absent_tokens: s
                                absent_tokens=absent_tokens, components=comp, model=model)  # fmt: skip
 
 
+def preset_words(name: str) -> str:
+    """What a preset plays, in the words `kiai sweep --help` quotes (reports.presets.PRESETS)."""
+    from kiai.reports.presets import PRESETS
+
+    return PRESETS[name]
+
+
 def results_table(results):
     """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
     if results is None:
@@ -306,3 +294,58 @@ def describe_sweep(preset: str | None, axes: Axes, strategies: list[str], games:
         parts.append(f"--max-games {max_games}")
     parts.append(f"--seed {seed}")
     return " ".join(parts)
+
+
+def parse_lineup_mode(text: str | None) -> tuple[str, int | None]:
+    """--lineups: 'all' (the default) or 'sample:K'."""
+    if text is None or text.strip().lower() == "all":
+        return "all", None
+    mode, sep, k = text.strip().lower().partition(":")
+    if mode == "sample" and sep:
+        try:
+            k = int(k)
+        except ValueError:
+            k = 0
+        if k >= 1:
+            return "sample", k
+    fail(f"--lineups expects 'all' or 'sample:K' with K at least 1, got '{text}'")
+
+
+def sample_notes(counts: list[int], k: int) -> list[str]:
+    """What `--lineups sample:K` says when a team size has K line-ups or fewer: it plays them all."""
+    notes = []
+    for n in counts:
+        c = math.comb(7, n)
+        if k >= c:
+            notes.append(f"note: --lineups sample:{k}: there {'is' if c == 1 else 'are'} only "
+                         f"{plural(c, 'line-up')} of {n} samurai; playing {'it' if c == 1 else 'all of them'}")  # fmt: skip
+    return notes
+
+
+def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
+    """--lineup (repeatable): line-ups played in the seat order given."""
+    from kiai.simcore.seatings import as_names
+
+    out = []
+    for text in values:
+        names = parse_samurai(text, "--lineup")
+        try:
+            out.append(as_names(names))
+        except ValueError as e:
+            fail(f"--lineup {text}: {e}")
+    return out
+
+
+def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:
+    """--param NAME=VALUE[,VALUE...] (repeatable): each parameter's values."""
+    grid: dict[str, list[float]] = {}
+    for item in values or []:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not name or not raw.strip():
+            fail(f"--param expects NAME=VALUE (or NAME=V1,V2,...), got '{item}'")
+        vals = [param_value(name, r) for r in split(raw, f"--param {name}", "value")]
+        if name in grid:
+            fail(f"--param {name} is given twice; list its values as {name}=V1,V2")
+        grid[name] = once(vals, f"--param {name}")
+    return grid

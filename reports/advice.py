@@ -1,6 +1,6 @@
 """What a board-game group asks of a sweep, per team size: how hard each level is, which line-up
 to pick and which to avoid, how to seat the line-up picked, and what the common rule mistakes
-change; with the wording of small rates and p-values that the report uses everywhere.
+change. The wording of rates and p-values is reports.wording's.
 
 A finding is stated only when the data separate it from the alternatives: line-ups (or seatings)
 must first differ as a group (a chi-square test that all of them win equally often), and then the
@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports.pooling import balanced, whole_counts
+from kiai.reports.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, p_is
 from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
@@ -54,73 +55,6 @@ PLAIN_READINGS = {
 
 
 # ------------------------------------------------------------------------------ wording
-
-
-def _decimals(pct: float) -> int:
-    """Decimals of a percentage: one from 1% up, two below (0.45%, 0.03%)."""
-    return 1 if pct >= 1 else 2
-
-
-def fmt_pct(rate: float) -> str:
-    """A rate (0..1) in percent with the digits it needs: '45.4%', '3.2%', '0.45%', '0.03%',
-    '< 0.01%' for a positive rate below that, '0%' for none."""
-    if rate is None or not np.isfinite(rate):
-        return "n/a"
-    pct = 100 * float(rate)
-    if pct <= 0:
-        return "0%"
-    if pct < 0.01:
-        return "< 0.01%"
-    return f"{pct:.{_decimals(pct)}f}%"
-
-
-def fmt_rate(wins: int, games: int) -> str:
-    """A win rate as the report prints it: the rate (fmt_pct), or the counts where wins are few
-    ('3 of 175,000'; '0 of 5,000'), so that no rate reads 0.0% when games were won."""
-    wins, games = round(float(wins)), round(float(games))  # pooled counts may be effective ones (pooling)
-    if games <= 0:
-        return "not played"
-    if wins < 10:
-        return f"{wins:,} of {games:,}"
-    return fmt_pct(wins / games)
-
-
-def fmt_ci(lo: float, hi: float) -> str:
-    """A 95% interval of a rate in percent: '80.5 to 83.3%', '0 to 0.07%'."""
-    return f"{fmt_pct(lo).removesuffix('%')} to {fmt_pct(hi)}"
-
-
-def fmt_pp(diff: float, signed: bool = True) -> str:
-    """A difference of rates (0..1) in percentage points: '+9.5 pp', '-0.04 pp'."""
-    pp = 100 * float(diff)
-    size = abs(pp)
-    digits = 1 if size >= 1 or size == 0 else 2
-    return f"{pp:+.{digits}f} pp" if signed else f"{size:.{digits}f} pp"
-
-
-def fmt_pp_ci(lo: float, hi: float) -> str:
-    return f"{fmt_pp(lo)[:-3]} to {fmt_pp(hi)[:-3]} pp"
-
-
-def fmt_p(p: float) -> str:
-    """A p-value: '< 0.0001' below that, else two significant digits at most ('0.0003', '0.012', '0.46', '1')."""
-    if p is None or not np.isfinite(p):
-        return "n/a"
-    p = float(p)
-    if p < 1e-4:
-        return "< 0.0001"
-    if p < 0.001:
-        return f"{p:.4f}"
-    if p < 0.1:
-        return f"{p:.3f}"
-    text = f"{p:.2f}"
-    return "1" if text == "1.00" else text
-
-
-def p_is(p: float) -> str:
-    """'p = 0.03', or 'p < 0.0001' below that."""
-    text = fmt_p(p)
-    return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
 def names(lineup: str, short: bool = False) -> str:
@@ -339,7 +273,7 @@ def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
 # -------------------------------------------------------------------------- rule readings
 
 
-def house_rules(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
+def reading_effects(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
     """Every single changed reading against the rules' own, on the same configurations: rows of
     one changed reading paired with the default-reading row of the same seating, level, strategy,
     parameters, absent tokens and seed (the two played the first deals of the seed; a race may
@@ -514,7 +448,7 @@ def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame
     seating of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
     grid = grid_rows(df, strategy)
     rates, lineups = level_rates(grid), lineup_rates(grid)
-    rules = house_rules(df, strategy)
+    rules = reading_effects(df, strategy)
     off = tokens_off(df, strategy)
     out: dict[int, list[str]] = {}
     for n in sorted(set(rates["n_samurai"].astype(int))):

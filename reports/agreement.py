@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports import advice, charts
+from kiai.reports import wording
 from kiai.reports import effects as eff
 from kiai.reports.charts import NoChartData
 from kiai.reports.strongest import tiers
@@ -69,7 +70,7 @@ def fmt_rho(rho: float, p: float, n: int, what: str) -> str:
     """'rank correlation 0.93 (p < 0.0001, over 24 levels and team sizes)'."""
     if not np.isfinite(rho):
         return f"rank correlation not defined (over {n} {what}: too few, or all equal)"
-    return f"rank correlation {rho:.2f} ({advice.p_is(p)}, over {n} {what})"
+    return f"rank correlation {rho:.2f} ({wording.p_is(p)}, over {n} {what})"
 
 
 # ------------------------------------------------------------------------------- rows

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kiai.reports.balance import NUMBERS, RACE
 from kiai.reports.files import atomic_write
-from kiai.reports.words import plural
+from kiai.words import plural
 
 FILES = ("components.toml", "balance.md", "balance.json")
 

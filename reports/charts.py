@@ -1,6 +1,6 @@
 """Charts and tables drawn from a sweep's results table (one row per configuration).
 
-Every chart function takes the DataFrame (plot_house_rules: reports.advice.house_rules's table
+Every chart function takes the DataFrame (plot_house_rules: reports.advice.reading_effects's table
 of it) and returns a matplotlib Figure, or raises NoChartData with a one-line reason when the
 table holds nothing it could draw. Rows are pooled by summing
 wins and games before any rate or interval is computed, so each interval is that of the pooled
@@ -141,7 +141,8 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
     in its own order (advice.one_seating_per_lineup). `strong` (stronger.strongest_rates): kiai's
     strongest player's rates too, open circles on dashed lines, where either player won a game."""
-    from kiai.reports.advice import fmt_rate, one_seating_per_lineup
+    from kiai.reports.advice import one_seating_per_lineup
+    from kiai.reports.wording import fmt_rate
 
     require_columns(df, ["difficulty", "n_samurai", "strategy", "games", "wins"])
     d = with_variant(df)

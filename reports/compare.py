@@ -62,7 +62,7 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
                   components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
     """One arm per strategy, all on the one seating given (seat 0 first): (name, overrides), or
     (label, name, overrides) where one strategy is compared with itself under other parameters
-    (kiai.checks.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
+    (kiai.players.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
     rule readings every arm plays."""
     from kiai.simcore.config import ConfigError
     from kiai.strategies.game_config import GameConfig

@@ -197,7 +197,7 @@ def plot_neighbour_effects(df: pd.DataFrame) -> Figure:
 
 
 def plot_house_rules(rules: pd.DataFrame) -> Figure:
-    """A heat map per level of advice.house_rules: readings V-1..V-5 down, team sizes across, each
+    """A heat map per level of advice.reading_effects: readings V-1..V-5 down, team sizes across, each
     cell the win rate under the reading minus under the rules' own in percentage points; a cell
     whose 95% interval excludes zero is marked * and written in bold."""
     if rules.empty:

@@ -14,14 +14,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-
-class WriteError(OSError):
-    """A file kiai could not write (a full disk, a vanished folder); strerror is one line that
-    names it, reason the system's words."""
-
-    def __init__(self, path, fault: OSError):
-        self.reason = getattr(fault, "reason", None) or fault.strerror or str(fault)
-        super().__init__(fault.errno, f"cannot write {path}: {self.reason}")
+from kiai.errors import WriteError
 
 
 def finish(tmp: Path) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports import advice
+from kiai.reports import wording
 
 SAME, WITHIN, DIFFERENT = "same", "within noise", "different"
 NEW, GONE = "new", "gone"  # stated by the new report only (kiai's strongest player's rates), by the old only
@@ -71,7 +72,7 @@ def findings(df: pd.DataFrame) -> list[Finding]:
     v = views(df)
     grid = advice.grid_rows(v.played, v.strategy)
     rates, lineups = advice.level_rates(grid), advice.lineup_rates(grid)
-    rules, off = advice.house_rules(v.played, v.strategy), advice.tokens_off(v.played, v.strategy)
+    rules, off = advice.reading_effects(v.played, v.strategy), advice.tokens_off(v.played, v.strategy)
     out: list[Finding] = []
     for n in sorted(set(rates["n_samurai"].astype(int))):
         out += _rates(rates, n, "how hard", "") + _rates(v.strong, n, "how hard", " (kiai's strongest player)", True)
@@ -95,8 +96,8 @@ def _rates(rates: pd.DataFrame, n: int, what: str, who: str, estimated: bool = F
     """How hard, per level: the default's pooled rate, or the strongest's estimate (stronger.strongest_rates)."""
     if rates is None or rates.empty:
         return []
-    return [Finding(n, what + who, r.difficulty, f"{advice.fmt_pct(r.rate)} ({advice.fmt_ci(r.lo, r.hi)})" if estimated
-                    else advice.fmt_rate(r.wins, r.games), {"rate": r.rate, "deals": r.games / r.lineups})
+    return [Finding(n, what + who, r.difficulty, f"{wording.fmt_pct(r.rate)} ({wording.fmt_ci(r.lo, r.hi)})" if estimated
+                    else wording.fmt_rate(r.wins, r.games), {"rate": r.rate, "deals": r.games / r.lineups})
             for r in rates[rates["n_samurai"] == n].itertuples()]
 
 
@@ -105,7 +106,7 @@ def _separated(r) -> bool:
 
 
 def _difference_text(r) -> str:
-    return f"{advice.fmt_pp(r.diff)} ({advice.fmt_pp_ci(r.lo, r.hi)})" + ("" if _separated(r) else ", within noise")
+    return f"{wording.fmt_pp(r.diff)} ({wording.fmt_pp_ci(r.lo, r.hi)})" + ("" if _separated(r) else ", within noise")
 
 
 # --------------------------------------------------------------------------- comparing
@@ -193,7 +194,7 @@ def _seating_verdict(x: dict, y: dict) -> str:
 
 
 def _difference_verdict(x, y) -> str:
-    if _separated(x) == _separated(y) and advice.fmt_pp(x.diff) == advice.fmt_pp(y.diff):
+    if _separated(x) == _separated(y) and wording.fmt_pp(x.diff) == wording.fmt_pp(y.diff):
         return SAME
     return WITHIN if x.lo <= y.hi and y.lo <= x.hi else DIFFERENT
 

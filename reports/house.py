@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.advice import difference, fmt_pp, fmt_pp_ci, fmt_rate, levels_present
+from kiai.reports.advice import difference, levels_present
+from kiai.reports.wording import fmt_pp, fmt_pp_ci, fmt_rate
 
 KEY = ("difficulty", "seating", "strategy", "params", "absent_tokens", "rules", "seed", "games")
 COLUMNS = ["file", "components_sha256", "difficulty", "n_samurai", "lineups", "games", "wins_main", "wins_file",

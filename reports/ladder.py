@@ -16,7 +16,7 @@ import pandas as pd
 
 from kiai.reports import charts
 from kiai.reports.charts import NoChartData, pooled_rates
-from kiai.reports.advice import fmt_ci, fmt_rate
+from kiai.reports.wording import fmt_ci, fmt_rate
 
 STRONG = "judge"  # the strong tier: the strongest honest rung, which the agreement section sets beside the default
 RUNGS = ("reference", "keeper", "learned", "selfplay", "lookahead", STRONG, "foresight")
@@ -75,7 +75,7 @@ def ladder_rates(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def ladder_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Level x team size rows; for each rung its win rate with the 95% interval (advice.fmt_rate,
+    """Level x team size rows; for each rung its win rate with the 95% interval (wording.fmt_rate,
     fmt_ci), and its games (ladder_rates)."""
     rates = ladder_rates(df)
     out = []

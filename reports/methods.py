@@ -7,7 +7,7 @@ import pandas as pd
 
 from kiai.reports import advice, charts
 from kiai.reports.scope import spread
-from kiai.reports.words import plural
+from kiai.words import plural
 
 
 def rules_note(df: pd.DataFrame, shown: str) -> str:

@@ -16,14 +16,14 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports import advice, charts, house, ladder, sections
-from kiai.reports.advice import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
 from kiai.reports.methods import methods_blocks, rules_note
 from kiai.reports.render import Page, to_html, to_markdown
 from kiai.reports.scope import Scope, csv_columns
 from kiai.reports.stronger import agreement_section, strongest_rates
 from kiai.reports.table_check import check_results  # noqa: F401 - the report's own check of its input
-from kiai.reports.words import plural
+from kiai.words import plural
 
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from kiai.reports import advice
-from kiai.reports.advice import fmt_pp
-from kiai.reports.words import plural
+from kiai.reports.wording import fmt_pp
+from kiai.words import plural
 
 
 class Scope:

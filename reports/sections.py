@@ -7,11 +7,12 @@ import pandas as pd
 
 from kiai.reports import advice, charts, ladder
 from kiai.reports import effects as eff
-from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, names
+from kiai.reports.advice import names
+from kiai.reports.wording import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate
 from kiai.reports.charts import NoChartData
 from kiai.reports.render import Page
 from kiai.reports.scope import Scope, csv_columns, spread
-from kiai.reports.words import plural
+from kiai.words import plural
 
 COMPACT = 3  # rows kept at each end of a long table shown on the page; the CSV holds them all
 SEATING_ROWS = 10  # seatings table: the line-ups where seating matters most, shown on the page
@@ -213,7 +214,7 @@ def _seatings_table(table: pd.DataFrame, n: int) -> pd.DataFrame:
 
 def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -> None:
     page.add(("h2", "House rules and common mistakes"))
-    rules = advice.house_rules(played, strategy)
+    rules = advice.reading_effects(played, strategy)
     if rules.empty:
         page.add(("note", "Not drawn: the table holds no games under another rule reading paired with the "
                           "rules' own (make report's default sweep plays them)."))

@@ -7,10 +7,11 @@ import math
 import pandas as pd
 
 from kiai.reports import advice, agreement
-from kiai.reports.advice import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate, names
+from kiai.reports.advice import names
+from kiai.reports.wording import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate
 from kiai.reports.render import Page
 from kiai.reports.scope import csv_columns, spread
-from kiai.reports.words import plural
+from kiai.words import plural
 
 AGREEMENT_HEADING = "Does it hold for stronger players?"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from kiai.simcore.stats import proportion_ci
-from kiai.reports.words import plural
+from kiai.words import plural
 from kiai.simcore import results as L
 from kiai.simcore.version import kiai_version
 from kiai.strategies.game_config import GameConfig

@@ -150,7 +150,7 @@ def strategy_variants(strategies: Sequence[str], params: dict[str, list[float]])
 
 def rule_variants(rules: dict[str, list[str]] | None) -> list[dict[str, str]]:
     """The rule readings of a grid: every combination of the values given per reading
-    ({name: [values]}, as kiai.checks.parse_rules(axis=True) returns), in the order given;
+    ({name: [values]}, as kiai.configs.parse_rules(axis=True) returns), in the order given;
     [{}] (the rules' own readings) when none is given."""
     combos: list[dict[str, str]] = [{}]
     for name, values in (rules or {}).items():
@@ -444,9 +444,3 @@ class Sweep:
 def expected_games(plan_size: int, request: Request) -> int | None:
     """Total games a fixed-games sweep plays (None for --precision: not known in advance)."""
     return plan_size * request.games if request.games is not None else None
-
-
-def fmt_duration(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"

@@ -63,16 +63,6 @@ class Param:
         return sum(1 << self.choices.index(w) for w in dict.fromkeys(words))
 
 
-def said(value) -> str:
-    """A parameter's value in a line of text: a number as %g, names as they are."""
-    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
-
-
-def said_params(params: dict) -> str:
-    """Parameters in a line of text, "name value" joined by commas ("edge 0.01, weigh cards")."""
-    return ", ".join(f"{k} {said(v)}" for k, v in params.items())
-
-
 def for_experts(params) -> tuple[Param, ...]:
     """params, each marked an expert's knob (a strategy that plays over another's parameters)."""
     return tuple(replace(p, expert=True) for p in params)

@@ -122,7 +122,7 @@ def compile_side_by_side(configs, cfgs) -> None:
 
 def compile_here(configs) -> None:
     """Compile everything configs play in this process, the strategies first (so no helper
-    process compiles them): a profiler (cli.profile) needs every compiled function built where
+    process compiles them): a profiler (kiai.profile) needs every compiled function built where
     it runs. Pieces already in numba's cache are loaded from it instead."""
     configs = list(configs)
     compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])

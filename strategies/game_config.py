@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from kiai.simcore.components import Components, load_components
 from kiai.simcore.config import ConfigError, TableFacts, check_table
 from kiai.strategies import registry
-from kiai.strategies.base import said_params
+from kiai.words import said_params
 from kiai.strategies.nets import modelfile
 
 OTHER_COMPONENTS = "model trained on other components"  # the mark of a result whose model was made for other data
@@ -54,7 +54,7 @@ class GameConfig(TableFacts):
                     raise modelfile.other_data_error(model, self.components, load_components())
             except ValueError as e:
                 raise ConfigError(str(e)) from None
-        else:  # a command's --model applies to the configurations that play one (kiai.checks.check_model)
+        else:  # a command's --model applies to the configurations that play one (kiai.players.check_model)
             object.__setattr__(self, "model", None)
 
     @property

@@ -74,7 +74,8 @@ from kiai.strategies.nets.afterstate import (
     unseen_counts,
     written,
 )
-from kiai.strategies.base import WEIGHED, Param, Strategy, for_experts, said_params
+from kiai.strategies.base import WEIGHED, Param, Strategy, for_experts
+from kiai.words import said_params
 from kiai.strategies.helpers.collect import AFTERSTATES, collecting, explore, next_row, room
 from kiai.strategies.nets.dense import first_sums, hidden16_logit
 from kiai.strategies.nets import modelfile

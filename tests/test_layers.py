@@ -1,4 +1,9 @@
-"""kiai's packages are layers: simcore < strategies < reports < the API (kiai/) < cli.
+"""kiai's packages are layers: simcore < strategies < training < reports < the API (kiai/) < cli.
+
+Below them all sit kiai/words.py and kiai/errors.py (BASE): any module may import them, and they
+import nothing of kiai's. The commands (cli/) work through the API alone: no cli module imports
+the engine, the players, training or the reports (kiai.simcore, kiai.strategies, kiai.training,
+kiai.reports), not even inside a function.
 
 A module may import its own layer and the layers below it, never one above (an import inside
 a function counts too: it is still a dependency, only a later one). Among the project's
@@ -18,6 +23,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("simcore", "strategies", "training", "reports", "kiai", "cli")  # lowest first; kiai/ holds the API
 FOLDERS = ("simcore", "strategies", "training", "reports", "cli")  # installed as kiai.<folder>
+BASE = ("kiai.words", "kiai.errors")  # below every layer: wording and errors that every layer says
+BELOW_THE_API = ("kiai.simcore", "kiai.strategies", "kiai.training", "kiai.reports")  # what cli/ never imports
 
 
 def module_name(path: Path) -> str:
@@ -101,6 +108,9 @@ def project(names: set[str]) -> set[str]:
 
 
 def layer(module: str) -> int:
+    """The module's layer, an index of LAYERS (-1: BASE, below them all)."""
+    if module in BASE:
+        return -1
     parts = module.split(".")
     return LAYERS.index(parts[1] if len(parts) > 1 and parts[1] in FOLDERS else "kiai")
 
@@ -115,8 +125,12 @@ def layer_violations() -> list[str]:
         every, _ = imports(module)
         for target in sorted(project(every)):
             if layer(target) > layer(module):
-                bad.append(f"{module} ({LAYERS[layer(module)]}) imports {target} ({LAYERS[layer(target)]})")
+                bad.append(f"{module} ({_layer_name(module)}) imports {target} ({_layer_name(target)})")
     return bad
+
+
+def _layer_name(module: str) -> str:
+    return "base" if layer(module) < 0 else LAYERS[layer(module)]
 
 
 def top_level_cycles() -> list[list[str]]:
@@ -147,6 +161,42 @@ def top_level_cycles() -> list[list[str]]:
 def test_no_module_imports_a_higher_layer():
     bad = layer_violations()
     assert not bad, "imports against the layer order simcore < strategies < reports < kiai (API) < cli:\n" + "\n".join(bad)
+
+
+def around_the_api(modules=None) -> list[str]:
+    """Imports by a command module (kiai.cli.*) of a package below the API, inside functions too."""
+    bad = []
+    for module in modules or MODULES:
+        if not module.startswith("kiai.cli"):
+            continue
+        every, _ = imports(module)
+        bad += [f"{module} imports {t}" for t in sorted(every)
+                if any(t == p or t.startswith(p + ".") for p in BELOW_THE_API)]  # fmt: skip
+    return bad
+
+
+def test_every_command_works_through_the_api():
+    bad = around_the_api()
+    assert not bad, "commands that go around the API (kiai/*.py):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("source, found", [
+    ("def f():\n    from kiai.strategies.playing import run_games\n", True),
+    ("import kiai.simcore.codes\n", True),
+    ("from kiai.reports import tune\n", True),
+    ("from kiai.training import value as V\n", True),
+    ("from kiai import api\nfrom kiai.words import plural\n", False),
+])
+def test_a_command_going_around_the_api_is_found(monkeypatch, tmp_path, source, found):
+    fake = tmp_path / "fake.py"
+    fake.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "kiai.cli.fake", fake)
+    assert bool(around_the_api(["kiai.cli.fake"])) == found
+
+
+def test_the_base_imports_nothing_of_kiai():
+    bad = [f"{m} imports {t}" for m in BASE for t in sorted(project(imports(m)[0]))]
+    assert not bad, "kiai/words.py and kiai/errors.py sit below every layer:\n" + "\n".join(bad)
 
 
 def test_no_import_cycle_at_module_top_level():

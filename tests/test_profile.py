@@ -1,4 +1,4 @@
-"""kiai bench --profile (cli.profile): perf's JIT map of numba's compiled code, and the report's
+"""kiai bench --profile (kiai.profile): perf's JIT map of numba's compiled code, and the report's
 shares. The whole run under perf is left to the command (it needs Linux perf and a minute of
 compiling); these tests pin the pieces it is made of."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from kiai.cli import profile
+from kiai import profile
 from conftest import one_line_error, run
 
 

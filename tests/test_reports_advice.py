@@ -9,7 +9,7 @@ import pytest
 from test_reports_report import _row
 
 from kiai.reports import advice, presets
-from kiai.reports.advice import fmt_ci, fmt_p, fmt_pct, fmt_rate
+from kiai.reports.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.report import write_report
 from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed
@@ -115,7 +115,7 @@ def _with_readings():
 
 
 def test_house_rules_pair_each_reading_with_the_rules_own():
-    rules = advice.house_rules(_with_readings())
+    rules = advice.reading_effects(_with_readings())
     once = rules[rules["reading"] == "penalty"].iloc[0]
     assert once["v"] == "V-2" and once["games_changed"] == once["games_default"] == 2000 and once["lineups"] == 2
     assert once["diff"] == pytest.approx(((300 + 150) + (300 + 90) - 300 - 300) / 2000)

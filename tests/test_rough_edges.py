@@ -52,12 +52,12 @@ def test_simulate_out_naming_a_folder_fails_before_playing(capsys, no_games, tmp
 
 
 def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 1
-    from kiai.cli import simulate as cli_simulate
+    from kiai.results import Simulation
 
     def disk_full(*a):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli_simulate, "write_summary_table", disk_full)
+    monkeypatch.setattr(Simulation, "write_table", disk_full)
     code, out, err = run(capsys, "simulate", "-n", 300, "--out", tmp_path / "t.csv")
     # (a cold cache adds the compile notes of kiai.progress.warm_engine)
     err = [line for line in err.strip().splitlines() if "compil" not in line]
@@ -281,7 +281,7 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     import kiai.progress
-    from kiai.cli import common
+    from kiai.cli.common import stderr
     from kiai.reports import play as S
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
@@ -290,7 +290,7 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     monkeypatch.setattr(compiling, "prepare", lambda configs: None)
     monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling the engine and the strategies it plays (learned)" in err
     assert "compiled the engine and the strategies it plays (learned) in 0 s (cached for later runs)" in err
@@ -298,14 +298,14 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
 
     # a later command that plays new strategies: the engine is cached, they are compiled
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling strategies lookahead, foresight, played for the first time" in err
     assert "compiling the engine" not in err and "once" not in err
 
     # everything cached but slow to load (a busy machine): nothing is said to compile
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, []))
-    common.warm_engine(None)
+    kiai.progress.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
@@ -327,7 +327,7 @@ def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
 
 
 def test_bench_says_what_it_is_timing(capsys, monkeypatch):  # 11
-    from kiai.cli import bench
+    from kiai import bench
 
     monkeypatch.setattr(bench, "_probe", lambda cache, strategy: 0.5)
     code, _, err = run(capsys, "bench", "-n", 1000)
@@ -469,7 +469,7 @@ def test_the_library_names_unknown_samurai_in_the_same_form():  # item 8.1
 
 
 def test_plural_is_singular_for_one():  # item 8.2
-    from kiai.reports.words import plural
+    from kiai.words import plural
 
     assert plural(1, "configuration") == "1 configuration"
     assert plural(2, "configuration") == "2 configurations"

@@ -1,4 +1,4 @@
-"""`kiai bench --profile`: where the engine's time goes, by compiled function, under Linux perf.
+"""`kiai bench --profile` (kiai.bench.profile): where the engine's time goes, by compiled function, under Linux perf.
 
 perf samples the instruction pointer; numba's compiled code is JIT code that no symbol table
 names, so perf would list bare addresses. perf reads the names of JIT code from
@@ -92,7 +92,7 @@ def shares(report: str) -> list[tuple[float, str]]:
 # The profiled process: compile everything here, write the map, play under `perf record`.
 _CHILD = """
 import json, os, signal, subprocess, sys, time
-from kiai.cli.profile import chunks, jit_symbols, write_perf_map
+from kiai.profile import chunks, jit_symbols, write_perf_map
 from kiai.strategies.compiling import compile_here
 from kiai.strategies.game_config import GameConfig
 from kiai.strategies.playing import run_games, set_threads

@@ -1,0 +1,119 @@
+"""`kiai report` through the API: a report (charts, tables, report.md and report.html) from
+results tables, and two reports' findings compared."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kiai.checks import check_input, fail
+from kiai.paths import check_output_folder
+from kiai.words import plural
+
+
+def report(results, out="kiai-report", *, title: str = "kiai report", components: str | None = None) -> list[str]:
+    """Write a report of results tables (.parquet or .csv, as kiai.sweep or `kiai simulate --out`
+    write them, or a folder holding results.parquet) into the folder `out`, as `kiai report`:
+    charts as PNG and SVG, every full table as CSV, report.md and report.html. Several tables are
+    read as one. components: other component files (comma-separated) whose games the tables hold,
+    compared in the House rules section by name. The folder is made whole or not at all. Returns
+    the names of the files written."""
+    import pandas as pd
+
+    from kiai.reports.files import atomic_folder
+    from kiai.reports.report import check_results, load_results, write_report
+    from kiai.reports.tables import with_rules_column
+
+    results = [Path(r) for r in ([results] if isinstance(results, (str, Path)) else results or [])]
+    if not results:
+        fail("give the results tables to report on (or --compare OLD NEW)")
+    out = Path(out)
+    check_output_folder(out)  # made if missing, in an existing folder
+    names = _component_names(components)
+    frames, notes, read = [], {}, set()
+    for path in results:
+        if path.is_dir():
+            if not (path / "results.parquet").is_file():
+                fail(f"{path} is a folder without a results.parquet; give the results table file")
+            path = path / "results.parquet"
+        if path.resolve() in read:
+            fail(f"{path} is given twice; its games would count twice")
+        read.add(path.resolve())
+        check_input(path, "FILES")
+        if path.suffix.lower() not in (".parquet", ".csv"):
+            fail(f"{path}: expected a .parquet or .csv results table")
+        if not path.exists():
+            fail(f"{path}: no such file")
+        try:
+            df = load_results(path)
+        except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            fail(f"cannot read {path}: {msg}")
+        try:
+            check_results(df)  # before the folder is made: a bad table leaves nothing behind
+        except ValueError as e:
+            fail(f"{path}: {e}")
+        frames.append(with_rules_column(df))  # a table older than the column played the rules' own readings
+        for key, value in _sweep_notes(path).items():
+            notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
+    notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
+        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names))
+    except ValueError as e:
+        fail(f"{results[0]}: {e}")
+    return written
+
+
+def _sweep_notes(path: Path) -> dict:
+    """What the sweep's Parquet metadata says about how it was made (empty if nothing)."""
+    if path.suffix.lower() != ".parquet":
+        return {}
+    try:
+        import pyarrow.parquet as pq
+
+        from kiai.reports.tables import METADATA_KEY
+
+        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
+        info = json.loads(raw) if raw else {}
+    except Exception:  # noqa: BLE001 - notes are optional
+        return {}
+    notes = {}
+    if info.get("command"):
+        notes["Sweep"] = info["command"]
+    if info.get("configurations") and "keys" in info and len(info["keys"]) < info["configurations"]:
+        notes["Incomplete"] = f"{len(info['keys'])} of {plural(info['configurations'], 'configuration')} finished"
+    return notes
+
+
+def _component_names(text: str | None) -> dict:
+    """--components: {sha256: file name} of each file listed (checked before anything is read)."""
+    from kiai.checks import split
+    from kiai.configs import load_components
+
+    if text is None:
+        return {}
+    comps = [load_components(f) for f in split(text, "--components", "file")]
+    if not comps:
+        fail("--components expects component files, comma-separated")
+    return {c.sha256: Path(c.path).name for c in comps}
+
+
+def compare_reports(old, new) -> tuple[list[str], bool]:
+    """The findings of In short of two reports (folders as `make report` writes, or tables) side by
+    side with their verdicts, as the lines `kiai report --compare` prints; and whether one of the
+    old report's differs in the new (or is gone)."""
+    from kiai.reports import findings as F
+
+    tables = []
+    for path in (Path(old), Path(new)):
+        if not path.exists():
+            fail(f"{path}: no such file or folder")
+        try:
+            tables.append(F.findings(F.read_folder(path)))
+        except (ValueError, OSError) as e:
+            fail(f"{path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+    table = F.compare(*tables)
+    lines = [f"{r.samurai} samurai, {r.finding}{f', {r.where}' if r.where else ''}: {r.verdict}\n"
+             f"  old: {r.old}\n  new: {r.new}" for r in table.itertuples()]  # fmt: skip
+    return [*lines, F.summary(table)], bool(F.differs(table))

@@ -1,0 +1,336 @@
+"""Tuning a strategy's parameters (`kiai tune`): a search over their declared ranges on common
+random numbers, then the winner and the start point played again on fresh games.
+
+    from kiai.tune import tune
+    result = tune("reference", samurai=["kyuzo,heihachi,daisuke"], levels=["easy"], games=2_000, candidates=4)
+    result.best, result.document["win_rate"]
+    print(result)                   # what `kiai tune` prints
+    result.write("tuned.json")      # the file --params-file loads
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiai.checks import fail, items_of, once
+from kiai.configs import DEFAULT_SAMURAI, parse_levels, parse_rules, parse_samurai
+from kiai.counts import check_games, check_seed, check_threads
+from kiai.paths import check_output
+from kiai.players import check_model, parse_params, resolve_strategy
+from kiai.progress import reporter, warm_engine
+from kiai.words import format_params, plural
+
+if TYPE_CHECKING:
+    from kiai.progress import Progress
+
+
+def tune(strategy: str | None = None, *, samurai=None, levels=None, games: int = 20_000, candidates: int = 16,
+         method: str = "halving", generations: int = 8, eta: int = 3, seed: int = 0, params=None,
+         params_file=None, out=None, force: bool = False, absent_tokens: str = "auto", rules=None,
+         components=None, model: str | None = None, strict: bool = False, threads: int | None = None,
+         command: str = "kiai.tune.tune (Python)", progress: bool | Progress = False) -> Tuning:
+    """Search `strategy`'s parameters for the best win rate, as `kiai tune`.
+
+    Every candidate plays the same games (common random numbers) on every configuration: each
+    seating of `samurai` (a list of 'a,b,c' texts; default kiai's four) at each of `levels` (texts
+    as --difficulty takes them, 'easy,normal' or 'all'; default normal). method: 'halving'
+    (successive halving: all candidates on few games, the best 1/eta go on to eta times as many),
+    'random' (every candidate plays `games`) or 'cem' (the cross-entropy method, `generations`
+    generations of `candidates` each). The start point, candidate 0, is params_file's parameters
+    (else the defaults); params ({'T': 3} or ['T=3']) are fixed, not searched. Then the best and
+    the start point play `games` fresh games per configuration and are tested against each other.
+
+    out: where the result is to be written (default tuned-STRATEGY.json), checked (and refused if
+    it exists, unless force) before the search starts; Tuning.write() writes it there. command: the provenance the file keeps.
+    The other arguments are kiai.simulate's. Bad input raises KiaiError before any game."""
+    p = reporter(progress)
+    samurai, levels = ([x] if isinstance(x, str) else x for x in (samurai, levels))
+    search = _plan(strategy, samurai, levels, games, candidates, method, eta, seed, params, params_file, out, force,
+                   absent_tokens, rules, components, model, threads, generations, strict, p.note)  # fmt: skip
+    found, fresh, played, seconds = _search(search, p, p.note)
+    return Tuning(search, found, fresh, played, seconds, _document(search, found, fresh, command))
+
+
+class Tuning:
+    """What tune() found. `best`: the best parameters; `document`: the JSON that --params-file loads
+    (the best parameters, their evaluation on fresh games, the search, provenance); `search`: the
+    run as planned; `played` games in `seconds`. str() is the text `kiai tune` prints."""
+
+    def __init__(self, search: Search, found, fresh, played: int, seconds: float, document: dict):
+        self.search, self.found, self.fresh = search, found, fresh
+        self.played, self.seconds, self.document = played, seconds, document
+        self.best = search.cands[found.best]
+
+    def write(self, path=None) -> Path:
+        """Write the document to `path` (default: tune()'s `out`), whole or not at all; returns the
+        path."""
+        from kiai.reports import files
+
+        path = Path(path if path is not None else self.search.out)
+        text = json.dumps(self.document, indent=2) + "\n"
+        files.atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        return path
+
+    def __str__(self) -> str:
+        return _text(self.search, self.found, self.fresh, self.played, self.seconds)
+
+    def __repr__(self) -> str:
+        return f"<Tuning of {self.search.strategy}: best {format_params(self.best)}>"
+
+
+@dataclass
+class Search:
+    """A tuning run as planned: what is searched, on which configurations, where it is written."""
+
+    strategy: str
+    info: object  # the strategy's registry.Strategy
+    start: dict  # the start point's parameters (candidate 0)
+    start_label: str  # 'start' (a --params-file) or 'defaults'
+    fixed: dict  # --param values: fixed, not searched
+    method: str
+    eta: int
+    seed: int
+    games: int
+    cands: list[dict]
+    grid: list[tuple]  # (seating, level) of each configuration
+    configs: list[list]  # configs[candidate][configuration]
+    rungs: list
+    base: object  # the first configuration with the start point (its rules, its strategy)
+    absent_tokens: str
+    components_sha256: str
+    out: Path  # checked before the search
+    threads: int
+    generations: int
+    population: int  # the cross-entropy method's candidates per generation
+    make_configs: object  # a candidate's configurations, one per (seating, level)
+
+    def add(self, cand: dict) -> int:
+        """The number of candidate `cand`, given it when new (the cross-entropy method's draws)."""
+        from kiai.reports import tune as T
+
+        for i, c in enumerate(self.cands):
+            if T.params_key(c) == T.params_key(cand):
+                return i
+        self.cands.append(cand)
+        self.configs.append(self.make_configs(cand))
+        return len(self.cands) - 1
+
+
+def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
+          absent_tokens, rule, components, model, threads, generations, strict, note) -> Search:
+    """tune's checks, before any game, and what it searches."""
+    from kiai.reports import tune as T
+    from kiai.simcore.components import ComponentsError, load_components
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import set_threads
+
+    check_games(games)
+    check_threads(threads, note)
+    if candidates < 2:
+        fail(f"--candidates must be at least 2, got {candidates}")
+    if eta < 2:
+        fail(f"--eta must be at least 2, got {eta}")
+    if not 1 <= generations <= 1000:
+        fail(f"--generations must be 1 to 1,000, got {generations}")
+    method = method.lower()
+    if method not in T.METHODS:
+        fail(f"--method must be one of {', '.join(T.METHODS)}, got '{method}'")
+    check_seed(seed)
+    if strategy is None and params_file is None:
+        fail("give the STRATEGY to tune (or a --params-file naming it)")
+    # the start point is the file's parameters; --param values are fixed, not searched
+    strategy, start = resolve_strategy(strategy, None, params_file, option="STRATEGY")
+    fixed = parse_params(items_of(param, "--param"))
+    readings = parse_rules(items_of(rule, "--rule"))  # fixed rule readings: every candidate plays them on every configuration
+    out = check_output(out if out is not None else Path(f"tuned-{strategy}.json"), force=force)
+    try:
+        comp = load_components(components)
+        levels = once([lv for text in difficulty or ["normal"] for lv in parse_levels(text, comp)], "--difficulty")
+        seatings = [tuple(s.split(",")) for s in once([",".join(parse_samurai(text)) for text in
+                                                       samurai or [DEFAULT_SAMURAI]], "--samurai")]
+        if len(seatings) < len(samurai or [DEFAULT_SAMURAI]):
+            fail("--samurai lists the same seating twice")
+        base = GameConfig(seatings[0], levels[0], strategy, absent_tokens=absent_tokens.lower(), components=comp,
+                          model=model, rules=readings, strict=strict)
+        check_model(model, [base])
+        info = base.strategy_info
+        grid = [(seating, level) for seating in seatings for level in levels]
+
+        def make_configs(c):
+            return [GameConfig(seating, level, strategy, params=c, absent_tokens=absent_tokens.lower(),
+                               components=comp, model=model, rules=readings, strict=strict)
+                    for seating, level in grid]  # fmt: skip
+
+        # the cross-entropy method draws its candidates as it goes (Search.add); the start first
+        cands = T.sample_candidates(info, 1 if method == "cem" else candidates, seed, start=start, fixed=fixed)
+        configs = [make_configs(c) for c in cands]
+        check_model(model, configs[0], note)
+        rungs = T.schedule(method, len(cands), games, eta)
+        used = set_threads(threads)
+    except (ConfigError, ComponentsError, T.TuneError) as e:
+        fail(str(e))
+    return Search(strategy, info, start, "start" if params_file is not None else "defaults", fixed, method, eta,
+                   seed, games, cands, grid, configs, rungs, base, absent_tokens.lower(), comp.sha256, out, used,
+                   generations, candidates, make_configs)  # fmt: skip
+
+
+def _search(search: Search, p: Progress, note):
+    """The search and the re-evaluation of its winner on fresh games, told to `p`:
+    (found, fresh, games played, seconds)."""
+    import numpy as np
+
+    from kiai.reports import tune as T
+    from kiai.reports.play import play_chunks
+    from kiai.simcore import results as L
+
+    n_cfg, games, rungs = len(search.grid), search.games, search.rungs
+    cem = search.method == "cem"
+    searched = search.population * search.generations * games if cem else T.search_games(rungs)
+    total = (searched + 2 * games) * n_cfg  # the cross-entropy method's, at most: a draw met again is not replayed
+    done = [0]
+    warm_engine(search.configs[0][0], note=note)  # compile (or load) before the bar starts
+    start_time = time.perf_counter()
+    with p:
+        p.start("search", total)
+
+        def advance(k):
+            done[0] += k
+            p.advance(k)
+
+        def play(c, j, offset, count):  # reports.tune asks for at most T.BLOCK games at a time
+            return np.concatenate([rows[:, L.O_OUTCOME] == 0
+                                   for rows in play_chunks(search.configs[c][j], search.seed, offset, count,
+                                                           advance)])  # fmt: skip
+
+        def on_rung(r, rung):
+            p.now(f"rung {r + 1}/{len(rungs)}: {plural(rung.candidates, 'candidate')}")
+
+        if cem:
+            found = _cem(search, play, lambda g: p.now(f"generation {g + 1}/{search.generations}"))
+            p.estimate(done[0] + 2 * games * n_cfg)
+        else:
+            found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung)
+        if found.best == 0:  # the start point won: it is played once
+            p.estimate(done[0] + games * n_cfg)
+        p.now("fresh games")
+        fresh = T.evaluate(found.best, 0, n_cfg, games, play)
+    return found, fresh, done[0], max(time.perf_counter() - start_time, 1e-9)
+
+
+def _cem(search: Search, play, on_generation):
+    """The cross-entropy method's search, as a SearchResult: its generations in place of rungs."""
+    import numpy as np
+
+    from kiai.reports import tune as T
+
+    best, steps, totals = T.cem_search(search.info, search.population, search.generations, search.games,
+                                       len(search.grid), search.seed, search.add, play, start=search.start,
+                                       fixed=search.fixed, on_generation=on_generation)  # fmt: skip
+    wins = np.array([[totals.get(i, 0)] for i in range(len(search.cands))], dtype=np.int64)
+    games = np.array([search.games if i in totals else 0 for i in range(len(search.cands))], dtype=np.int64)
+    rungs = [{"candidates": st.candidates, "games": search.games, "wins": st.wins, "kept": st.kept,
+              "mean": st.mean, "sigma": st.sigma} for st in steps]  # fmt: skip
+    return T.SearchResult(best, rungs, wins, games)
+
+
+def _document(search: Search, found, fresh, command: str) -> dict:
+    """The JSON that --params-file loads: the best parameters, their evaluation, the search, provenance."""
+    from kiai.reports import tune as T
+    from kiai.simcore.version import kiai_version
+
+    best, baseline, games, seed = search.cands[found.best], search.cands[0], search.games, search.seed
+    return {
+        "strategy": search.strategy,
+        "params": best,
+        "win_rate": fresh["best"]["win_rate"],
+        "ci95": fresh["best"]["ci95"],
+        "ci_method": fresh["best"]["ci_method"],
+        "wins": fresh["best"]["wins"],
+        "games": fresh["best"]["games"],
+        "games_per_configuration": games,
+        "configurations": [{"samurai": list(seating), "difficulty": level, **r}
+                           for (seating, level), r in zip(search.grid, fresh["best"]["configurations"])],  # fmt: skip
+        "baseline": {"label": search.start_label, "params": baseline,
+                     **{k: v for k, v in fresh["baseline"].items() if k != "configurations"}},  # fmt: skip
+        "vs_baseline": fresh["test"],
+        "evaluation": {"seed": seed, "first_game_index": fresh["offset"], "games_per_configuration": games},
+        "search": {
+            "method": search.method, "candidates": len(search.cands),
+            "eta": search.eta if search.method == "halving" else None,
+            **({"generations": search.generations, "population": search.population, "elite": T.CEM_ELITE}
+               if search.method == "cem" else {}),
+            "start": search.start, "fixed": search.fixed, "seed": seed,
+            ("generations" if search.method == "cem" else "rungs"): [
+                {"candidates": h["candidates"], "games_per_configuration": h["games"],
+                 "wins": [h["wins"][c] for c in h["candidates"]], "kept": h["kept"],
+                 **{k: h[k] for k in ("mean", "sigma") if k in h}} for h in found.rungs],
+            "tried": [{"params": c, "games_per_configuration": int(found.games[i]), "wins": int(found.wins[i].sum())}
+                      for i, c in enumerate(search.cands)],
+        },  # fmt: skip
+        "seed": seed,
+        "absent_tokens": search.absent_tokens,
+        "rules": dict(search.base.rules),
+        "components_sha256": search.components_sha256,
+        "command": command,
+        "kiai_version": kiai_version(),
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _text(search: Search, found, fresh, played: int, seconds: float) -> str:
+    """The lines `kiai tune` prints: the search, the best parameters and their re-evaluation."""
+    from kiai.reports import tune as T
+    from kiai.reports.summary import rules_label
+
+    lines: list[str] = []
+    out = lines.append
+
+    best, baseline, games, grid = search.cands[found.best], search.cands[0], search.games, search.grid
+    start_label, n_cfg = search.start_label, len(grid)
+    searched = [p.name for p in search.info.params if p.name not in search.fixed]
+    where = "; ".join(f"{','.join(s)} at {lv}" for s, lv in grid)
+    out(f"tune {search.strategy}{'' if search.info.honest else ' (cheating)'} on {plural(n_cfg, 'configuration')}: "
+        f"{where}" + rules_label(search.base.rules))  # fmt: skip
+    how = {"halving": f"successive halving (eta {search.eta})", "random": "random search",
+           "cem": f"cross-entropy method ({plural(search.generations, 'generation')} of {search.population})"}[search.method]
+    out(f"{how}, {plural(len(search.cands), 'candidate')} searching {', '.join(searched)}"
+        + (f" (fixed: {format_params(search.fixed)})" if search.fixed else "")
+        + f", seed {search.seed}, common random numbers")  # fmt: skip
+    for r, h in enumerate(found.rungs):
+        if search.method == "cem":
+            share = [h["wins"][c] / (h["games"] * n_cfg) for c in h["candidates"]]
+            out(f"  generation {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} "
+                f"per configuration, mean's {100 * share[0]:.2f}%, best {100 * max(share):.2f}%, kept "
+                f"{len(h['kept'])}")  # fmt: skip
+            continue
+        out(f"  rung {r + 1}: {plural(len(h['candidates']), 'candidate')} x {plural(h['games'], 'game')} per "
+            f"configuration, kept {len(h['kept'])}")  # fmt: skip
+    out("")
+    out(f"{'last mean' if search.method == 'cem' else 'best parameters':<15}   {format_params(best)}"
+        + ("   (the start point)" if found.best == 0 else ""))  # fmt: skip
+    out(f"re-evaluated on {games:,} fresh games per configuration (indices {T.EVAL_OFFSET:,} on, which the "
+        f"search did not play), {fresh['best']['games']:,} in all:")  # fmt: skip
+    width = max(len("best"), len(start_label))
+    for label, r, params in (("best", fresh["best"], best), (start_label, fresh["baseline"], baseline)):
+        out(f"  {label:<{width}}  {100 * r['win_rate']:7.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
+            f"{100 * r['ci95'][1]:.3f}%] ({r['ci_method']})   {format_params(params)}")  # fmt: skip
+    t = fresh["test"]
+    if found.best == 0:
+        out(f"  the search kept the {start_label}: no better candidate was found")
+    else:
+        ci = "n/a" if None in t["diff_ci"] else f"[{100 * t['diff_ci'][0]:+.3f}, {100 * t['diff_ci'][1]:+.3f}] pp"
+        out(f"  best - {start_label}: {100 * t['diff']:+.3f} pp   95% CI {ci}   McNemar p = {t['p_value']:.3g} "
+            f"(games only best won {t['discordant'][0]:,}, only {start_label} {t['discordant'][1]:,})")  # fmt: skip
+    if n_cfg > 1:
+        for (s, lv), r in zip(grid, fresh["best"]["configurations"]):
+            out(f"    {','.join(s)} at {lv}: {100 * r['win_rate']:.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
+                f"{100 * r['ci95'][1]:.3f}%]")  # fmt: skip
+    out(f"{plural(played, 'game')} in {seconds:.1f} s ({played / seconds:,.0f} games/s on "
+        f"{plural(search.threads, 'thread')})")  # fmt: skip
+    return "\n".join(lines)
