@@ -3,7 +3,7 @@ stacks and the game's future shuffles, so the gap between it and the best honest
 what luck of the deal is worth (strategies.lookahead plays it)."""
 
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.lookahead import BASES, FORESIGHT, hooks, plan, planning_params  # noqa: F401  (hooks, plan: the run layer reads them)
+from kiai.strategies.lookahead import BASES, FORESIGHT, hooks, plan, plan_record, planning_params  # noqa: F401  (hooks, plan, plan_record: the run layer reads them)
 
 STRATEGY = Strategy(
     "foresight",

@@ -43,6 +43,7 @@ from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
     write_label,
     answer_question,
+    carry_error,
     copy_state,
     put_on_top,
     question_candidates,
@@ -128,6 +129,7 @@ def _play_to_next_turn(g, r, q, option, seed, x, p, top=-1):
     if pub.game_over == 0:
         r[3].stop_turns = r[2].turns + int(p.turns)
         play_game(r)
+    carry_error(g, r)
     # whether the sample mattered: every read of what is hidden draws or shows a stacked card
     # (a redraw puts one back: the set of unseen cards still changes) or takes the game's
     # random stream (a shuffle, a pick, a farmstead's back)

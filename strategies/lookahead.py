@@ -47,6 +47,7 @@ from kiai.simcore.state import (
     keep_alive,
 )
 from kiai.strategies import keeper
+from kiai.strategies.helpers.race import MAX_DF, drop, t_quantiles
 from kiai.strategies.helpers.collect import LABELS, TEACH, collecting, next_row, room
 from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
@@ -81,6 +82,9 @@ def planning_params(base: int, value: int, margin: float) -> tuple[Param, ...]:
 LOOKAHEAD_PARAMS = (
     Param("samples", 16, 1, 64, True, "hidden orders sampled per candidate action"),
     *planning_params(base=4, value=1, margin=2.0),
+    # a race inside each weighing (strategies.helpers.race), as judge's: samples go where answers are close
+    Param("race", 0.0, 0.0, 0.5, False, "an answer stops sampling once a paired t bound at this one-sided error rate shows it behind the best; the base's own answer plays on (0: every answer plays all `samples`)"),
+    Param("first", 4, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
 )
 
 STRATEGY = Strategy(
@@ -89,6 +93,7 @@ STRATEGY = Strategy(
     LOOKAHEAD_PARAMS,
     planner=True,
     bases=BASES,
+    data=(("race_t", np.float64, (MAX_DF,)),),  # the race's t quantiles, from `race` (plan_record)
 )
 params = STRATEGY.reader()
 VARIANT = HONEST
@@ -242,13 +247,13 @@ def put_on_top(pub, sample, c):
 @njit(cache=True)
 def rollout_config(cfg, rcfgs, stop_round_end):
     """The configuration rollouts are played under: the game's, with no planner, no scripts,
-    no checks, trace or record, from a given state, stopping at the end of the round or not."""
+    trace or record, from a given state, stopping at the end of the round or not. A game played
+    under the invariant checker checks its rollouts too (carry_error)."""
     rcfg = rcfgs[0]
     copy_record(rcfg, cfg, CFG_SIZE)
     rcfg.plan = 0
     rcfg.tracing = 0
     rcfg.recording = 0
-    rcfg.check = 0
     rcfg.scramble = 0
     rcfg.fd_n = 0
     rcfg.fr_n = 0
@@ -256,6 +261,15 @@ def rollout_config(cfg, rcfgs, stop_round_end):
     rcfg.stop_turns = -1
     rcfg.stop_round_end = stop_round_end
     return rcfg
+
+
+@njit(cache=True)
+def carry_error(g, r):
+    """A rollout's first invariant violation, where the game is checked, becomes the game's: a
+    rollout from an impossible state is a planner's bug."""
+    if r[2].err != 0 and g[2].err == 0:
+        g[2].err = r[2].err
+        g[2].err_where = g[2].decisions
 
 
 @njit(cache=True)
@@ -345,40 +359,87 @@ def _rollout(g, r, q, option, key, p, sampled, peek, sample_seed):
         answer_question(r, mem, q, option)
     if rpub.game_over == 0:
         play_game(r)
+    carry_error(g, r)
     return win_chance(rpub) if int(p.value) == 1 else village_value(rpub, p)
 
 
 @njit(cache=True)
+def _raced(g, r, p, sampled, peek, q, cand, k, key, seed0, vals, rows, own, alive):
+    """The rows raced (strategies.helpers.race): round n plays sample n of every row still in,
+    and after `first` rounds the candidates shown behind the leader leave; the base's own row
+    (`own`) plays on, since only the margin may overrule it (a race that let the base's own
+    answer leave at its t bound lost a quarter of the lookahead's wins). The race ends when the
+    base's own answer is the only candidate left, or at `samples`. A row that left has the rest
+    of its columns filled with its mean (what a teacher's label reads); the samples played, and
+    the rows still in (alive)."""
+    samples = vals.shape[1]
+    mean = np.zeros(rows)
+    exact = np.zeros(k, dtype=np.bool_)
+    n = 0
+    while n < samples:
+        seed = np.int64(mix64(seed0 + np.uint64(n)))  # the same samples for every candidate
+        for i in range(rows):
+            if alive[i]:
+                vals[i, n] = _rollout(g, r, q, cand[i] if i < k else -1, key, p, sampled, peek, seed)
+                mean[i] += (vals[i, n] - mean[i]) / (n + 1)
+        n += 1
+        if n >= int(p.first):
+            stay = drop(vals[:k], mean[:k], exact, alive[:k], n, 0.0, p.race_t)
+            if own < k and not alive[own]:
+                alive[own] = True  # the margin's yardstick stays in
+                stay += 1
+            if own < k and stay == 1:
+                break  # at a question, only the base's own answer is left: it decides
+    for i in range(rows):
+        for j in range(n, samples):
+            vals[i, j] = mean[i]
+    return n
+
+
+@njit(cache=True)
 def weigh(g, p, sampled, peek, q, cand, k, key, seed0, vals):
-    """Play every candidate cand[:k] (row i of vals) and the base's own answer (row k) on the
-    same samples (vals has a column per sample); answer the best candidate's index, or -1 when
-    the base should decide. The sampling planner overrides its base only when the best beats
-    it by `margin` standard errors of the paired difference: a few noisy samples should not
-    overrule a sound base."""
+    """Play every candidate cand[:k] (row i of vals), and at a turn's start the base's own choice
+    (row k: no plan), on the same samples (vals has a column per sample); answer the best
+    candidate's index, or -1 when the base should decide. At a question the base's own answer is
+    cand[0] (question_candidates). The sampling planner overrides its base only when the best
+    beats it by `margin` standard errors of the paired difference: a few noisy samples should not
+    overrule a sound base. With `race` the candidates race (_raced)."""
     pub, hid, book, cfg, mem = g
     samples = vals.shape[1]
     margin = p.margin if sampled else 0.0
     pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 1 if int(p.horizon) == 0 else 0), mems[0])
-    rows = k + 1 if margin > 0.0 else k
-    best = 0
+    own = k if q == 0 else 0
+    rows = k + 1 if margin > 0.0 and q == 0 else k
+    played = samples
+    alive = np.ones(rows, dtype=np.bool_)  # the rows still in: every row unless they race
+    if p.race > 0.0 and samples > 1:
+        played = _raced(g, r, p, sampled, peek, q, cand, k, key, seed0, vals, rows, own, alive)
+    else:
+        for i in range(rows):
+            option = cand[i] if i < k else -1
+            for j in range(samples):
+                seed = np.int64(mix64(seed0 + np.uint64(j)))  # the same samples for every candidate
+                vals[i, j] = _rollout(g, r, q, option, key, p, sampled, peek, seed)
+    best = -1
     bv = -1e18
-    for i in range(rows):
-        option = cand[i] if i < k else -1
+    for i in range(k):
+        if not alive[i]:
+            continue  # left the race: its later columns are its mean, not samples
         tot = 0.0
         for j in range(samples):
-            seed = np.int64(mix64(seed0 + np.uint64(j)))  # the same samples for every candidate
-            vals[i, j] = _rollout(g, r, q, option, key, p, sampled, peek, seed)
             tot += vals[i, j]
-        if i < k and tot > bv:
+        if tot > bv:
             bv = tot
             best = i
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
+    if best < 0:
+        return -1  # no candidate is left (a turn's start): the base decides
     if margin > 0.0:
-        d = vals[best] - vals[k]
+        d = vals[best, :played] - vals[own, :played]
         gain = d.mean()
-        se = d.std() / np.sqrt(max(samples - 1, 1))
+        se = d.std() / np.sqrt(max(played - 1, 1))
         if gain <= 0.0 or gain <= margin * se:
             return -1  # the base heuristic decides
     return best
@@ -457,7 +518,7 @@ def plan_question(g, p, sampled, peek):
 def plan(pub, hid, book, cfg, mem):
     """The engine's hook (simcore.gateway.HOOK_ARGS): at a turn's start (mem.q == 0), or at a
     question."""
-    p = params(data_pointer(cfg.pprm))
+    p = params(int_to_voidptr(cfg.pdata))
     v = cfg.plan_variant
     g = (pub, hid, book, cfg, mem)
     if mem.q == 0:
@@ -465,6 +526,16 @@ def plan(pub, hid, book, cfg, mem):
     else:
         plan_question(g, p, v != FORESIGHT, v == PEEK)
     return 0
+
+
+def plan_record(config) -> np.ndarray:
+    """The planner's record (lookahead, peek and foresight alike): the parameters by name (those a
+    strategy lacks stay 0: no race), then the race's t quantiles."""
+    rec = STRATEGY.new_record()
+    for name, value in config.strategy_info.param_dict(config.params).items():
+        rec[0][name] = value
+    rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
+    return rec
 
 
 def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:

@@ -3,7 +3,7 @@ the true next raider card on top: it sees one card ahead and nothing more, so th
 it and `lookahead` is what that one card is worth (strategies.lookahead plays it)."""
 
 from kiai.strategies.base import Strategy
-from kiai.strategies.lookahead import BASES, LOOKAHEAD_PARAMS, PEEK, hooks, plan  # noqa: F401  (hooks, plan: the run layer reads them)
+from kiai.strategies.lookahead import BASES, LOOKAHEAD_PARAMS, PEEK, hooks, plan, plan_record  # noqa: F401  (hooks, plan, plan_record: the run layer reads them)
 
 STRATEGY = Strategy(
     "peek",

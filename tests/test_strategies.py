@@ -56,6 +56,22 @@ def test_planners_play_legally(strategy, samurai, level, absent):
     assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0
 
 
+@pytest.mark.parametrize("strategy,params", [
+    ("lookahead", {"base": 4, "samples": 3, "decisions": 1}),
+    ("lookahead", {"base": 4, "samples": 6, "decisions": 1, "race": 0.2, "first": 2}),
+    ("lookahead", {"base": 4, "samples": 6, "race": 0.2, "first": 2}),
+    ("judge", {"samples": 3}),
+])
+@pytest.mark.parametrize("samurai,level,absent", FUZZ[:2])
+def test_planners_rollouts_start_from_legal_states(strategy, params, samurai, level, absent):
+    """Under the invariant checker a planner's rollouts are checked too (lookahead.carry_error): the
+    lookahead weighing a question plays the base's own answer as cand[0], never an action of -1
+    (which once read as a Support to seat -3)."""
+    cfg = GameConfig(samurai, level, strategy, params=params, absent_tokens=absent)
+    out = run_games(cfg, 12, seed=5, check=True)
+    assert (out[:, O_ERR] == 0).all() and out[:, O_ILLEGAL].sum() == 0
+
+
 # ---------------------------------------------------------------- the heuristics' characters
 def _threshold_position(strategy, values, margin, params=None):
     """Seat 0 (Gorobei, Kiai 9) to act with the given margin, every seat's defence side full
