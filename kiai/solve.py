@@ -141,3 +141,48 @@ def keyed_outcomes(samurai, level: str, games: int, seed: int = 0, strategy: str
     out = np.zeros((games, N_OUT), dtype=np.int32)
     play_batch(keyed_config(config), seed, game0, out)
     return out
+
+
+MAX_BUDGET = 10**9
+MAX_DEALS = 100_000
+
+
+def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
+    """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
+    from kiai.checks import check_games, check_seed, fail, whole
+    from kiai.simcore.components import ComponentsError
+
+    check_seed(seed)
+    check_games(games, most=MAX_DEALS)
+    budget = whole(budget, "--budget")
+    if not 1 <= budget <= MAX_BUDGET:
+        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
+    if order not in ORDERS:
+        fail(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
+    try:
+        config = _table(samurai, level)
+    except (ConfigError, ComponentsError) as e:
+        fail(str(e))
+    return config
+
+
+def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
+                order: str = "foresight", on_deal=None) -> dict:
+    """`kiai solve`: every deal's answer (won lines certified by the engine) and the shares."""
+    config = check_solve(samurai, level, games, seed, budget, order)
+    t0 = time.perf_counter()
+    deals = []
+
+    def each(s: Solved):
+        d = s.to_dict()
+        if s.answer == "won":
+            d["certified"] = certify(config.samurai, level, seed, s.game, s.line)
+        deals.append(d)
+        if on_deal is not None:
+            on_deal(d)
+
+    solve(config.samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
+    counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
+    return {"samurai": list(config.samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
+            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a; issue 60)", **counts,
+            "seconds": round(time.perf_counter() - t0, 3), "deals": deals}

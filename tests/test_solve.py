@@ -104,3 +104,22 @@ def test_no_strategy_wins_a_deal_proved_lost():
         out = S.keyed_outcomes(LINEUP, "heroic", 6, seed=0, strategy=strategy)
         for g in lost:
             assert out[g, O_OUTCOME] != 0
+
+
+def test_kiai_solve_writes_every_deal_and_refuses_bad_input_in_one_line(capsys, tmp_path):
+    import json
+
+    from conftest import one_line_error, run
+
+    out = tmp_path / "s.json"
+    code, text, _ = run(capsys, "solve", "-s", ",".join(LINEUP), "-d", "easy", "-n", "3", "--budget", "2000",
+                        "--out", out)
+    assert code == 0 and "3 deals" in text
+    res = json.loads(out.read_text())
+    assert len(res["deals"]) == 3 and res["won"] + res["lost"] + res["unknown"] == 3
+    assert all(d["certified"] for d in res["deals"] if d["answer"] == "won")
+    for args, word in ((["--budget", "0"], "--budget"), (["-n", "0"], "--games"), (["--order", "x"], "--order"),
+                       (["-d", "impossible"], "difficulty"), (["-s", "kyuzo"], "2 to 7 samurai")):
+        one_line_error(*run(capsys, "solve", "-s", ",".join(LINEUP), *args), word)
+    code, text, _ = run(capsys, "solve", "--help")
+    assert code == 0 and "--budget" in text
