@@ -44,6 +44,8 @@ class Solved:
 
 
 def _table(samurai, level: str, strategy: str = registry.DEFAULT, params=None) -> GameConfig:
+    """The table, without absent support tokens: the search does not branch on Q_ABSENT (whose
+    answer is a set), so every table is solved, and its strategies played, without them."""
     if isinstance(samurai, str):
         samurai = tuple(s for s in samurai.split(",") if s.strip())
     config = GameConfig(tuple(samurai), level, strategy, dict(params or {}), absent_tokens="off")
@@ -71,8 +73,6 @@ class Solver:
         if order not in ORDERS:
             raise ConfigError(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
         self.config = _table(samurai, level, registry.DEFAULT if order == "default" else order)
-        if self.config.absent_on:
-            raise ConfigError("the solver does not search absent support tokens: play with --absent-tokens off")
         self.cfgs = keyed_config(self.config)
         cfg = self.cfgs[0]
         self.qbuf = np.zeros(QBUF, dtype=np.int64)

@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from kiai import solve as S
-from kiai.simcore.config import script
 from kiai.simcore.events import EV_CARDS, EV_DECISION, EV_RANDOM, EV_STACK, STK_ROUND, TR_COLS
 from kiai.simcore.results import N_OUT, O_OUTCOME
 from kiai.strategies.game_config import GameConfig
