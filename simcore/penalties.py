@@ -36,7 +36,7 @@ from kiai.simcore.gateway import ask
 from kiai.simcore.kiai import resolve
 from kiai.simcore.obs import left_of, may_ignore, right_of
 from kiai.simcore.questions import Q_BOSS_ORDER, Q_IGNORE, Q_LOSE_DEF
-from kiai.simcore.rng import pick_index, shuffle_range
+from kiai.simcore.rng import EVK_BOSS, event, pick_index, shuffle_range
 from kiai.simcore.unseen import mark_unseen
 from kiai.simcore.village import destroy_barricade, wound
 from kiai.simcore.zones import defence_take, discard_push, discard_take, draw, round_over, top_to_intruder
@@ -90,6 +90,7 @@ def apply_penalty(g, s, c, pen):
         if pub.discard_n == 0:
             _unable(g, s, pen)
         else:
+            event(g, EVK_BOSS)
             c2 = discard_take(pub, pick_index(g, pub.discard, 0, pub.discard_n))
             record_row(g, EV_RANDOM, RND_DISCARD, c2, 0, 0, 0, 0)
             hid.raider[pub.raider_n] = c2

@@ -14,6 +14,15 @@ Forced outcomes (R-16a): while the script (cfg.fr_addr) has values left, a rando
 the next one instead of drawing, so tests can script every random event. With cfg.fr_values a
 value is the element drawn (a card, a token, a seat) rather than its index: kiai replay feeds a
 record's outcomes so, and an outcome that is not among the candidates is an error.
+
+Event-keyed outcomes (cfg.event_keyed, off by default; issue 60): each random event of a game
+restarts the game's stream from a key of its own, a function of (seed, game index), the kind of
+event (EV_*) and how many events of that kind came before it in the game: round r's deck, the
+k-th farmstead pick, the k-th family lost, ... (event()). With one shared stream, how many draws
+a line of play used would move every later outcome, and a searcher could steer the next round's
+shuffle by its choices; keyed so, a deal's outcomes are fixed whatever is played. The counts
+travel with the hidden state (hid.ev_n), so a copy of the state meets the same outcomes.
+Off, event() does nothing and every stream is as it was.
 """
 
 import numpy as np
@@ -28,6 +37,18 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _STREAM1 = np.uint64(0xD1B54A32D192ED03)  # the game's stream
 _STRATEGY_SEED = np.uint64(0x8BB84B93962EACC9)  # the strategy's stream, keyed apart
 _STRATEGY_GAME = np.uint64(0x4B33A62ED433D4A3)
+_EVENT_BASE = np.uint64(0x6A09E667F3BCC909)  # the deal's key for event-keyed outcomes
+_EVENT_KIND = np.uint64(0x3C6EF372FE94F82B)
+
+# the kinds of random event (hid.ev_n's index), each counted from 0 in a game
+EVK_DECK = 0  # a round's raider stack: round 1's plunderers (with R-17's redraws), round 2's and 3's gathering
+EVK_FIRST = 1  # the first player (R-3)
+EVK_FARM = 2  # a farmstead destroyed (R-12)
+EVK_FAMILY = 3  # a family lost (R-13)
+EVK_WOUND = 4  # the samurai a farmstead's back D wounds (R-12)
+EVK_HEAL = 5  # the samurai family bonus A heals (R-14, V-1)
+EVK_BOSS = 6  # a boss's discard pick and the raider stack's reshuffle (PEN_DISCARD_TO_RAIDER)
+EVK_KINDS = 8
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -60,9 +81,34 @@ def strategy_stream(seed, game):
 
 
 @njit(cache=True, inline="always")
+def event_base(seed, game):
+    """The deal's key for event-keyed outcomes, apart from both streams."""
+    return np.int64(mix64(np.uint64(game_stream(seed, game)) ^ _EVENT_BASE))
+
+
+@njit(cache=True, inline="always")
 def seed_streams(hid, mem, seed, game):
     hid.rng[0] = game_stream(seed, game)
+    hid.ev_base = event_base(seed, game)
     mem.stream[0] = strategy_stream(seed, game)
+
+
+@njit(cache=True, inline="always")
+def event_stream(base, kind, k):
+    """The stream state the k-th event of `kind` starts from, under the deal's key `base`."""
+    return np.int64(mix64(np.uint64(base) ^ mix64((np.uint64(kind) << np.uint64(32)) + np.uint64(k) + _EVENT_KIND)))
+
+
+@njit(cache=True, inline="always")
+def event(g, kind):
+    """A random event of `kind` begins: with event-keyed outcomes (cfg.event_keyed) the game's
+    stream restarts from the event's own key (its kind, and how many of that kind came before);
+    otherwise nothing changes."""
+    if g[3].event_keyed:
+        hid = g[1]
+        k = hid.ev_n[kind]
+        hid.ev_n[kind] = k + 1
+        hid.rng[0] = event_stream(hid.ev_base, kind, k)
 
 
 @njit(cache=True, inline="always")

@@ -33,7 +33,7 @@ from kiai.simcore.events import (
 )
 from kiai.simcore.gateway import check, plan
 from kiai.simcore.kiai import resolve
-from kiai.simcore.rng import pick_index, rand_below, shuffle_range
+from kiai.simcore.rng import EVK_DECK, EVK_FIRST, EVK_HEAL, event, pick_index, rand_below, shuffle_range
 from kiai.simcore.turn import play_turn
 from kiai.simcore.unseen import clear_unseen, mark_unseen
 from kiai.simcore.village import add_barricade, destroy_barricade, destroy_farmsteads, heal, lose_family, wound
@@ -121,6 +121,7 @@ def build_round_one(g):
         record_stack(g, STK_ROUND)
         return
     need = cfg.plunderers * pub.n
+    event(g, EVK_DECK)
     m = 0
     for c in range(pub.n_cards):
         if pub.rank[c] == PLUNDERER:
@@ -162,6 +163,7 @@ def build_next_round(g, r):
             scratch[m] = c
             m += 1
     _clear_zones(pub)
+    event(g, EVK_DECK)
     if r == 2:
         m = _draw_rank(g, LIEUTENANT, cfg.lieutenants, m)
     else:
@@ -241,6 +243,7 @@ def _bonus_heal(g, f, bonus):
     `wounded`: drawn among those holding a token, nothing if none does."""
     pub = g[0]
     n = pub.n
+    event(g, EVK_HEAL)
     if pub.heal_wounded:
         scratch = g[1].scratch
         k = 0
@@ -348,6 +351,8 @@ def setup(g):
     pub.pen_given[0] = 0
     pub.pen_given[1] = 0
     pub.absent_on = cfg.absent_on
+    for kind in range(hid.ev_n.shape[0]):
+        hid.ev_n[kind] = 0  # no random event yet (rng.event)
     present = 0
     for s in range(n):
         present |= 1 << cfg.seats[s]
@@ -389,6 +394,8 @@ def play_game(g):
     n = pub.n
     if cfg.from_state == 0:
         build_round_one(g)
+        if cfg.first_seat < 0:
+            event(g, EVK_FIRST)
         first = cfg.first_seat if cfg.first_seat >= 0 else rand_below(g, n)  # R-3
         book.first = first
         log(g, EV_SETUP, n, pub.barricades, pub.raider_n, 0)

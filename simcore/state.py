@@ -135,6 +135,10 @@ HIDDEN = np.dtype([_field(name, f) for name, *f in (
     ("farm_back", (16,)),  # back of each token (codes.FB_*)
     ("scratch", (CAP,)),  # work space for gathering and shuffling
     ("rng", (1,)),  # the game's random stream (SplitMix64 state as int64 bits; rng.py)
+    # event-keyed outcomes (cfg.event_keyed, rng.event): the deal's key and, per kind of random
+    # event, how many have happened; each event's stream is a function of these alone
+    ("ev_base",),
+    ("ev_n", (8,)),
 )])
 
 BOOK = np.dtype([_field(name, f) for name, *f in (
@@ -230,6 +234,10 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("fr_values",),  # 1: a forced outcome is the element drawn (a card, a token), not its index
     ("fd_addr",),
     ("fd_n",),
+    # 1: every random event of a game draws from a stream keyed on the deal and the event itself
+    # (round r's deck, the k-th farmstead pick, ...; rng.event), not from one shared stream, so
+    # that no sequence of decisions can steer a later outcome (issue 60's solver). 0: the default
+    ("event_keyed",),
 )])
 
 TABLE_T = numba.from_dtype(TABLE)

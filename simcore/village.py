@@ -29,7 +29,7 @@ from kiai.simcore.events import (
     log,
     record_row,
 )
-from kiai.simcore.rng import pick_index, rand_below
+from kiai.simcore.rng import EVK_FAMILY, EVK_FARM, EVK_WOUND, event, pick_index, rand_below
 
 
 @njit(cache=True, inline="always")
@@ -98,6 +98,7 @@ def lose_family(g):
         if (pub.family_mask >> i) & 1:
             scratch[k] = i
             k += 1
+    event(g, EVK_FAMILY)
     f = scratch[pick_index(g, scratch, 0, k)]
     record_row(g, EV_RANDOM, RND_FAMILY, f, 0, 0, 0, 0)
     pub.family_mask &= ~(1 << f)
@@ -124,6 +125,7 @@ def destroy_farmsteads(g, k):
     while pending > 0 and pub.game_over == 0:
         pending -= 1
         left = pub.farmsteads
+        event(g, EVK_FARM)
         i = pick_index(g, hid.farm_alive, 0, left)
         tok = hid.farm_alive[i]
         record_row(g, EV_RANDOM, RND_FARMSTEAD, tok, 0, 0, 0, 0)
@@ -149,6 +151,7 @@ def destroy_farmsteads(g, k):
                 pending += 1
         elif back == FB_RANDOM_WOUND:
             # R-12 D: uniformly among all n samurai, passed or not
+            event(g, EVK_WOUND)
             t = rand_below(g, pub.n)
             record_row(g, EV_RANDOM, RND_WOUND, t, 0, 0, 0, 0)
             wound(g, t)

@@ -312,6 +312,9 @@ def sample_hidden(g, r, sample_seed, peek):
     if peek:
         keep_next_card(g[0], g[1], r[1])
     r[1].rng[0] = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x5851F42D4C957F2D)))
+    # event-keyed outcomes (simcore.rng.event): the rollout's future events keyed on the sample,
+    # never on the deal's own key (unused, and so without effect, when outcomes are not keyed)
+    r[1].ev_base = np.int64(mix64(np.uint64(sample_seed) ^ np.uint64(0x2F1B9C3AD7E64A51)))
 
 
 @njit(cache=True)

@@ -1,0 +1,188 @@
+"""How hard at best (issue 60): solve deals with perfect information, and play strategies on the
+same fixed outcomes.
+
+solve() asks simcore.solve's exact search, deal by deal, whether any sequence of decisions wins
+a deal whose every random event is keyed on the deal and the event (cfg.event_keyed,
+simcore.rng.event): won (with the winning line), lost (proved) or unknown (budget spent).
+certify() replays a won line through the engine's own kernel (the line as forced decisions,
+R-16a, the same keyed outcomes) and says whether it wins; keyed_outcomes() plays a strategy on
+the same keyed deals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kiai.simcore.config import ConfigError, script
+from kiai.simcore.questions import Q_ABSENT, QUESTIONS
+from kiai.simcore.results import N_OUT, O_ERR, O_OUTCOME
+from kiai.strategies import registry
+from kiai.strategies.game_config import GameConfig
+
+DEFAULT_BUDGET = 20_000  # turn plays per deal (PILOT-60.md)
+ORDERS = ("foresight", "default")  # what orders the answers tried: foresight's rollouts on the true deal, or the default strategy
+LINE_CAP = 1 << 14
+
+
+@dataclass
+class Solved:
+    """One deal's answer."""
+
+    game: int
+    answer: str  # won | lost | unknown | failed
+    nodes: int
+    seconds: float
+    states: int
+    line: list[int] = field(default_factory=list)  # won: every answer to a question of two options or more, in order
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "answer": self.answer, "nodes": self.nodes, "seconds": round(self.seconds, 4),
+                "states": self.states, "line": self.line}
+
+
+def _table(samurai, level: str, strategy: str = registry.DEFAULT, params=None) -> GameConfig:
+    """The table, without absent support tokens: the search does not branch on Q_ABSENT (whose
+    answer is a set), so every table is solved, and its strategies played, without them."""
+    if isinstance(samurai, str):
+        samurai = tuple(s for s in samurai.split(",") if s.strip())
+    config = GameConfig(tuple(samurai), level, strategy, dict(params or {}), absent_tokens="off")
+    return config
+
+
+def keyed_config(config: GameConfig, **kw) -> np.recarray:
+    """The kernel's configuration for config with event-keyed outcomes."""
+    from kiai.strategies.playing import kernel_config
+
+    cfgs = kernel_config(config, **kw)
+    cfgs[0].event_keyed = 1
+    return cfgs
+
+
+class Solver:
+    """The search's configuration for one table, reused deal after deal."""
+
+    def __init__(self, samurai, level: str = "normal", tt_bits: int | None = None, budget: int = DEFAULT_BUDGET,
+                 order: str = "foresight"):
+        from kiai.simcore.gateway import HOOK_ARGS, address
+        from kiai.simcore.solve import QBUF, question_hook
+        from kiai.simcore.state import TABLE
+
+        if order not in ORDERS:
+            raise ConfigError(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
+        self.config = _table(samurai, level, registry.DEFAULT if order == "default" else order)
+        self.cfgs = keyed_config(self.config)
+        cfg = self.cfgs[0]
+        self.qbuf = np.zeros(QBUF, dtype=np.int64)
+        self.qbuf[7] = cfg.plan  # the ordering planner (foresight), or 0
+        cfg.plan = address(question_hook, HOOK_ARGS)
+        cfg.plan_turns = 0
+        cfg.plan_questions = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
+        cfg.pdata = self.qbuf.ctypes.data
+        bits = tt_bits if tt_bits is not None else max(16, int(np.ceil(np.log2(max(budget, 1) * 2 + 1))) + 1)
+        self.tt1 = np.zeros(1 << bits, dtype=np.uint64)
+        self.tt2 = np.zeros(1 << bits, dtype=np.uint64)
+        self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
+        self.line = np.zeros(LINE_CAP, dtype=np.int64)
+        self.stats = np.zeros(8, dtype=np.int64)
+
+    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET) -> Solved:
+        from kiai.simcore.solve import S_NODES, S_STATES, STATUS, solve_deal
+
+        t0 = time.perf_counter()
+        answer, n = solve_deal(self.cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), np.int64(budget),
+                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats)
+        dt = time.perf_counter() - t0
+        if n > LINE_CAP:
+            raise RuntimeError(f"deal {game}: a winning line of {n} answers is longer than {LINE_CAP}")
+        line = [int(x) for x in self.line[:n]] if STATUS[answer] == "won" else []
+        return Solved(int(game), STATUS[answer], int(self.stats[S_NODES]), dt, int(self.stats[S_STATES]), line)
+
+
+def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
+          game0: int = 0, order: str = "foresight", on_deal=None) -> list[Solved]:
+    """Solve deals game0 .. game0 + games - 1 of `seed`."""
+    solver = Solver(samurai, level, budget=budget, order=order)
+    out = []
+    for g in range(game0, game0 + games):
+        s = solver.solve(seed, g, budget)
+        out.append(s)
+        if on_deal is not None:
+            on_deal(s)
+    return out
+
+
+def certify(samurai, level: str, seed: int, game: int, line) -> bool:
+    """Whether `line`, fed as forced decisions to the engine's own kernel from the deal's setup
+    with the same keyed outcomes, wins, uses every answer and breaks no rule."""
+    from kiai.simcore.kernel import play_games
+    from kiai.strategies.compiling import state_records
+
+    config = _table(samurai, level)
+    cfgs = keyed_config(config)
+    bufs = script(cfgs[0], None, (), list(line))  # noqa: F841 - kept alive while played
+    recs = state_records()
+    out = np.zeros((1, N_OUT), dtype=np.int32)
+    pub, hid = (r[0] for r in state_records()[:2])
+    play_games(cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), out, *(r[0] for r in recs), pub, hid)
+    book = recs[2][0]
+    return int(out[0, O_OUTCOME]) == 0 and int(out[0, O_ERR]) == 0 and int(book["fd_pos"]) == len(line)
+
+
+def keyed_outcomes(samurai, level: str, games: int, seed: int = 0, strategy: str = registry.DEFAULT,
+                   params=None, game0: int = 0) -> np.ndarray:
+    """The results rows (simcore.results) of `strategy` on deals game0.. of `seed`, outcomes keyed
+    by event: the deals solve() searches."""
+    from kiai.strategies.playing import play_batch
+
+    config = _table(samurai, level, strategy, params)
+    out = np.zeros((games, N_OUT), dtype=np.int32)
+    play_batch(keyed_config(config), seed, game0, out)
+    return out
+
+
+MAX_BUDGET = 10**9
+MAX_DEALS = 100_000
+
+
+def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
+    """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
+    from kiai.checks import check_games, check_seed, fail, whole
+    from kiai.simcore.components import ComponentsError
+
+    check_seed(seed)
+    check_games(games, most=MAX_DEALS)
+    budget = whole(budget, "--budget")
+    if not 1 <= budget <= MAX_BUDGET:
+        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
+    if order not in ORDERS:
+        fail(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
+    try:
+        config = _table(samurai, level)
+    except (ConfigError, ComponentsError) as e:
+        fail(str(e))
+    return config
+
+
+def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
+                order: str = "foresight", on_deal=None) -> dict:
+    """`kiai solve`: every deal's answer (won lines certified by the engine) and the shares."""
+    config = check_solve(samurai, level, games, seed, budget, order)
+    t0 = time.perf_counter()
+    deals = []
+
+    def each(s: Solved):
+        d = s.to_dict()
+        if s.answer == "won":
+            d["certified"] = certify(config.samurai, level, seed, s.game, s.line)
+        deals.append(d)
+        if on_deal is not None:
+            on_deal(d)
+
+    solve(config.samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
+    counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
+    return {"samurai": list(config.samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
+            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a; issue 60)", **counts,
+            "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
