@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -28,8 +27,8 @@ def solve(
     out: str = typer.Option(None, "--out", "-o", help="Write every deal's answer, line and nodes as JSON."),
     force: bool = ForceOpt,
 ):
-    from kiai.checks import check_output
-    from kiai.solve import check_solve, solve_table
+    from kiai.paths import check_output
+    from kiai.solve import check_solve, solve_table, write_solved
 
     check_solve(table.samurai, table.difficulty, games, seed, budget, order)
     if out:
@@ -40,4 +39,4 @@ def solve(
           f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
           + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
     if out:
-        Path(out).write_text(json.dumps(res) + "\n")
+        write_solved(res, out)

@@ -186,3 +186,13 @@ def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 
     return {"samurai": list(config.samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
             "order": order, "outcomes": "keyed by event (docs/rules.md R-16a; issue 60)", **counts,
             "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
+
+
+def write_solved(res: dict, path) -> None:
+    """Write solve_table's answer as JSON to path, whole or not at all (reports.files.atomic_write)."""
+    import json
+    from pathlib import Path
+
+    from kiai.reports.files import atomic_write
+
+    atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))

@@ -85,6 +85,8 @@ LOOKAHEAD_PARAMS = (
     # a race inside each weighing (strategies.helpers.race), as judge's: samples go where answers are close
     Param("race", 0.0, 0.0, 0.5, False, "an answer stops sampling once a paired t bound at this one-sided error rate shows it behind the best; the base's own answer plays on (0: every answer plays all `samples`)"),
     Param("first", 4, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
+    # learned's answers are worth most where they are played, keeper's rollouts cost a sixth of learned's
+    Param("rollouts", 0, 0, 1, True, "who plays the rollouts: 0 the base, 1 keeper (the base still answers in the game itself)"),
 )
 
 STRATEGY = Strategy(
@@ -93,7 +95,8 @@ STRATEGY = Strategy(
     LOOKAHEAD_PARAMS,
     planner=True,
     bases=BASES,
-    data=(("race_t", np.float64, (MAX_DF,)),),  # the race's t quantiles, from `race` (plan_record)
+    # the race's t quantiles, from `race`, and keeper's address where it plays the rollouts (plan_record)
+    data=(("race_t", np.float64, (MAX_DF,)), ("keeper_at", np.int64)),
 )
 params = STRATEGY.reader()
 VARIANT = HONEST
@@ -367,6 +370,18 @@ def _rollout(g, r, q, option, key, p, sampled, peek, sample_seed):
 
 
 @njit(cache=True)
+def _settled(vals, alive, own, rows, n):
+    """Whether every row still in played exactly what the base's own row played on each of the n
+    samples (a settled game: every rollout ends alike, as a loss in the last round does)."""
+    for i in range(rows):
+        if alive[i] and i != own:
+            for j in range(n):
+                if vals[i, j] != vals[own, j]:
+                    return False
+    return True
+
+
+@njit(cache=True)
 def _raced(g, r, p, sampled, peek, q, cand, k, key, seed0, vals, rows, own, alive):
     """The rows raced (strategies.helpers.race): round n plays sample n of every row still in,
     and after `first` rounds the candidates shown behind the leader leave; the base's own row
@@ -387,6 +402,8 @@ def _raced(g, r, p, sampled, peek, q, cand, k, key, seed0, vals, rows, own, aliv
                 mean[i] += (vals[i, n] - mean[i]) / (n + 1)
         n += 1
         if n >= int(p.first):
+            if _settled(vals, alive, own, rows, n):
+                break  # no row differs from the base's own on any sample: nothing to tell apart
             stay = drop(vals[:k], mean[:k], exact, alive[:k], n, 0.0, p.race_t)
             if own < k and not alive[own]:
                 alive[own] = True  # the margin's yardstick stays in
@@ -412,6 +429,8 @@ def weigh(g, p, sampled, peek, q, cand, k, key, seed0, vals):
     margin = p.margin if sampled else 0.0
     pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 1 if int(p.horizon) == 0 else 0), mems[0])
+    if p.keeper_at != 0:
+        r[3].decide = p.keeper_at  # keeper plays the rollouts (`rollouts` 1)
     own = k if q == 0 else 0
     rows = k + 1 if margin > 0.0 and q == 0 else k
     played = samples
@@ -533,11 +552,16 @@ def plan(pub, hid, book, cfg, mem):
 
 def plan_record(config) -> np.ndarray:
     """The planner's record (lookahead, peek and foresight alike): the parameters by name (those a
-    strategy lacks stay 0: no race), then the race's t quantiles."""
+    strategy lacks stay 0: no race, the base's rollouts), then the race's t quantiles and keeper's
+    address where it plays the rollouts."""
     rec = STRATEGY.new_record()
     for name, value in config.strategy_info.param_dict(config.params).items():
         rec[0][name] = value
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
+    if int(rec[0]["rollouts"]) == 1:
+        from kiai.strategies.compiling import decide_address
+
+        rec[0]["keeper_at"] = decide_address("keeper")  # keeper reads the head of learned's record too
     return rec
 
 
