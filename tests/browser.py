@@ -11,7 +11,7 @@ a temporary folder with a <base> pointing back at its own folder (so its images 
 small script injected before any of its own; Chromium runs it with --dump-dom, and the script
 leaves its measurements in the dumped DOM as JSON.
 
-    python -m kiai.reports.browser kiai-report/report.html   # 1,400 and 1,920 px, screenshots beside it
+    python tests/browser.py kiai-report/report.html   # 1,400 and 1,920 px, screenshots beside it
 
 exits 1 when it finds problems (one a line), 2 with one line when the page or Chromium is missing.
 """
@@ -345,7 +345,7 @@ def screenshot(html_path, png_path, width: int = 1400, height: int | None = None
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m kiai.reports.browser",
+        prog="python tests/browser.py",
         description="Check a report page in headless Chromium; one problem a line, exit 1 when any.")
     parser.add_argument("page", type=Path, help="the page, e.g. kiai-report/report.html")
     parser.add_argument("--width", type=int, action="append",

@@ -1,5 +1,5 @@
 """The agreement stage: the `agreement` preset's plan, the report's section "Does it hold for
-stronger players?" (reports.agreement), and `kiai report` with and without its table."""
+stronger players?" (reports.page.agreement), and `kiai report` with and without its table."""
 
 import math
 import re
@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports import agreement, ladder, presets
-from kiai.reports.report import write_report
+from kiai.reports.page import agreement, ladder
+from kiai.reports.playing import presets
+from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, sample_lineups
-from kiai.reports.tables import identity_key
+from kiai.reports.playing.tables import identity_key
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.strategies.registry import DEFAULT as MAIN  # the default strategy, which the agreement sets beside judge
 
@@ -41,7 +42,7 @@ def _main_table() -> pd.DataFrame:
 
 
 def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_races_by_cell():
-    from kiai.reports import racing
+    from kiai.reports.playing import racing
     from kiai.strategies.registry import strongest
 
     main = _main_table()

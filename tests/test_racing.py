@@ -1,4 +1,4 @@
-"""Races (reports.racing): the stopping rules on constructed results, and a raced sweep that gives the
+"""Races (reports.playing.racing): the stopping rules on constructed results, and a raced sweep that gives the
 same table on 1 and 2 threads and after an interrupted run is resumed."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kiai.reports import play as P
-from kiai.reports import racing as R
-from kiai.reports import sweep as S
-from kiai.reports import tables as T
-from kiai.reports.summary import Tally
+from kiai.reports.playing import play as P
+from kiai.reports.playing import racing as R
+from kiai.reports.playing import sweep as S
+from kiai.reports.playing import tables as T
+from kiai.reports.playing.summary import Tally
 from kiai.simcore import results as L
 from kiai.strategies.game_config import GameConfig
 

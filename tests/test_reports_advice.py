@@ -1,5 +1,5 @@
 """The report's advice per team size, its wording of small numbers, and the pages built from it
-(reports.advice, reports.report, reports.presets' advice plan)."""
+(reports.page.advice, reports.page.report, reports.playing.presets' advice plan)."""
 
 import re
 
@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports import advice, presets
-from kiai.reports.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
-from kiai.reports.report import write_report
+from kiai.reports.page import advice
+from kiai.reports.playing import presets
+from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
+from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed
 from kiai.strategies.registry import DEFAULT
@@ -163,7 +164,7 @@ def test_default_preset_plays_every_team_size_and_the_readings():
 
 
 def test_default_preset_races_line_ups_seatings_readings_and_absent_tokens():
-    from kiai.reports import racing
+    from kiai.reports.playing import racing
 
     plan = presets.default_plan()
     groups = presets.preset_groups("default", plan)
@@ -302,7 +303,7 @@ def test_report_of_a_tiny_sweep_of_two_and_seven_samurai(capsys, tmp_path):
 
 
 def test_line_ups_that_won_nothing_are_not_ranked(tmp_path):
-    from kiai.reports import charts
+    from kiai.reports.page import charts
 
     df = pd.DataFrame(_grid(3, lambda i: 100 + 10 * i) + _grid(3, lambda i: 0, "heroic"))
     fig = charts.plot_lineups(df, 3)

@@ -1,6 +1,6 @@
 """What a board-game group asks of a sweep, per team size: how hard each level is, which line-up
 to pick and which to avoid, how to seat the line-up picked, and what the common rule mistakes
-change. The wording of rates and p-values is reports.wording's.
+change. The wording of rates and p-values is reports.page.wording's.
 
 A finding is stated only when the data separate it from the alternatives: line-ups (or seatings)
 must first differ as a group (a chi-square test that all of them win equally often), and then the
@@ -21,8 +21,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from kiai.reports.pooling import balanced, whole_counts
-from kiai.reports.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, p_is
+from kiai.reports.page.pooling import balanced, whole_counts
+from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, p_is
 from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
@@ -316,7 +316,7 @@ def reading_effects(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFra
 def _pooled_pair(wins_a, games_a, wins_b, games_b) -> tuple[tuple[float, float], tuple[float, float]]:
     """Two sides of paired rows, each pooled with every row counted once: ((wins, games), (wins,
     games)), effective counts where the rows played different games (pooling)."""
-    from kiai.reports.racing import pooled
+    from kiai.reports.playing.racing import pooled
 
     out = []
     for w, g in ((wins_a, games_a), (wins_b, games_b)):
@@ -415,7 +415,7 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
     (`strong`, stronger.strongest_rates) at every level where either won a game. A strongest rate
     below the default's whose interval still holds the default's says it is within noise of it:
     the reader should not take the stronger player for the weaker one."""
-    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
+    from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
     from kiai.strategies.registry import strongest
 
     part = rates[rates["n_samurai"] == n]

@@ -1,7 +1,7 @@
 """Does the report hold for stronger players?
 
 The `agreement` preset replays the main sweep's line-ups with kiai's default strategy and its
-strongest player (reports.strongest: `judge`, or the lookahead over `learned`, by team size) on the
+strongest player (reports.page.strongest: `judge`, or the lookahead over `learned`, by team size) on the
 same deals. This module sets three of the report's findings side by side for the two: the win rate
 by level and team size; each samurai's effect at one level and team size; the best and worst
 line-ups there. For each it gives the rank
@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kiai.reports import advice, charts
-from kiai.reports import wording
-from kiai.reports import effects as eff
-from kiai.reports.charts import NoChartData
-from kiai.reports.strongest import tiers
+from kiai.reports.page import advice, charts
+from kiai.reports.page import wording
+from kiai.reports.page import effects as eff
+from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.strongest import tiers
 
 STRONG = "strongest player"  # the strategy column's value for the strongest player's rows (paired_rows)
 
@@ -78,7 +78,7 @@ def fmt_rho(rho: float, p: float, n: int, what: str) -> str:
 
 def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.DataFrame:
     """The main rows (advice.main_rows: the rules' own readings and absent tokens) of the
-    configurations that `strategy` and kiai's strongest player of their family (reports.strongest,
+    configurations that `strategy` and kiai's strongest player of their family (reports.page.strongest,
     its rows' strategy shown as `strong`) both played on the same games: the same level, seating,
     seed and number of games; one row per player and configuration."""
     d = advice.main_rows(df)

@@ -1,6 +1,6 @@
 """Charts and tables drawn from a sweep's results table (one row per configuration).
 
-Every chart function takes the DataFrame (plot_house_rules: reports.advice.reading_effects's table
+Every chart function takes the DataFrame (plot_house_rules: reports.page.advice.reading_effects's table
 of it) and returns a matplotlib Figure, or raises NoChartData with a one-line reason when the
 table holds nothing it could draw. Rows are pooled by summing
 wins and games before any rate or interval is computed, so each interval is that of the pooled
@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from kiai.reports.pooling import balanced, whole_counts
+from kiai.reports.page.pooling import balanced, whole_counts
 from kiai.simcore.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVEL_PLUSES, LEVELS
 
@@ -141,8 +141,8 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
     in its own order (advice.one_seating_per_lineup). `strong` (stronger.strongest_rates): kiai's
     strongest player's rates too, open circles on dashed lines, where either player won a game."""
-    from kiai.reports.advice import one_seating_per_lineup
-    from kiai.reports.wording import fmt_rate
+    from kiai.reports.page.advice import one_seating_per_lineup
+    from kiai.reports.page.wording import fmt_rate
 
     require_columns(df, ["difficulty", "n_samurai", "strategy", "games", "wins"])
     d = with_variant(df)
@@ -228,7 +228,7 @@ def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
     played in several seatings counts by its row seated in its own order). A panel is ranked, best
     on top, only when its line-ups differ (advice.pick_avoid); otherwise they stay in name order,
     and a level where no line-up won says so instead."""
-    from kiai.reports import advice
+    from kiai.reports.page import advice
 
     require_columns(df, ["difficulty", "n_samurai", "lineup", "strategy", "games", "wins"])
     grid = advice.one_seating_per_lineup(df.assign(difficulty=df["difficulty"].astype(str)))

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from scipy.stats import chi2_contingency
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from kiai.reports.charts import (
+from kiai.reports.page.charts import (
     DIVERGING,
     figure,
     level_order,
@@ -23,7 +23,7 @@ from kiai.reports.charts import (
     require_columns,
     with_variant,
 )
-from kiai.reports.pooling import balanced
+from kiai.reports.page.pooling import balanced
 from kiai.simcore.stats import holm
 from kiai.simcore.codes import SAMURAI
 from kiai.simcore.seatings import lineup_key, seating_key

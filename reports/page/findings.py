@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports import advice
-from kiai.reports import wording
+from kiai.reports.page import advice
+from kiai.reports.page import wording
 
 SAME, WITHIN, DIFFERENT = "same", "within noise", "different"
 NEW, GONE = "new", "gone"  # stated by the new report only (kiai's strongest player's rates), by the old only
@@ -50,8 +50,9 @@ class Finding:
 def read_folder(folder) -> pd.DataFrame:
     """Every results table of a report folder (make report's kiai-report/: results.parquet and the
     other stages' tables beside it), as one table."""
-    from kiai.reports.report import check_results, load_results
-    from kiai.reports.tables import with_rules_column
+    from kiai.reports.page.report import load_results
+    from kiai.reports.page.table_check import check_results
+    from kiai.reports.playing.tables import with_rules_column
 
     folder = Path(folder)
     files = sorted(folder.glob("*.parquet")) if folder.is_dir() else [folder]
@@ -67,7 +68,7 @@ def read_folder(folder) -> pd.DataFrame:
 
 def findings(df: pd.DataFrame) -> list[Finding]:
     """The findings of In short of a report of `df` (report.views reads it as write_report does)."""
-    from kiai.reports.report import views
+    from kiai.reports.page.report import views
 
     v = views(df)
     grid = advice.grid_rows(v.played, v.strategy)

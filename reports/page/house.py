@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.advice import difference, levels_present
-from kiai.reports.wording import fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page.advice import difference, levels_present
+from kiai.reports.page.wording import fmt_pp, fmt_pp_ci, fmt_rate
 
 KEY = ("difficulty", "seating", "strategy", "params", "absent_tokens", "rules", "seed", "games")
 COLUMNS = ["file", "components_sha256", "difficulty", "n_samurai", "lineups", "games", "wins_main", "wins_file",
@@ -72,7 +72,7 @@ def compare_files(df: pd.DataFrame, strategy: str | None = None, names: dict | N
 
 def add_section(page, df: pd.DataFrame, strategy: str, names: dict | None = None) -> None:
     """The report's part on other component files (a subsection of House rules), when the table
-    holds games of one, or `names` lists one: `page` is reports.report's page."""
+    holds games of one, or `names` lists one: `page` is reports.page.report's page."""
     files = compare_files(df, strategy, names)
     if files.empty and not names:
         return

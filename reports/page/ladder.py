@@ -7,16 +7,16 @@ side on the same tables (the `ladder` and `ladder-planners` presets): `reference
 and knowledge can win; what foresight still loses is the deal itself.
 
 A level and team size that only the default and `judge` played (the `agreement` preset's tables of
-2, 6 and 7 samurai) is no step of the ladder: reports.agreement compares the two there.
+2, 6 and 7 samurai) is no step of the ladder: reports.page.agreement compares the two there.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports import charts
-from kiai.reports.charts import NoChartData, pooled_rates
-from kiai.reports.wording import fmt_ci, fmt_rate
+from kiai.reports.page import charts
+from kiai.reports.page.charts import NoChartData, pooled_rates
+from kiai.reports.page.wording import fmt_ci, fmt_rate
 
 STRONG = "judge"  # the strong tier: the strongest honest rung, which the agreement section sets beside the default
 RUNGS = ("reference", "keeper", "learned", "selfplay", "lookahead", STRONG, "foresight")
@@ -33,7 +33,7 @@ def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tables (level, seating) that two or more rungs played, at the levels and
     team sizes where a rung other than the default and judge played too (the agreement stage's
     players alone make no ladder)."""
-    from kiai.reports.strongest import variants
+    from kiai.reports.page.strongest import variants
 
     d = df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)]
     d = distinct_games(d[~variants(d).to_numpy()])  # the agreement stage's lookahead over learned: no rung

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports import advice, charts
-from kiai.reports.scope import spread
+from kiai.reports.page import advice, charts
+from kiai.reports.page.scope import spread
 from kiai.words import plural
 
 
@@ -58,15 +58,15 @@ def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None)
 
 def raced(df: pd.DataFrame) -> bool:
     """True where the configurations of one strategy, level and team size played different numbers
-    of games: a race decided them (reports.racing)."""
+    of games: a race decided them (reports.playing.racing)."""
     keys = [c for c in ("strategy", "difficulty", "n_samurai") if c in df]
     return bool(len(df) and (df.groupby(keys)["games"].nunique() > 1).any())
 
 
 def race_statement() -> str:
     """What `make report`'s races do and guarantee, from the presets' own numbers."""
-    from kiai.reports import presets as p
-    from kiai.reports.racing import ALPHA
+    from kiai.reports.playing import presets as p
+    from kiai.reports.playing.racing import ALPHA
 
     def pts(x: float) -> str:
         return f"{100 * x:g} points"

@@ -2,7 +2,7 @@
 
 The report pools line-ups ("all its line-ups pooled"): the win rate of a team size at a level is
 the mean over its line-ups, each counted once. When every line-up plays the same games, that is
-the sum of their wins over the sum of their games. A race (reports.racing) stops some line-ups
+the sum of their wins over the sum of their games. A race (reports.playing.racing) stops some line-ups
 early, and plain sums would then weigh the line-ups that played on (the best and the worst) more
 than the others. So before any sum, balanced() scales each row's counts to the harmonic mean of
 its group's games: the sums become each row's rate counted once, on the group's effective games

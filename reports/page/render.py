@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.charts import NoChartData
+from kiai.reports.page.charts import NoChartData
 from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")

@@ -3,7 +3,7 @@ full table as CSV beside them.
 
 The page answers a board-game group first: "In short" gives, per team size, how hard each level
 is, the line-up to pick and to avoid, the seating of the pick, and what the common rule mistakes
-change (reports.advice); the sections after it hold the charts and tables behind each answer,
+change (reports.page.advice); the sections after it hold the charts and tables behind each answer,
 each saying what it covers. The page is assembled once as a list of blocks and rendered twice,
 so the Markdown and HTML versions cannot drift apart.
 """
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports import advice, charts, house, ladder, sections
-from kiai.reports.wording import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.page import advice, charts, house, ladder, sections
+from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
-from kiai.reports.methods import methods_blocks, rules_note
-from kiai.reports.render import Page, to_html, to_markdown
-from kiai.reports.scope import Scope, csv_columns
-from kiai.reports.stronger import agreement_section, strongest_rates
-from kiai.reports.table_check import check_results  # noqa: F401 - the report's own check of its input
+from kiai.reports.page.methods import methods_blocks, rules_note
+from kiai.reports.page.render import Page, to_html, to_markdown
+from kiai.reports.page.scope import Scope, csv_columns
+from kiai.reports.page.stronger import agreement_section, strongest_rates
+from kiai.reports.page.table_check import check_results
 from kiai.words import plural
 
 
@@ -41,7 +41,7 @@ def load_results(path) -> pd.DataFrame:
 def main_rules(df: pd.DataFrame) -> str:
     """The rule readings the charts and tables show: the rules' own where the table has them, else
     the readings played on the most configurations."""
-    from kiai.reports.tables import DEFAULT_RULES
+    from kiai.reports.playing.tables import DEFAULT_RULES
 
     readings = advice.rules_of(df)
     if readings.empty or (readings == DEFAULT_RULES).any():
@@ -86,7 +86,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
                  components: dict | None = None) -> dict:
     """Write charts (PNG and SVG), tables (CSV), report.md and report.html into out_dir.
     `components`: {sha256: name} of other component files the House rules section compares
-    (reports.house; the table's rows of other files are shown there only).
+    (reports.page.house; the table's rows of other files are shown there only).
 
     Returns {file name: path} for every file written. Charts with nothing to draw are left
     out with a note in the pages.
@@ -98,7 +98,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     out.mkdir(parents=True, exist_ok=True)
     page = Page(out)
     everything = df
-    df = df[house.of_main(df).to_numpy()]  # the games of other component files: reports.house's alone
+    df = df[house.of_main(df).to_numpy()]  # the games of other component files: reports.page.house's alone
     v = views(df)
     rules, shown, strategy, played, main = v.rules, v.shown, v.strategy, v.played, v.main
     scope = Scope(main, strategy)
@@ -151,7 +151,7 @@ def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong:
 
 def _players(strong: pd.DataFrame) -> str:
     """Who kiai's default and strongest players are, and how the strongest's rates are estimated."""
-    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, who
+    from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, who
 
     deals = strong["games"] / strong["lineups"]
     return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is {who(strong['n_samurai'].unique())}. "
@@ -164,7 +164,7 @@ def _players(strong: pd.DataFrame) -> str:
 
 def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:
     """The headline: the win rate by level and team size, kiai's default player's and its strongest's."""
-    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
+    from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
 
     page.add(("h2", "How hard is each level"))
     grid = scope.grid
@@ -192,7 +192,7 @@ def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:
 def _level_table(rates: pd.DataFrame, strong: pd.DataFrame) -> pd.DataFrame:
     """A row per level and player (the default's, then the strongest's where either won a game), a
     column per team size: the rate and its 95% interval."""
-    from kiai.reports.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
+    from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
 
     def cells(table: pd.DataFrame, level: str, keep=None) -> dict:
         part = table[table["difficulty"] == level]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports import advice
-from kiai.reports.wording import fmt_pp
+from kiai.reports.page import advice
+from kiai.reports.page.wording import fmt_pp
 from kiai.words import plural
 
 

@@ -1,17 +1,17 @@
 """The report's sections after the headline: which line-up, seating, house rules and common mistakes,
-the skill ladder, and how games were lost (reports.report assembles them)."""
+the skill ladder, and how games were lost (reports.page.report assembles them)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports import advice, charts, ladder
-from kiai.reports import effects as eff
-from kiai.reports.advice import names
-from kiai.reports.wording import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate
-from kiai.reports.charts import NoChartData
-from kiai.reports.render import Page
-from kiai.reports.scope import Scope, csv_columns, spread
+from kiai.reports.page import advice, charts, ladder
+from kiai.reports.page import effects as eff
+from kiai.reports.page.advice import names
+from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import Scope, csv_columns, spread
 from kiai.words import plural
 
 COMPACT = 3  # rows kept at each end of a long table shown on the page; the CSV holds them all

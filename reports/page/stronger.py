@@ -1,4 +1,4 @@
-"""The report's section "Does it hold for stronger players?" (reports.agreement computes it)."""
+"""The report's section "Does it hold for stronger players?" (reports.page.agreement computes it)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import math
 
 import pandas as pd
 
-from kiai.reports import advice, agreement
-from kiai.reports.advice import names
-from kiai.reports.wording import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate
-from kiai.reports.render import Page
-from kiai.reports.scope import csv_columns, spread
+from kiai.reports.page import advice, agreement
+from kiai.reports.page.advice import names
+from kiai.reports.page.wording import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import csv_columns, spread
 from kiai.words import plural
 
 AGREEMENT_HEADING = "Does it hold for stronger players?"
@@ -18,9 +18,9 @@ AGREEMENT_HEADING = "Does it hold for stronger players?"
 
 def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strategy: str) -> None:
     """Three findings of the page played again by kiai's strongest player on the same deals
-    (reports.agreement): the win rate by level and team size, each samurai's effect, the best and
+    (reports.page.agreement): the win rate by level and team size, each samurai's effect, the best and
     worst line-ups; their rank correlations, and a flag on each part the two reverse beyond noise."""
-    from kiai.reports.strongest import STRONGEST_PLAYER, who
+    from kiai.reports.page.strongest import STRONGEST_PLAYER, who
 
     strong = agreement.STRONG
     page.add(("h2", AGREEMENT_HEADING))
@@ -78,7 +78,7 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
 
 def _levels_part(page: Page, rates: pd.DataFrame, orders: pd.DataFrame, strategy: str, strong: str) -> None:
     """How hard, played by both: a table of the two rates per level and team size, the orders reversed."""
-    from kiai.reports.strongest import STRONGEST_PLAYER
+    from kiai.reports.page.strongest import STRONGEST_PLAYER
 
     page.add(("h3", f"How hard, played by {STRONGEST_PLAYER}"))
     table = rates.assign(cell=[f"{fmt_rate(r.wins_a, r.games_a)} → {fmt_rate(r.wins_b, r.games_b)}"
@@ -99,7 +99,7 @@ def _levels_part(page: Page, rates: pd.DataFrame, orders: pd.DataFrame, strategy
 
 def _checks_part(page: Page, cell, effects, every, shown_lineups, reversals, strategy: str, strong: str) -> None:
     """Each samurai's effect, and the best and worst line-ups, played by both, at the check's cell."""
-    from kiai.reports.strongest import STRONGEST_PLAYER
+    from kiai.reports.page.strongest import STRONGEST_PLAYER
 
     level, n = cell
     page.add(("h3", f"Each samurai's effect, played by {STRONGEST_PLAYER}"),
@@ -134,7 +134,7 @@ def _checks_part(page: Page, cell, effects, every, shown_lineups, reversals, str
 
 
 def _suffixed(table: pd.DataFrame, strategy: str, strong: str) -> pd.DataFrame:
-    """reports.agreement's columns for a CSV: the suffixes _a and _b as the strategies' names."""
+    """reports.page.agreement's columns for a CSV: the suffixes _a and _b as the strategies' names."""
     strong = strong.replace(" ", "_")
     return table.rename(columns=lambda c: c[:-2] + "_" + strategy if c.endswith("_a")
                         else c[:-2] + "_" + strong if c.endswith("_b") else c)
@@ -208,9 +208,9 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
     on all the default's deals: the default's rate there plus what the strongest wins more than the
     default on the deals both played (a difference from which the luck of the deals cancels), with
     the two intervals' half-widths added in quadrature; elsewhere its rate on its own games."""
-    from kiai.reports.agreement import STRONG, paired_rows
-    from kiai.reports.ladder import distinct_games
-    from kiai.reports.strongest import default_strategy, tiers
+    from kiai.reports.page.agreement import STRONG, paired_rows
+    from kiai.reports.page.ladder import distinct_games
+    from kiai.reports.page.strongest import default_strategy, tiers
 
     strong = df[(tiers(df) == "strongest").to_numpy()] if not df.empty else df
     own = advice.level_rates(advice.grid_rows(distinct_games(strong))) if not strong.empty else advice.level_rates(strong)

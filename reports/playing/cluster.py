@@ -1,11 +1,11 @@
-"""Running a sweep on Dask distributed: a backend for reports.racing.Race.
+"""Running a sweep on Dask distributed: a backend for reports.playing.racing.Race.
 
 One task per (configuration, block of game indices). The driver compiles the engine (or loads
 it from numba's on-disk cache) before fanning out, then every worker plays one tiny game so it
 loads the cached code once, up front. Each worker process gets cores // (worker processes on its
 host) numba threads, at least 1, so workers sharing a machine do not oversubscribe it, and a
 process plays one block at a time (a lock), whatever its Dask thread count. Blocks come back
-summarised (a reports.summary.Tally: counts and integer sums, a few hundred bytes) rather than
+summarised (a reports.playing.summary.Tally: counts and integer sums, a few hundred bytes) rather than
 as per-game rows, and are added up in whatever order they finish, so the table is identical to
 a single-process run of the same seed.
 
@@ -19,9 +19,9 @@ import os
 import socket
 import threading
 
-from kiai.reports.summary import Tally
-from kiai.reports.play import play_block, warm
-from kiai.reports.tables import SweepError
+from kiai.reports.playing.summary import Tally
+from kiai.reports.playing.play import play_block, warm
+from kiai.reports.playing.tables import SweepError
 
 _LOCK = threading.Lock()  # one engine call at a time per process
 _THREADS: int | None = None  # numba threads per engine call in this process
@@ -35,7 +35,7 @@ def usable_cores() -> int:
 
 
 def _host_info() -> dict:
-    from kiai.reports.tables import engine_hash
+    from kiai.reports.playing.tables import engine_hash
 
     return {"host": socket.gethostname(), "pid": os.getpid(), "cores": usable_cores(), "engine": engine_hash()}
 
@@ -125,7 +125,7 @@ class DaskBackend:
 
     def prepare(self, threads: int | None, warm_config) -> None:
         """Check the workers run this engine, share out the cores, load the compiled engine."""
-        from kiai.reports.tables import engine_hash
+        from kiai.reports.playing.tables import engine_hash
 
         info = self.client.run(_host_info)
         wrong = [w for w, i in info.items() if i["engine"] != engine_hash()]
@@ -136,7 +136,7 @@ class DaskBackend:
             procs[host] = procs.get(host, 0) + 1
         self.threads = self.client.run(_configure, procs, threads, warm_config)
 
-    # -- the backend interface of reports.racing.Race
+    # -- the backend interface of reports.playing.racing.Race
     def submit(self, run, seed: int, offset: int, count: int) -> None:
         fut = self.client.submit(play_task, run.config, seed, offset, count, pure=False,
                                  priority=-run.index, key=f"kiai-{run.index}-{offset}-{count}-{seed}")  # fmt: skip

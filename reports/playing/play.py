@@ -1,9 +1,9 @@
 """Playing a sweep's games: blocks of game indices, in kernel calls sized by the measured rate,
 summarised as they are played; and the local backend that plays them in this process
-(reports.cluster has the Dask one).
+(reports.playing.cluster has the Dask one).
 
 Work is cut into blocks of game indices; each block comes back summarised (a
-reports.summary.Tally: counts and integer sums), and a configuration's row is built from the sum
+reports.playing.summary.Tally: counts and integer sums), and a configuration's row is built from the sum
 of its blocks' tallies, so the table does not depend on where or in which order the blocks were
 played, and memory does not grow with the number of games.
 """
@@ -17,7 +17,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from kiai.reports.summary import Tally
+from kiai.reports.playing.summary import Tally
 
 BLOCK = 50_000  # game indices per kernel call / Dask task
 # play_range's kernel calls: the first plays FIRST_CHUNK games, and each next one is sized to take
@@ -100,7 +100,7 @@ class LocalBackend:
     one block's Python work (its set-up, its tally) and its last games overlap another's games
     instead of leaving a core idle. A block that plays alone (the last of a round, a one-block
     sweep) plays on every thread, decided again at each kernel call. Blocks may come back in
-    any order; a race's decisions do not depend on it (reports.racing). on_games(k) is called as
+    any order; a race's decisions do not depend on it (reports.playing.racing). on_games(k) is called as
     each part of a block is played, for a progress bar that moves within a block."""
 
     def __init__(self, on_games: Callable[[int], None] | None = None, threads: int | None = None):

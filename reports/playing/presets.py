@@ -10,7 +10,7 @@ with every rung of skill on the same deals: reference, keeper, learned and selfp
 lookahead, the strong tier (judge) and the cheating foresight (its ceiling) on few, since they
 play about a hundred times slower.
 
-`default`, `advice` and `agreement` are races (reports.racing): preset_groups says which
+`default`, `advice` and `agreement` are races (reports.playing.racing): preset_groups says which
 configurations race together and under which rule, so that each plays as many games as the
 report's sentences need of it, up to a cap (docs/report.md says how many and why).
 """
@@ -46,7 +46,7 @@ SWEEP_PRECISION = 0.015
 SEATING_PRECISION = 0.03  # the seatings of every 4-samurai line-up (the advice stage plays the pick's to ADVICE_MARGIN)
 RULE_MARGIN = 0.02
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
-# line-ups are compared (reports.advice.recommended_lineups); seatings the main table holds are not
+# line-ups are compared (reports.page.advice.recommended_lineups); seatings the main table holds are not
 # played again. Raced in rounds of ADVICE_ROUND: a seating stops once it can be neither the best nor
 # the worst, or once its 95% interval is within +-ADVICE_MARGIN (seatings closer than that are as good
 # as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead
@@ -55,12 +55,12 @@ ADVICE_ROUND = 250
 ADVICE_MARGIN = 0.02
 ADVICE_CAP = 4_000
 LADDER_COUNTS = (3, 4, 5)
-LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.sweep.sample_lineups)
+LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.playing.sweep.sample_lineups)
 LADDER_STRATEGIES = tuple(dict.fromkeys(("reference", "keeper", "learned", DEFAULT_STRATEGY)))
 LADDER_GAMES = 5_000
 PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
 PLANNER_GAMES = 100
-# the agreement stage: kiai's default player and its strongest (reports.strongest: judge, or the
+# the agreement stage: kiai's default player and its strongest (reports.page.strongest: judge, or the
 # lookahead over learned; many times slower) on the same tables and deals: every line-up the default
 # sweep played at each level and team size, seated in its own order, so that the report can give the
 # strongest player's win rate beside the default's, all line-ups pooled as the default's is ("How hard"),
@@ -129,7 +129,7 @@ NEEDS_RESULTS = ("advice", "agreement")
 
 def merge_plans(*plans) -> list:
     """Concatenate plans, keeping the first of configurations listed twice."""
-    from kiai.reports.tables import identity_key
+    from kiai.reports.playing.tables import identity_key
 
     out, seen = [], set()
     for plan in plans:
@@ -163,7 +163,7 @@ def rule_changes() -> list[dict]:
 
 
 def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
-    from kiai.reports.sweep import (
+    from kiai.reports.playing.sweep import (
         build_plan,
         expand_lineups,
         expand_seatings,
@@ -186,13 +186,13 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
 def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None,
                 model=None) -> list:
     """Every seating of the recommended line-up of each team size of three or more
-    (reports.advice.recommended_lineups of `results`, the default sweep's table, for the first
+    (reports.page.advice.recommended_lineups of `results`, the default sweep's table, for the first
     strategy), at the level its line-ups are compared: all of them race on one rule
     (advice_groups), those the main table holds too (the report counts the longer run of the same
     deals: ladder.distinct_games). ValueError, saying why, when that leaves nothing to play."""
-    from kiai.reports import advice
+    from kiai.reports.page import advice
     from kiai.simcore.seatings import seatings_from
-    from kiai.reports.sweep import build_plan, strategy_variants
+    from kiai.reports.playing.sweep import build_plan, strategy_variants
 
     strategies = list(strategies)
     variants = strategy_variants(strategies, {})
@@ -214,11 +214,11 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
                    model=None) -> list:
     """Every line-up `results` (the default sweep's table) holds for the first strategy, seated in
     its own order (advice.grid_rows), at every level: played by that strategy and by the family's
-    strongest player (reports.strongest), level by level and team size by team size. ValueError
+    strongest player (reports.page.strongest), level by level and team size by team size. ValueError
     when `results` holds none of them."""
-    from kiai.reports import advice
+    from kiai.reports.page import advice
     from kiai.strategies.registry import strongest
-    from kiai.reports.sweep import build_plan, strategy_variants
+    from kiai.reports.playing.sweep import build_plan, strategy_variants
 
     main = list(strategies)[0]
     grid = advice.grid_rows(results, main)
@@ -238,7 +238,7 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
 
 
 def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
-    from kiai.reports.sweep import build_plan, expand_lineups, strategy_variants
+    from kiai.reports.playing.sweep import build_plan, expand_lineups, strategy_variants
 
     lineups = expand_lineups(LADDER_COUNTS, "sample", LADDER_LINEUPS, 0)
     return build_plan(list(DEFAULT_LEVELS), lineups, strategy_variants(list(strategies), {}), absent_tokens,
@@ -248,8 +248,8 @@ def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", compo
 def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
     """The default sweep's rule line-ups at its rule levels, under the rules' own readings: under
     another component file (--components), the partners of the default sweep's rows of the same
-    seatings, which the report's House rules section compares them with (reports.house)."""
-    from kiai.reports.sweep import build_plan, strategy_variants
+    seatings, which the report's House rules section compares them with (reports.page.house)."""
+    from kiai.reports.playing.sweep import build_plan, strategy_variants
 
     chosen = [lineup for n in DEFAULT_COUNTS for lineup in rule_lineups(n)]
     return build_plan(list(RULE_LEVELS), chosen, strategy_variants(list(strategies), {}), absent_tokens, components,
@@ -257,7 +257,7 @@ def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", comp
 
 
 def preset_groups(name: str, plan: list) -> list | None:
-    """The race of preset `name` over its plan (reports.racing.Group), or None for the presets that
+    """The race of preset `name` over its plan (reports.playing.racing.Group), or None for the presets that
     play a fixed number of games (PRESET_GAMES)."""
     if name == "default":
         return default_groups(plan)
@@ -289,9 +289,9 @@ def default_groups(plan: list) -> list:
     the rules' own on the same line-ups, level by level and team size by team size; two samurai with
     absent tokens off against on, level by level (presets module: DEFAULT_ROUND, SWEEP_PRECISION,
     SEATING_PRECISION, RULE_MARGIN)."""
-    from kiai.reports.racing import Difference, Extremes, Group
+    from kiai.reports.playing.racing import Difference, Extremes, Group
     from kiai.simcore.seatings import lineup_key
-    from kiai.reports.tables import rules_label
+    from kiai.reports.playing.tables import rules_label
 
     def plain(c):
         return rules_label(c) == "default" and _own_tokens(c)
@@ -321,7 +321,7 @@ def default_groups(plan: list) -> list:
 
 def advice_groups(plan: list) -> list:
     """The advice stage's race: each team size's seatings (ADVICE_ROUND, ADVICE_MARGIN, ADVICE_CAP)."""
-    from kiai.reports.racing import Extremes, Group
+    from kiai.reports.playing.racing import Extremes, Group
 
     race = Extremes(ADVICE_ROUND, ADVICE_ROUND, ADVICE_CAP, precision=ADVICE_MARGIN)
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
@@ -343,7 +343,7 @@ def agreement_groups(plan: list) -> list:
     most); AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai."""
     import math
 
-    from kiai.reports.racing import Cell, Group
+    from kiai.reports.playing.racing import Cell, Group
     from kiai.strategies.registry import strongest
 
     groups = []

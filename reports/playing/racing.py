@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kiai.simcore.stats import difference_ci, proportion_ci
-from kiai.reports.summary import Tally, summarize
-from kiai.reports.tables import SweepError, identity_key, row_from_summary
+from kiai.reports.playing.summary import Tally, summarize
+from kiai.reports.playing.tables import SweepError, identity_key, row_from_summary
 
 PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
 PRECISION_MAX_GAMES = 10_000_000  # a --precision run stops here even if the target is not met
@@ -210,7 +210,7 @@ class Cell(Rule):
     With `against`, until the difference of that pooled rate from the pooled rate of those
     labelled 0 has a 95% interval (Newcombe's, difference_half_width) within +-`h`: the interval the
     report gives kiai's strongest player, whose rate it reads as the default's plus that difference
-    (reports.stronger.strongest_rates)."""
+    (reports.page.stronger.strongest_rates)."""
 
     h: float = 0.04
     against: bool = False
@@ -227,7 +227,7 @@ class Cell(Rule):
 
 def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
     """The larger side of Newcombe's 95% interval for p1 - p0 (what the report's difference of two
-    players' pooled rates prints: reports.advice.difference)."""
+    players' pooled rates prints: reports.page.advice.difference)."""
     d, lo, hi = difference_ci(w1, n1, w0, n0)
     return max(d - lo, hi - d)
 

@@ -1,15 +1,15 @@
 """Sweeps: many configurations played on one seed, one row per configuration.
 
 A sweep is a plan (a list of GameConfig) and a request: a fixed number of games, a target
-precision reached by doubling batches, or a race (reports.racing), whose groups a preset gives
-(reports.presets.preset_groups). Every configuration plays game indices 0..N-1 of the same seed,
+precision reached by doubling batches, or a race (reports.playing.racing), whose groups a preset gives
+(reports.playing.presets.preset_groups). Every configuration plays game indices 0..N-1 of the same seed,
 so configurations with the same samurai count and level share their deals (common random
 numbers): their differences are paired, game by game, as far as both played.
 
-The table (reports.tables) is written after every finished configuration, so that a killed sweep
+The table (reports.playing.tables) is written after every finished configuration, so that a killed sweep
 can resume (Sweep: --resume) without replaying or losing finished configurations. The same
-driver (reports.racing.Race) runs locally (reports.play.LocalBackend) or on a Dask cluster
-(reports.cluster).
+driver (reports.playing.racing.Race) runs locally (reports.playing.play.LocalBackend) or on a Dask cluster
+(reports.playing.cluster).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kiai.reports.play import BLOCK
-from kiai.reports.racing import (
+from kiai.reports.playing.play import BLOCK
+from kiai.reports.playing.racing import (
     PRECISION_MAX_GAMES,
     PRECISION_START,
     Fixed,
@@ -35,7 +35,7 @@ from kiai.reports.racing import (
     check_groups,
     signatures,
 )
-from kiai.reports.tables import (
+from kiai.reports.playing.tables import (
     COLUMNS,
     DEFINING,
     PROVENANCE,
@@ -48,7 +48,7 @@ from kiai.reports.tables import (
     to_frame,
     write_table,
 )
-from kiai.reports.summary import Tally
+from kiai.reports.playing.summary import Tally
 from kiai.simcore.seatings import all_lineups, sample_lineups, seatings_from
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ CHECKPOINT_SECONDS = 10.0
 class Request:
     """How many games each configuration plays: `games`; or batches doubling from `start`
     until the 95% interval's half-width is at most `precision` (or `max_games` are played); or
-    `race`, a preset's name, whose groups and rules (reports.presets.preset_groups) decide."""
+    `race`, a preset's name, whose groups and rules (reports.playing.presets.preset_groups) decide."""
 
     games: int | None = None
     precision: float | None = None

@@ -1,10 +1,10 @@
 """The results table of a sweep: its columns, its rows, and its files.
 
-The table has exactly the columns of COLUMNS (the schema reports.report reads), one row per
-configuration, built from reports.summary.summarize so its figures agree with `kiai simulate`.
+The table has exactly the columns of COLUMNS (the schema reports.page.report reads), one row per
+configuration, built from reports.playing.summary.summarize so its figures agree with `kiai simulate`.
 The Parquet file also carries, in its schema metadata, the key of every row (what defines the
 configuration and how it was played) and how many games each had won at each look of a race
-(reports.racing), so that a killed sweep can resume without replaying or losing finished
+(reports.playing.racing), so that a killed sweep can resume without replaying or losing finished
 configurations. Every write is atomic: a temporary file in the same folder, then os.replace.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiai.reports.files import atomic_write
-from kiai.reports.summary import MAX_SCORE, kiai_version
+from kiai.reports.playing.summary import MAX_SCORE, kiai_version
 from kiai.simcore.codes import OUTCOMES
 from kiai.simcore.seatings import lineup_key
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 METADATA_KEY = b"kiai.sweep"
 FORMAT = 1
 
-# The results table: column -> dtype. This is the schema reports.report and reports.charts read.
+# The results table: column -> dtype. This is the schema reports.page.report and reports.page.charts read.
 COLUMNS: dict[str, str] = {
     "difficulty": "str",
     "n_samurai": "int64",
@@ -146,7 +146,7 @@ def identity_key(config) -> str:
 
 
 def row_from_summary(summary: dict, config) -> dict:
-    """One table row (COLUMNS) from reports.summary.summarize's output."""
+    """One table row (COLUMNS) from reports.playing.summary.summarize's output."""
     lo, hi = summary["ci95"]
     row = {
         **config_columns(config),

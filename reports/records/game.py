@@ -549,5 +549,5 @@ def schema() -> dict:
     }
 
 
-if __name__ == "__main__":  # python -m kiai.reports.records > docs/record.schema.json
+if __name__ == "__main__":  # python -m kiai.reports.records.game > docs/record.schema.json
     print(json.dumps(schema(), indent=1))

@@ -1,13 +1,13 @@
 """What `kiai balance` writes: the component file with one house level per team size, and the page
 that says, in plain words, what each team size's level changes and how close it comes to the target
-(reports.balance_run gives the figures)."""
+(reports.search.balance_run gives the figures)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from kiai.reports.balance import NUMBERS, RACE
+from kiai.reports.search.balance import NUMBERS, RACE
 from kiai.reports.files import atomic_write
 from kiai.words import plural
 

@@ -1,4 +1,4 @@
-"""`kiai balance` played: the target, each team size's search (reports.balance) on shared deals,
+"""`kiai balance` played: the target, each team size's search (reports.search.balance) on shared deals,
 the winner verified on fresh deals, and what is written: a component file with one house level per
 team size, the page that says what changed, and the figures as JSON.
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kiai.reports import balance as B
+from kiai.reports.search import balance as B
 from kiai.reports.files import atomic_write
 
 FRESH = 10**9  # the verification's first game index: the search never plays so far
@@ -106,7 +106,7 @@ class Runner:
     def games(self, what: str, configs: list, first: int, last: int) -> tuple[int, int]:
         """Wins and games of configs on indices first..last-1 each (read back from the state
         where it holds them)."""
-        from kiai.reports.play import play_range
+        from kiai.reports.playing.play import play_range
 
         held = self.state.get(what)
         if held is None:
@@ -177,7 +177,7 @@ def versus(after: dict, target: dict) -> dict:
         lo, hi = (x - target["rate"] for x in after["ci95"])
         diff = after["rate"] - target["rate"]
     else:
-        from kiai.reports.advice import difference
+        from kiai.reports.page.advice import difference
 
         diff, lo, hi = difference(after["wins"], after["games"], target["wins"], target["games"])
     return {"vs_target": diff, "vs_target_ci95": [lo, hi], "reached": bool(lo <= 0 <= hi)}

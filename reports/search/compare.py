@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiai.reports import play
+from kiai.reports.playing import play
 from kiai.simcore.seatings import seatings_from
 from kiai.simcore.stats import holm, paired_test_counts
-from kiai.reports.summary import Tally, summarize
+from kiai.reports.playing.summary import Tally, summarize
 from kiai.simcore import results as L
 
 ALPHA = 0.05
