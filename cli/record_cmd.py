@@ -1,4 +1,4 @@
-"""`kiai record` and `kiai replay`: games as data (reports.records.game), and checking them."""
+"""`kiai record` and `kiai replay`: games as data (reports.records), and checking them."""
 
 from __future__ import annotations
 

@@ -280,7 +280,7 @@ def records(samurai, level: str = "normal", games: int | None = None, *,
     of `seed` (default 1), or the one game `game_index`; with as_lines, each as the JSON line `kiai
     record` writes. The input is checked, and the engine compiled, before this returns. The other
     arguments are simulate's."""
-    from kiai.reports.records.game import dumps
+    from kiai.reports.records.replay import dumps
 
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
@@ -297,7 +297,7 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
     (a .jsonl or .jsonl.gz file; an existing one needs force) they are written there instead,
     one JSON object per line as they are played, and the path is returned. kiai.replay checks
     either. The other arguments are records()'s."""
-    from kiai.reports.records.game import dumps, open_text
+    from kiai.reports.records.replay import dumps, open_text
 
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
@@ -363,7 +363,8 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     records as kiai.record returns them. components: the component file(s) the records were
     made with, when not the packaged one. Returns a Replay: the games verified, or the first
     divergence (the replay stops there)."""
-    from kiai.reports.records.game import RecordError, first_divergence, read, replayed
+    from kiai.reports.records.game import RecordError
+    from kiai.reports.records.replay import first_divergence, read, replayed
     from kiai.reports.playing.summary import kiai_version
     from kiai.strategies.game_config import GameConfig
 
