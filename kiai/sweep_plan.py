@@ -143,7 +143,7 @@ def check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
 
 
 def check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, note) -> None:
-    from kiai.reports.playing.racing import PRECISION_START
+    from kiai.reports.playing.stopping import PRECISION_START
 
     check_seed(seed)
     if games is not None:

@@ -164,17 +164,17 @@ def test_default_preset_plays_every_team_size_and_the_readings():
 
 
 def test_default_preset_races_line_ups_seatings_readings_and_absent_tokens():
-    from kiai.reports.playing import racing
+    from kiai.reports.playing import racing, stopping
 
     plan = presets.default_plan()
     groups = presets.preset_groups("default", plan)
     racing.check_groups(len(plan), groups)  # everyone races, on the same rounds
-    lineups = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SWEEP_PRECISION]
+    lineups = [g for g in groups if isinstance(g.rule, stopping.Extremes) and g.rule.precision == presets.SWEEP_PRECISION]
     assert len(lineups) == 4 * 6  # every level and team size (seven samurai: a race of one)
     assert sorted({len(g.members) for g in lineups}) == [1, 7, 21, 35]
-    seats = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SEATING_PRECISION]
+    seats = [g for g in groups if isinstance(g.rule, stopping.Extremes) and g.rule.precision == presets.SEATING_PRECISION]
     assert len(seats) == 35 and {len(g.members) for g in seats} == {6}
-    cells = [g for g in groups if isinstance(g.rule, racing.Difference)]
+    cells = [g for g in groups if isinstance(g.rule, stopping.Difference)]
     assert len(cells) == 5 * 2 * 6 + 4  # each reading, at easy and normal, per team size; tokens off per level
     for g in cells:  # each changed configuration beside the rules' own on the same seating and level
         other = [plan[i] for i, label in zip(g.members, g.labels) if label]

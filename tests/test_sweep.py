@@ -13,7 +13,7 @@ from pandas.api import types as ptypes
 
 from kiai.cli.main import main
 from kiai.reports.playing import play as P
-from kiai.reports.playing import racing as R
+from kiai.reports.playing import stopping
 from kiai.reports.playing import sweep as S
 from kiai.reports.playing import tables as T
 from kiai.reports.page.report import load_results
@@ -353,7 +353,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
                       P.LocalBackend(), block=3000)  # fmt: skip
     assert rows[0]["games"] == 8000 and rows[0]["wins"] == 2000
-    assert R.half_width(2000, 8000) <= 0.01 < R.half_width(1000, 4000)
+    assert stopping.half_width(2000, 8000) <= 0.01 < stopping.half_width(1000, 4000)
     # batches 1,000 + 1,000 + 2,000 + 4,000, cut into blocks of at most 3,000, each index once
     assert sorted(played) == [(0, 1000), (1000, 1000), (2000, 2000), (4000, 3000), (7000, 1000)]
 

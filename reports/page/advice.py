@@ -316,7 +316,7 @@ def reading_effects(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFra
 def _pooled_pair(wins_a, games_a, wins_b, games_b) -> tuple[tuple[float, float], tuple[float, float]]:
     """Two sides of paired rows, each pooled with every row counted once: ((wins, games), (wins,
     games)), effective counts where the rows played different games (pooling)."""
-    from kiai.reports.playing.racing import pooled
+    from kiai.reports.playing.stopping import pooled
 
     out = []
     for w, g in ((wins_a, games_a), (wins_b, games_b)):

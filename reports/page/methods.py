@@ -66,7 +66,7 @@ def raced(df: pd.DataFrame) -> bool:
 def race_statement() -> str:
     """What `make report`'s races do and guarantee, from the presets' own numbers."""
     from kiai.reports.playing import presets as p
-    from kiai.reports.playing.racing import ALPHA
+    from kiai.reports.playing.stopping import ALPHA
 
     def pts(x: float) -> str:
         return f"{100 * x:g} points"

@@ -6,7 +6,7 @@ the sum of their wins over the sum of their games. A race (reports.playing.racin
 early, and plain sums would then weigh the line-ups that played on (the best and the worst) more
 than the others. So before any sum, balanced() scales each row's counts to the harmonic mean of
 its group's games: the sums become each row's rate counted once, on the group's effective games
-(Kish's k^2 / sum(1/n), racing.pooled), and with equal games nothing changes. The intervals of such
+(Kish's k^2 / sum(1/n), stopping.pooled), and with equal games nothing changes. The intervals of such
 sums (whole_counts) round them to whole numbers first, as the interval functions need.
 """
 

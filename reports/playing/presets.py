@@ -289,7 +289,8 @@ def default_groups(plan: list) -> list:
     the rules' own on the same line-ups, level by level and team size by team size; two samurai with
     absent tokens off against on, level by level (presets module: DEFAULT_ROUND, SWEEP_PRECISION,
     SEATING_PRECISION, RULE_MARGIN)."""
-    from kiai.reports.playing.racing import Difference, Extremes, Group
+    from kiai.reports.playing.racing import Group
+    from kiai.reports.playing.stopping import Difference, Extremes
     from kiai.simcore.seatings import lineup_key
     from kiai.reports.playing.tables import rules_label
 
@@ -321,7 +322,8 @@ def default_groups(plan: list) -> list:
 
 def advice_groups(plan: list) -> list:
     """The advice stage's race: each team size's seatings (ADVICE_ROUND, ADVICE_MARGIN, ADVICE_CAP)."""
-    from kiai.reports.playing.racing import Extremes, Group
+    from kiai.reports.playing.racing import Group
+    from kiai.reports.playing.stopping import Extremes
 
     race = Extremes(ADVICE_ROUND, ADVICE_ROUND, ADVICE_CAP, precision=ADVICE_MARGIN)
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
@@ -343,7 +345,8 @@ def agreement_groups(plan: list) -> list:
     most); AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai."""
     import math
 
-    from kiai.reports.playing.racing import Cell, Group
+    from kiai.reports.playing.racing import Group
+    from kiai.reports.playing.stopping import Cell
     from kiai.strategies.registry import strongest
 
     groups = []

@@ -25,16 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kiai.reports.playing.play import BLOCK
-from kiai.reports.playing.racing import (
-    PRECISION_MAX_GAMES,
-    PRECISION_START,
-    Fixed,
-    Group,
-    Precision,
-    Race,
-    check_groups,
-    signatures,
-)
+from kiai.reports.playing.racing import Group, Race, check_groups, signatures
+from kiai.reports.playing.stopping import PRECISION_MAX_GAMES, PRECISION_START, Fixed, Precision
 from kiai.reports.playing.tables import (
     COLUMNS,
     DEFINING,
