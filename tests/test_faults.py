@@ -458,7 +458,7 @@ def test_a_sweep_axis_of_numpy_numbers_is_taken():  # 8
 # ------------------------------------------------------------ 10: one line-up of a size
 
 def test_a_single_line_up_of_three_is_not_called_all_seven():  # 10
-    from kiai.reports.page.advice import lineup_sentence
+    from kiai.reports.page.in_short import lineup_sentence
 
     assert "all seven" not in lineup_sentence(None, 3) and "3 samurai" in lineup_sentence(None, 3)
     assert "all seven" in lineup_sentence(None, 7)

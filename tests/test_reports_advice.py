@@ -9,6 +9,7 @@ import pytest
 from test_reports_report import _row
 
 from kiai.reports.page import advice
+from kiai.reports.page.in_short import in_short
 from kiai.reports.playing import presets
 from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.page.report import write_report
@@ -62,7 +63,7 @@ def test_in_short_says_within_noise_when_line_ups_are_not_told_apart():
     rng = np.random.default_rng(1)
     # 35 line-ups drawn from one and the same win rate
     df = pd.DataFrame(_grid(3, lambda i: int(rng.binomial(1000, 0.3))))
-    lines = advice.in_short(df)[3]
+    lines = in_short(df)[3]
     line = next(x for x in lines if x.startswith("Line-up"))
     assert "within noise" in line and "pick" not in line
 
@@ -71,7 +72,7 @@ def test_in_short_names_the_pick_when_the_data_separate_it():
     best, worst = all_lineups(3)[4], all_lineups(3)[20]
     wins = {4: 600, 20: 100}
     df = pd.DataFrame(_grid(3, lambda i: wins.get(i, 300)))
-    line = next(x for x in advice.in_short(df)[3] if x.startswith("Line-up"))
+    line = next(x for x in in_short(df)[3] if x.startswith("Line-up"))
     assert f"pick {', '.join(best)} (60.0%)" in line
     assert f"avoid {', '.join(worst)} (10.0%)" in line
     # the gap, recomputed from the table: 600/1000 - 100/1000
@@ -91,11 +92,11 @@ def test_seating_finding_only_when_seatings_differ():
     even = pd.DataFrame(_grid(4, lambda i: 301 if i == 0 else 300)
                         + [_row("easy", s, wins=300 + (k % 2)) for k, s in enumerate(seats)])
     even["games"] = 1000
-    line = next(x for x in advice.in_short(even)[4] if x.startswith("Seating"))
+    line = next(x for x in in_short(even)[4] if x.startswith("Seating"))
     assert "within noise" in line
     apart = pd.DataFrame(_grid(4, lambda i: 400 if i == 0 else 300)
                          + [_row("easy", s, wins=400 + 50 * k, games=1000) for k, s in enumerate(seats[1:], 1)])
-    line = next(x for x in advice.in_short(apart)[4] if x.startswith("Seating"))
+    line = next(x for x in in_short(apart)[4] if x.startswith("Seating"))
     assert "within noise" not in line and "gains 25.0 pp over the worst" in line
 
 
@@ -123,7 +124,7 @@ def test_house_rules_pair_each_reading_with_the_rules_own():
     assert once["separated"]
     heal = rules[rules["reading"] == "heal"].iloc[0]
     assert heal["diff"] == pytest.approx(6 / 2000) and not heal["separated"]
-    line = next(x for x in advice.in_short(_with_readings())[3] if x.startswith("Rule mistakes"))
+    line = next(x for x in in_short(_with_readings())[3] if x.startswith("Rule mistakes"))
     assert "V-2" in line and "+12.0 pp" in line and "V-1 within noise" in line
 
 
@@ -324,7 +325,7 @@ def test_the_pick_is_the_seated_line_up_among_those_tied_with_the_best():
     grid = advice.grid_rows(df)
     level, pick, pa = advice.the_pick(df, advice.level_rates(grid), advice.lineup_rates(grid), 3)
     assert (level, pick) == ("easy", ",".join(lineups[1]))
-    line = next(x for x in advice.in_short(df)[3] if x.startswith("Seating"))
+    line = next(x for x in in_short(df)[3] if x.startswith("Seating"))
     assert "2 of its 2 seatings" in line
     # without the seatings, the highest rate
     plain = pd.DataFrame(_grid(3, lambda i: {0: 505, 1: 500}.get(i, 100)))

@@ -28,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.reports.page import advice
+from kiai.reports.page.in_short import lineup_sentence, seating_sentence
 from kiai.reports.page import wording
 
 SAME, WITHIN, DIFFERENT = "same", "within noise", "different"
@@ -79,12 +80,12 @@ def findings(df: pd.DataFrame) -> list[Finding]:
         out += _rates(rates, n, "how hard", "") + _rates(v.strong, n, "how hard", " (kiai's strongest player)", True)
         level, pick, pa = advice.the_pick(v.played, rates, lineups, n, v.strategy)
         if pa is not None:
-            out.append(Finding(n, "line-up", level, advice.lineup_sentence(pa, n), {"pa": pa}))
+            out.append(Finding(n, "line-up", level, lineup_sentence(pa, n), {"pa": pa}))
         if pick and n > 2:
             seats = advice.seating_rates(v.played, level, pick, v.strategy)
             sa = advice.seating_advice(seats, n)
             if sa["seatings"] >= 2:
-                out.append(Finding(n, "seating", f"{level}, {pick}", advice.seating_sentence(sa, n, level, pick),
+                out.append(Finding(n, "seating", f"{level}, {pick}", seating_sentence(sa, n, level, pick),
                                    {"sa": sa, "table": seats}))
         for r in rules[rules["n_samurai"] == n].itertuples() if not rules.empty else ():
             out.append(Finding(n, "rule", f"{r.v} at {r.difficulty}", _difference_text(r), {"row": r}))

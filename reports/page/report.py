@@ -18,6 +18,7 @@ import pandas as pd
 from kiai.reports.page import advice, charts, house, ladder, sections
 from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
+from kiai.reports.page.in_short import in_short
 from kiai.reports.page.methods import methods_blocks, rules_note
 from kiai.reports.page.render import Page, to_html, to_markdown
 from kiai.reports.page.scope import Scope, csv_columns
@@ -136,7 +137,7 @@ def summary(df: pd.DataFrame) -> str:
 
 def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong: pd.DataFrame) -> None:
     page.add(("h2", "In short"))
-    by_size = advice.in_short(df, strategy, strong)
+    by_size = in_short(df, strategy, strong)
     if not by_size:
         page.add(("note", "The table holds no games of the rules' own readings to advise on."))
         return
