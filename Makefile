@@ -44,7 +44,7 @@ setup: $(STAMP)
 # reads results.parquet, so it comes second), the agreement stage (every line-up of the default sweep
 # played again by kiai's strongest player beside the default on the same deals: its plan reads
 # results.parquet too), the skill ladder's two sweeps, then the charts, tables and pages in
-# kiai-report/. The first three are races (reports/racing.py): each configuration plays as many
+# kiai-report/. The first three are races (reports/playing/racing.py): each configuration plays as many
 # games as the report's sentences need of it (docs/report.md says how many and why).
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
@@ -68,10 +68,10 @@ report: $(STAMP)
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
-# the report as a browser shows it (reports/browser.py): no element wider than the page, every image
+# the report as a browser shows it (tests/browser.py): no element wider than the page, every image
 # loaded, no console error; screenshots beside the page. Needs Chromium (apt-get install chromium)
 report-check: $(STAMP)
-	$(BIN)/python -m kiai.reports.browser kiai-report/report.html
+	$(BIN)/python tests/browser.py kiai-report/report.html
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

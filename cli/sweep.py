@@ -17,12 +17,12 @@ from kiai.words import plural
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
 
 
-DEFAULT_PRESET = "<the default preset>"  # filled in from reports.presets when the help is shown
+DEFAULT_PRESET = "<the default preset>"  # filled in from reports.playing.presets when the help is shown
 
 
 class SweepCommand(TyperCommand):
-    """`kiai sweep`, whose help quotes the default preset as reports.presets defines it (its games
-    each included), read when the help is shown: importing reports.presets loads every strategy,
+    """`kiai sweep`, whose help quotes the default preset as reports.playing.presets defines it (its games
+    each included), read when the help is shown: importing reports.playing.presets loads every strategy,
     too slow for each start of kiai."""
 
     def format_help_text(self, ctx, formatter) -> None:

@@ -67,8 +67,8 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     rules: rule readings, {'heal': 'wounded'}. strict: refuse a model made for other component data
     (else it plays, and the result says 'model trained on other components').
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
-    from kiai.reports.summary import summarize
-    from kiai.reports.play import play_range
+    from kiai.reports.playing.summary import summarize
+    from kiai.reports.playing.play import play_range
 
     with reporter(progress) as p:
         games = check_games(games)
@@ -97,7 +97,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
           workers: int | None = None, scheduler: str | None = None, block: int | None = None,
           strict: bool = False, progress: bool | Progress = False) -> pd.DataFrame:
     """Play a grid of configurations on one seed, as `kiai sweep`: a DataFrame, one row per
-    configuration, in the columns of the sweep table (reports.sweep.COLUMNS) that `kiai report` reads.
+    configuration, in the columns of the sweep table (reports.playing.sweep.COLUMNS) that `kiai report` reads.
 
     levels: 'easy,normal', ['easy', 'normal'] or 'all' (default: normal). players: team sizes,
     3 or [3, 4] (default: 4), every line-up of each, or `sample` K of them drawn with the seed.
@@ -108,15 +108,15 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     'wounded']}. games per configuration (default 10,000), or precision: batches doubling from
     1,000 games until the 95% interval's half-width is at most that (up to max_games).
     preset: a ready-made grid instead of the axes ('default', 'ladder', ...); 'default', 'advice' and
-    'agreement' race unless games or precision is given (reports.racing: each configuration plays the
+    'agreement' race unless games or precision is given (reports.playing.racing: each configuration plays the
     games the report needs of it); results: the table
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
-    from kiai.reports import play as P
-    from kiai.reports import sweep as S
-    from kiai.reports import tables as T
+    from kiai.reports.playing import play as P
+    from kiai.reports.playing import sweep as S
+    from kiai.reports.playing import tables as T
 
     with reporter(progress) as p:
         plan, request, job, groups = sweep_plan(
@@ -135,7 +135,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
                 if local:
                     backend = P.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
                 elif todo:
-                    from kiai.reports.cluster import DaskBackend
+                    from kiai.reports.playing.cluster import DaskBackend
 
                     backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
                                DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
@@ -187,8 +187,8 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     for other component data. Returns a Comparison.
 
     Its lines are the checks of every argument, four kinds of arms, before any game is played (the
-    arms themselves are reports.compare's)."""
-    from kiai.reports import compare as C
+    arms themselves are reports.search.compare's)."""
+    from kiai.reports.search import compare as C
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.seatings import as_names
     from kiai.simcore.config import ConfigError
@@ -280,7 +280,7 @@ def records(samurai, level: str = "normal", games: int | None = None, *,
     of `seed` (default 1), or the one game `game_index`; with as_lines, each as the JSON line `kiai
     record` writes. The input is checked, and the engine compiled, before this returns. The other
     arguments are simulate's."""
-    from kiai.reports.records import dumps
+    from kiai.reports.records.replay import dumps
 
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
@@ -297,7 +297,7 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
     (a .jsonl or .jsonl.gz file; an existing one needs force) they are written there instead,
     one JSON object per line as they are played, and the path is returned. kiai.replay checks
     either. The other arguments are records()'s."""
-    from kiai.reports.records import dumps, open_text
+    from kiai.reports.records.replay import dumps, open_text
 
     p = reporter(progress)
     config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
@@ -342,8 +342,8 @@ def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, p
 
 
 def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
-    from kiai.reports.records import write
-    from kiai.reports.summary import kiai_version
+    from kiai.reports.records.game import write
+    from kiai.reports.playing.summary import kiai_version
     from kiai.strategies.playing import record_game
 
     version = kiai_version()
@@ -363,8 +363,9 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     records as kiai.record returns them. components: the component file(s) the records were
     made with, when not the packaged one. Returns a Replay: the games verified, or the first
     divergence (the replay stops there)."""
-    from kiai.reports.records import RecordError, first_divergence, read, replayed
-    from kiai.reports.summary import kiai_version
+    from kiai.reports.records.game import RecordError
+    from kiai.reports.records.replay import first_divergence, read, replayed
+    from kiai.reports.playing.summary import kiai_version
     from kiai.strategies.game_config import GameConfig
 
     with reporter(progress) as p:

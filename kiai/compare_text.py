@@ -28,7 +28,7 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _seatings(result, out) -> None:
-    from kiai.reports.summary import absent_label, played_as, rules_label
+    from kiai.reports.playing.summary import absent_label, played_as, rules_label
 
     ranked, d, typed = result.arms, result.summaries[0], result.typed
     games, seed = result.games, result.seed
@@ -57,7 +57,7 @@ def _seatings(result, out) -> None:
 
 
 def _strategies(result, out) -> None:
-    from kiai.reports.summary import absent_label, rules_label
+    from kiai.reports.playing.summary import absent_label, rules_label
 
     rows, pairs, d = result.arms, result.pairs, result.summaries[0]
     label = {r["label"]: r["label"] + ("" if r["honest"] else " (cheating)") for r in rows}
@@ -81,7 +81,7 @@ def _strategies(result, out) -> None:
 
 def _rules(result, out) -> None:
     """The arms of --rules: one strategy and seating under each value of one rule reading."""
-    from kiai.reports.summary import absent_label, played_as
+    from kiai.reports.playing.summary import absent_label, played_as
     from kiai.simcore.readings import label as rules_text
 
     j, d = result.to_json(), result.summaries[0]
@@ -97,7 +97,7 @@ def _rules(result, out) -> None:
 
 def _components(result, out) -> None:
     """The arms of --components a,b: one strategy and seating under each component file."""
-    from kiai.reports.summary import absent_label, played_as, rules_label
+    from kiai.reports.playing.summary import absent_label, played_as, rules_label
 
     d = result.summaries[0]
     label = {r["label"]: r["label"] + (f" ({r['mark']})" if r["mark"] else "") for r in result.arms}

@@ -1,7 +1,7 @@
 """kiai.balance: a level that evens out the team sizes (`kiai balance`, docs/house-levels.md).
 
 Every input is checked before any game is played (a KiaiError with the command's one line); the
-search and what it writes are reports.balance, reports.balance_run and reports.balance_page.
+search and what it writes are reports.search.balance, reports.search.balance_run and reports.search.balance_page.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def parse_target(value, level_sizes: list[int]) -> tuple[int | None, float | Non
 def _check_out(out, resume: bool, force: bool, key: dict):
     """--out: the folder written; the state a resumed run reads back (None: start afresh). What the
     folder holds is read before anything is written in it, a probe file included."""
-    from kiai.reports.balance_run import STATE, State
+    from kiai.reports.search.balance_run import STATE, State
 
     out = Path(out)
     state = out / STATE
@@ -104,7 +104,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
     the printed level and the target each.
     Writes components.toml (one house level per team size), balance.md and balance.json to `out`;
     `resume` continues a run cut short there, `force` replaces one. Returns a Balance."""
-    from kiai.reports.balance_run import STATE, Request, State
+    from kiai.reports.search.balance_run import STATE, Request, State
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.simcore.version import kiai_version
@@ -154,8 +154,8 @@ def _engine() -> str:
 
 def _run(request, comp, out: Path, state, p, threads) -> Balance:
     """Play the request (the input checked), write what it found, and say so."""
-    from kiai.reports import balance_page
-    from kiai.reports.balance_run import run
+    from kiai.reports.search import balance_page
+    from kiai.reports.search.balance_run import run
     from kiai.strategies.game_config import GameConfig
     from kiai.strategies.playing import threads_for
 

@@ -251,7 +251,7 @@ def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> flo
     is explained, one every LOG_EVERY seconds that it still runs, and one more how long it took.
     Returns the seconds it took."""
 
-    from kiai.reports.play import warm
+    from kiai.reports.playing.play import warm
     from kiai.strategies.compiling import prepare, uncompiled
 
     configs = [config, *more]

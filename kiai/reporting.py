@@ -21,8 +21,9 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
     import pandas as pd
 
     from kiai.reports.files import atomic_folder
-    from kiai.reports.report import check_results, load_results, write_report
-    from kiai.reports.tables import with_rules_column
+    from kiai.reports.page.report import load_results, write_report
+    from kiai.reports.page.table_check import check_results
+    from kiai.reports.playing.tables import with_rules_column
 
     results = [Path(r) for r in ([results] if isinstance(results, (str, Path)) else results or [])]
     if not results:
@@ -72,7 +73,7 @@ def _sweep_notes(path: Path) -> dict:
     try:
         import pyarrow.parquet as pq
 
-        from kiai.reports.tables import METADATA_KEY
+        from kiai.reports.playing.tables import METADATA_KEY
 
         raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
         info = json.loads(raw) if raw else {}
@@ -103,7 +104,7 @@ def compare_reports(old, new) -> tuple[list[str], bool]:
     """The findings of In short of two reports (folders as `make report` writes, or tables) side by
     side with their verdicts, as the lines `kiai report --compare` prints; and whether one of the
     old report's differs in the new (or is gone)."""
-    from kiai.reports import findings as F
+    from kiai.reports.page import findings as F
 
     tables = []
     for path in (Path(old), Path(new)):

@@ -45,7 +45,7 @@ class Simulation:
 
     def to_frame(self) -> pd.DataFrame:
         """The result as a one-row table with the columns and types of a sweep's table."""
-        from kiai.reports.tables import row_from_summary, to_frame
+        from kiai.reports.playing.tables import row_from_summary, to_frame
 
         return to_frame([row_from_summary(self._summary, self.config)])
 
@@ -63,7 +63,7 @@ class Simulation:
             files.atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
 
     def __str__(self) -> str:
-        from kiai.reports.summary import format_summary
+        from kiai.reports.playing.summary import format_summary
 
         return format_summary(self._summary)
 
@@ -86,7 +86,7 @@ class Comparison:
 
     def __init__(self, mode: str, played: list[dict], games: int, seed: int, seconds: float, threads: int,
                  *, typed: str | None = None, reading: str | None = None):
-        from kiai.reports import compare as C
+        from kiai.reports.search import compare as C
 
         self.mode, self.games, self.seed, self.seconds, self.threads = mode, games, seed, seconds, threads
         self.typed, self.reading = typed, reading  # the seating as given (seatings); the reading compared (rules)

@@ -58,8 +58,8 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
                 resume, force, threads, workers, scheduler, block, strict=False):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
-    reports.sweep.Sweep bound to `out` or None, the race's groups or None)."""
-    from kiai.reports import sweep as S
+    reports.playing.sweep.Sweep bound to `out` or None, the race's groups or None)."""
+    from kiai.reports.playing import sweep as S
     from kiai.simcore.config import ConfigError
 
     axes = Axes.of(levels, players, lineups, sample, seatings, strategies, params, rules)
@@ -81,7 +81,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
         if preset is not None:
             plan = preset_plan(preset, axes, chosen, absent_tokens, comp, model, results)
             if games is None and precision is None:
-                from kiai.reports.presets import PRESET_GAMES, RACES
+                from kiai.reports.playing.presets import PRESET_GAMES, RACES
 
                 if preset in RACES:
                     race = preset
@@ -91,7 +91,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
             if results is not None:
                 fail("--from goes with --preset advice or agreement (a grid read from a results table)")
             plan = grid_plan(axes, chosen, param_grid, rule_grid, absent_tokens, comp, model, seed, p.note)
-        if not plan:  # a preset explains its empty plan (reports.presets); this covers the rest
+        if not plan:  # a preset explains its empty plan (reports.playing.presets); this covers the rest
             fail("the sweep has nothing to play")
         if check_flag(strict, "--strict"):  # a model made for other component data is refused (GameConfig.strict)
             try:
@@ -107,7 +107,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
                             **({"max_games": max_games} if max_games is not None else {}))
         groups = None
         if race is not None:
-            from kiai.reports.presets import preset_groups
+            from kiai.reports.playing.presets import preset_groups
 
             groups = preset_groups(race, plan)
         info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
@@ -143,7 +143,7 @@ def check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
 
 
 def check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, note) -> None:
-    from kiai.reports.racing import PRECISION_START
+    from kiai.reports.playing.stopping import PRECISION_START
 
     check_seed(seed)
     if games is not None:
@@ -179,7 +179,7 @@ def check_sweep_numbers(seed, games, precision, max_games, threads, workers, sch
 def sweep_strategies(strategy: str | None, params_file, preset: str | None):
     """(the --params-file loaded or None, the strategies played): --strategy's, else the file's,
     else the preset's, else kiai's default."""
-    from kiai.reports import presets
+    from kiai.reports.playing import presets
 
     loaded = load_params_file(params_file) if params_file is not None else None
     if strategy is not None:
@@ -197,7 +197,7 @@ def sweep_strategies(strategy: str | None, params_file, preset: str | None):
 
 def preset_plan(preset: str, axes: Axes, strategies: list[str], absent_tokens: str, comp, model, results) -> list:
     """A preset's plan; `results` (a table or its file) for a preset that reads its grid from one."""
-    from kiai.reports import presets
+    from kiai.reports.playing import presets
 
     if preset not in presets.PRESETS:
         fail(f"unknown preset '{preset}' (known: {', '.join(presets.PRESETS)})")
@@ -211,8 +211,8 @@ def preset_plan(preset: str, axes: Axes, strategies: list[str], absent_tokens: s
 
 
 def preset_words(name: str) -> str:
-    """What a preset plays, in the words `kiai sweep --help` quotes (reports.presets.PRESETS)."""
-    from kiai.reports.presets import PRESETS
+    """What a preset plays, in the words `kiai sweep --help` quotes (reports.playing.presets.PRESETS)."""
+    from kiai.reports.playing.presets import PRESETS
 
     return PRESETS[name]
 
@@ -221,7 +221,8 @@ def results_table(results):
     """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
     if results is None:
         return None
-    from kiai.reports.report import check_results, load_results
+    from kiai.reports.page.report import load_results
+    from kiai.reports.page.table_check import check_results
 
     table, where = results, "--from"
     if not hasattr(results, "columns"):  # not a DataFrame: its file
@@ -248,7 +249,7 @@ def grid_plan(axes: Axes, strategies: list[str], param_grid: dict, rule_grid: di
                model, seed: int, note) -> list:
     """The plan of the axes: levels x line-ups (given, or every or K of each team size) x seatings x
     strategy variants x rule readings."""
-    from kiai.reports import sweep as S
+    from kiai.reports.playing import sweep as S
 
     levels = parse_levels(axes.difficulty, comp)
     if axes.lineup:

@@ -18,7 +18,7 @@ def trace(samurai, level: str = "normal", *, seed: int = 0, game_index: int = 0,
     the outcome. The same seed and game index are the game kiai.simulate played; kiai.records gives
     it as a record. note(line) hears what the checks and the compiler say (None: nothing). The
     other arguments are kiai.simulate's."""
-    from kiai.reports.summary import absent_label, absent_tokens_unused, rules_label
+    from kiai.reports.playing.summary import absent_label, absent_tokens_unused, rules_label
     from kiai.simcore.codes import OUT_WIN
     from kiai.simcore.trace import LEGEND, describe, outcome_words
     from kiai.strategies.playing import grade, run_one

@@ -111,7 +111,7 @@ class Search:
 
     def add(self, cand: dict) -> int:
         """The number of candidate `cand`, given it when new (the cross-entropy method's draws)."""
-        from kiai.reports import tune as T
+        from kiai.reports.search import tune as T
 
         for i, c in enumerate(self.cands):
             if T.params_key(c) == T.params_key(cand):
@@ -124,7 +124,7 @@ class Search:
 def _plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
           absent_tokens, rule, components, model, threads, generations, strict, note) -> Search:
     """tune's checks, before any game, and what it searches."""
-    from kiai.reports import tune as T
+    from kiai.reports.search import tune as T
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.simcore.config import ConfigError
     from kiai.strategies.game_config import GameConfig
@@ -185,8 +185,8 @@ def _search(search: Search, p: Progress, note):
     (found, fresh, games played, seconds)."""
     import numpy as np
 
-    from kiai.reports import tune as T
-    from kiai.reports.play import play_chunks
+    from kiai.reports.search import tune as T
+    from kiai.reports.playing.play import play_chunks
     from kiai.simcore import results as L
 
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs
@@ -203,7 +203,7 @@ def _search(search: Search, p: Progress, note):
             done[0] += k
             p.advance(k)
 
-        def play(c, j, offset, count):  # reports.tune asks for at most T.BLOCK games at a time
+        def play(c, j, offset, count):  # reports.search.tune asks for at most T.BLOCK games at a time
             return np.concatenate([rows[:, L.O_OUTCOME] == 0
                                    for rows in play_chunks(search.configs[c][j], search.seed, offset, count,
                                                            advance)])  # fmt: skip
@@ -227,7 +227,7 @@ def _cem(search: Search, play, on_generation):
     """The cross-entropy method's search, as a SearchResult: its generations in place of rungs."""
     import numpy as np
 
-    from kiai.reports import tune as T
+    from kiai.reports.search import tune as T
 
     best, steps, totals = T.cem_search(search.info, search.population, search.generations, search.games,
                                        len(search.grid), search.seed, search.add, play, start=search.start,
@@ -241,7 +241,7 @@ def _cem(search: Search, play, on_generation):
 
 def _document(search: Search, found, fresh, command: str) -> dict:
     """The JSON that --params-file loads: the best parameters, their evaluation, the search, provenance."""
-    from kiai.reports import tune as T
+    from kiai.reports.search import tune as T
     from kiai.simcore.version import kiai_version
 
     best, baseline, games, seed = search.cands[found.best], search.cands[0], search.games, search.seed
@@ -285,8 +285,8 @@ def _document(search: Search, found, fresh, command: str) -> dict:
 
 def _text(search: Search, found, fresh, played: int, seconds: float) -> str:
     """The lines `kiai tune` prints: the search, the best parameters and their re-evaluation."""
-    from kiai.reports import tune as T
-    from kiai.reports.summary import rules_label
+    from kiai.reports.search import tune as T
+    from kiai.reports.playing.summary import rules_label
 
     lines: list[str] = []
     out = lines.append

@@ -3,7 +3,7 @@
 An event is a row of TR_COLS int64: code, round, then up to six arguments (a .. f) as the comment
 of each code says. The codes from EV_DECISION on are written only when a game is recorded
 (cfg.recording): every decision, every random outcome as its result, and the public state after
-each turn and end-of-round step (reports.records turns them into JSON).
+each turn and end-of-round step (reports.records.game turns them into JSON).
 """
 
 from numba import carray, njit, types

@@ -1,7 +1,7 @@
 """The sources compiled code is built from, and their hash: the engine's identity.
 
 numba's cache directory is named by source_hash() (simcore/_cache.py), and a results table's
-`engine` column records it (reports.tables.engine_hash), so a row says which engine played it.
+`engine` column records it (reports.playing.tables.engine_hash), so a row says which engine played it.
 
 The plain Python modules of the two packages (PLAIN: configuration, records, statistics, the run
 layer) are left out of the hash, so editing them recompiles nothing; no compiled module may import

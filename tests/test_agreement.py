@@ -1,5 +1,5 @@
 """The agreement stage: the `agreement` preset's plan, the report's section "Does it hold for
-stronger players?" (reports.agreement), and `kiai report` with and without its table."""
+stronger players?" (reports.page.agreement), and `kiai report` with and without its table."""
 
 import math
 import re
@@ -8,10 +8,11 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports import agreement, ladder, presets
-from kiai.reports.report import write_report
+from kiai.reports.page import agreement, ladder
+from kiai.reports.playing import presets
+from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, sample_lineups
-from kiai.reports.tables import identity_key
+from kiai.reports.playing.tables import identity_key
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.strategies.registry import DEFAULT as MAIN  # the default strategy, which the agreement sets beside judge
 
@@ -41,7 +42,7 @@ def _main_table() -> pd.DataFrame:
 
 
 def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_races_by_cell():
-    from kiai.reports import racing
+    from kiai.reports.playing import stopping
     from kiai.strategies.registry import strongest
 
     main = _main_table()
@@ -69,10 +70,10 @@ def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_race
         if cell == {(presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT)}:
             assert g.rule.bounds() == (presets.AGREEMENT_GAMES,)
         elif strongest(plan[g.members[0]].n, "easy")[0] == "judge":  # the headline's interval, +-2 points
-            assert isinstance(g.rule, racing.Cell) and g.rule.against and g.rule.h == presets.HEADLINE_DIFFERENCE
+            assert isinstance(g.rule, stopping.Cell) and g.rule.against and g.rule.h == presets.HEADLINE_DIFFERENCE
             assert g.rule.bounds()[-1] == presets.AGREEMENT_CAP
         else:
-            assert isinstance(g.rule, racing.Cell) and not g.rule.against and g.rule.h == presets.AGREEMENT_PRECISION
+            assert isinstance(g.rule, stopping.Cell) and not g.rule.against and g.rule.h == presets.AGREEMENT_PRECISION
             assert g.rule.bounds()[-1] == presets.AGREEMENT_CAP
     four = {s for (lv, s) in by_table if lv == presets.AGREEMENT_LEVEL and len(s) == presets.AGREEMENT_COUNT}
     for samurai in SAMURAI:

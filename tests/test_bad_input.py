@@ -433,7 +433,7 @@ def _snapshot(folder: Path) -> dict:
 def in_files(files, monkeypatch):
     """Run in FILES, fail if any game is played or any training starts, and check that nothing
     in FILES changed afterwards."""
-    from kiai.reports import play
+    from kiai.reports.playing import play
     from kiai.strategies import playing
     from kiai.training import learned as training
     from kiai.training import value as valuefit

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from kiai.reports import balance as B
+from kiai.reports.search import balance as B
 from kiai.simcore.components import load_components, with_levels
 from conftest import one_line_error, run
 
@@ -98,7 +98,7 @@ def test_a_small_run_writes_house_levels_that_play_and_resumes(tmp_path, capsys,
     assert code == 0 and json.loads(played)["difficulty"] == "normal-3"
     one_line_error(*run(capsys, *argv), "holds a balance run", "--resume")
 
-    from kiai.reports import play
+    from kiai.reports.playing import play
 
     def refuse(*a, **k):
         raise AssertionError("a resumed run played again what it had played")
@@ -112,7 +112,7 @@ def test_a_small_run_writes_house_levels_that_play_and_resumes(tmp_path, capsys,
 def test_an_interrupted_run_says_how_to_resume(tmp_path, capsys, monkeypatch):
     """A balance run stopped by Ctrl-C keeps what it played and says so, with the --resume that
     continues it."""
-    from kiai.reports import balance_run
+    from kiai.reports.search import balance_run
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt

@@ -1,4 +1,4 @@
-"""The report checked in headless Chromium (kiai.reports.browser): the checker finds what it
+"""The report checked in headless Chromium (tests/browser.py): the checker finds what it
 should on hand-written pages, and the report of a tiny sweep passes it.
 
 Skipped where Chromium is missing (apt-get install chromium); .ci/run installs it."""
@@ -10,7 +10,7 @@ import zlib
 
 import pytest
 
-from kiai.reports import browser
+import browser  # tests/browser.py: a tool of the tests and the Makefile, not of kiai
 
 try:
     browser.find_chromium()

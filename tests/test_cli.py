@@ -50,7 +50,7 @@ def test_simulate_text_summary(capsys):
 
 
 def test_simulate_writes_its_table_in_the_sweep_schema(capsys, tmp_path):
-    from kiai.reports.tables import COLUMNS
+    from kiai.reports.playing.tables import COLUMNS
 
     for name in ("t.csv", "t.parquet"):
         path = tmp_path / name

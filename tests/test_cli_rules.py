@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from kiai.cli.main import main
-from kiai.reports import sweep as S
-from kiai.reports import tables
-from kiai.reports import tune as T
+from kiai.reports.playing import sweep as S
+from kiai.reports.playing import tables
+from kiai.reports.search import tune as T
 from kiai.simcore.stats import paired_test
 from kiai.simcore import results as L
 from kiai.simcore.readings import DEFAULTS, READINGS

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from kiai.cli.main import main
-from kiai.reports import compare as C
+from kiai.reports.search import compare as C
 from kiai.simcore.seatings import seatings_from
 from kiai.simcore.stats import holm, paired_test
 from kiai.strategies.registry import DEFAULT

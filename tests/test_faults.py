@@ -54,7 +54,7 @@ def folder(tmp_path_factory):
 
 
 def _no_games(monkeypatch):
-    from kiai.reports import play
+    from kiai.reports.playing import play
     from kiai.strategies import playing
 
     def refuse(*a, **k):
@@ -458,7 +458,7 @@ def test_a_sweep_axis_of_numpy_numbers_is_taken():  # 8
 # ------------------------------------------------------------ 10: one line-up of a size
 
 def test_a_single_line_up_of_three_is_not_called_all_seven():  # 10
-    from kiai.reports.advice import lineup_sentence
+    from kiai.reports.page.in_short import lineup_sentence
 
     assert "all seven" not in lineup_sentence(None, 3) and "3 samurai" in lineup_sentence(None, 3)
     assert "all seven" in lineup_sentence(None, 7)
@@ -506,7 +506,7 @@ def test_balance_help_names_no_params_file(capsys):  # 12
 
 
 def test_the_markdown_report_escapes_tags_as_the_html_does():  # 12
-    from kiai.reports.render import to_html, to_markdown
+    from kiai.reports.page.render import to_html, to_markdown
 
     blocks = [("h1", "<script>alert(1)</script>"), ("p", "a level <script>x</script> and p < 0.05")]
     assert "<script>" not in to_markdown(blocks) and "<script>" not in to_html(blocks, "t")

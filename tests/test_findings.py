@@ -1,4 +1,4 @@
-"""Two reports' findings of In short compared (reports.findings, `kiai report --compare OLD NEW`): the
+"""Two reports' findings of In short compared (reports.page.findings, `kiai report --compare OLD NEW`): the
 same, within noise, or different."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pandas as pd
 from test_reports_advice import _grid
 
 from conftest import run
-from kiai.reports import findings as F
+from kiai.reports.page import findings as F
 
 
 def _tables(seed: int, rates=(0.55, 0.3), games=1000, lift=0.0) -> pd.DataFrame:

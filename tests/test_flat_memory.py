@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from kiai.cli.main import main
-from kiai.reports import compare as C
+from kiai.reports.search import compare as C
 from kiai.strategies.registry import DEFAULT
 from conftest import RecordingBar
-from kiai.reports import play as S
-from kiai.reports.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
+from kiai.reports.playing import play as S
+from kiai.reports.playing.summary import MAX_SCORE, Tally, absent_tokens_unused, kiai_version, summarize
 from kiai.simcore.stats import proportion_ci
 from kiai.simcore import results as L
 from kiai.simcore.codes import OUTCOMES
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.usefixtures("engine")
 
 
 def summarize_rows(out, config, seed):
-    """reports.summary.summarize as it was when it read every game's row (the reference)."""
+    """reports.playing.summary.summarize as it was when it read every game's row (the reference)."""
     games = int(out.shape[0])
     outcome = out[:, L.O_OUTCOME]
     wins = int((outcome == 0).sum())
@@ -105,7 +105,7 @@ def test_tally_refuses_what_is_not_rows():
 
 
 class Recorder:
-    """Wraps reports.play.play_block: the (seating or strategy, offset, count) of each call."""
+    """Wraps reports.playing.play.play_block: the (seating or strategy, offset, count) of each call."""
 
     def __init__(self, monkeypatch):
         self.calls = []

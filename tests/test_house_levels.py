@@ -201,8 +201,8 @@ def test_the_report_compares_other_component_files_and_shows_its_own_elsewhere(t
     file's rows of the same configurations; the other sections count the own file's games only."""
     import pandas as pd
 
-    from kiai.reports import house
-    from kiai.reports.report import write_report
+    from kiai.reports.page import house
+    from kiai.reports.page.report import write_report
     from test_reports_report import LINEUPS, _row, _table
 
     own = _table(cheater=False)

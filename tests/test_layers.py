@@ -116,7 +116,7 @@ def layer(module: str) -> int:
 
 
 def test_the_modules_are_found():
-    assert {"kiai.simcore.kernel", "kiai.strategies.playing", "kiai.reports.summary", "kiai.api", "kiai.cli.main"} <= set(MODULES)
+    assert {"kiai.simcore.kernel", "kiai.strategies.playing", "kiai.reports.playing.summary", "kiai.api", "kiai.cli.main"} <= set(MODULES)
 
 
 def layer_violations() -> list[str]:
@@ -205,10 +205,10 @@ def test_no_import_cycle_at_module_top_level():
 
 
 @pytest.mark.parametrize("source, module", [
-    ("from kiai.reports.summary import summarize\n", "kiai.simcore.kernel"),
-    ("def f():\n    from kiai.cli.common import command\n", "kiai.reports.summary"),
+    ("from kiai.reports.playing.summary import summarize\n", "kiai.simcore.kernel"),
+    ("def f():\n    from kiai.cli.common import command\n", "kiai.reports.playing.summary"),
     ("if True:\n    import kiai.cli.main as m\n", "kiai.strategies.playing"),
-    ("def f():\n    from kiai.api import simulate\n", "kiai.reports.summary"),
+    ("def f():\n    from kiai.api import simulate\n", "kiai.reports.playing.summary"),
 ])
 def test_an_upward_import_is_found(monkeypatch, tmp_path, source, module):
     """The layer check catches an upward import, also one inside a function or a block."""

@@ -60,7 +60,7 @@ def test_a_long_compile_says_every_log_every_seconds_that_it_still_runs(capsys, 
     monkeypatch.setattr(kiai.progress, "LOG_EVERY", 0.1)
     monkeypatch.setattr(compiling, "prepare", lambda configs: time.sleep(0.5))
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, []))
-    from kiai.reports import play as S
+    from kiai.reports.playing import play as S
 
     monkeypatch.setattr(S, "warm", lambda config: None)
     notes = []

@@ -1,4 +1,4 @@
-"""Races (reports.racing): the stopping rules on constructed results, and a raced sweep that gives the
+"""Races (reports.playing.racing): the stopping rules on constructed results, and a raced sweep that gives the
 same table on 1 and 2 threads and after an interrupted run is resumed."""
 
 from __future__ import annotations
@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kiai.reports import play as P
-from kiai.reports import racing as R
-from kiai.reports import sweep as S
-from kiai.reports import tables as T
-from kiai.reports.summary import Tally
+from kiai.reports.playing import play as P
+from kiai.reports.playing import racing as R
+from kiai.reports.playing import stopping
+from kiai.reports.playing import sweep as S
+from kiai.reports.playing import tables as T
+from kiai.reports.playing.summary import Tally
 from kiai.simcore import results as L
 from kiai.strategies.game_config import GameConfig
 
@@ -53,68 +54,68 @@ def race(monkeypatch, rates, groups, *, block=10_000, backend=None, phases=None)
 
 
 def test_a_clear_leader_stops_the_race_early(monkeypatch):
-    rule = R.Extremes(200, 200, 4000, worst=False, precision=0.03)
+    rule = stopping.Extremes(200, 200, 4000, worst=False, precision=0.03)
     games, _ = race(monkeypatch, [0.6, 0.3, 0.3, 0.3, 0.3], [R.Group(rule, (0, 1, 2, 3, 4))])
     # the others are out at the first look; the leader stops once a 95% interval of its games is
     # within +-3 points at the group's rate, (0.6 + 4 x 0.3) / 5
     assert games == {0: 1000, 1: 200, 2: 200, 3: 200, 4: 200}
-    assert R.half_width(360, 1000) <= 0.03 < R.half_width(288, 800)
+    assert stopping.half_width(360, 1000) <= 0.03 < stopping.half_width(288, 800)
 
 
 def test_the_precision_reads_the_groups_rate_so_that_no_member_stops_for_winning_less():
     """10 and 30 wins in 200 games, both still candidates: on its own interval (+-3.3 points at 5%) the
     one that won less would stop and freeze its low rate, and rates pooled over the group would lean
     low. At the group's rate (10%) neither interval is within +-4 points yet: both play on."""
-    rule = R.Extremes(200, 200, 2000, precision=0.04)
+    rule = stopping.Extremes(200, 200, 2000, precision=0.04)
     wins, games, held = np.array([10, 30]), np.array([200, 200]), np.array([True, True])
-    assert R.half_width(10, 200) <= 0.04 < R.half_width(20, 200) < R.half_width(30, 200)
+    assert stopping.half_width(10, 200) <= 0.04 < stopping.half_width(20, 200) < stopping.half_width(30, 200)
     assert rule.keep(wins, games, held, np.ones(2)).tolist() == [True, True]
     assert rule.keep(wins, np.array([400, 400]), held, np.ones(2)).tolist() == [False, False]
 
 
 def test_a_tie_plays_to_the_cap(monkeypatch):
-    rule = R.Extremes(200, 200, 1400)
+    rule = stopping.Extremes(200, 200, 1400)
     games, _ = race(monkeypatch, [0.3] * 4, [R.Group(rule, (0, 1, 2, 3))], phases=[0, 0.25, 0.5, 0.75])
     assert games == {i: 1400 for i in range(4)}
 
 
 def test_the_middle_leaves_while_the_best_and_the_worst_play_on(monkeypatch):
-    rule = R.Extremes(200, 200, 2000)
+    rule = stopping.Extremes(200, 200, 2000)
     games, _ = race(monkeypatch, [0.8, 0.5, 0.5, 0.2], [R.Group(rule, (0, 1, 2, 3))], phases=[0, 0.3, 0.6, 0.9])
     assert games[0] == games[3] == 2000 and games[1] < 2000 and games[2] < 2000
 
 
 def test_a_side_settled_within_the_margin_stops(monkeypatch):
     """Candidates shown within the margin of the best (and of the worst) stop: nothing to choose."""
-    wide = R.Extremes(500, 500, 5000, margin=0.5)
+    wide = stopping.Extremes(500, 500, 5000, margin=0.5)
     games, _ = race(monkeypatch, [0.31, 0.3, 0.29], [R.Group(wide, (0, 1, 2))])
     assert games == {0: 500, 1: 500, 2: 500}
 
 
 def test_a_clear_difference_stops_early_and_none_plays_to_the_cap(monkeypatch):
-    rule = R.Difference(300, 300, 3000)
+    rule = stopping.Difference(300, 300, 3000)
     clear, _ = race(monkeypatch, [0.6, 0.55, 0.3, 0.35], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
     assert set(clear.values()) == {300}
     none, _ = race(monkeypatch, [0.4, 0.4, 0.4, 0.4], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))],
                    phases=[0, 0.2, 0.4, 0.6])
     assert set(none.values()) == {3000}
-    small = R.Difference(300, 300, 30_000, margin=0.05)  # shown smaller than 5 points: stops
+    small = stopping.Difference(300, 300, 30_000, margin=0.05)  # shown smaller than 5 points: stops
     within, _ = race(monkeypatch, [0.41, 0.4, 0.4, 0.41], [R.Group(small, (0, 1, 2, 3), (1, 1, 0, 0))])
     assert max(within.values()) < 30_000
 
 
 def test_a_cell_plays_its_members_together_until_the_pooled_rate_is_precise(monkeypatch):
-    rule = R.Cell(50, 50, 5000, h=0.04)
+    rule = stopping.Cell(50, 50, 5000, h=0.04)
     games, _ = race(monkeypatch, [0.5, 0.5, 0.9, 0.9], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
     # the two measured members pooled: Wilson's half-width at 50% is within 0.04 from 600 games, so
     # 300 each; the companions (at 90%) play the same games whatever their own precision
     assert set(games.values()) == {300}
-    assert R.half_width(300, 600) <= 0.04 < R.half_width(250, 500)
+    assert stopping.half_width(300, 600) <= 0.04 < stopping.half_width(250, 500)
 
 
 def test_a_configuration_plays_on_while_one_of_its_groups_keeps_it(monkeypatch):
     """Member 1 is out of the first race at once, but the second (a tie) keeps it to the cap."""
-    first = R.Extremes(200, 200, 1000, worst=False)
+    first = stopping.Extremes(200, 200, 1000, worst=False)
     games, _ = race(monkeypatch, [0.9, 0.2, 0.2], [R.Group(first, (0, 1)), R.Group(first, (1, 2))],
                     phases=[0, 0, 0.5])
     assert games[1] == games[2] == 1000
@@ -138,7 +139,7 @@ class Reversed(P.LocalBackend):
 
 
 def test_decisions_read_only_results_not_blocks_or_their_order(monkeypatch):
-    rates, groups = [0.6, 0.45, 0.4, 0.3, 0.2], [R.Group(R.Extremes(100, 100, 1500), (0, 1, 2, 3, 4))]
+    rates, groups = [0.6, 0.45, 0.4, 0.3, 0.2], [R.Group(stopping.Extremes(100, 100, 1500), (0, 1, 2, 3, 4))]
     base, _ = race(monkeypatch, rates, groups)
     small, played = race(monkeypatch, rates, groups, block=37)
     assert small == base and max(c for _, _, c in played) == 37
@@ -149,9 +150,9 @@ def test_decisions_read_only_results_not_blocks_or_their_order(monkeypatch):
 
 def test_groups_of_one_configuration_must_share_their_rounds():
     with pytest.raises(T.SweepError, match="different rounds"):
-        R.check_groups(2, [R.Group(R.Fixed.of(100), (0, 1)), R.Group(R.Fixed.of(200), (1,))])
+        R.check_groups(2, [R.Group(stopping.Fixed.of(100), (0, 1)), R.Group(stopping.Fixed.of(200), (1,))])
     with pytest.raises(T.SweepError, match="in no group"):
-        R.check_groups(3, [R.Group(R.Fixed.of(100), (0, 1))])
+        R.check_groups(3, [R.Group(stopping.Fixed.of(100), (0, 1))])
 
 
 # --------------------------------------------------------------- a raced sweep on the engine
@@ -159,7 +160,7 @@ def test_groups_of_one_configuration_must_share_their_rounds():
 
 def small_race():
     plan = S.build_plan(["easy"], SEATINGS, S.strategy_variants(["reference"], {}))
-    rule = R.Extremes(150, 150, 900, precision=0.03)
+    rule = stopping.Extremes(150, 150, 900, precision=0.03)
     # two races of their own rates, and one across them: seating 1 plays on in it after its own ends
     groups = [R.Group(rule, (0, 1)), R.Group(rule, (2, 3, 4, 5)), R.Group(rule, (1, 2))]
     return plan, groups
@@ -290,14 +291,14 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
 def test_a_cell_against_the_default_plays_until_the_headline_difference_is_precise(monkeypatch):
     """`against`: the difference of the measured side's pooled rate from the others' (Newcombe's
     interval, the one the report prints for kiai's strongest player) within +-h."""
-    rule = R.Cell(100, 100, 20_000, h=0.02, against=True)
+    rule = stopping.Cell(100, 100, 20_000, h=0.02, against=True)
     games, _ = race(monkeypatch, [0.5, 0.5, 0.4, 0.4], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
     n = set(games.values())
     assert len(n) == 1
     (g,) = n
     # pooled: 2g games a side; the first round whose difference is within 2 points
-    assert R.difference_half_width(g, 2 * g, round(0.8 * g), 2 * g) <= 0.02 + 0.005
-    assert R.difference_half_width(g - 100, 2 * (g - 100), round(0.8 * (g - 100)), 2 * (g - 100)) > 0.02 - 0.005
-    plain = R.Cell(100, 100, 20_000, h=0.02)
+    assert stopping.difference_half_width(g, 2 * g, round(0.8 * g), 2 * g) <= 0.02 + 0.005
+    assert stopping.difference_half_width(g - 100, 2 * (g - 100), round(0.8 * (g - 100)), 2 * (g - 100)) > 0.02 - 0.005
+    plain = stopping.Cell(100, 100, 20_000, h=0.02)
     fewer, _ = race(monkeypatch, [0.5, 0.5, 0.4, 0.4], [R.Group(plain, (0, 1, 2, 3), (1, 1, 0, 0))])
     assert max(fewer.values()) < g  # the rate alone needs fewer games than its difference

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kiai.reports.records import first_divergence, replayed, write
+from kiai.reports.records.game import write
+from kiai.reports.records.replay import first_divergence, replayed
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.simcore.readings import READINGS
 from kiai.strategies.game_config import GameConfig
@@ -230,10 +231,10 @@ def test_bad_record_options_exit_2(capsys, argv, message):
 
 
 def test_the_schema_in_docs_is_current_and_records_meet_it():
-    """docs/record.schema.json is reports.records.schema() (python -m kiai.reports.records writes it)."""
+    """docs/record.schema.json is reports.records.schema.schema() (python -m kiai.reports.records.schema writes it)."""
     import jsonschema
 
-    from kiai.reports.records import schema
+    from kiai.reports.records.schema import schema
 
     path = Path(__file__).resolve().parent.parent / "docs" / "record.schema.json"
     assert json.loads(path.read_text()) == json.loads(json.dumps(schema()))

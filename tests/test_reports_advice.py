@@ -1,5 +1,5 @@
 """The report's advice per team size, its wording of small numbers, and the pages built from it
-(reports.advice, reports.report, reports.presets' advice plan)."""
+(reports.page.advice, reports.page.report, reports.playing.presets' advice plan)."""
 
 import re
 
@@ -8,9 +8,11 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports import advice, presets
-from kiai.reports.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
-from kiai.reports.report import write_report
+from kiai.reports.page import advice
+from kiai.reports.page.in_short import in_short
+from kiai.reports.playing import presets
+from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
+from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed
 from kiai.strategies.registry import DEFAULT
@@ -61,7 +63,7 @@ def test_in_short_says_within_noise_when_line_ups_are_not_told_apart():
     rng = np.random.default_rng(1)
     # 35 line-ups drawn from one and the same win rate
     df = pd.DataFrame(_grid(3, lambda i: int(rng.binomial(1000, 0.3))))
-    lines = advice.in_short(df)[3]
+    lines = in_short(df)[3]
     line = next(x for x in lines if x.startswith("Line-up"))
     assert "within noise" in line and "pick" not in line
 
@@ -70,7 +72,7 @@ def test_in_short_names_the_pick_when_the_data_separate_it():
     best, worst = all_lineups(3)[4], all_lineups(3)[20]
     wins = {4: 600, 20: 100}
     df = pd.DataFrame(_grid(3, lambda i: wins.get(i, 300)))
-    line = next(x for x in advice.in_short(df)[3] if x.startswith("Line-up"))
+    line = next(x for x in in_short(df)[3] if x.startswith("Line-up"))
     assert f"pick {', '.join(best)} (60.0%)" in line
     assert f"avoid {', '.join(worst)} (10.0%)" in line
     # the gap, recomputed from the table: 600/1000 - 100/1000
@@ -90,11 +92,11 @@ def test_seating_finding_only_when_seatings_differ():
     even = pd.DataFrame(_grid(4, lambda i: 301 if i == 0 else 300)
                         + [_row("easy", s, wins=300 + (k % 2)) for k, s in enumerate(seats)])
     even["games"] = 1000
-    line = next(x for x in advice.in_short(even)[4] if x.startswith("Seating"))
+    line = next(x for x in in_short(even)[4] if x.startswith("Seating"))
     assert "within noise" in line
     apart = pd.DataFrame(_grid(4, lambda i: 400 if i == 0 else 300)
                          + [_row("easy", s, wins=400 + 50 * k, games=1000) for k, s in enumerate(seats[1:], 1)])
-    line = next(x for x in advice.in_short(apart)[4] if x.startswith("Seating"))
+    line = next(x for x in in_short(apart)[4] if x.startswith("Seating"))
     assert "within noise" not in line and "gains 25.0 pp over the worst" in line
 
 
@@ -122,7 +124,7 @@ def test_house_rules_pair_each_reading_with_the_rules_own():
     assert once["separated"]
     heal = rules[rules["reading"] == "heal"].iloc[0]
     assert heal["diff"] == pytest.approx(6 / 2000) and not heal["separated"]
-    line = next(x for x in advice.in_short(_with_readings())[3] if x.startswith("Rule mistakes"))
+    line = next(x for x in in_short(_with_readings())[3] if x.startswith("Rule mistakes"))
     assert "V-2" in line and "+12.0 pp" in line and "V-1 within noise" in line
 
 
@@ -163,17 +165,17 @@ def test_default_preset_plays_every_team_size_and_the_readings():
 
 
 def test_default_preset_races_line_ups_seatings_readings_and_absent_tokens():
-    from kiai.reports import racing
+    from kiai.reports.playing import racing, stopping
 
     plan = presets.default_plan()
     groups = presets.preset_groups("default", plan)
     racing.check_groups(len(plan), groups)  # everyone races, on the same rounds
-    lineups = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SWEEP_PRECISION]
+    lineups = [g for g in groups if isinstance(g.rule, stopping.Extremes) and g.rule.precision == presets.SWEEP_PRECISION]
     assert len(lineups) == 4 * 6  # every level and team size (seven samurai: a race of one)
     assert sorted({len(g.members) for g in lineups}) == [1, 7, 21, 35]
-    seats = [g for g in groups if isinstance(g.rule, racing.Extremes) and g.rule.precision == presets.SEATING_PRECISION]
+    seats = [g for g in groups if isinstance(g.rule, stopping.Extremes) and g.rule.precision == presets.SEATING_PRECISION]
     assert len(seats) == 35 and {len(g.members) for g in seats} == {6}
-    cells = [g for g in groups if isinstance(g.rule, racing.Difference)]
+    cells = [g for g in groups if isinstance(g.rule, stopping.Difference)]
     assert len(cells) == 5 * 2 * 6 + 4  # each reading, at easy and normal, per team size; tokens off per level
     for g in cells:  # each changed configuration beside the rules' own on the same seating and level
         other = [plan[i] for i, label in zip(g.members, g.labels) if label]
@@ -302,7 +304,7 @@ def test_report_of_a_tiny_sweep_of_two_and_seven_samurai(capsys, tmp_path):
 
 
 def test_line_ups_that_won_nothing_are_not_ranked(tmp_path):
-    from kiai.reports import charts
+    from kiai.reports.page import charts
 
     df = pd.DataFrame(_grid(3, lambda i: 100 + 10 * i) + _grid(3, lambda i: 0, "heroic"))
     fig = charts.plot_lineups(df, 3)
@@ -323,7 +325,7 @@ def test_the_pick_is_the_seated_line_up_among_those_tied_with_the_best():
     grid = advice.grid_rows(df)
     level, pick, pa = advice.the_pick(df, advice.level_rates(grid), advice.lineup_rates(grid), 3)
     assert (level, pick) == ("easy", ",".join(lineups[1]))
-    line = next(x for x in advice.in_short(df)[3] if x.startswith("Seating"))
+    line = next(x for x in in_short(df)[3] if x.startswith("Seating"))
     assert "2 of its 2 seatings" in line
     # without the seatings, the highest rate
     plain = pd.DataFrame(_grid(3, lambda i: {0: 505, 1: 500}.get(i, 100)))

@@ -1,12 +1,12 @@
-"""The report's skill ladder (reports.ladder) and its place in the report."""
+"""The report's skill ladder (reports.page.ladder) and its place in the report."""
 
 import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports import ladder
-from kiai.reports.charts import NoChartData
-from kiai.reports.report import write_report
+from kiai.reports.page import ladder
+from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.report import write_report
 
 A, B, C = ("heihachi", "daisuke", "gorobei"), ("kanbei", "kyuzo", "kikuchiyo"), ("daisuke", "kyuzo", "katsushiro")
 RATES = {"reference": 5, "keeper": 30, "learned": 40, "lookahead": 60, "judge": 70, "foresight": 180}

@@ -6,10 +6,10 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from kiai.reports import advice, charts
-from kiai.reports import effects as eff
-from kiai.reports.charts import NoChartData
-from kiai.reports.report import load_results, write_report
+from kiai.reports.page import advice, charts
+from kiai.reports.page import effects as eff
+from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.report import load_results, write_report
 from kiai.simcore.seatings import distinct_seatings, lineup_key
 from kiai.simcore.codes import LEVEL_PLUSES
 
@@ -253,7 +253,7 @@ def test_load_results_rejects_other_files(tmp_path):
 
 
 def test_methods_say_how_a_strategy_with_family_values_played():
-    from kiai.reports.methods import models_note as _models_note
+    from kiai.reports.page.methods import models_note as _models_note
 
     rows = [_row("easy", ("kyuzo", "heihachi"), 5, strategy=s) for s in ("selfplay", "learned", "keeper", "greedy")]
     note = _models_note(pd.DataFrame(rows))

@@ -1,11 +1,11 @@
-"""reports.tune without the engine: schedules, candidates, the search and the re-evaluation."""
+"""reports.search.tune without the engine: schedules, candidates, the search and the re-evaluation."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from kiai.reports import tune as T
+from kiai.reports.search import tune as T
 from kiai.simcore.stats import paired_test
 from kiai.strategies import registry
 from kiai.strategies.registry import Param, Strategy

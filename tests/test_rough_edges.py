@@ -28,8 +28,8 @@ UNWRITABLE = Path("/proc")  # no one, root included, can create files there
 
 @pytest.fixture
 def no_games(monkeypatch):
-    """Fails the test if any game is played (every command plays through reports.play.play_block)."""
-    from kiai.reports import play as S
+    """Fails the test if any game is played (every command plays through reports.playing.play.play_block)."""
+    from kiai.reports.playing import play as S
 
     def refuse(*a, **k):
         raise AssertionError("a game was played before the output path was checked")
@@ -199,7 +199,7 @@ def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
 
 
 def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
-    from kiai.reports import sweep as S
+    from kiai.reports.playing import sweep as S
     from kiai.strategies.game_config import GameConfig
 
     out = tmp_path / "s.parquet"
@@ -213,7 +213,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
-    from kiai.reports import play as S
+    from kiai.reports.playing import play as S
     from kiai.strategies.game_config import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
@@ -234,7 +234,7 @@ def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
 
 
 def test_play_range_grows_to_full_blocks_for_a_fast_strategy(monkeypatch):  # 9
-    from kiai.reports import play as S
+    from kiai.reports.playing import play as S
 
     parts = []
     monkeypatch.setattr(S, "play_block", lambda c, s, o, k: parts.append(k) or np.zeros((k, 1), np.int32))
@@ -282,7 +282,7 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
     import kiai.progress
     from kiai.cli.common import stderr
-    from kiai.reports import play as S
+    from kiai.reports.playing import play as S
 
     monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
     from kiai.strategies import compiling
@@ -498,7 +498,7 @@ def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item
 
 
 def test_a_one_configuration_report_says_configuration():  # item 8.2
-    from kiai.reports.report import summary as _summary
+    from kiai.reports.page.report import summary as _summary
 
     assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
 
@@ -523,7 +523,7 @@ def _squeezed(text: str) -> str:
 
 
 def test_sweep_help_quotes_the_default_presets_real_games(capsys, monkeypatch):  # item 8.4
-    from kiai.reports import presets
+    from kiai.reports.playing import presets
 
     code, out, _ = run(capsys, "sweep", "--help")
     text = _squeezed(out)

@@ -12,14 +12,14 @@ import pytest
 from pandas.api import types as ptypes
 
 from kiai.cli.main import main
-from kiai.reports import play as P
-from kiai.reports import racing as R
-from kiai.reports import sweep as S
-from kiai.reports import tables as T
-from kiai.reports.report import load_results
+from kiai.reports.playing import play as P
+from kiai.reports.playing import stopping
+from kiai.reports.playing import sweep as S
+from kiai.reports.playing import tables as T
+from kiai.reports.page.report import load_results
 from kiai.simcore.seatings import canonical_seating, lineup_key, seating_key
 from kiai.simcore.stats import proportion_ci
-from kiai.reports.summary import Tally
+from kiai.reports.playing.summary import Tally
 from kiai.simcore import results as L
 from conftest import run
 
@@ -42,7 +42,7 @@ REAL_PLAY_BLOCK = P.play_block
 
 
 class Counter:
-    """Stands in for reports.play.play_block and records which blocks were played."""
+    """Stands in for reports.playing.play.play_block and records which blocks were played."""
 
     def __init__(self, monkeypatch, stop_at_config: int | None = None):
         self.calls: list[tuple[str, str, int, int]] = []
@@ -353,7 +353,7 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
     rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
                       P.LocalBackend(), block=3000)  # fmt: skip
     assert rows[0]["games"] == 8000 and rows[0]["wins"] == 2000
-    assert R.half_width(2000, 8000) <= 0.01 < R.half_width(1000, 4000)
+    assert stopping.half_width(2000, 8000) <= 0.01 < stopping.half_width(1000, 4000)
     # batches 1,000 + 1,000 + 2,000 + 4,000, cut into blocks of at most 3,000, each index once
     assert sorted(played) == [(0, 1000), (1000, 1000), (2000, 2000), (4000, 3000), (7000, 1000)]
 
@@ -388,8 +388,8 @@ def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
 
 
 def test_dask_cluster_gives_the_same_table(tmp_path):
-    from kiai.reports.cluster import DaskBackend
-    from kiai.reports.presets import merge_plans
+    from kiai.reports.playing.cluster import DaskBackend
+    from kiai.reports.playing.presets import merge_plans
 
     def plan():
         lineups = S.expand_lineups([3, 4], "sample", 1, 2)
@@ -428,7 +428,7 @@ def test_cli_workers_and_scheduler_match_a_local_run(tmp_path, capsys):
 
 
 def test_default_preset_plan():
-    from kiai.reports import presets
+    from kiai.reports.playing import presets
 
     plan = presets.default_plan()
     # every line-up of 2 to 7 at every level, the other seatings of the 4-samurai ones at easy, the five
@@ -492,7 +492,7 @@ def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays()
     """A sweep row's params are the parameters as set: the family values' own play (their headers,
     which simulate prints as played) differs by table, and the report would otherwise split
     selfplay into a strategy per family (charts.strategy_labels); the model column tells them apart."""
-    from kiai.reports import charts
+    from kiai.reports.page import charts
     from kiai.strategies.game_config import GameConfig
 
     configs = [GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "selfplay"),

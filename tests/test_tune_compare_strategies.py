@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from kiai.cli.main import main
-from kiai.reports import tune as T
+from kiai.reports.search import tune as T
 from kiai.simcore.stats import holm, paired_test
 from kiai.simcore import results as L
 from kiai.strategies.game_config import GameConfig

@@ -1,0 +1,65 @@
+"""What the main rows of a report cover, in words, for each section to say; and the small helpers
+the sections share."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from kiai.reports.page import advice
+from kiai.reports.page.wording import fmt_pp
+from kiai.words import plural
+
+
+class Scope:
+    """What the main rows cover, in words, for each section to say."""
+
+    def __init__(self, main: pd.DataFrame, strategy: str):
+        self.main, self.strategy = main, strategy
+        self.grid = advice.grid_rows(main)  # what the sections count: one seating per line-up
+        grid = advice.one_seating_per_lineup(main)
+        self.games = grid["games"] if not grid.empty else pd.Series(dtype=int)
+        self.seeds = sorted(set(main["seed"].astype(int))) if "seed" in main and not main.empty else []
+
+    def seed(self) -> str:
+        if not self.seeds:
+            return "seed not recorded"
+        return f"seed {self.seeds[0]}" if len(self.seeds) == 1 else f"seeds {', '.join(map(str, self.seeds))}"
+
+    def line(self, what: str) -> str:
+        return f"Scope: {what}; strategy `{self.strategy}`, the rules' own readings, {self.seed()}."
+
+    def games_each(self) -> str:
+        return f"{spread(self.games)} games each" if len(self.games) else "no games"
+
+    def precision(self) -> str:
+        if not len(self.games):
+            return "The table holds no games of the main strategy."
+        g = int(self.games.median())
+
+        def half(rate):
+            lo, hi, _ = advice.proportion_ci_arrays([round(rate * g)], [g])
+            return (hi[0] - lo[0]) / 2
+
+        return (f"Precision: a line-up plays {self.games_each()}, so one line-up's win rate is known to within "
+                f"{fmt_pp(half(0.5), signed=False)} at 50% and {fmt_pp(half(0.1), signed=False)} at 10% (half "
+                "the width of its 95% interval); rates pooled over the line-ups of a team size are known far more "
+                "closely. Every interval on this page is a 95% interval, and a finding is stated only when the "
+                'data separate it from the alternatives; otherwise the page says "within noise".')
+
+
+def summary(df: pd.DataFrame) -> str:
+    return (
+        f"{plural(len(df), 'configuration')}, {plural(int(df['games'].sum()), 'game')}, "
+        f"{int(df['wins'].sum()):,} won."
+    )
+
+
+def csv_columns(table: pd.DataFrame) -> pd.DataFrame:
+    return table.rename(columns={"difficulty": "level", "rate": "win_rate", "lo": "ci_low", "hi": "ci_high"})
+
+
+def spread(values: pd.Series) -> str:
+    if values.empty:
+        return "none"
+    lo, hi = int(values.min()), int(values.max())
+    return f"{lo:,}" if lo == hi else f"{lo:,} to {hi:,} (median {int(values.median()):,})"

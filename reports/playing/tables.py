@@ -1,0 +1,219 @@
+"""The results table of a sweep: its columns, its rows, and its files.
+
+The table has exactly the columns of COLUMNS (the schema reports.page.report reads), one row per
+configuration, built from reports.playing.summary.summarize so its figures agree with `kiai simulate`.
+The Parquet file also carries, in its schema metadata, the key of every row (what defines the
+configuration and how it was played) and how many games each had won at each look of a race
+(reports.playing.racing), so that a killed sweep can resume without replaying or losing finished
+configurations. Every write is atomic: a temporary file in the same folder, then os.replace.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiai.reports.files import atomic_write
+from kiai.reports.playing.summary import MAX_SCORE, kiai_version
+from kiai.simcore.codes import OUTCOMES
+from kiai.simcore.seatings import lineup_key
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+METADATA_KEY = b"kiai.sweep"
+FORMAT = 1
+
+# The results table: column -> dtype. This is the schema reports.page.report and reports.page.charts read.
+COLUMNS: dict[str, str] = {
+    "difficulty": "str",
+    "n_samurai": "int64",
+    "lineup": "str",  # the samurai in codes.SAMURAI order, comma-joined (seatings.lineup_key)
+    "seating": "str",  # the seats as played, seat 0 first, comma-joined
+    "strategy": "str",
+    "honest": "bool",
+    "params": "str",  # JSON object, every parameter with defaults applied, sorted keys
+    "absent_tokens": "bool",
+    "rules": "str",  # the rule readings that differ from the rules' own, 'heal=wounded,...', or 'default'
+    "games": "int64",
+    "wins": "int64",
+    "win_rate": "float64",
+    "ci_low": "float64",
+    "ci_high": "float64",
+    "ci_method": "str",
+    **{f"out_{name}": "int64" for name in OUTCOMES},
+    **{f"lost_round_{r}": "int64" for r in (1, 2, 3)},
+    **{f"score_{s}": "int64" for s in range(MAX_SCORE + 1)},
+    "mean_barricades_left": "float64",
+    "mean_farmsteads_left": "float64",
+    "mean_families_left": "float64",
+    "mean_wound_steps": "float64",
+    "kiai_activations_per_game": "float64",
+    "cards_confronted_per_game": "float64",
+    "cards_defended_per_game": "float64",
+    "stalled_games": "int64",
+    "seed": "int64",
+    "components_sha256": "str",
+    "kiai_version": "str",
+    "engine": "str",  # the engine's source hash (engine_hash: simcore.sources.source_hash) that played the row
+}
+# the columns that say which configuration a row is (with seed and request, its key)
+DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
+            "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
+DEFAULT_RULES = "default"  # the `rules` column of the rules' own readings (and of tables older than the column)
+# the defining columns that say how a configuration was played rather than which one it is: a row
+# of the same configuration, seed and games whose provenance (these, the model's SHA-256 and the
+# engine) differs from this run's is played again by --resume
+PROVENANCE = ("components_sha256", "kiai_version")
+UNKNOWN_ENGINE = ""  # the `engine` column of tables older than it: stale for --resume
+
+
+class SweepError(ValueError):
+    """A sweep that cannot run as asked; the message is one line, fit for the command line."""
+
+
+def config_columns(config) -> dict:
+    """The defining columns of a configuration's row."""
+    d = config.describe()
+    return {
+        "difficulty": d["difficulty"],
+        "n_samurai": config.n,
+        "lineup": lineup_key(config.samurai),
+        "seating": ",".join(config.samurai),
+        "strategy": d["strategy"],
+        "honest": bool(d["honest"]),
+        # as set (the defaults and those given): a family value's own play follows from the model
+        "params": json.dumps(config.param_dict(), sort_keys=True),
+        "absent_tokens": bool(d["absent_tokens"]),
+        "rules": rules_label(config),
+        "components_sha256": d["components_sha256"],
+        "model_sha256": d["model"]["sha256"] if "model" in d else "",  # learned's model (or a planner's base's)
+        "kiai_version": _version(),
+    }
+
+
+def rules_label(config) -> str:
+    """A configuration's `rules` column: 'default', or its changed readings ('heal=wounded,...')."""
+    from kiai.simcore.readings import label
+
+    return label(getattr(config, "rules", None) or {})
+
+
+def with_rules_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `rules` column: tables written before it existed played docs/rules.md's
+    readings, so it is filled with 'default' (after absent_tokens, where COLUMNS has it)."""
+    return _with_column(df, "rules", DEFAULT_RULES, after="absent_tokens")
+
+
+def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `engine` column: tables written before it existed say nothing of
+    the engine that played them, so it is filled with UNKNOWN_ENGINE (which --resume plays again)."""
+    return _with_column(df, "engine", UNKNOWN_ENGINE, after="kiai_version")
+
+
+def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataFrame:
+    """df with column `name` (filled with `fill` where the table predates it) after column `after`
+    (at the end if the table lacks that one too)."""
+    if name in df.columns:
+        return df
+    df = df.copy()
+    at = list(df.columns).index(after) + 1 if after in df.columns else len(df.columns)
+    df.insert(at, name, fill)
+    return df
+
+
+@functools.lru_cache(maxsize=1)
+def engine_hash() -> str:
+    """The hash of the engine's source (simcore/ and strategies/) as first read by this process."""
+    from kiai.simcore.sources import source_hash
+
+    return source_hash()
+
+
+@functools.lru_cache(maxsize=1)
+def _version() -> str:
+    return kiai_version()
+
+
+def identity_key(config) -> str:
+    return json.dumps(config_columns(config), sort_keys=True)
+
+
+
+# ----------------------------------------------------------------------------- rows
+
+
+def row_from_summary(summary: dict, config) -> dict:
+    """One table row (COLUMNS) from reports.playing.summary.summarize's output."""
+    lo, hi = summary["ci95"]
+    row = {
+        **config_columns(config),
+        "games": summary["games"],
+        "wins": summary["wins"],
+        "win_rate": summary["win_rate"],
+        "ci_low": lo,
+        "ci_high": hi,
+        "ci_method": summary["ci_method"],
+        **{f"out_{k}": v for k, v in summary["outcomes"].items()},
+        **{f"lost_round_{r}": summary["lost_in_round"][str(r)] for r in (1, 2, 3)},
+        **{f"score_{s}": summary["scores"].get(str(s), 0) for s in range(MAX_SCORE + 1)},
+        "stalled_games": summary["stalled_games"],
+        "seed": summary["seed"],
+        "engine": engine_hash(),
+    }
+    for name in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
+                 "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game"):  # fmt: skip
+        row[name] = summary[name]
+    if row["components_sha256"] != summary["components_sha256"]:  # pragma: no cover - defensive
+        raise AssertionError("summary and configuration disagree on the component file")
+    return {c: row[c] for c in COLUMNS}
+
+
+def to_frame(rows: list[dict]) -> pd.DataFrame:
+    """Rows in COLUMNS order with COLUMNS dtypes (also for an empty table)."""
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    return df.astype(COLUMNS)
+
+
+# ------------------------------------------------------------------------------- files
+
+
+def write_table(df: pd.DataFrame, path, keys: list[str], info: dict | None = None, csv: bool = False) -> None:
+    """Write the table atomically as Parquet (row keys in the metadata) and, with csv, as CSV
+    beside it (same name, .csv)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if len(keys) != len(df):
+        raise ValueError(f"{len(keys)} keys for {len(df)} rows")
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[METADATA_KEY] = json.dumps({"format": FORMAT, "keys": keys, **(info or {})}).encode()
+    table = table.replace_schema_metadata(meta)
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+    if csv:
+        atomic_write(Path(path).with_suffix(".csv"), lambda tmp: df.to_csv(tmp, index=False))
+
+
+def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
+    """A sweep table written by write_table: (frame, row keys, metadata). Raises SweepError
+    when the file is not one."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as e:  # noqa: BLE001 - pyarrow raises several kinds for a bad file
+        raise SweepError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    if raw is None:
+        raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
+    info = json.loads(raw)
+    df = with_engine_column(with_rules_column(table.to_pandas()))
+    keys = list(info.pop("keys", []))
+    if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
+        raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
+    return df.astype(COLUMNS), keys, info

@@ -1,0 +1,300 @@
+"""Comparing several "arms" (configurations that differ in one respect) on the same games.
+
+An arm is a label and a GameConfig. Every arm plays game indices 0..N-1 of one seed, so game i
+has the same deal in every arm (common random numbers) and arms can be compared game by game:
+each is tested against the best with McNemar's test on the games they won and lost
+(simcore.stats.paired_test_counts), and the p-values are Holm-adjusted over the comparisons.
+
+The arms play block by block (every arm plays a block of game indices before any arm plays the
+next), and each block is counted in and dropped: every arm's Tally, and for every pair of arms
+the games both won. From those and each arm's wins come the 2x2 counts of every pair, so memory
+does not grow with the number of games, and the figures are those of playing each arm whole.
+
+`kiai compare` builds its arms from the seatings of a line-up (seating_arms) and ranks them
+against the best (rank), or, with --strategies, from strategies on one seating (strategy_arms),
+or, with --rules, from the values of one rule reading (rule_arms), or, with --components a,b, from
+component files (component_arms), and tests every pair of arms (pairwise). seatings_report,
+strategies_report, rules_report and components_report give what it prints with --json.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kiai.reports.playing import play
+from kiai.simcore.seatings import seatings_from
+from kiai.simcore.stats import holm, paired_test_counts
+from kiai.reports.playing.summary import Tally, summarize
+from kiai.simcore import results as L
+
+ALPHA = 0.05
+# a block's win matrix (arms x games, float64 for the pair counts) holds at most this many cells
+PAIR_CELLS = 2_000_000
+
+
+@dataclass(frozen=True)
+class Arm:
+    label: str
+    config: object  # strategies.game_config.GameConfig
+
+
+def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
+                 components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
+    """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
+    line-up's first samurai, so the seating as given is the first arm and plays exactly the
+    games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
+    from kiai.strategies.game_config import GameConfig
+
+    arms = []
+    for seating in seatings_from(lineup):
+        config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
+                            absent_tokens=absent_tokens, components=components, model=model,
+                            rules=dict(rules or {}))  # fmt: skip
+        arms.append(Arm(",".join(seating), config))
+    return arms
+
+
+def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple], absent_tokens: str = "auto",
+                  components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
+    """One arm per strategy, all on the one seating given (seat 0 first): (name, overrides), or
+    (label, name, overrides) where one strategy is compared with itself under other parameters
+    (kiai.players.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
+    rule readings every arm plays."""
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.game_config import GameConfig
+
+    given = [s if len(s) == 3 else (s[0], s[0], s[1]) for s in strategies]
+    labels = [label for label, _, _ in given]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ConfigError(f"strategy '{twice[0]}' is listed twice")
+    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
+                                  absent_tokens=absent_tokens, components=components, model=model,
+                                  rules=dict(rules or {})))
+            for label, name, params in given]  # fmt: skip
+
+
+def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, reading: str,
+              values: Sequence[str], absent_tokens: str = "auto", components=None, model: str | None = None,
+              rules: dict | None = None) -> list[Arm]:
+    """One arm per value of one rule reading (simcore.readings), all with the one seating given
+    (seat 0 first) and strategy, so every arm plays the same deals and the arms differ in that
+    reading only; `rules` are the other readings, the same in every arm. The label is
+    'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.game_config import GameConfig
+
+    twice = sorted({v for v in values if list(values).count(v) > 1})
+    if twice:
+        raise ConfigError(f"rule {reading}: value '{twice[0]}' is listed twice")
+    if reading in (rules or {}):
+        raise ConfigError(f"rule {reading} is both fixed and compared")
+    return [Arm(f"{reading}={value}", GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=strategy,
+                                                 params=dict(params), absent_tokens=absent_tokens,
+                                                 components=components, model=model,
+                                                 rules={**(rules or {}), reading: value}))
+            for value in values]  # fmt: skip
+
+
+def component_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, files: Sequence,
+                   absent_tokens: str = "auto", model: str | None = None, rules: dict | None = None) -> list[Arm]:
+    """One arm per component file (`files`: (label, Components, level) triples, each label once;
+    a level of None: `difficulty`), all with the one seating given (seat 0 first), strategy and
+    rule readings, so every arm plays the same game indices of a seed and the arms differ in the
+    component data (and the level a file names: a house level against the printed one) only."""
+    from kiai.simcore.config import ConfigError
+    from kiai.strategies.game_config import GameConfig
+
+    labels = [label for label, _, _ in files]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise ConfigError(f"component file '{twice[0]}' is listed twice")
+    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=level or difficulty, strategy=strategy,
+                                  params=dict(params), absent_tokens=absent_tokens, components=comp, model=model,
+                                  rules=dict(rules or {})))
+            for label, comp, level in files]  # fmt: skip
+
+
+def both_won(won) -> np.ndarray:
+    """For a win matrix (arms x games, True = won), the (arms x arms) counts of games both arms
+    won; the diagonal is each arm's wins. Exact: a float64 product of 0/1 entries sums whole
+    numbers far below 2**53."""
+    w = np.asarray(won, dtype=np.float64)
+    return np.rint(w @ w.T).astype(np.int64)
+
+
+def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
+              on_block: Callable[[int], None] | None = None,
+              on_arm: Callable[[Arm], None] | None = None) -> list[dict]:
+    """Play every arm on games 0..games-1 of seed: [{arm, summary, index, both}], where index
+    is the arm's place in `arms` and both[j] the games it and arm j both won.
+
+    The games are played in blocks of indices, every arm playing a block before any arm plays
+    the next; the first block has play.FIRST_CHUNK games and each next one is sized so the
+    slowest arm plays it in about play.CHUNK_SECONDS (at most play.BLOCK, and at most
+    PAIR_CELLS cells of arms x games). on_arm(arm) is called as an arm starts its part of a
+    block, on_block(k) after it played those k games."""
+    k = len(arms)
+    tallies = [Tally() for _ in arms]
+    both = np.zeros((k, k), np.int64)
+    cap = max(1, min(play.BLOCK, PAIR_CELLS // max(k, 1)))
+    done, size = 0, play.FIRST_CHUNK
+    while done < games:
+        n = min(size, cap, games - done)
+        won = np.empty((k, n), dtype=bool)
+        slowest = 0.0
+        for i, arm in enumerate(arms):
+            if on_arm is not None:
+                on_arm(arm)
+            t0 = time.perf_counter()
+            rows = play.play_block(arm.config, seed, done, n)
+            slowest = max(slowest, time.perf_counter() - t0)
+            tallies[i].add(rows)
+            won[i] = rows[:, L.O_OUTCOME] == 0
+            if on_block is not None:
+                on_block(n)
+        both += both_won(won)
+        done += n
+        size = play.next_chunk(n, slowest)
+    return [{"arm": arm, "summary": summarize(tallies[i], arm.config, seed), "index": i, "both": both[i]}
+            for i, arm in enumerate(arms)]  # fmt: skip
+
+
+def paired(p: dict, q: dict) -> dict:
+    """McNemar's test of played arm p against q on their common games (simcore.stats
+    .paired_test_counts, a = p, b = q), from their wins and the games both won."""
+    n = p["summary"]["games"]
+    both = int(p["both"][q["index"]])
+    return paired_test_counts(n, both, p["summary"]["wins"] - both, q["summary"]["wins"] - both)
+
+
+def arm_entry(p: dict) -> dict:
+    """An arm's label and win rate with its interval."""
+    s = p["summary"]
+    return {"label": p["arm"].label, "games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
+            "ci95": list(s["ci95"]), "ci_method": s["ci_method"]}  # fmt: skip
+
+
+def by_win_rate(played: Sequence[dict]) -> list[dict]:
+    """The played arms, highest win rate first (ties keep the given order)."""
+    return sorted(played, key=lambda p: -p["summary"]["win_rate"])
+
+
+def rank(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
+    """Arms ranked by win rate (ties keep the given order), each against the best.
+
+    diff_from_best is the arm's win rate minus the best's (0 or below); diff_ci its paired 95%
+    interval; p_value McNemar's raw p-value against the best, p_holm Holm-adjusted over the
+    other arms; significant is p_holm < alpha. The best has None for the tests."""
+    ordered = by_win_rate(played)
+    best = ordered[0]
+    tests = [paired(p, best) for p in ordered[1:]]
+    adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
+    out = []
+    for r, p in enumerate(ordered):
+        entry = {"rank": r + 1, **arm_entry(p),
+                 "diff_from_best": p["summary"]["win_rate"] - best["summary"]["win_rate"]}  # fmt: skip
+        if r == 0:
+            entry.update(diff_ci=[0.0, 0.0], p_value=None, p_holm=None, significant=False,
+                         discordant=[0, 0])  # fmt: skip
+        else:
+            t = tests[r - 1]
+            entry.update(diff_ci=list(t["diff_ci"]), p_value=t["pvalue"], p_holm=float(adjusted[r - 1]),
+                         significant=bool(adjusted[r - 1] < alpha), discordant=[t["a_only"], t["b_only"]])  # fmt: skip
+        out.append(entry)
+    return out
+
+
+def pairwise(played: Sequence[dict], alpha: float = ALPHA) -> list[dict]:
+    """Every pair of arms (a, b), a before b in the order given: k(k-1)/2 entries.
+
+    diff is a's win rate minus b's on the same games; diff_ci its paired 95% interval;
+    discordant [games only a won, games only b won]; p_value McNemar's raw p-value, p_holm
+    Holm-adjusted over all the pairs; significant is p_holm < alpha."""
+    pairs = [(a, b) for i, a in enumerate(played) for b in played[i + 1 :]]
+    tests = [paired(a, b) for a, b in pairs]
+    adjusted = holm([t["pvalue"] for t in tests]) if tests else np.array([])
+    return [
+        {
+            "a": a["arm"].label,
+            "b": b["arm"].label,
+            "diff": t["diff"],
+            "diff_ci": list(t["diff_ci"]),
+            "discordant": [t["a_only"], t["b_only"]],
+            "exact": t["exact"],
+            "p_value": t["pvalue"],
+            "p_holm": float(p_holm),
+            "significant": bool(p_holm < alpha),
+        }
+        for (a, b), t, p_holm in zip(pairs, tests, adjusted)
+    ]
+
+
+def seatings_report(played: Sequence[dict], typed: str, seed: int) -> list[dict]:
+    """The seatings ranked by win rate, each tested against the best: what `kiai compare --json`
+    prints. `typed` is the seating as given (seat 0 first, comma-joined)."""
+    d = played[0]["summary"]
+    return [{"rank": e["rank"], "seating": e["label"], "as_typed": e["label"] == typed,
+             **{k: v for k, v in e.items() if k not in ("rank", "label")},
+             "difficulty": d["difficulty"], "strategy": d["strategy"], "params": d["params"],
+             "rules": d["rules"], "seed": seed}
+            for e in rank(played)]  # fmt: skip
+
+
+def strategies_report(played: Sequence[dict], games: int, seed: int) -> dict:
+    """Strategies on one seating, best first, and the paired test of every pair: what
+    `kiai compare --strategies ... --json` prints."""
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "strategy": p["summary"]["strategy"], "label": p["arm"].label, "honest": p["summary"]["honest"],
+             "params": p["summary"]["params"], **{k: v for k, v in arm_entry(p).items() if k != "label"},
+             "rules": p["summary"]["rules"]}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    return {"mode": "strategies", "seating": d["samurai"], "difficulty": d["difficulty"],
+            "absent_tokens": d["absent_tokens"], "rules": d["rules"], "games": games, "seed": seed,
+            "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+            "alpha": ALPHA, "strategies": rows, "pairs": pairwise(ordered)}  # fmt: skip
+
+
+def rules_report(played: Sequence[dict], reading: str, games: int, seed: int) -> dict:
+    """The values of one rule reading on one seating and strategy, best first, and the paired
+    test of every pair: what `kiai compare --rules ... --json` prints."""
+    from kiai.simcore.readings import BY_NAME, changed
+
+    info = BY_NAME[reading]
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, "reading": p["summary"]["rules"][reading],
+             "default": p["summary"]["rules"][reading] == info.default,
+             **arm_entry(p), "rules": p["summary"]["rules"]}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    others = {k: v for k, v in changed(d["rules"]).items() if k != reading}  # the --rule readings of every arm
+    return {"mode": "rules", "rule": reading, "v": info.v, "departs_from": info.departs,
+            "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
+            "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"],
+            "fixed_rules": others, "games": games, "seed": seed,
+            "components_sha256": d["components_sha256"], "kiai_version": d["kiai_version"],
+            "alpha": ALPHA, "readings": rows, "pairs": pairwise(ordered)}  # fmt: skip
+
+
+def components_report(played: Sequence[dict], games: int, seed: int) -> dict:
+    """The component files on one seating and strategy, best first, and the paired test of every
+    pair: what `kiai compare --components a.toml,b.toml --json` prints. Each file's row names its
+    SHA-256, that of the data the learned players read, and the mark of a model made for other data."""
+    ordered = by_win_rate(played)
+    d = ordered[0]["summary"]
+    rows = [{"rank": r + 1, **arm_entry(p), "difficulty": p["summary"]["difficulty"],
+             "components": p["summary"]["components"],
+             "components_sha256": p["summary"]["components_sha256"],
+             "components_data_sha256": p["summary"]["components_data_sha256"],
+             "model": p["summary"].get("model", {}).get("sha256"),
+             "mark": p["summary"].get("model", {}).get("mark")}
+            for r, p in enumerate(ordered)]  # fmt: skip
+    return {"mode": "components", "seating": d["samurai"], "difficulty": d["difficulty"], "strategy": d["strategy"],
+            "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"], "rules": d["rules"],
+            "games": games, "seed": seed, "kiai_version": d["kiai_version"], "alpha": ALPHA, "files": rows,
+            "pairs": pairwise(ordered)}  # fmt: skip
