@@ -1,4 +1,4 @@
-"""`foresight`: CHEATING upper bound. The lookahead without sampling: its rollouts see the true
+"""`foresight`: CHEATING yardstick. The lookahead without sampling: its rollouts see the true
 stacks and the game's future shuffles, so the gap between it and the best honest strategy is
 what luck of the deal is worth (strategies.lookahead plays it)."""
 
@@ -7,7 +7,7 @@ from kiai.strategies.lookahead import BASES, FORESIGHT, hooks, plan, plan_record
 
 STRATEGY = Strategy(
     "foresight",
-    "CHEATING upper bound: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles.",
+    "CHEATING yardstick: the lookahead without sampling; its rollouts see the true stacks and the game's future shuffles (a lower bound on what perfect information wins, not a bound on play).",
     (Param("samples", 1, 1, 1, True, "always 1: the true hidden state is the only sample"), *planning_params(base=0, value=0, margin=0.0)),
     honest=False,
     planner=True,

@@ -33,13 +33,14 @@ _MODULE_OF = {
 DEFAULT = "selfplay"  # what every command plays when no strategy is named
 # kiai's strongest player of each family of tables (team size; the same at every level today):
 # (strategy, the parameters that differ from its defaults). `--strategy strongest` plays it, and
-# the report names it beside DEFAULT. `judge` with 2 to 4 samurai; with 5 and more, the lookahead
-# over `learned` that weighs every question wins more of the same deals (docs/strategies.md)
+# the report names it beside DEFAULT. `judge` with 2 to 4 samurai; with 5 and more, where judge's
+# value of the table knows less, the lookahead over `learned` that weighs every question, keeper
+# playing its rollouts and its answers racing: as strong as with learned's own rollouts, at
+# several times the speed (docs/strategies.md; CHANGELOG.md has the measurements)
 STRONGEST_NAME = "strongest"
 JUDGE = ("judge", {})
-LOOKAHEAD_OVER_LEARNED = ("lookahead", {"base": 5, "decisions": 1})
-STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: LOOKAHEAD_OVER_LEARNED, 6: LOOKAHEAD_OVER_LEARNED,
-             7: LOOKAHEAD_OVER_LEARNED}  # fmt: skip
+RACED_LOOKAHEAD = ("lookahead", {"base": 5, "decisions": 1, "rollouts": 1, "race": 0.05, "samples": 24})
+STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: RACED_LOOKAHEAD, 6: RACED_LOOKAHEAD, 7: RACED_LOOKAHEAD}
 
 
 def strongest(n: int, level: str) -> tuple[str, dict]:

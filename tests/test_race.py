@@ -87,15 +87,20 @@ def test_the_t_quantiles_fall_with_the_samples_and_race_zero_drops_nothing():
 
 
 @pytest.mark.usefixtures("engine")
-def test_raced_judge_plays_the_same_games_on_any_thread_count_clock_or_batch(monkeypatch):
-    """The race reads only its samples' results: judge's games are the same on one thread and two,
-    with the clock replaced, and when a game is played alone rather than in its batch."""
+@pytest.mark.parametrize("strategy,params", [
+    ("judge", {"samples": 4}),
+    ("lookahead", {"samples": 6, "race": 0.2, "first": 2, "decisions": 1, "base": 5, "rollouts": 1}),
+])
+def test_raced_planners_play_the_same_games_on_any_thread_count_clock_or_batch(monkeypatch, strategy, params):
+    """The race reads only its samples' results: judge's and the lookahead's games are the same on
+    one thread and two, with the clock replaced, and when a game is played alone rather than in its
+    batch."""
     import numba
 
     from kiai.strategies.game_config import GameConfig
     from kiai.strategies.playing import run_games
 
-    config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge", params={"samples": 4})
+    config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", strategy, params=params)
     numba.set_num_threads(1)
     try:
         one = run_games(config, 4, seed=11)

@@ -225,8 +225,9 @@ def test_peek_samples_keep_the_true_next_card():
 def _lookahead_params(**overrides):
     """The lookahead's parameter record: defaults with overrides (what plan() reads)."""
     la = get("lookahead")
-    a = np.zeros(1, la.dtype)
-    a[0] = tuple(la.param_vector(overrides)[: len(la.params)])
+    a = la.new_record()
+    for p, v in zip(la.params, la.param_vector(overrides)):
+        a[0][p.name] = v
     return a[0]
 
 
@@ -346,3 +347,16 @@ def test_every_strategy_module_defines_what_its_kind_needs(module):
         assert hook(module, "hooks") is not None and isinstance(hook(module, "VARIANT"), int)
     with pytest.raises(AttributeError, match="no strategy hook"):
         hook(module, "decides")
+
+
+def test_the_lookaheads_rollouts_are_keepers_with_rollouts_1():
+    """`rollouts` 1 hands the rollouts to keeper while the base answers in the game: over keeper it
+    changes nothing, bit for bit; over learned it plays other games."""
+    lineup = ("kanbei", "kyuzo", "heihachi", "daisuke", "gorobei")
+    base = {"samples": 3, "decisions": 1}
+
+    def play(**params):
+        return run_games(GameConfig(lineup, "easy", "lookahead", params={**base, **params}), 6, seed=8)
+
+    assert np.array_equal(play(base=4), play(base=4, rollouts=1))
+    assert not np.array_equal(play(base=5), play(base=5, rollouts=1))
