@@ -61,7 +61,7 @@ LADDER_GAMES = 5_000
 PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
 PLANNER_GAMES = 100
 # the agreement stage: kiai's default player and its strongest (registry.strongest: judge, or the
-# raced lookahead over keeper; some ten times slower) on the same tables and deals: every line-up the default
+# raced lookahead over learned; several times slower) on the same tables and deals: every line-up the default
 # sweep played at each level and team size, seated in its own order, so that the report can give the
 # strongest player's win rate beside the default's, all line-ups pooled as the default's is ("How hard"),
 # and say which findings hold for stronger play. Each level and team size plays rounds of about
@@ -102,7 +102,7 @@ PRESETS = {
     ),
     "agreement": (
         "every line-up of the default sweep's grid read from its table (--from), played by kiai's default "
-        "player and its strongest (judge with 2 to 4 samurai, the raced lookahead over keeper with 5 to 7) on "
+        "player and its strongest (judge with 2 to 4 samurai, the raced lookahead over learned with 5 to 7) on "
         f"the same deals, in rounds until the headline's interval for the strongest player's rate is within "
         f"{100 * HEADLINE_PRECISION:g} points ({100 * AGREEMENT_PRECISION:g} where both win under "
         f"{100 * HEADLINE_FLOOR:g}%); every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL} plays {AGREEMENT_GAMES:,} games"
