@@ -41,6 +41,34 @@ def _main_table() -> pd.DataFrame:
 # -------------------------------------------------------------------------------- the plan
 
 
+def test_each_cell_leaves_the_headline_two_points_after_the_defaults_own_interval():
+    """Given the default sweep's table, a cell's difference may be as wide as HEADLINE_PRECISION
+    leaves after the default's own half-width there (the headline adds the two in quadrature), so
+    that the printed interval is within +-2 points; without the table, HEADLINE_DIFFERENCE."""
+    import math
+
+    from kiai.reports.page import advice
+
+    main = _main_table()
+    plan = presets.preset_plan("agreement", results=main)
+    groups = presets.preset_groups("agreement", plan, main)
+    rates = advice.level_rates(advice.grid_rows(main, MAIN)).set_index(["difficulty", "n_samurai"])
+    checked = 0
+    for g in groups:
+        level, n = plan[g.members[0]].difficulty, plan[g.members[0]].n
+        if (level, n) == (presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT):
+            continue
+        r = rates.loc[(level, n)]
+        own = max(r["rate"] - r["lo"], r["hi"] - r["rate"])
+        if own < presets.HEADLINE_PRECISION:
+            assert math.hypot(own, g.rule.h) == pytest.approx(presets.HEADLINE_PRECISION)
+            checked += 1
+    assert checked > 0
+    plain = presets.preset_groups("agreement", plan)
+    assert all(g.rule.h == presets.HEADLINE_DIFFERENCE for g in plain
+               if (plan[g.members[0]].difficulty, plan[g.members[0]].n) != (presets.AGREEMENT_LEVEL, presets.AGREEMENT_COUNT))
+
+
 def test_the_plan_covers_every_line_up_at_every_level_with_both_players_and_races_by_cell():
     from kiai.reports.playing import stopping
     from kiai.strategies.registry import strongest

@@ -305,13 +305,16 @@ def test_a_cell_against_the_default_plays_until_the_headline_difference_is_preci
 
 
 def test_a_cell_where_both_win_under_its_floor_stops_at_the_rough_precision(monkeypatch):
-    """`floor`: where both sides' pooled rates are under it (the headline says "under 2%"), +-`rough`
-    is enough; where either side wins more, the cell plays on to +-h."""
-    rule = stopping.Cell(100, 100, 20_000, h=0.019, against=True, floor=0.02, rough=0.05)
-    rare, _ = race(monkeypatch, [0.005, 0.005, 0.0, 0.0], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
-    strict = stopping.Cell(100, 100, 20_000, h=0.019, against=True)
-    every, _ = race(monkeypatch, [0.005, 0.005, 0.0, 0.0], [R.Group(strict, (0, 1, 2, 3), (1, 1, 0, 0))])
-    assert max(rare.values()) < max(every.values())
-    common, _ = race(monkeypatch, [0.3, 0.3, 0.2, 0.2], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
-    (g,) = set(common.values())
-    assert stopping.difference_half_width(round(0.6 * g), 2 * g, round(0.4 * g), 2 * g) <= 0.019 + 0.005
+    """`floor`: where both sides' 95% intervals lie under it (the headline says "under 2%"),
+    +-`rough` is enough; where either side may win more, the cell plays on to +-h."""
+    rule = stopping.Cell(100, 100, 20_000, h=0.005, against=True, floor=0.02, rough=0.05)
+    rare, _ = race(monkeypatch, [0.002, 0.002, 0.0, 0.0], [R.Group(rule, (0, 1, 2, 3), (1, 1, 0, 0))])
+    strict = stopping.Cell(100, 100, 20_000, h=0.005, against=True)
+    every, _ = race(monkeypatch, [0.002, 0.002, 0.0, 0.0], [R.Group(strict, (0, 1, 2, 3), (1, 1, 0, 0))])
+    (g,) = set(rare.values())
+    assert g < max(every.values())
+    assert stopping.proportion_ci(round(0.002 * 2 * g), 2 * g)[1] < 0.02  # "under 2%" holds when it stops
+    near = stopping.Cell(100, 100, 20_000, h=0.019, against=True, floor=0.02, rough=0.05)
+    common, _ = race(monkeypatch, [0.03, 0.03, 0.01, 0.01], [R.Group(near, (0, 1, 2, 3), (1, 1, 0, 0))])
+    (c,) = set(common.values())
+    assert stopping.difference_half_width(round(0.06 * c), 2 * c, round(0.02 * c), 2 * c) <= 0.019 + 0.005

@@ -259,15 +259,16 @@ def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", comp
                       model)
 
 
-def preset_groups(name: str, plan: list) -> list | None:
+def preset_groups(name: str, plan: list, results=None) -> list | None:
     """The race of preset `name` over its plan (reports.playing.racing.Group), or None for the presets that
-    play a fixed number of games (PRESET_GAMES)."""
+    play a fixed number of games (PRESET_GAMES); `results`, the default sweep's table, where the
+    preset read its plan from one (agreement_groups)."""
     if name == "default":
         return default_groups(plan)
     if name == "advice":
         return advice_groups(plan)
     if name == "agreement":
-        return agreement_groups(plan)
+        return agreement_groups(plan, results)
     return None
 
 
@@ -332,18 +333,40 @@ def advice_groups(plan: list) -> list:
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
 
 
-def agreement_groups(plan: list) -> list:
+def headline_differences(results, strategy: str = DEFAULT_STRATEGY) -> dict:
+    """{(level, team size): the half-width the difference may have}: the headline adds the
+    default's own half-width over all its line-ups in `results` (advice.level_rates) in quadrature,
+    so the difference gets what HEADLINE_PRECISION leaves (HEADLINE_DIFFERENCE where results say
+    nothing)."""
+    import math
+
+    from kiai.reports.page import advice
+
+    if results is None:
+        return {}
+    rates = advice.level_rates(advice.grid_rows(results, strategy))
+    out = {}
+    for r in rates.to_dict("records"):
+        own = max(r["rate"] - r["lo"], r["hi"] - r["rate"])
+        out[(str(r["difficulty"]), int(r["n_samurai"]))] = math.sqrt(max(HEADLINE_PRECISION**2 - own**2, 0.005**2))
+    return out
+
+
+def agreement_groups(plan: list, results=None) -> list:
     """The agreement stage's cells: each level and team size, every line-up played by the default
     and the strongest player, the same games for all, until the headline's interval for the
     strongest's rate is within HEADLINE_PRECISION, or AGREEMENT_PRECISION where both win under
     HEADLINE_FLOOR (rounds of AGREEMENT_ROUND games pooled, AGREEMENT_CAP a line-up at most);
-    AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai."""
+    AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai. With `results` (the
+    default sweep's table) each cell's difference gets what the default's own interval leaves of
+    HEADLINE_PRECISION (headline_differences)."""
     import math
 
     from kiai.reports.playing.racing import Group
     from kiai.reports.playing.stopping import Cell
     from kiai.strategies.registry import strongest
 
+    room = headline_differences(results)
     groups = []
     for (level, n), ix in _grouped(plan, lambda c: (c.difficulty, c.n)).items():
         best = strongest(n, level)[0]
@@ -352,8 +375,8 @@ def agreement_groups(plan: list) -> list:
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
             rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION)
         else:  # the interval the headline prints, within +-HEADLINE_PRECISION (or "under 2%")
-            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=HEADLINE_DIFFERENCE, against=True,
-                        floor=HEADLINE_FLOOR, rough=AGREEMENT_PRECISION)
+            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=room.get((str(level), n), HEADLINE_DIFFERENCE),
+                        against=True, floor=HEADLINE_FLOOR, rough=AGREEMENT_PRECISION)
         groups.append(Group(rule, tuple(ix), labels))
     return groups
 

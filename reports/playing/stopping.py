@@ -194,8 +194,8 @@ class Cell(Rule):
     With `against`, until the difference of that pooled rate from the pooled rate of those
     labelled 0 has a 95% interval (Newcombe's, difference_half_width) within +-`h`: the interval the
     report gives kiai's strongest player, whose rate it reads as the default's plus that difference
-    (reports.page.stronger.strongest_rates). Where `floor` is set and both pooled rates are below it,
-    +-`rough` is enough: the sentence says "under 2%" there, not a rate to two points."""
+    (reports.page.stronger.strongest_rates). Where `floor` is set and both sides' 95% intervals lie
+    below it, +-`rough` is enough: the sentence says "under 2%" there, not a rate to two points."""
 
     h: float = 0.04
     against: bool = False
@@ -206,13 +206,15 @@ class Cell(Rule):
         s = np.asarray(labels) == 1
         rate, size = pooled(np.asarray(wins)[s], np.asarray(games)[s])
         if not self.against:
-            return held & (half_width(round(rate * size), max(1, round(size))) > self._need(rate))
+            return held & (half_width(round(rate * size), max(1, round(size))) > self._need((rate, size)))
         rate0, size0 = pooled(np.asarray(wins)[~s], np.asarray(games)[~s])
         hw = difference_half_width(round(rate * size), max(1, round(size)), round(rate0 * size0), max(1, round(size0)))
-        return held & (hw > self._need(rate, rate0))
+        return held & (hw > self._need((rate, size), (rate0, size0)))
 
-    def _need(self, *rates) -> float:
-        return self.h if max(rates) >= self.floor else max(self.h, self.rough)
+    def _need(self, *sides) -> float:
+        """The precision asked: `rough` where every side's interval lies under `floor`, else h."""
+        under = all(proportion_ci(round(r * n), max(1, round(n)))[1] < self.floor for r, n in sides)
+        return max(self.h, self.rough) if self.floor > 0 and under else self.h
 
 
 def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
