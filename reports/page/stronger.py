@@ -47,7 +47,8 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
               "game's."),
         ("p", f"Scope: {plural(len(pairs) // 2, 'table')} of the main sweep, each played by both on the same first "
               f"deals, {spread(pairs['games'])} games each, seated in its own order: every line-up at each level "
-              "and team size, until the strongest player's rate, all line-ups pooled, is known within a few points"
+              "and team size, until the strongest player's rate, all line-ups pooled, is known within two points (or to be "
+              "under 2%)"
               + (f"; the {check['lineup'].nunique()} line-ups of {cell[1]} samurai at {cell[0].capitalize()} "
                  f"{spread(check['games'])} games each, for the checks of effects and rankings"
                  if check is not None else "")
