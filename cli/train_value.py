@@ -33,7 +33,7 @@ from kiai.progress import bar as progress
               "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
               "FOLDER gets each step as it finishes (a killed run resumes: "
               "run the same command again); value-I.npz is iteration I's value, to play with --model FILE "
-              "(selfplay) or KIAI_VALUE_MODEL=FILE (judge), or to ship as strategies/data/selfplay-K-LEVEL.npz (a "
+              "(selfplay, or judge), or to ship as strategies/data/selfplay-K-LEVEL.npz (a "
               "family's value, that selfplay plays on its tables) or value.npz (judge's). "
               "Needs PyTorch (the extra kiai[train]).")
 def train_value(

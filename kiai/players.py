@@ -128,7 +128,7 @@ def check_model(model: str | None, configs, note: Callable[[str], None] | None =
     and in one line each (model_notes) where a house level plays an official level's models or a
     model plays other component data than it was made for."""
     if model is not None and not any(c.uses_model for c in configs):
-        fail("--model: no strategy here plays a model (it is for selfplay, learned, or a lookahead over learned)")
+        fail("--model: no strategy here plays a model (it is for selfplay, learned, judge, or a lookahead over learned)")
     if note is not None:
         for line in model_notes(configs):
             note(line)

@@ -63,17 +63,26 @@ class GameConfig(TableFacts):
         return self.strategy_info.base(self.params)
 
     @property
+    def model_owner(self) -> str:
+        """The strategy whose model file --model names: a planner that plays a model of its own
+        (judge's value of the table), else the base (selfplay's value, learned's networks)."""
+        if self.strategy_info.planner and registry.hook_of(self.strategy, "load_model") is not None:
+            return self.strategy
+        return self.base_name
+
+    @property
     def uses_model(self) -> bool:
-        return registry.hook_of(self.base_name, "data_record") is not None
+        return registry.hook_of(self.model_owner, "load_model") is not None
 
     def load_model(self, components: Components | None = None, shipped: bool = False):
-        """The model file the base plays (self.model, else its shipped one; `shipped`: the shipped
-        one), checked (with `components`, that its inputs hold their data); ValueError (one line)
-        when it cannot be played. A base whose shipped values come by family (selfplay) gets the
-        one of this table's team size and level: a house level's official one (family_level)."""
-        load = registry.hook_of(self.base_name, "load_model")
+        """The model file the model's owner plays (self.model, else its shipped one; `shipped`: the
+        shipped one), checked (with `components`, that its inputs hold their data); ValueError (one
+        line) when it cannot be played. An owner whose shipped values come by family (selfplay,
+        judge) gets the one of this table's team size and level: a house level's official one
+        (family_level)."""
+        load = registry.hook_of(self.model_owner, "load_model")
         path = None if shipped else self.model
-        if registry.hook_of(self.base_name, "BY_FAMILY", False):
+        if registry.hook_of(self.model_owner, "BY_FAMILY", False):
             return load(path, components, table=(len(self.samurai), self.family_level))
         return load(path, components)
 
@@ -132,10 +141,10 @@ class GameConfig(TableFacts):
                 out["model"]["mark"] = OTHER_COMPONENTS
             if self.family_level != self.difficulty:
                 out["model"]["family_level"] = self.family_level
-            plays = registry.hook_of(self.base_name, "plays")
+            plays = registry.hook_of(self.model_owner, "plays")
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)
-            family_of = registry.hook_of(self.base_name, "family_of")
+            family_of = registry.hook_of(self.model_owner, "family_of")
             family = family_of(m) if family_of is not None else None
             if family is not None:  # a value learned for one family, which --model may play on another's tables
                 out["model"]["family"] = family
@@ -149,7 +158,7 @@ class GameConfig(TableFacts):
         """What played, in one line: the strategy, its model's label (the strategy's `label` hook)
         and the parameters the user gave ("selfplay (family value 4 samurai normal, bb868f32, tuned
         play)"); the parameters as played are describe()'s `params`."""
-        label = registry.hook_of(self.base_name, "label") if self.uses_model else None
+        label = registry.hook_of(self.model_owner, "label") if self.uses_model else None
         bits = [label(self, model if model is not None else self.load_model())] if label is not None else []
         bits += [said_params(self.params)] if self.params else []
         return f"{self.strategy} ({', '.join(bits)})" if bits else self.strategy

@@ -14,7 +14,7 @@ bound shows it behind the best, so the samples (`samples` at most) go where answ
 `race` 0 plays every answer on all of them, as judge did before the race. The rest of the turn,
 and every other question, is answered by the base heuristic.
 
-The value file is the one $KIAI_VALUE_MODEL names, else the family's shipped one
+The value file is the one `--model` names (GameConfig.model), else the family's shipped one
 (strategies/data/judge-K-LEVEL.npz, where kiai ships one: a value trained on that team size and
 level, `kiai train value --player judge --size K`), else the general shipped one (value.npz).
 Where a training run collects from its games (strategies.helpers.collect), judge writes what the
@@ -25,7 +25,6 @@ reads it with the value judge found for it (TEACH: strategies.nets.afterstate.te
 for selfplay's value, training.teacher).
 """
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -55,7 +54,6 @@ from kiai.strategies.lookahead import (
 from kiai.strategies.nets.table_value import DATA, N_VALUE_FEATURES, table_features, table_value
 from kiai.strategies.nets.modelfile import DATA as DATA_DIR, TABLE, load
 
-VALUE_ENV = "KIAI_VALUE_MODEL"  # another value file for judge to play (the shipped one otherwise)
 BASES = VALUE_BASES
 STRATEGY = Strategy(
     "judge",
@@ -289,13 +287,13 @@ def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
 
 
 def plan_record(config) -> np.ndarray:
-    """The planner's record: its parameters, then the value's weights (load_value: the family's
+    """The planner's record: its parameters, then the value's weights (load_model: --model's, else the family's
     where kiai ships one), then the race's t quantiles."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
-    load_value(_table(config)).pack(rec[0])
+    load_model(config.model, table=_table(config)).pack(rec[0])
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
     return rec
 
@@ -309,22 +307,32 @@ def family_file(size: int, level: str) -> Path:
     return DATA_DIR / f"judge-{size}-{level}.npz"
 
 
-def value_path(table: tuple[int, str] | None = None) -> str | None:
+def value_path(path=None, table: tuple[int, str] | None = None) -> str | None:
     """The value file judge plays on a table of the family `table` (team size, official level):
-    the file $KIAI_VALUE_MODEL names, else the family's shipped one, else None (the general
-    shipped value, strategies/data/value.npz)."""
-    if os.environ.get(VALUE_ENV):
-        return os.environ[VALUE_ENV]
+    `path` (a command's --model), else the family's shipped one, else None (the general shipped
+    value, strategies/data/value.npz)."""
+    if path:
+        return str(path)
     if table is not None and family_file(*table).exists():
         return str(family_file(*table))
     return None
 
 
-def load_value(table: tuple[int, str] | None = None):
-    """The value judge plays on the family's tables (value_path), checked."""
-    return load(value_path(table), TABLE)
+BY_FAMILY = True  # a family's own value where kiai ships one (GameConfig.load_model passes the table)
+
+
+def load_model(path=None, components=None, table: tuple[int, str] | None = None):
+    """The value judge plays (GameConfig.load_model): path's, else the family's shipped one, else
+    the general one; checked (ModelError, one line)."""
+    return load(value_path(path, table), TABLE, components)
+
+
+def label(config, model) -> str:
+    """What plays, for a result's first line (GameConfig.played_as): the value file and its hash."""
+    shipped = Path(model.path).resolve() == Path(load_model(table=_table(config)).path).resolve()
+    return f"{'value' if shipped else 'value ' + Path(model.path).name}, {model.sha256[:8]}"
 
 
 def check_data(config) -> None:
     """Refuse a value file judge cannot play (ModelError, one line), before any game."""
-    load_value(_table(config))
+    load_model(config.model, config.components, _table(config))

@@ -33,12 +33,17 @@ def _data_record(config: GameConfig, base) -> int:
     per (strategy, parameters, model, components). The model's bytes name it, not its path: a
     file rewritten in place (a training run's candidate fits) is another model."""
     overrides = {} if config.strategy_info.planner else dict(config.params)
+    # --model names the base's model unless the planner plays one of its own (judge's value): then
+    # the base plays its shipped one
+    model = config.model if config.model_owner == base.name else None
+    base_config = config if config.model_owner == base.name else GameConfig(
+        config.samurai, config.difficulty, base.name, overrides, components=config.components)
     # the record holds the model and the parameters; of the components, only the data its checks read
-    key = (base.name, tuple(sorted(overrides.items())), config.load_model().sha256, config.components.data_sha256)
+    key = (base.name, tuple(sorted(overrides.items())), base_config.load_model().sha256, config.components.data_sha256)
     record = _RECORDS.get(key)
     if record is None:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
-                          model=config.model)
+                          model=model)
         # setdefault, not an assignment: two threads may make the same record at once (a sweep plays
         # several blocks at once), and the engine must not be handed one that the other then drops
         record = _RECORDS.setdefault(key, registry.hook_of(base.name, "data_record")(view))
@@ -67,7 +72,7 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     base = registry.get(info.base(config.params))
     cfg.decide = decide_address(base.name)
     cfg.prm[: len(base.params)] = base.param_vector(None if info.planner else config.params)[: len(base.params)]
-    if config.uses_model:
+    if registry.hook_of(base.name, "data_record") is not None:  # the base plays a model (selfplay, learned)
         cfg.prm_at = _data_record(config, base)
     cfg.counting = int(base.counts)
     if info.planner:

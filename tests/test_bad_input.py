@@ -54,8 +54,8 @@ SIMULATE = [
     (f"{T2} --strategy learned --model sp-2-easy.npz", "this is selfplay's value, not a model of learned"),
     (f"{T2} --strategy learned --model arch-list.npz", ("arch-list.npz", "architecture")),
     (f"{T2} --strategy learned --model text-weights.npz", ("text-weights.npz", "action_w1")),
-    (f"KIAI_VALUE_MODEL=e.npz {T2} --strategy judge", "value file e.npz: not a kiai value file"),
-    (f"KIAI_VALUE_MODEL=sp-2-easy.npz {T2} --strategy judge", "this is selfplay's value, not judge's"),
+    (f"{T2} --strategy judge --model e.npz", "value file e.npz: not a kiai value file"),
+    (f"{T2} --strategy judge --model sp-2-easy.npz", "this is selfplay's value, not judge's"),
     (f"{T2} --strategy ''", "--strategy is empty"),
     (f"{T2} --strategy ' '", "--strategy is empty"),
     (f"{T2} --params-file ''", "--params-file is empty"),
@@ -445,7 +445,6 @@ def in_files(files, monkeypatch):
                          (valuefit, "train_value")):  # fmt: skip
         monkeypatch.setattr(module, name, refuse)
     monkeypatch.chdir(files)
-    monkeypatch.delenv("KIAI_VALUE_MODEL", raising=False)
     before = _snapshot(files)
     yield files
     assert _snapshot(files) == before, "bad input wrote or removed a file"

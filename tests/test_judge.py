@@ -82,8 +82,8 @@ def test_the_value_file_round_trips_and_bad_files_are_refused(tmp_path, capsys, 
                         (other, "another feature schema"), (wide, "at most 64")):
         with pytest.raises(M.ModelError, match=words):
             M.load(path, M.TABLE)
-        monkeypatch.setenv(judge.VALUE_ENV, str(path))
-        one_line_error(*run(capsys, "simulate", "--strategy", "judge", "-s", "kyuzo,kikuchiyo", "-n", 10), words)
+        one_line_error(*run(capsys, "simulate", "--strategy", "judge", "--model", str(path), "-s", "kyuzo,kikuchiyo",
+                            "-n", 10), words)
 
 
 def test_td_returns_mix_the_next_values_and_the_outcome():
@@ -136,8 +136,9 @@ def test_a_tiny_value_training_goes_end_to_end_and_resumes(tmp_path, monkeypatch
     with pytest.raises(valuefit.TrainError, match="other settings"):
         valuefit.train_value(folder, valuefit.ValueSettings(iterations=2, tables=3, games=30, seed=5), comp)
     # and judge plays the value it made
-    monkeypatch.setenv(judge.VALUE_ENV, str(last))
-    rows = run_games(GameConfig(("gorobei", "kanbei", "katsushiro"), "easy", "judge", {"samples": 1}), 10, seed=1)
+    config = GameConfig(("gorobei", "kanbei", "katsushiro"), "easy", "judge", {"samples": 1}, model=str(last))
+    assert config.describe()["model"]["path"] == str(last)  # and its results say so
+    rows = run_games(config, 10, seed=1)
     assert (rows[:, 13] == 0).all()  # no illegal answer
 
 
@@ -270,19 +271,19 @@ def test_the_training_chart_says_why_its_win_rate_panel_is_empty():
 
 def test_judge_plays_its_family_value_where_kiai_ships_one(tmp_path, monkeypatch):
     """A family's value (judge-K-LEVEL.npz) plays on that family's tables, a house level's as its
-    official level's; the general value elsewhere; $KIAI_VALUE_MODEL over both."""
+    official level's; the general value elsewhere; --model's over both."""
     arrays = random_value(seed=7)
     fam = tmp_path / "judge-3-easy.npz"
     M.save(fam, arrays, {"note": "family"}, M.TABLE)
     monkeypatch.setattr(judge, "DATA_DIR", tmp_path)
-    monkeypatch.delenv(judge.VALUE_ENV, raising=False)
     three = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge")
     rec = judge.plan_record(three)
     assert np.array_equal(rec[0]["vw1"][:, :6], arrays["w1"].T)
-    assert judge.value_path((3, "easy")) == str(fam)
-    assert judge.value_path((3, "normal")) is None and judge.value_path((4, "easy")) is None
+    assert judge.value_path(table=(3, "easy")) == str(fam)
+    assert judge.value_path(table=(3, "normal")) is None and judge.value_path(table=(4, "easy")) is None
     other = judge.plan_record(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "judge"))
-    general = judge.load_value()
+    general = judge.load_model()
     assert other[0]["vh1"] == general.arrays["w1"].shape[0] != 6
-    monkeypatch.setenv(judge.VALUE_ENV, str(fam))
-    assert judge.value_path((4, "hard")) == str(fam)
+    assert judge.value_path(str(fam), (4, "hard")) == str(fam)
+    given = judge.plan_record(GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "hard", "judge", model=str(fam)))
+    assert np.array_equal(given[0]["vw1"][:, :6], arrays["w1"].T)  # --model over the general value

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -36,7 +35,6 @@ from kiai.simcore.seatings import all_lineups
 from kiai.strategies.base import VALUE_BASES as BASES
 from kiai.strategies.base import WEIGHED
 from kiai.strategies.helpers.collect import AFTERSTATES, TABLES, TABLES_BASE
-from kiai.strategies.judge import VALUE_ENV
 from kiai.strategies.nets import modelfile as M
 from kiai.training import families as F
 from kiai.training.common import EVAL_TABLES, KEEP_OUT, TEACHERS, Stages, TrainError, require
@@ -348,19 +346,12 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
             raise TrainError(f"{folder} holds a run with other settings; give another folder")
     stored.write_text(json.dumps(mine, indent=1))
     mine = {k: v for k, v in mine.items() if k != "eval_games"}  # the values' headers: how they were made
-    before = os.environ.get(VALUE_ENV)
-    try:
-        (iterate or _iterate)(folder, settings, components, stages, command, threads, mine, start)
-        previous = start
-        for it in range(settings.iterations):
-            value = folder / f"value-{it}.npz"
-            evaluate(folder, it, value, previous, settings, components, stages)
-            previous = value
-    finally:  # judge read the iterations' values through the environment: put it back
-        if before is None:
-            os.environ.pop(VALUE_ENV, None)
-        else:
-            os.environ[VALUE_ENV] = before
+    (iterate or _iterate)(folder, settings, components, stages, command, threads, mine, start)
+    previous = start
+    for it in range(settings.iterations):
+        value = folder / f"value-{it}.npz"
+        evaluate(folder, it, value, previous, settings, components, stages)
+        previous = value
     return folder / f"value-{settings.iterations - 1}.npz"
 
 
@@ -406,8 +397,6 @@ def _positions(positions: Path, settings, components, stages, it: int, previous,
 
     after = settings.player == "selfplay"
     fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
-    if not after and previous is not None:
-        os.environ[VALUE_ENV] = str(previous)  # judge plays the previous value
     prev_arrays = None if fresh else M.load(previous, settings.kind).arrays
     rng = np.random.default_rng([settings.deals, 2, it])
     xs, ys = [], []
@@ -428,7 +417,9 @@ def _positions(positions: Path, settings, components, stages, it: int, previous,
             fixed = {"base": 1, "race": 0}
             params = fixed if previous is None else {**fixed, "samples": settings.samples, "chance": 0,
                                                      "edge": settings.edge, "turns": 0}
-            cfg = GameConfig(seating, level, "judge", params, components=components)
+            # judge plays the previous value (its --model); the first iteration plays learned's games
+            cfg = GameConfig(seating, level, "judge", params, components=components,
+                             model=None if previous is None else str(previous))
             x, won, game, _ = collect(cfg, settings.games, game_seed, what=TABLES_BASE if previous is None else TABLES)
         y = td_returns(won, game, predict(prev_arrays, x) if prev_arrays else None, settings.lam)
         keep = rng.random(len(x)) < settings.keep
@@ -494,11 +485,7 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     for lineup, level in eval_tables(settings):
         row = {"lineup": ",".join(lineup), "level": level}
         for name, (strategy, file) in arms.items():
-            model = None
-            if file is not None and strategy == "judge":
-                os.environ[VALUE_ENV] = str(file)  # judge plays this value (train_value puts it back)
-            elif file is not None:
-                model = str(file)
+            model = None if file is None else str(file)  # selfplay's value, or judge's
             w = run_games(GameConfig(lineup, level, strategy, params if strategy == player else {},
                                      components=components, model=model), n, EVAL_SEED)[:, O_OUTCOME] == 0
             won[name].append(w)
