@@ -559,9 +559,9 @@ def plan_record(config) -> np.ndarray:
         rec[0][name] = value
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
     if int(rec[0]["rollouts"]) == 1:
-        from kiai.strategies.compiling import decide_address
+        from kiai.simcore.gateway import DECIDE_ARGS, address
 
-        rec[0]["keeper_at"] = decide_address("keeper")  # keeper reads the head of learned's record too
+        rec[0]["keeper_at"] = address(keeper.decide, DECIDE_ARGS)  # keeper reads the head of learned's record too
     return rec
 
 
