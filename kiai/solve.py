@@ -77,6 +77,7 @@ class Solver:
         cfg = self.cfgs[0]
         self.qbuf = np.zeros(QBUF, dtype=np.int64)
         self.qbuf[7] = cfg.plan  # the ordering planner (foresight), or 0
+        self.qbuf[8] = cfg.pdata  # and its record (strategies.lookahead.plan_record)
         cfg.plan = address(question_hook, HOOK_ARGS)
         cfg.plan_turns = 0
         cfg.plan_questions = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
@@ -149,7 +150,8 @@ MAX_DEALS = 100_000
 
 def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
     """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
-    from kiai.checks import check_games, check_seed, fail, whole
+    from kiai.checks import fail, whole
+    from kiai.counts import check_games, check_seed
     from kiai.simcore.components import ComponentsError
 
     check_seed(seed)

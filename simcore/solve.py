@@ -65,7 +65,9 @@ STATUS = ("won", "lost", "unknown", "failed")
 MAX_TURNS = 512  # turns on one line of play (slots)
 MAX_ASKED = 96  # questions past the fixed ones in one turn
 MAX_FRAMES = 16384
-QBUF = 8  # question_hook's record: asked, q, seat, a, b, legal, the answer tried first, the ordering planner's address (0: none)
+# question_hook's record: asked, q, seat, a, b, legal, the answer tried first, the ordering planner's
+# address (0: none) and the address of that planner's own record (its cfg.pdata)
+QBUF = 9
 # stats_out's fields
 S_NODES, S_TURNS, S_STATES, S_DEPTH, S_TT_FULL = range(5)
 N_STATS = 8
@@ -100,7 +102,10 @@ def question_hook(pub, hid, book, cfg, mem):
         if buf[7] != 0 and (q == Q_ACTION or q == Q_CARD or q == Q_FIGHT_AGAIN):
             # ordered by a planner (foresight: rollouts on the true deal), which writes mem.answer
             mem.answer = -1
+            here = cfg.pdata
+            cfg.pdata = buf[8]  # the planner reads its own record there, not the search's
             call_hook(buf[7], pub, hid, book, cfg, mem)
+            cfg.pdata = here
             c = mem.answer
         if c < 0 or (mem.legal >> c) & 1 == 0:
             prm = int_to_voidptr(cfg.prm_at) if cfg.prm_at else data_pointer(cfg.prm)
