@@ -179,9 +179,6 @@ class StrategyModule(Protocol):
     def plan_record(self, config):
         """A planner with data (judge's value): the record plan() reads as cfg.pdata."""
 
-    def check_data(self, config) -> None:
-        """A planner's check of its data before any game (ValueError with one line)."""
-
     def load_model(self, path=None, components=None, table=None):
         """The model file the strategy plays: path's, else the shipped one (of the table's
         family where BY_FAMILY: team size and official level), checked, with `components`, that
@@ -203,7 +200,7 @@ class StrategyModule(Protocol):
         ("family value 4 samurai normal, bb868f32, tuned play")."""
 
 
-HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "check_data", "load_model", "BY_FAMILY",
+HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "load_model", "BY_FAMILY",
          "played", "plays", "family_of", "label")
 
 

@@ -41,12 +41,6 @@ class GameConfig(TableFacts):
             raise ConfigError(e.args[0]) from None
         except ValueError as e:
             raise ConfigError(str(e)) from None
-        check = registry.hook_of(self.strategy, "check_data") if self.strategy_info.planner else None
-        if check is not None:
-            try:
-                check(self)
-            except ValueError as e:
-                raise ConfigError(str(e)) from None
         if self.uses_model:
             try:
                 model = self.load_model(self.components)

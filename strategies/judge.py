@@ -331,8 +331,3 @@ def label(config, model) -> str:
     """What plays, for a result's first line (GameConfig.played_as): the value file and its hash."""
     shipped = Path(model.path).resolve() == Path(load_model(table=_table(config)).path).resolve()
     return f"{'value' if shipped else 'value ' + Path(model.path).name}, {model.sha256[:8]}"
-
-
-def check_data(config) -> None:
-    """Refuse a value file judge cannot play (ModelError, one line), before any game."""
-    load_model(config.model, config.components, _table(config))

@@ -561,7 +561,9 @@ def plan_record(config) -> np.ndarray:
     if int(rec[0]["rollouts"]) == 1:
         from kiai.simcore.gateway import DECIDE_ARGS, address
 
-        rec[0]["keeper_at"] = address(keeper.decide, DECIDE_ARGS)  # keeper reads the head of learned's record too
+        # compiling.decide_address does this, but a compiled module may not import the plain
+        # compiling (sources.PLAIN); keeper reads the head of learned's record too
+        rec[0]["keeper_at"] = address(keeper.decide, DECIDE_ARGS)
     return rec
 
 
