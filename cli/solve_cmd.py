@@ -28,12 +28,21 @@ def solve(
     force: bool = ForceOpt,
 ):
     from kiai.paths import check_output
+    from kiai.progress import Bar
     from kiai.solve import check_solve, solve_table, write_solved
 
     check_solve(table.samurai, table.difficulty, games, seed, budget, order)
     if out:
         check_output(Path(out), force=force, suffixes=(".json",))
-    res = solve_table(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order)
+    with Bar(name="solve") as bar:
+
+        def each(_deal) -> None:  # the first deal carries the compile: the rate starts after it
+            if bar.started is None:
+                bar.start("deals", games)
+            bar.advance(1)
+
+        res = solve_table(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order,
+                          on_deal=each)
     n = res["games"]
     print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
           f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"

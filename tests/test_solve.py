@@ -122,3 +122,16 @@ def test_kiai_solve_writes_every_deal_and_refuses_bad_input_in_one_line(capsys, 
         one_line_error(*run(capsys, "solve", "-s", ",".join(LINEUP), *args), word)
     code, text, _ = run(capsys, "solve", "--help")
     assert code == 0 and "--budget" in text
+
+
+def test_kiai_solve_in_a_log_prints_progress_lines_that_count_the_deals(capsys, monkeypatch):
+    """A long solve is not silent: where standard error is no terminal, kiai.progress.Lines counts
+    the deals solved, with a rate that starts after the first deal (which carries the compile)."""
+    import kiai.progress
+    from conftest import run
+
+    monkeypatch.setattr(kiai.progress, "LOG_EVERY", 0.0)  # a line at every deal, not every 30 s
+    code, out, err = run(capsys, "solve", "-s", "kanbei,kyuzo,heihachi", "-d", "normal", "-n", 4, "--budget", 20000)
+    assert code == 0 and "4 deals of seed 0" in out
+    lines = [x for x in err.splitlines() if x.startswith("solve: ")]
+    assert lines and "4 of 4 deals (100%)" in lines[-1], err
