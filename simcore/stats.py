@@ -98,6 +98,49 @@ def difference_ci(w1, n1, w2, n2) -> tuple[float, float, float]:
     return w1 / n1 - w2 / n2, float(lo), float(hi)
 
 
+def shared_deals_difference(a, b, level: float = 0.95) -> tuple[float, float, float]:
+    """paired_difference of two groups of configurations that all played the same deals: a and b
+    are win arrays (configurations x games, True = win), game i the same deal in every row."""
+    return paired_difference([(a, b)], level)
+
+
+def paired_difference(parts, level: float = 0.95) -> tuple[float, float, float]:
+    """(mean rate of side a - mean rate of side b, lo, hi) where the configurations of both sides
+    played deals in groups: `parts` holds, per group of deals, (a_g, b_g), the win arrays
+    (configurations x games, True = win) of each side's configurations that played those deals,
+    game i the same deal in every row of a group. Each side's rate is the mean of its
+    configurations' rates.
+
+    The deal is the unit: on deal i of group g, X_gi = a_g[:, i].sum() / |a| - b_g[:, i].sum() / |b|
+    (|a|, |b|: each side's configurations in all), so the difference is the sum over groups of the
+    mean of X_g, and its variance the sum of var(X_g) / n_g, the groups' deals being independent of
+    each other. Reading deals, not games, as the unit keeps what they share: the luck of a deal
+    cancels in X (what is left is what the sides do differently), and the games that configurations
+    of one side played on one deal are not taken as independent. Agresti and Min's adjustment for
+    paired proportions adds, to each group, half a deal each of X = +c and -c and one of X = 0 (c:
+    one configuration's weight), so that deals on which the sides never differ still give an
+    interval of some width. A normal interval, clipped to [-1, 1]."""
+    _check_level(level)
+    parts = [(np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))) for a, b in parts]
+    if not parts or any(a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1] or a.shape[1] == 0 for a, b in parts):
+        raise ValueError("each group of deals must hold the same games on both sides, at least one")
+    size_a, size_b = sum(a.shape[0] for a, _ in parts), sum(b.shape[0] for _, b in parts)
+    if size_a == 0 or size_b == 0:
+        raise ValueError("a side holds no configuration")
+    diff = var = 0.0
+    for a, b in parts:
+        x = a.sum(axis=0) / size_a - b.sum(axis=0) / size_b
+        c = max(a.shape[0] / size_a, b.shape[0] / size_b)
+        values = np.concatenate([x, [c, -c, 0.0]])
+        weights = np.concatenate([np.ones(x.size), [0.5, 0.5, 1.0]])
+        mean = np.average(values, weights=weights)
+        var += np.average((values - mean) ** 2, weights=weights) / weights.sum()
+        diff += float(x.mean())
+    z = Z_95 if level == 0.95 else _normal_isf((1.0 - level) / 2)
+    half = z * float(np.sqrt(var))
+    return diff, max(diff - half, -1.0), min(diff + half, 1.0)
+
+
 def proportion_ci_arrays(wins, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """proportion_ci over arrays (e.g. DataFrame columns): (lo, hi, method) arrays."""
     _check_level(level)

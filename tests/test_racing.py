@@ -318,3 +318,109 @@ def test_a_cell_where_both_win_under_its_floor_stops_at_the_rough_precision(monk
     common, _ = race(monkeypatch, [0.03, 0.03, 0.01, 0.01], [R.Group(near, (0, 1, 2, 3), (1, 1, 0, 0))])
     (c,) = set(common.values())
     assert stopping.difference_half_width(round(0.06 * c), 2 * c, round(0.02 * c), 2 * c) <= 0.019 + 0.005
+
+
+def test_a_paired_cell_reads_the_deals_both_sides_played_and_stops_sooner(monkeypatch):
+    """`shared`: the difference's interval over the deals both sides played
+    (stopping.paired_half_width). Here the weaker side wins a subset of the stronger's deals (one
+    draw per game for all): they differ on a tenth of the deals, so the paired interval is
+    narrow long before Newcombe's, which takes the sides as independent."""
+    rates, labels = [0.5, 0.5, 0.4, 0.4], (1, 1, 0, 0)
+    paired = stopping.Cell(100, 100, 20_000, h=0.02, against=True, shared=True)
+    assert paired.paired and not stopping.Cell(100, 100, 20_000, h=0.02, against=True).paired
+    games, _ = race(monkeypatch, rates, [R.Group(paired, (0, 1, 2, 3), labels)])
+    (g,) = set(games.values())
+    unpaired, _ = race(monkeypatch, rates, [R.Group(stopping.Cell(100, 100, 20_000, h=0.02, against=True),
+                                                    (0, 1, 2, 3), labels)])
+    assert 2 * g < max(unpaired.values())
+    # the first round whose paired interval is within 2 points, computed from the games themselves
+    won = [rows_at(r, 0, g)[:, L.O_OUTCOME] == 0 for r in rates]
+    assert stopping.paired_half_width(won, labels) <= 0.02
+    short = [w[:g - 100] for w in won]
+    assert stopping.paired_half_width(short, labels) > 0.02
+
+
+def test_a_paired_cell_keeps_every_games_win_in_its_rows(monkeypatch):
+    rates = [0.5, 0.3]
+    rule = stopping.Cell(50, 50, 400, h=0.2, against=True, shared=True)
+    plan = [(i, GameConfig(SEATINGS[i], "easy", "reference")) for i in range(2)]
+    monkeypatch.setattr(P, "play_range", lambda config, seed, offset, count, on_games=None:
+                        Tally.of(rows_at(rates[[c for _, c in plan].index(config)], offset, count)))
+    rows = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=20, groups=[R.Group(rule, (0, 1), (1, 0))])
+    for i, rate in enumerate(rates):
+        won = T.outcome_bits(rows[i]["outcomes"])
+        assert won.size == rows[i]["games"] == won.size and won.sum() == rows[i]["wins"]
+        np.testing.assert_array_equal(won, rows_at(rate, 0, won.size)[:, L.O_OUTCOME] == 0)
+    plain = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=20,
+                       groups=[R.Group(stopping.Cell(50, 50, 400, h=0.2, against=True), (0, 1), (1, 0))])
+    assert plain[0]["outcomes"] == "" and T.outcome_bits("") is None  # kept only where a rule reads them
+    with pytest.raises(T.SweepError, match="GAMES:HEX"):
+        T.outcome_bits("12:zz")
+
+
+def paired_table(path, monkeypatch, *, resume=False, stop_after=None):
+    """A paired race of four constructed configurations written to `path`; with stop_after, the
+    run is killed after that many blocks."""
+    rates = [0.6, 0.55, 0.5, 0.45]
+    plan = [GameConfig(SEATINGS[i], "easy", "reference") for i in range(4)]
+    calls = []
+
+    def fake(config, seed, offset, count, on_games=None):
+        if stop_after is not None and len(calls) >= stop_after:
+            raise KeyboardInterrupt
+        calls.append(1)
+        return Tally.of(rows_at(rates[plan.index(config)], offset, count, phase=(0.0, 0.0, 0.0, 0.37)[plan.index(config)]))
+
+    monkeypatch.setattr(P, "play_range", fake)
+    rule = stopping.Cell(60, 60, 3_000, h=0.03, against=True, shared=True)
+    job = S.Sweep(plan, 4, S.Request(race="test"), path, resume=resume, force=not resume,
+                  groups=[R.Group(rule, (0, 1), (1, 0)), R.Group(rule, (2, 3), (1, 0))])
+    return job.run(P.LocalBackend(threads=1), block=30)
+
+
+def test_a_paired_race_resumed_reads_the_wins_its_table_kept(tmp_path, monkeypatch):
+    whole = paired_table(tmp_path / "whole.parquet", monkeypatch)
+    assert (whole["outcomes"] != "").all() and list(whole["games"]) == [240, 240, 3000, 3000]
+    path = tmp_path / "killed.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        paired_table(path, monkeypatch, stop_after=60)
+    partial, _, info = T.read_table(path)
+    assert 0 < len(partial) < 4 and all("outcomes" in p for p in info["partial"].values())
+    pd.testing.assert_frame_equal(paired_table(path, monkeypatch, resume=True), whole)
+
+    # a table whose rows did not keep them cannot replay the race: one line, not a wrong race
+    with pytest.raises(KeyboardInterrupt):
+        paired_table(path, monkeypatch, stop_after=60)
+    frame, keys, info = T.read_table(path)
+    for p in info["partial"].values():
+        del p["outcomes"]
+    T.write_table(frame.assign(outcomes=""), path, keys, info)
+    with pytest.raises(T.SweepError, match="wins were not kept"):
+        paired_table(path, monkeypatch, resume=True)
+
+
+def test_a_paired_cell_whose_line_ups_play_deals_of_their_own_reads_them_as_independent(monkeypatch):
+    """Members of other deals (Group.deals: seeds of their own) met other deals: paired_half_width reads each seed's
+    deals apart and adds their variances, so two line-ups that win on the very same deals (one seed)
+    count as one and need twice the games of two that met deals of their own."""
+    rates, labels = [0.5, 0.5, 0.4, 0.4], (1, 1, 0, 0)
+    rule = stopping.Cell(100, 100, 20_000, h=0.02, against=True, shared=True)
+    plan = [(i, GameConfig(SEATINGS[i], "easy", "reference")) for i in range(4)]
+    phase = {0: 0.0, 1: 0.5, 2: 0.0, 3: 0.5}  # a line-up's two players: the same deals, one draw each
+
+    def fake(config, seed, offset, count, on_games=None):
+        i = [c for _, c in plan].index(config)
+        return Tally.of(rows_at(rates[i], offset, count, phase[i] if seed != 1 else 0.0))
+
+    monkeypatch.setattr(P, "play_range", fake)
+    group = [R.Group(rule, (0, 1, 2, 3), labels)]
+    one = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=10_000, groups=group)
+    own = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=10_000,
+                     groups=[R.Group(rule, (0, 1, 2, 3), labels, ("x", "y", "x", "y"))])
+    seeds = [own[i]["seed"] for i in range(4)]
+    assert seeds == [R.deal_seed(1, "x"), R.deal_seed(1, "y")] * 2 and {r["seed"] for r in one.values()} == {1}
+    (g1,) = {r["games"] for r in one.values()}
+    (g2,) = {r["games"] for r in own.values()}
+    assert 1.6 * g2 < g1
+    won = [T.outcome_bits(own[i]["outcomes"]) for i in range(4)]
+    assert stopping.paired_half_width(won, labels, seeds) <= 0.02

@@ -35,7 +35,8 @@ def load_results(path) -> pd.DataFrame:
     if suffix == ".parquet":
         return pd.read_parquet(path)
     if suffix == ".csv":  # hashes as text: one made of digits alone would otherwise read as a number
-        return pd.read_csv(path, dtype={"components_sha256": str, "engine": str})
+        df = pd.read_csv(path, dtype={"components_sha256": str, "engine": str, "outcomes": str})
+        return df.fillna({"outcomes": ""}) if "outcomes" in df else df  # an empty field reads as NaN
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 

@@ -7,7 +7,9 @@ group has a rule. After each round the rule reads the wins and games of the grou
 nothing else, and says which of them play the next round; a configuration plays on while one of
 its groups keeps it. Game i of a seed is the same deal for every configuration
 (docs/design.md, Randomness), so a configuration that stops early has met the first deals of
-those that play on, and their comparison stays paired as far as it goes. A rule reads only
+those that play on, and their comparison stays paired as far as it goes. A configuration may
+play deals of its own (Group.deals): the agreement preset gives each line-up deals of its own,
+which both of its players meet. A rule reads only
 results, never the clock, the thread count or the order in which blocks come back, so a sweep's
 table is the same on any number of threads or Dask workers, and after an interrupted run is
 resumed (the table keeps each finished configuration's wins at every round: Sweep.write).
@@ -27,7 +29,7 @@ import numpy as np
 
 from kiai.reports.playing.stopping import Rule
 from kiai.reports.playing.summary import Tally, summarize
-from kiai.reports.playing.tables import SweepError, identity_key, row_from_summary
+from kiai.reports.playing.tables import SweepError, identity_key, outcome_text, row_from_summary
 
 @dataclass(frozen=True)
 class Group:
@@ -36,9 +38,28 @@ class Group:
     rule: Rule
     members: tuple[int, ...]
     labels: tuple[int, ...] = ()
+    # one per member, or none: members with a key play deals of their own, those of deal_seed(seed,
+    # key) (members of one key meet the same deals); '' or none, the sweep's seed's
+    deals: tuple[str, ...] = ()
 
     def label_array(self) -> np.ndarray:
         return np.asarray(self.labels or (1,) * len(self.members))
+
+
+def deal_seed(seed: int, key: str) -> int:
+    """The seed of the deals that key `key` plays in a sweep of `seed` (Group.deals): 63 bits of
+    SHA-256, so that keys, and sweeps of other seeds, meet deals of their own."""
+    return int.from_bytes(hashlib.sha256(f"{int(seed)}:{key}".encode()).digest()[:8], "little") & (2**63 - 1)
+
+
+def deal_seeds(groups: Sequence[Group], seed: int) -> dict[int, int]:
+    """{plan index: the seed of its deals} for the members whose groups give them a deal key."""
+    out: dict[int, int] = {}
+    for g in groups:
+        for i, key in zip(g.members, g.deals):
+            if key and out.setdefault(i, deal_seed(seed, key)) != deal_seed(seed, key):
+                raise SweepError(f"configuration {i} is in groups of different deals")
+    return out
 
 
 def signatures(plan: Sequence, groups: Sequence[Group]) -> dict[int, str]:
@@ -50,7 +71,8 @@ def signatures(plan: Sequence, groups: Sequence[Group]) -> dict[int, str]:
         for i in g.members:
             if i not in idents:
                 idents[i] = identity_key(plan[i])
-        text = json.dumps([g.rule.describe(), [idents[i] for i in g.members], list(g.labels)], sort_keys=True)
+        text = json.dumps([g.rule.describe(), [idents[i] for i in g.members], list(g.labels),
+                           *([list(g.deals)] if g.deals else [])], sort_keys=True)
         for i in g.members:
             out.setdefault(i, []).append(text)
     return {i: hashlib.sha256("\n".join(sorted(texts)).encode()).hexdigest() for i, texts in out.items()}
@@ -62,6 +84,8 @@ def check_groups(size: int, groups: Sequence[Group]) -> None:
     for g in groups:
         if g.labels and len(g.labels) != len(g.members):
             raise SweepError("a group's labels and members differ in number")
+        if g.deals and len(g.deals) != len(g.members):
+            raise SweepError("a group's deals and members differ in number")
         for i in g.members:
             if bounds.setdefault(i, g.rule.bounds()) != g.rule.bounds():
                 raise SweepError(f"configuration {i} is in groups of different rounds")
@@ -87,6 +111,7 @@ class Member:
     scheduled: int = 0
     history: list[int] = field(default_factory=list)
     done: bool = False
+    won: np.ndarray | None = None  # each game's win, kept where a group's rule reads them (Rule.paired)
 
     @property
     def ended_before(self) -> bool:
@@ -101,8 +126,11 @@ class Member:
         rounds, tally = (self.known, self.resumed) if self.resumed is not None else (self.history, self.checkpoint)
         if not rounds or tally is None:
             return None
-        return {"rounds": list(rounds), "tally": {k: (v.tolist() if hasattr(v, "tolist") else v)
-                                                  for k, v in tally.__getstate__().items()}}
+        out = {"rounds": list(rounds), "tally": {k: (v.tolist() if hasattr(v, "tolist") else v)
+                                                 for k, v in tally.counts().items()}}
+        if self.won is not None:
+            out["outcomes"] = outcome_text(self.won[:tally.games])
+        return out
 
 
 @dataclass(eq=False)
@@ -121,14 +149,17 @@ class Race:
     The backend plays blocks (play.LocalBackend, cluster.DaskBackend); `known` holds the wins per
     round of configurations finished before (a resumed table), which are not played again, and
     `partial` the wins per round and the Tally of those a run left unfinished, which play on from
-    there."""
+    there. Where a group's rule reads each game's win (Rule.paired), its members keep them, and
+    `outcomes` holds those of the games a resumed table's configurations played before."""
 
     def __init__(self, plan: Sequence[tuple[int, object]], groups: Sequence[Group], seed: int, backend, *,
                  block: int, known: dict[int, list[int]] | None = None,
-                 partial: dict[int, tuple[list[int], Tally]] | None = None):
+                 partial: dict[int, tuple[list[int], Tally]] | None = None,
+                 outcomes: dict[int, np.ndarray] | None = None):
         if block < 1:
             raise SweepError(f"--block must be at least 1, got {block}")
         self.seed, self.backend, self.block = seed, backend, block
+        self.seeds = deal_seeds(groups, seed)  # plan index -> the seed of its deals, where not `seed`
         known, partial = known or {}, partial or {}
         self.members = {}
         for i, config in plan:
@@ -139,6 +170,14 @@ class Race:
             for m in state.members:
                 m.groups.append(state)
                 m.bounds = state.group.rule.bounds()
+                if state.group.rule.paired and m.won is None:
+                    m.won = np.zeros(m.bounds[-1], bool)
+                    before = (outcomes or {}).get(m.index)
+                    if m.known is not None and before is None:  # a table written before it kept them
+                        raise SweepError("a resumed table's race does not replay as recorded (its games' wins "
+                                         "were not kept); use --force to start over")  # fmt: skip
+                    if before is not None:
+                        m.won[:min(before.size, m.won.size)] = before[:m.won.size]
         self.instant: deque[Member] = deque()
         self.finished: list[Member] = []
         self.played = 0
@@ -156,7 +195,9 @@ class Race:
                 m.history.append(m.known[len(m.history)])
                 self._completed(m)
             else:
-                m, _offset, tally = self.backend.next_done()
+                m, offset, tally = self.backend.next_done()
+                if m.won is not None:
+                    m.won[offset:offset + tally.games] = tally.won
                 m.tally.merge(tally)
                 self.played += tally.games
                 if on_block is not None:
@@ -168,10 +209,15 @@ class Race:
             while self.finished:
                 m = self.finished.pop(0)
                 if on_finished is not None and not m.ended_before:
-                    row = row_from_summary(summarize(m.tally, m.config, self.seed), m.config)
+                    row = row_from_summary(summarize(m.tally, m.config, self.seed_of(m)), m.config)
+                    if m.won is not None:
+                        row["outcomes"] = outcome_text(m.won[:m.tally.games])
                     on_finished(m.index, row, m.tally.games, list(m.history))
                 if on_estimate is not None:
                     on_estimate(self.estimate())
+
+    def seed_of(self, m: Member) -> int:
+        return self.seeds.get(m.index, self.seed)
 
     def partials(self) -> dict[int, dict]:
         """{plan index: Member.partial()} of the configurations left unfinished so far."""
@@ -207,7 +253,7 @@ class Race:
                 raise SweepError("a resumed table's race does not replay as recorded; use --force to start over")
         while m.scheduled < target:
             k = min(self.block, target - m.scheduled)
-            self.backend.submit(m, self.seed, m.scheduled, k)
+            self.backend.submit(m, self.seed_of(m), m.scheduled, k)
             m.scheduled += k
 
     def _completed(self, m: Member) -> None:
@@ -225,8 +271,15 @@ class Race:
         wins = np.array([m.history[s] for m, s in zip(state.members, at)])
         games = np.array([m.bounds[s] for m, s in zip(state.members, at)])
         last = r == len(state.members[0].bounds) - 1
-        keep = np.zeros(len(held), bool) if last else state.group.rule.keep(wins, games, held,
-                                                                             state.group.label_array())
+        rule = state.group.rule
+        if last:
+            keep = np.zeros(len(held), bool)
+        elif rule.paired:
+            keep = rule.keep(wins, games, held, state.group.label_array(),
+                             outcomes=[m.won[:n] for m, n in zip(state.members, games)],
+                             deals=[self.seed_of(m) for m in state.members])
+        else:
+            keep = rule.keep(wins, games, held, state.group.label_array())
         for m, h, k in zip(state.members, held, keep):
             if h and not k:
                 state.released[m.index] = r

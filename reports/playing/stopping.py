@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiai.simcore.stats import difference_ci, proportion_ci
+from kiai.simcore.stats import difference_ci, paired_difference, proportion_ci
 from kiai.reports.playing.tables import SweepError
 
 PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
@@ -82,6 +82,11 @@ class Rule:
     def looks(self) -> int:
         """The rounds after which the rule decides anything (the last round ends every member)."""
         return max(1, len(self.bounds()) - 1)
+
+    @property
+    def paired(self) -> bool:
+        """Whether keep() reads each game's win (outcomes=: per member, its games' wins in order)."""
+        return False
 
     def keep(self, wins: np.ndarray, games: np.ndarray, held: np.ndarray, labels: np.ndarray) -> np.ndarray:
         """Which members play the next round: a subset of `held` (those the group still holds;
@@ -192,23 +197,35 @@ class Cell(Rule):
     """Members play together until the pooled rate of those labelled 1 (equal weight, effective
     games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs).
     With `against`, until the difference of that pooled rate from the pooled rate of those
-    labelled 0 has a 95% interval (Newcombe's, difference_half_width) within +-`h`: the interval the
-    report gives kiai's strongest player, whose rate it reads as the default's plus that difference
-    (reports.page.stronger.strongest_rates). Where `floor` is set and both sides' 95% intervals lie
-    below it, +-`rough` is enough: the sentence says "under 2%" there, not a rate to two points."""
+    labelled 0 has a 95% interval within +-`h`: the interval the report gives kiai's strongest
+    player, whose rate it reads as the default's plus that difference
+    (reports.page.stronger.strongest_rates). The interval is Newcombe's (difference_half_width),
+    or with `shared`, the one over the deals both sides played (paired_half_width: the luck of a
+    deal cancels in the difference, and members that met the same deals are not taken as
+    independent). Where
+    `floor` is set and both sides' 95% intervals lie below it, +-`rough` is enough: the sentence
+    says "under 2%" there, not a rate to two points."""
 
     h: float = 0.04
     against: bool = False
     floor: float = 0.0
     rough: float = 0.0
+    shared: bool = False  # with against: the paired interval (reads each game's win)
 
-    def keep(self, wins, games, held, labels):
+    @property
+    def paired(self) -> bool:
+        return self.against and self.shared
+
+    def keep(self, wins, games, held, labels, outcomes=None, deals=None):
         s = np.asarray(labels) == 1
         rate, size = pooled(np.asarray(wins)[s], np.asarray(games)[s])
         if not self.against:
             return held & (half_width(round(rate * size), max(1, round(size))) > self._need((rate, size)))
         rate0, size0 = pooled(np.asarray(wins)[~s], np.asarray(games)[~s])
-        hw = difference_half_width(round(rate * size), max(1, round(size)), round(rate0 * size0), max(1, round(size0)))
+        if self.paired:
+            hw = paired_half_width(outcomes, s, deals)
+        else:
+            hw = difference_half_width(round(rate * size), max(1, round(size)), round(rate0 * size0), max(1, round(size0)))
         return held & (hw > self._need((rate, size), (rate0, size0)))
 
     def _need(self, *sides) -> float:
@@ -221,4 +238,22 @@ def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
     """The larger side of Newcombe's 95% interval for p1 - p0 (what the report's difference of two
     players' pooled rates prints: reports.page.advice.difference)."""
     d, lo, hi = difference_ci(w1, n1, w0, n0)
+    return max(d - lo, hi - d)
+
+
+def paired_half_width(outcomes, ones, deals=None) -> float:
+    """The larger side of the 95% interval for the difference of two sides' mean rates read over
+    their deals (simcore.stats.paired_difference): `outcomes` holds each member's wins, game by
+    game; `ones` which members are the first side; `deals` which members met the same deals (equal
+    values, e.g. their seeds; all the same deals where None)."""
+    deals = [0] * len(outcomes) if deals is None else list(deals)
+    ones = list(map(bool, ones))
+    parts = []
+    for key in dict.fromkeys(deals):
+        mine = [i for i, d in enumerate(deals) if d == key]
+        a = [outcomes[i] for i in mine if ones[i]]
+        b = [outcomes[i] for i in mine if not ones[i]]
+        n = len(outcomes[mine[0]])
+        parts.append((np.array(a, dtype=bool).reshape(len(a), n), np.array(b, dtype=bool).reshape(len(b), n)))
+    d, lo, hi = paired_difference(parts)
     return max(d - lo, hi - d)

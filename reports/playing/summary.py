@@ -63,9 +63,11 @@ class Tally:
     takes a block of rows, merge() another Tally; both add counts, so the result does not
     depend on how the games were cut into blocks or in which order they came."""
 
-    __slots__ = ("games", "outcomes", "ended", "lost", "scores", "sums")
+    __slots__ = ("games", "outcomes", "ended", "lost", "scores", "sums", "won")
+    _COUNTED = __slots__[:-1]
 
     def __init__(self):
+        self.won = None  # per-game wins in the order add() met them: a block's, for a paired race
         self.games = 0
         self.outcomes = np.zeros(len(OUTCOMES), np.int64)
         self.ended = np.zeros(len(ROUNDS), np.int64)
@@ -97,6 +99,7 @@ class Tally:
         if scores.size and (scores.min() < 0 or scores.max() > MAX_SCORE):
             raise ValueError(f"a win scored outside 0..{MAX_SCORE}")
         self.games += int(rows.shape[0])
+        self.won = outcome == 0 if self.won is None else np.concatenate([self.won, outcome == 0])
         self.outcomes += [int((outcome == i).sum()) for i in range(len(OUTCOMES))]
         self.ended += [int((end_round == r).sum()) for r in ROUNDS]
         self.lost += [int(((end_round == r) & lost).sum()) for r in ROUNDS]
@@ -105,16 +108,23 @@ class Tally:
         return self
 
     def merge(self, other: Tally) -> Tally:
-        """Add another Tally's games in; returns self."""
+        """Add another Tally's games in; returns self. Its per-game wins are not kept (merged
+        blocks may come in any order: racing.Race places each block's by its game indices)."""
         self.games += other.games
-        for name in self.__slots__[1:]:
+        for name in self._COUNTED[1:]:
             getattr(self, name)[...] += getattr(other, name)
+        self.won = None
         return self
 
-    def __getstate__(self):
-        return {name: getattr(self, name) for name in self.__slots__}
+    def counts(self) -> dict:
+        """The counts and sums (what a resumed sweep keeps of an unfinished configuration)."""
+        return {name: getattr(self, name) for name in self._COUNTED}
+
+    def __getstate__(self):  # pickled whole: a Dask worker's block comes back with its wins
+        return {**self.counts(), "won": self.won}
 
     def __setstate__(self, state):
+        self.won = None
         for name, value in state.items():
             setattr(self, name, value)
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kiai.reports.playing.play import BLOCK
-from kiai.reports.playing.racing import Group, Race, check_groups, signatures
+from kiai.reports.playing.racing import Group, Race, check_groups, deal_seeds, signatures
 from kiai.reports.playing.stopping import PRECISION_MAX_GAMES, PRECISION_START, Fixed, Precision
 from kiai.reports.playing.tables import (
     COLUMNS,
@@ -36,6 +36,7 @@ from kiai.reports.playing.tables import (
     config_columns,
     engine_hash,
     identity_key,
+    outcome_bits,
     read_table,
     to_frame,
     write_table,
@@ -210,8 +211,8 @@ def run_plan(plan: Sequence, seed: int, request: Request, backend, *, block: int
              on_finished: Callable[[int, dict, int], None] | None = None,
              on_block: Callable[[int], None] | None = None, groups: Sequence[Group] | None = None,
              on_estimate: Callable[[int], None] | None = None) -> dict[int, dict]:
-    """Play every configuration of plan (a list of (plan index, GameConfig)) on `seed`, each alone
-    as `request` says, or raced in `groups` (of plan indices).
+    """Play every configuration of plan (a list of (plan index, GameConfig)) on `seed` (or deals of
+    its own: racing.Group.deals), each alone as `request` says, or raced in `groups` (of plan indices).
 
     on_finished(index, row, games) is called as each configuration finishes; on_block(games)
     after each block; on_estimate(games) with the games the whole is now expected to take.
@@ -241,6 +242,7 @@ class Sweep:
                  groups: Sequence[Group] | None = None):
         self.plan = list(plan)
         self.seed = seed
+
         self.request = request
         self.out = Path(out)
         self.csv = csv
@@ -249,13 +251,15 @@ class Sweep:
             groups = [Group(request.rule(), (i,)) for i in range(len(self.plan))]
         check_groups(len(self.plan), groups)
         self.groups = list(groups)
+        self.seeds = deal_seeds(self.groups, seed)  # plan index -> the seed of its deals, where not `seed`
         race = signatures(self.plan, self.groups) if request.race is not None else {}
-        self.keys = [config_key(c, seed, request, race.get(i)) for i, c in enumerate(self.plan)]
+        self.keys = [config_key(c, self.seed_of(i), request, race.get(i)) for i, c in enumerate(self.plan)]
         if len(set(self.keys)) != len(self.keys):  # pragma: no cover - build_plan dedupes
             raise SweepError("the plan lists a configuration twice")
         self.rows: dict[int, dict] = {}
         self.rounds: dict[int, list[int]] = {}  # plan index -> its wins at the end of every round played
         self.partial: dict[int, tuple] = {}  # plan index -> (wins per round, Tally) where a run left it unfinished
+        self.outcomes: dict[int, np.ndarray] = {}  # plan index -> its games' wins, where its race kept them
         self._race: Race | None = None
         self._written = -float("inf")  # when finished() last wrote the table (time.monotonic)
         self.reused: int | None = None  # with --resume and a table at --out: the rows kept (_load)
@@ -291,7 +295,9 @@ class Sweep:
                 tally.__setstate__({k: np.asarray(v, dtype=np.int64) if isinstance(v, list) else v
                                     for k, v in state["tally"].items()})
                 self.partial[where[key]] = (list(state["rounds"]), tally)
-        same = {self._identity(config_columns(c), self.seed, self.request.describe()): i
+                if (won := outcome_bits(state.get("outcomes", ""))) is not None:
+                    self.outcomes[where[key]] = won
+        same = {self._identity(config_columns(c), self.seed_of(i), self.request.describe()): i
                 for i, c in enumerate(self.plan)}  # fmt: skip
         engine = engine_hash()
         foreign = 0
@@ -301,6 +307,8 @@ class Sweep:
             if i is not None and row["engine"] == engine and (key in rounds or self.request.race is None):
                 self.rows[i] = row
                 self.rounds[i] = list(rounds.get(key, [row["wins"]]))
+                if (won := outcome_bits(row["outcomes"])) is not None:
+                    self.outcomes[i] = won
                 continue
             j = same.get(self._identity(row, row["seed"], info.get("request")))
             if j is None:
@@ -327,10 +335,14 @@ class Sweep:
                 if any(i in stale for i in g.members):
                     for i in g.members:
                         self.partial.pop(i, None)
+                        self.outcomes.pop(i, None)
                         if i in self.rows:
                             del self.rows[i], self.rounds[i]
                             stale[i] = ["raced beside a configuration played again"]
                             changed = True
+
+    def seed_of(self, i: int) -> int:
+        return self.seeds.get(i, self.seed)
 
     @staticmethod
     def _identity(columns: dict, seed, request) -> str:
@@ -424,7 +436,7 @@ class Sweep:
         known = {i: self.rounds[i] for i in indices if i in self.rows}
         partial = {i: self.partial[i] for i in indices if i in self.partial and i not in self.rows}
         self._race = Race([(i, self.plan[i]) for i in indices], groups, self.seed, backend, block=block,
-                          known=known, partial=partial)  # fmt: skip
+                          known=known, partial=partial, outcomes=self.outcomes)  # fmt: skip
         try:
             self._race.run(finished, on_block, on_estimate)
         finally:

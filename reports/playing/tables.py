@@ -58,6 +58,9 @@ COLUMNS: dict[str, str] = {
     "components_sha256": "str",
     "kiai_version": "str",
     "engine": "str",  # the engine's source hash (engine_hash: simcore.sources.source_hash) that played the row
+    # each game's win, in game order, where a race read them (stopping.Cell's paired cells):
+    # outcome_text; '' where not kept
+    "outcomes": "str",
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
@@ -113,6 +116,33 @@ def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
     return _with_column(df, "engine", UNKNOWN_ENGINE, after="kiai_version")
 
 
+def with_outcomes_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `outcomes` column: '' (not kept) where the table predates it."""
+    return _with_column(df, "outcomes", "", after="engine")
+
+
+def outcome_text(won) -> str:
+    """Per-game wins as the `outcomes` column keeps them: 'GAMES:HEX', the wins' bits packed
+    (numpy.packbits, game 0 first); the colon keeps a CSV reader from taking it for a number."""
+    import numpy as np
+
+    won = np.asarray(won, dtype=bool)
+    return f"{won.size}:{np.packbits(won).tobytes().hex()}"
+
+
+def outcome_bits(text: str):
+    """The per-game wins (a bool array) of an `outcomes` value; None where none were kept."""
+    import numpy as np
+
+    if not isinstance(text, str) or not text:
+        return None
+    games, _, bits = text.partition(":")
+    try:
+        return np.unpackbits(np.frombuffer(bytes.fromhex(bits), np.uint8), count=int(games)).astype(bool)
+    except ValueError:
+        raise SweepError(f"an outcomes value is not GAMES:HEX: {text[:40]!r}") from None
+
+
 def _with_column(df: pd.DataFrame, name: str, fill: str, after: str) -> pd.DataFrame:
     """df with column `name` (filled with `fill` where the table predates it) after column `after`
     (at the end if the table lacks that one too)."""
@@ -162,6 +192,7 @@ def row_from_summary(summary: dict, config) -> dict:
         "stalled_games": summary["stalled_games"],
         "seed": summary["seed"],
         "engine": engine_hash(),
+        "outcomes": "",
     }
     for name in ("mean_barricades_left", "mean_farmsteads_left", "mean_families_left", "mean_wound_steps",
                  "kiai_activations_per_game", "cards_confronted_per_game", "cards_defended_per_game"):  # fmt: skip
@@ -212,7 +243,7 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
     if raw is None:
         raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
     info = json.loads(raw)
-    df = with_engine_column(with_rules_column(table.to_pandas()))
+    df = with_outcomes_column(with_engine_column(with_rules_column(table.to_pandas())))
     keys = list(info.pop("keys", []))
     if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
         raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
