@@ -316,3 +316,48 @@ def test_a_strongest_rate_below_the_defaults_within_noise_says_so(tmp_path):
     line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's strongest player"))
     assert re.search(r"Easy 78.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
     assert re.search(r"Hard 30.0% \([\d.]+ to [\d.]+%\)\.$", line), line
+
+
+def test_the_strongest_rates_interval_reads_the_deals_both_played_where_the_rows_kept_them():
+    """Rows that kept each game's win (tables' `outcomes`, the agreement stage's race) give the
+    difference's interval over the deals both played (stronger.shared_difference): here the
+    default wins a subset of the strongest's deals, so it is far narrower than Newcombe's, which
+    rows without them fall back on."""
+    import numpy as np
+
+    from kiai.reports.page import advice
+    from kiai.reports.page.stronger import shared_difference, strongest_rates
+    from kiai.reports.playing.tables import outcome_text
+    from kiai.simcore.stats import difference_ci, paired_difference, shared_deals_difference
+
+    rng = np.random.default_rng(3)
+    rows, won = [], {}
+    for lineup in all_lineups(2):
+        rows.append(_main_row("easy", lineup, 2400, 3000))
+        draws = rng.random(400)  # how lucky each deal is for this line-up
+        for strategy, rate in ((MAIN, 0.55), ("judge", 0.65)):
+            won[strategy, lineup] = draws < rate
+            row = _main_row("easy", lineup, int(won[strategy, lineup].sum()), 400, strategy=strategy)
+            rows.append({**row, "outcomes": outcome_text(won[strategy, lineup])})
+    kept = pd.DataFrame(rows)
+    main = advice.level_rates(advice.grid_rows(kept[kept["games"] == 3000], MAIN))
+    pairs = agreement.paired_rows(kept, MAIN)
+    want = shared_deals_difference(np.stack([won["judge", x] for x in all_lineups(2)]),
+                                   np.stack([won[MAIN, x] for x in all_lineups(2)]))
+    assert shared_difference(pairs, agreement.STRONG) == pytest.approx(want)
+    strong = strongest_rates(kept, main).iloc[0]
+    default_hw = main.iloc[0]["hi"] - main.iloc[0]["rate"]
+    assert strong["rate"] == pytest.approx(0.8 + want[0]) and 0.09 < want[0] < 0.11
+    assert strong["hi"] - strong["rate"] == pytest.approx(math.hypot(default_hw, want[2] - want[0]))
+    plain = strongest_rates(kept.assign(outcomes=""), main).iloc[0]  # not kept: Newcombe's, over 21 x 400 games
+    n, w1, w0 = 21 * 400, pairs.loc[pairs["strategy"] == agreement.STRONG, "wins"].sum(), pairs.loc[pairs["strategy"] == MAIN, "wins"].sum()
+    d, _, nhi = difference_ci(w1, n, w0, n)
+    assert plain["hi"] - plain["rate"] == pytest.approx(math.hypot(default_hw, nhi - d))
+    assert strong["hi"] - strong["rate"] < 0.6 * (plain["hi"] - plain["rate"])
+    assert shared_difference(pairs.assign(outcomes=""), agreement.STRONG) is None
+    # the agreement stage's line-ups meet deals of their own (a seed each): their deals are apart
+    own = pairs.assign(seed=pairs["lineup"].map({x: i + 10 for i, x in enumerate(sorted(set(pairs["lineup"])))}))
+    apart = paired_difference([(won["judge", x][None], won[MAIN, x][None]) for x in sorted(all_lineups(2))])
+    assert shared_difference(own, agreement.STRONG) == pytest.approx(apart)
+    assert apart[0] == pytest.approx(want[0]) and apart[2] - apart[0] != pytest.approx(want[2] - want[0])
+    assert shared_difference(pairs.iloc[:-1], agreement.STRONG) is None  # a line-up played by one player only

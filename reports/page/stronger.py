@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from kiai.reports.page import advice, agreement
@@ -45,14 +46,16 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
               f"the game on), and set beside `{strategy}` on the same tables and the same deals. Where the two "
               f"agree, the finding holds for stronger players; where they part, it is `{strategy}`'s, not the "
               "game's."),
-        ("p", f"Scope: {plural(len(pairs) // 2, 'table')} of the main sweep, each played by both on the same first "
+        ("p", f"Scope: {plural(len(pairs) // 2, 'table')} of the main sweep, each played by both on the same "
               f"deals, {spread(pairs['games'])} games each, seated in its own order: every line-up at each level "
               "and team size, until the strongest player's rate, all line-ups pooled, is known within two points (or to be "
               "under 2%)"
               + (f"; the {check['lineup'].nunique()} line-ups of {cell[1]} samurai at {cell[0].capitalize()} "
                  f"{spread(check['games'])} games each, for the checks of effects and rankings"
                  if check is not None else "")
-              + f"; the rules' own readings, seed {', '.join(map(str, seeds)) or 'not recorded'}."),
+              + "; the rules' own readings, "
+              + (f"each line-up on deals of its own ({len(seeds):,} seeds, drawn from the sweep's seed and the line-up)."
+                 if len(seeds) > 3 else f"seed {', '.join(map(str, seeds)) or 'not recorded'}.")),
         ("ul", _agreement_lines(rates, orders, effects, every, reversals, cell, strategy, strong)),
         ("p", f"FLAG: reversed marks a comparison that `{strategy}` and the {strong} each tell apart from noise "
               "but in opposite directions: both 95% intervals of the difference exclude zero, on opposite sides. "
@@ -196,6 +199,34 @@ def _reversal_blocks(table: pd.DataFrame, what: str, among: str, strategy: str, 
                     f"the {strong} {fmt_pp(r.diff_b)} ({fmt_pp_ci(r.lo_b, r.hi_b)})." for r in flagged.itertuples()])]
 
 
+def shared_difference(pairs: pd.DataFrame, strong: str) -> tuple[float, float, float] | None:
+    """(strongest - default, lo, hi) read over the deals both played (simcore.stats.paired_difference:
+    the rows of one seed met the same deals), for one cell's paired rows (agreement.paired_rows)
+    where every row kept its games' wins (tables' `outcomes`: the agreement stage's race reads
+    them), one row per line-up and player, the rows of a seed on the same games; None otherwise (the
+    caller falls back on Newcombe's interval)."""
+    from kiai.reports.playing.tables import outcome_bits
+    from kiai.simcore.stats import paired_difference
+
+    if pairs.empty or "outcomes" not in pairs:
+        return None
+    counts = pairs.groupby(["lineup", "strategy"]).size()
+    if counts.max() != 1 or pairs.groupby("lineup")["strategy"].nunique().min() != 2:
+        return None
+    bits = pd.Series([outcome_bits(t) for t in pairs["outcomes"]], index=pairs.index)
+    if any(b is None or b.size != int(n) for b, n in zip(bits, pairs["games"])):
+        return None
+    one = pairs["strategy"].astype(str) == strong
+    parts = []
+    for _, rows in pairs.groupby("seed"):
+        if rows["games"].nunique() != 1:
+            return None
+        n = int(rows["games"].iloc[0])
+        parts.append(tuple(np.array(list(bits[rows.index[side]]), dtype=bool).reshape(-1, n)
+                           for side in (one[rows.index], ~one[rows.index])))
+    return paired_difference(parts)
+
+
 def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
     """kiai's strongest player's win rate by level and team size, beside `main` (the default's,
     advice.level_rates over all its line-ups), with a 95% interval: columns difficulty, n_samurai,
@@ -208,7 +239,9 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
     where the default played the same games beside it (the agreement stage), its rate is estimated
     on all the default's deals: the default's rate there plus what the strongest wins more than the
     default on the deals both played (a difference from which the luck of the deals cancels), with
-    the two intervals' half-widths added in quadrature; elsewhere its rate on its own games."""
+    the two intervals' half-widths added in quadrature (the difference's interval read over the
+    deals both played where the rows kept their games' wins: shared_difference); elsewhere its
+    rate on its own games."""
     from kiai.reports.page.agreement import STRONG, paired_rows
     from kiai.reports.page.ladder import distinct_games
     from kiai.reports.page.strongest import default_strategy, tiers
@@ -227,7 +260,9 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
         cell = same[(same["difficulty"] == r["difficulty"]) & (same["n_samurai"] == r["n_samurai"])] if same is not None else []
         if len(cell):
             c = cell.iloc[0]
-            d, dlo, dhi = advice.difference(c["wins_b"], c["games_b"], c["wins_a"], c["games_a"])
+            part = pairs[(pairs["difficulty"].astype(str) == str(r["difficulty"])) & (pairs["n_samurai"] == r["n_samurai"])]
+            d, dlo, dhi = (shared_difference(part, STRONG)
+                           or advice.difference(c["wins_b"], c["games_b"], c["wins_a"], c["games_a"]))
             rate = min(max(r["rate_all"] + d, 0.0), 1.0)
             r.update(rate=rate, lo=max(rate - math.hypot(r["rate_all"] - r["lo_all"], d - dlo), 0.0),
                      hi=min(rate + math.hypot(r["hi_all"] - r["rate_all"], dhi - d), 1.0))

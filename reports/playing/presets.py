@@ -65,7 +65,8 @@ PLANNER_GAMES = 100
 # sweep played at each level and team size, seated in its own order, so that the report can give the
 # strongest player's win rate beside the default's, all line-ups pooled as the default's is ("How hard"),
 # and say which findings hold for stronger play. Each level and team size plays rounds of about
-# AGREEMENT_ROUND games pooled (the same games for every line-up) until the headline's 95% interval
+# AGREEMENT_ROUND games pooled (each line-up on deals of its own, its two players on the same ones:
+# racing.Group.deals) until the headline's 95% interval
 # for the strongest player is within +-HEADLINE_PRECISION (+-AGREEMENT_PRECISION where both players win
 # under HEADLINE_FLOOR), at AGREEMENT_CAP games a line-up at most; and every
 # line-up of AGREEMENT_COUNT samurai at AGREEMENT_LEVEL plays AGREEMENT_GAMES, for each samurai's
@@ -354,7 +355,7 @@ def headline_differences(results, strategy: str = DEFAULT_STRATEGY) -> dict:
 
 def agreement_groups(plan: list, results=None) -> list:
     """The agreement stage's cells: each level and team size, every line-up played by the default
-    and the strongest player, the same games for all, until the headline's interval for the
+    and the strongest player on deals of its own (both players on the same ones), until the headline's interval for the
     strongest's rate is within HEADLINE_PRECISION, or AGREEMENT_PRECISION where both win under
     HEADLINE_FLOOR (rounds of AGREEMENT_ROUND games pooled, AGREEMENT_CAP a line-up at most);
     AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai. With `results` (the
@@ -364,6 +365,7 @@ def agreement_groups(plan: list, results=None) -> list:
 
     from kiai.reports.playing.racing import Group
     from kiai.reports.playing.stopping import Cell
+    from kiai.simcore.seatings import lineup_key
     from kiai.strategies.registry import strongest
 
     room = headline_differences(results)
@@ -373,11 +375,13 @@ def agreement_groups(plan: list, results=None) -> list:
         labels = tuple(int(plan[i].strategy == best) for i in ix)
         step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
-            rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION)
+            rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION, against=True, shared=True)
         else:  # the interval the headline prints, within +-HEADLINE_PRECISION (or "under 2%")
             rule = Cell(step, step, max(step, AGREEMENT_CAP), h=room.get((str(level), n), HEADLINE_DIFFERENCE),
-                        against=True, floor=HEADLINE_FLOOR, rough=AGREEMENT_PRECISION)
-        groups.append(Group(rule, tuple(ix), labels))
+                        against=True, floor=HEADLINE_FLOOR, rough=AGREEMENT_PRECISION, shared=True)
+        # each line-up meets deals of its own, both players the same ones: the pooled rate's games
+        # are then independent across line-ups, and the luck of a deal cancels in the difference
+        groups.append(Group(rule, tuple(ix), labels, tuple(lineup_key(plan[i].samurai) for i in ix)))
     return groups
 
 
