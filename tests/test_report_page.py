@@ -16,7 +16,8 @@ import pandas as pd
 import pytest
 
 import browser  # tests/browser.py
-from kiai.reports.page import glance, your_table
+from kiai.reports.page import advice, glance, your_table
+from kiai.reports.page.in_short import seating_sentence
 from kiai.reports.page.report import write_report
 from kiai.reports.page.wording import fmt_ci, fmt_pct
 from kiai.simcore.seatings import all_lineups, distinct_seatings, lineup_key
@@ -106,10 +107,20 @@ def test_a_best_seating_is_named_only_when_it_stands_out():
         return pd.DataFrame({"seating": [f"s{i}" for i in range(len(wins))], "wins": wins,
                              "games": [1000] * len(wins)}).assign(rate=lambda d: d["wins"] / d["games"])
 
-    assert your_table.seating_verdict(seatings([700, 400, 410, 395]))["best"] == "s0"
+    assert advice.seating_verdict(seatings([700, 400, 410, 395]))["best"] == "s0"
     # 720 seatings of one rate: the luckiest is no advice
     noisy = seatings(list(np.random.default_rng(1).binomial(1000, 0.3, size=720)))
-    assert your_table.seating_verdict(noisy.sort_values("rate", ascending=False))["best"] is None
+    assert advice.seating_verdict(noisy.sort_values("rate", ascending=False))["best"] is None
+
+
+def test_in_short_names_no_seating_that_does_not_stand_out():
+    best = pd.Series({"seating": "heihachi,daisuke,gorobei", "wins": 9, "games": 250})
+    worst = pd.Series({"seating": "heihachi,gorobei,daisuke", "wins": 0, "games": 250})
+    sa = {"seatings": 720, "expected": 720, "separated": True, "best": best, "worst": worst, "diff": 0.036,
+          "lo": 0.013, "hi": 0.067, "p": 0.036}
+    assert "sit heihachi" in seating_sentence({**sa, "stands_out": True}, 3, "easy", "heihachi,daisuke,gorobei")
+    text = seating_sentence({**sa, "stands_out": False}, 3, "easy", "heihachi,daisuke,gorobei")
+    assert "no seating stands out" in text and "sit " not in text
 
 
 def test_glance_shows_a_strongest_within_noise_as_such():

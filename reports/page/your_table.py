@@ -48,21 +48,6 @@ def rank_range(part: pd.DataFrame) -> pd.DataFrame:
     return part.assign(rank_best=1 + above, rank_worst=len(part) - below)
 
 
-def seating_verdict(seatings: pd.DataFrame) -> dict:
-    """The seatings of one line-up at one level (advice.seating_rates) with intervals simultaneous
-    over them (Bonferroni): the best is named only when its lower limit lies above every other
-    seating's upper limit; otherwise no seating stands out. The winner of many noisy seatings is
-    mostly luck, so a plain 95% interval would name one far too often."""
-    k = len(seatings)
-    lo, hi, _ = proportion_ci_arrays(seatings["wins"].to_numpy(), seatings["games"].to_numpy(), level=1 - 0.05 / k)
-    best = int(np.argmax(seatings["rate"].to_numpy()))
-    others = np.delete(hi, best)
-    stands_out = bool(k >= 2 and lo[best] > others.max())
-    rows = [[s, int(w), int(g), _r(a), _r(b), fmt_pct(w / g)] for s, w, g, a, b in
-            zip(seatings["seating"], seatings["wins"], seatings["games"], lo, hi)]
-    return {"rows": rows, "best": str(seatings["seating"].iloc[best]) if stands_out else None}
-
-
 def _losses(grid: pd.DataFrame) -> dict[str, dict[str, int]]:
     present = {label: col for label, col in LOSS_COLUMNS.items() if col in grid}
     if not present:
@@ -115,7 +100,7 @@ def _seatings(main: pd.DataFrame, strategy: str) -> dict[str, dict]:
     out = {}
     for (level, lineup), count in counts.items():
         if count >= 2:
-            out[_key(level, lineup)] = seating_verdict(advice.seating_rates(main, level, lineup, strategy))
+            out[_key(level, lineup)] = advice.seating_verdict(advice.seating_rates(main, level, lineup, strategy))
     return out
 
 
