@@ -151,7 +151,8 @@ def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong:
         "every team size and level played; a team size's line-ups and seating compared at the hardest level "
         f"where it still wins at least {fmt_pct(advice.ADVICE_MIN_RATE)} of its games, each line-up seated in its "
         "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."
-        + (f" {_players(strong)}" if not strong.empty else "")))
+        # who the two players are, and how the strongest's rate is estimated: under the headline
+        + (" Who kiai's two players are: How hard is each level." if not strong.empty else "")))
     for n, lines in by_size.items():
         page.add(("h3", f"{n} samurai" + (" (absent tokens on, R-18)" if n == 2 else "")), ("ul", lines))
 
