@@ -182,7 +182,9 @@ def test_shared_link_fills_the_form_and_answers(report, chromium):
         data = _data(report)["strongest"]["easy|daisuke,kanbei"]
         assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
         assert "Kanbei " in text and " pp (" in text  # each member's effect
-        assert "lost: by death" in text
+        row = _csv_row(report, "easy", ("daisuke", "kanbei"))
+        lost = int(row["games"] - row["wins"])
+        assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
 
 
 def test_strongest_on_too_few_games_says_so(report, chromium):

@@ -88,14 +88,14 @@ def glance_blocks(rates: pd.DataFrame, strong: pd.DataFrame) -> list[tuple]:
     legend = "".join(f'<li><span class="swatch" style="background:{colour}"></span>{esc(word)} '
                      f"({'at least ' + format(floor, '.0%') if floor else 'under 1%'})</li>"
                      for floor, word, colour in BANDS)
-    grid = (f'<div class="scroll"><table class="glance"><thead><tr><th scope="col">Samurai</th>{head}</tr></thead>'
+    grid = (f'<div id="glance"><div class="scroll"><table class="glance"><thead><tr><th scope="col">Samurai</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>'
             f'<ul class="legend">{legend}</ul>'
             '<p class="legend-note">Each cell: the win rate of kiai\'s default player, all line-ups of that size '
             "pooled; below it, kiai's strongest player's (on fewer games), "
             f'"{NOISE}" where its 95% interval holds the default\'s rate, so that the two are not told apart. '
             "Colour: the default's rate. The intervals are in the cell's tooltip and in "
-            '<a href="#how-hard-is-each-level">How hard is each level</a>.</p>')
+            '<a href="#how-hard-is-each-level">How hard is each level</a>.</p></div>')
     md_rows = [{"samurai": n, **{lv.capitalize(): (f"{at[(lv, n)]['default']} ({at[(lv, n)]['band']})"
                                                    + (f"; strongest {at[(lv, n)]['strong']} ({at[(lv, n)]['strong_ci']})"
                                                       if at[(lv, n)]['strong'] else ""))

@@ -54,7 +54,9 @@
     var strongCmd = code(simulate(level, " --strategy strongest"));
     if (s && s.games >= data.strong_min_games) {
       out.push(item("kiai's strongest player", rate(s) +
-        (s.lo <= found.rate && found.rate <= s.hi ? ", within noise of the default's" : ""), "strongest"));
+        (s.same ? "; on those same deals the default won " + s.same.pct + " (" + count(s.same.wins) + " of " +
+          count(s.same.games) + ")" : "") +
+        (s.lo <= found.rate && found.rate <= s.hi ? "; within noise of the default's rate above" : ""), "strongest"));
     } else {
       out.push(item("kiai's strongest player", (s ? "too few games to say (" + count(s.games) + " played, fewer than " +
         data.strong_min_games + ")" : "not played on this line-up") + ". This command answers it: " + strongCmd, "strongest"));
@@ -76,13 +78,13 @@
     if (loss) {
       var lost = found.games - found.wins;
       var how = ["death", "farmsteads", "families"].filter(function (k) { return k in loss; }).map(function (k) {
-        return "by " + k + " " + count(loss[k]);
+        return count(loss[k]) + " by " + k;
       });
       var when = ["round 1", "round 2", "round 3"].filter(function (k) { return k in loss; }).map(function (k) {
-        return k + " " + count(loss[k]);
+        return count(loss[k]) + " in " + k;
       });
       out.push(item("How its games were lost", count(lost) + " lost: " + how.join(", ") +
-        (when.length ? "; in " + when.join(", ") : ""), "losses"));
+        (when.length ? "; " + when.join(", ") : ""), "losses"));
     }
     out.push(seatings(level, key, n));
     return out.join("") + "</ul>";

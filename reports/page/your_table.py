@@ -69,8 +69,26 @@ def _strongest(shown: pd.DataFrame) -> dict[str, dict]:
     if strong.empty:
         return {}
     rates = advice.lineup_rates(advice.grid_rows(distinct_games(strong)))
-    return {_key(r.difficulty, r.lineup): {"wins": int(round(r.wins)), "games": int(r.games), "lo": _r(r.lo),
-                                           "hi": _r(r.hi), **_words(r.rate, r.lo, r.hi)} for r in rates.itertuples()}
+    out = {_key(r.difficulty, r.lineup): {"wins": int(round(r.wins)), "games": int(r.games), "lo": _r(r.lo),
+                                          "hi": _r(r.hi), **_words(r.rate, r.lo, r.hi)} for r in rates.itertuples()}
+    # the default on the same deals (the agreement stage): those few first deals may be easier or
+    # harder than the default's thousands, and the reader should see which
+    for (level, lineup), (wins, games) in _default_on_same_deals(shown).items():
+        if _key(level, lineup) in out:
+            out[_key(level, lineup)]["same"] = {"wins": wins, "games": games, "pct": fmt_pct(wins / games)}
+    return out
+
+
+def _default_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
+    from kiai.reports.page.agreement import STRONG, paired_rows
+    from kiai.reports.page.strongest import default_strategy
+
+    pairs = paired_rows(shown, default_strategy())
+    if pairs.empty:
+        return {}
+    mine = advice.one_seating_per_lineup(pairs[pairs["strategy"] != STRONG])
+    sums = mine.groupby(["difficulty", "lineup"])[["wins", "games"]].sum()
+    return {(str(lv), str(lu)): (int(r["wins"]), int(r["games"])) for (lv, lu), r in sums.iterrows() if r["games"] > 0}
 
 
 def _words(rate: float, lo: float, hi: float) -> dict[str, str]:
@@ -141,13 +159,13 @@ def form_html(data: dict) -> str:
                     for s in data["samurai"])
     levels = "".join(f'<option value="{lv}">{lv.capitalize()}</option>' for lv in data["levels"])
     return (
-        '<form id="your-table-form" class="your-table" autocomplete="off">'
+        '<div id="your-table-box"><form id="your-table-form" class="your-table" autocomplete="off">'
         f'<fieldset><legend>Tick your samurai (2 to 7), in the order you sit, clockwise</legend>'
         f'<div class="samurai">{boxes}</div></fieldset>'
         f'<label class="level">Level <select name="level">{levels}</select></label>'
         '<p class="order" id="your-order"></p>'
         '</form>'
-        '<div id="your-answer" class="answer" aria-live="polite"><p>Tick your samurai and pick a level.</p></div>'
+        '<div id="your-answer" class="answer" aria-live="polite"><p>Tick your samurai and pick a level.</p></div></div>'
         f'<script type="application/json" id="your-table-data">{as_json(data)}</script>'
         f"<script>{script()}</script>"
     )
