@@ -51,6 +51,8 @@ def _table() -> pd.DataFrame:
                 rows.append(_row(level, lineup, int(rng.binomial(400, base - 0.12 * (n - 2) + 0.004 * k)), 400))
     for seating in distinct_seatings(SEATED)[1:]:  # the first, the line-up's own order, is in the grid
         rows.append(_row("easy", seating, int(rng.binomial(400, 0.4)), 400))
+    once = _row("easy", ("daisuke", "kanbei"), 380, 400)  # the penalty paid once (V-2), on the same seed
+    rows.append({**once, "rules": "penalty=once"})
     for n, games in ((2, 150), (3, FEW)):
         for lineup in all_lineups(n):
             rows.append(_row("easy", lineup, int(rng.binomial(games, 0.75 - 0.1 * n)), games, strategy="judge"))
@@ -182,6 +184,7 @@ def test_shared_link_fills_the_form_and_answers(report, chromium):
         data = _data(report)["strongest"]["easy|daisuke,kanbei"]
         assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
         assert "Kanbei " in text and " pp (" in text  # each member's effect
+        assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
         row = _csv_row(report, "easy", ("daisuke", "kanbei"))
         lost = int(row["games"] - row["wins"])
         assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them

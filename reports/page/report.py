@@ -112,7 +112,7 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     # the first screen answers first: the grid, then the group's own line-up; the detail follows
     page.add(*glance_blocks(advice.level_rates(scope.grid), v.strong))
     page.add(("h2", "Your table"),
-             ("html", form_html(table_data(scope.grid, main, shown, strategy)), [("note", markdown_note())]))
+             ("html", form_html(table_data(scope.grid, main, shown, strategy, played)), [("note", markdown_note())]))
     page.add(("p", scope.precision()), ("toc",))
     with rc_context(charts.STYLE):
         strong = v.strong

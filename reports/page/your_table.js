@@ -87,6 +87,17 @@
         (when.length ? "; " + when.join(", ") : ""), "losses"));
     }
     out.push(seatings(level, key, n));
+    var readings = data.readings[key];
+    if (readings) {
+      // each beside the rules' own reading on the same seed: said once where all share it
+      var own = function (r) { return r[5] + " (" + count(r[6]) + " of " + count(r[7]) + ")"; };
+      var shared = readings.every(function (r) { return own(r) === own(readings[0]); });
+      out.push(item("Rule readings played", (shared ? "the rules' own " + own(readings[0]) + " on the same seed; " : "") +
+        readings.map(function (r) {
+          return esc(r[1]) + " (<code>" + esc(r[0]) + "</code>) " + r[2] + " (" + count(r[3]) + " of " + count(r[4]) + ")" +
+            (shared ? "" : " against the rules' own " + own(r));
+        }).join("; "), "readings"));
+    }
     return out.join("") + "</ul>";
   }
 

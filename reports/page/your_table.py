@@ -122,10 +122,37 @@ def _seatings(main: pd.DataFrame, strategy: str) -> dict[str, dict]:
     return out
 
 
-def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str) -> dict:
+def _readings(played: pd.DataFrame, strategy: str) -> dict[str, list[list]]:
+    """Every rule reading other than the rules' own that the report played on a level and line-up
+    (the default sweep plays a few line-ups under each), beside the rules' own on the same seating
+    and seed (so on the same first deals): [reading, its plain words, its rate, wins, games, the
+    rules' own rate, wins, games]."""
+    if played.empty or "rules" not in played:
+        return {}
+    d = played[(played["strategy"].astype(str) == strategy).to_numpy() & advice.default_tokens(played).to_numpy()]
+    d = d.assign(rules=advice.rules_of(d), difficulty=d["difficulty"].astype(str))
+    key = [c for c in ("difficulty", "lineup", "seating", "seed") if c in d]
+    base = d[d["rules"] == advice.DEFAULT_RULES].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
+    changed = d[d["rules"] != advice.DEFAULT_RULES]
+    if changed.empty or base.empty:
+        return {}
+    both = changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_own"))
+    out: dict[str, list[list]] = {}
+    for (level, lineup, rules), part in both.groupby(["difficulty", "lineup", "rules"]):
+        w, g, w0, g0 = (int(part[c].sum()) for c in ("wins", "games", "wins_own", "games_own"))
+        words = "; ".join(advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[0] + " " +
+                          advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[1]
+                          for item in rules.split(","))
+        out.setdefault(_key(level, lineup), []).append([rules, words.strip(), fmt_pct(w / g), w, g, fmt_pct(w0 / g0), w0, g0])
+    return {k: sorted(v, key=lambda r: r[1]) for k, v in out.items()}  # V-1 first
+
+
+def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str,
+               played: pd.DataFrame | None = None) -> dict:
     """The JSON the form reads: every played level and line-up of the grid (advice.grid_rows of the
     main strategy, as the line-up tables and lineups.csv) with its rate, interval and rank range,
-    and beside them the strongest player's rates, the effects, the losses and the seatings."""
+    and beside them the strongest player's rates, the effects, the losses, the seatings and the rule
+    readings played (`played`: the main strategy's rows of every reading)."""
     rates = advice.lineup_rates(grid) if not grid.empty else pd.DataFrame()
     lineups = {}
     if not rates.empty:
@@ -140,7 +167,8 @@ def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, stra
             "strategy": strategy, "seed": seeds[0], "strong_min_games": STRONG_MIN_GAMES,
             "simulate_games": SIMULATE_GAMES, "compare_games": COMPARE_GAMES,
             "lineups": lineups, "strongest": _strongest(shown), "effects": _effects(grid),
-            "losses": _losses(grid), "seatings": _seatings(main, strategy)}
+            "losses": _losses(grid), "seatings": _seatings(main, strategy),
+            "readings": _readings(played if played is not None else pd.DataFrame(), strategy)}
 
 
 def script() -> str:
