@@ -15,7 +15,7 @@ COMMA := ,
 # `make` alone: this list; it needs nothing installed
 help:
 	@echo "make report          set up, play the default sweeps, write the report to kiai-report/ (report.html)"
-	@echo "make report-check    open kiai-report/report.html in headless Chromium at 1,400 and 1,920 px: overflow, images, errors"
+	@echo "make report-check    open kiai-report/report.html in headless Chromium at 390, 1,400 and 1,920 px: overflow, images, errors"
 	@echo "make test            set up, run the test suite"
 	@echo "make bench           time the engine and its compilation (kiai bench)"
 	@echo "make docs            re-run the commands whose outputs README.md and docs/*.md show, speed tables too"
@@ -68,8 +68,10 @@ report: $(STAMP)
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 
-# the report as a browser shows it (tests/browser.py): no element wider than the page, every image
-# loaded, no console error; screenshots beside the page. Needs Chromium (apt-get install chromium)
+# the report as a browser shows it (tests/browser.py, Playwright driving the system's Chromium) at a
+# phone's, a laptop's and a wide screen's width: no element wider than the page, every image loaded,
+# no console error, no broken link; screenshots beside the page. Needs Chromium (apt-get install
+# chromium); make setup installs Playwright (the test extra)
 report-check: $(STAMP)
 	$(BIN)/python tests/browser.py kiai-report/report.html
 

@@ -1,51 +1,48 @@
-"""A report page checked in headless Chromium: layout, images, script errors.
+"""A report page checked in headless Chromium, driven by Playwright: layout, images, script errors,
+links. The one browser harness of the tests, of `make report-check` and of docs/report_images.py.
 
-`check_page` renders a page at a given window width and lists what a reader would see go wrong:
-an element wider than the page or sticking out of it (past the window, out of the text column,
-or cut off by a box that hides its overflow), an image that did not load, a console error or an
-uncaught script error, and a link to a missing file or anchor. `screenshot` saves the whole page
-as a PNG for a person to look at.
+`check_page` opens a page at a given window width and lists what a reader would see go wrong: an
+element wider than the page or sticking out of it (past the window, out of the text column, or cut
+off by a box that hides its overflow; a box that scrolls its own overflow is fine), an image that
+did not load, a console error or an uncaught script error, and a link to a missing file or anchor.
+`screenshot` saves the whole page as a PNG; `open_page` hands a test the live page (tests of the
+report's form tick boxes on it).
 
-Only the `chromium` binary is needed (Debian: apt-get install chromium): the page is copied into
-a temporary folder with a <base> pointing back at its own folder (so its images resolve) and a
-small script injected before any of its own; Chromium runs it with --dump-dom, and the script
-leaves its measurements in the dumped DOM as JSON.
+Playwright drives the system's Chromium (Debian: apt-get install chromium); it downloads no browser
+of its own. Without either, BrowserMissing says in one line how to install them.
 
-    python tests/browser.py kiai-report/report.html   # 1,400 and 1,920 px, screenshots beside it
+    python tests/browser.py kiai-report/report.html   # 390, 1,400 and 1,920 px, screenshots beside it
 
-exits 1 when it finds problems (one a line), 2 with one line when the page or Chromium is missing.
+exits 1 when it finds problems (one a line), 2 with one line when the page, Chromium or Playwright
+is missing.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
-import json
-import os
-import re
 import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import urllib.parse
+from contextlib import contextmanager
 from pathlib import Path
 
 BINARIES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-WIDTHS = (1400, 1920)
+# a phone, a laptop, a wide screen
+WIDTHS = (390, 1400, 1920)
 HEIGHT = 900
-# Chromium draws a screenshot as one surface; taller pages are cut at this height
-MAX_SHOT_HEIGHT = 16384
-RESULT_ID = "kiai-browser-check"
 # subpixel layout: a box 0.4 px past an edge is rounding, not overflow
 SLACK = 1.0
+# headless, and nothing that reaches the network: the page must work offline
+LAUNCH_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync")
+INSTALL = "apt-get install chromium; pip install playwright (make setup installs it, with the test extra)"
 
 
 class BrowserMissing(RuntimeError):
-    """No Chromium on PATH."""
+    """No Chromium on PATH, or no Playwright to drive it."""
 
-    def __init__(self):
-        super().__init__("Chromium is not installed (no chromium on PATH): apt-get install chromium")
+    def __init__(self, what: str = "Chromium is not installed (no chromium on PATH)"):
+        super().__init__(f"{what}: {INSTALL}")
 
 
 class BrowserError(RuntimeError):
@@ -60,13 +57,55 @@ def find_chromium() -> str:
     raise BrowserMissing()
 
 
-# One line of JavaScript (the page's own line numbers stay those of the file, for its error
-# messages). It records console.error, uncaught errors and failed resources from the start; at
-# load it opens every <details> (a reader can) and waits for images and fonts, then measures.
-_SCRIPT = r"""
+def _sync_playwright():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise BrowserMissing("Playwright is not installed") from None
+    return sync_playwright
+
+
+def available() -> str | None:
+    """None where the browser tests can run; else one line saying what is missing and how to install it."""
+    try:
+        find_chromium()
+        _sync_playwright()
+    except BrowserMissing as e:
+        return str(e)
+    return None
+
+
+_running = None  # the Chromium of the outermost chromium() call: Playwright's sync API runs one at a time
+
+
+@contextmanager
+def chromium():
+    """A headless Chromium (the system's binary) under Playwright, closed on leaving; inside another
+    chromium() call, that one's browser."""
+    global _running
+    if _running is not None:
+        yield _running
+        return
+    path = find_chromium()
+    with _sync_playwright()() as pw:
+        try:
+            browser = pw.chromium.launch(executable_path=path, args=list(LAUNCH_ARGS))
+        except Exception as e:  # Playwright's own Error: the binary would not start
+            raise BrowserError(f"Chromium ({path}) did not start: {str(e).splitlines()[0]}") from None
+        _running = browser
+        try:
+            yield browser
+        finally:
+            _running = None
+            browser.close()
+
+
+# Installed before any script of the page: it records console.error, uncaught errors and resources
+# that failed to load, from the start.
+_CAPTURE = r"""
 (function () {
   "use strict";
-  var errors = [], failed = [];
+  var state = window.__kiaiCheck = {errors: [], failed: []};
   function show(a) {
     if (a instanceof Error) { return String(a.stack || a); }
     if (a !== null && typeof a === "object") { try { return JSON.stringify(a); } catch (e) { return String(a); } }
@@ -74,34 +113,38 @@ _SCRIPT = r"""
   }
   var original = console.error;
   console.error = function () {
-    errors.push("console.error: " + Array.prototype.map.call(arguments, show).join(" "));
+    state.errors.push("console.error: " + Array.prototype.map.call(arguments, show).join(" "));
     return original.apply(console, arguments);
   };
   window.addEventListener("error", function (e) {
     var t = e.target;
     if (t && t !== window && t.tagName) {
-      failed.push({tag: t.tagName.toLowerCase(), url: t.getAttribute("src") || t.getAttribute("href") || ""});
+      state.failed.push({tag: t.tagName.toLowerCase(), url: t.getAttribute("src") || t.getAttribute("href") || ""});
       return;
     }
-    var where = e.filename ? " (" + e.filename.split("/").pop() + ":" + e.lineno + ")" : "";
-    errors.push("uncaught error: " + (e.message || show(e.error)) + where);
+    var where = e.filename ? " (" + e.filename.split("/").pop().split("#")[0] + ":" + e.lineno + ")" : "";
+    state.errors.push("uncaught error: " + (e.message || show(e.error)) + where);
   }, true);
   window.addEventListener("unhandledrejection", function (e) {
-    errors.push("unhandled promise rejection: " + show(e.reason && (e.reason.message || e.reason)));
+    state.errors.push("unhandled promise rejection: " + show(e.reason && (e.reason.message || e.reason)));
   });
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
-    document.querySelectorAll("img[loading=lazy]").forEach(function (i) { i.loading = "eager"; });
-  });
-  window.addEventListener("load", function () {
-    var waits = Array.prototype.filter.call(document.images, function (i) { return !i.complete; })
-      .map(function (i) {
-        return new Promise(function (ok) { i.addEventListener("load", ok); i.addEventListener("error", ok); });
-      });
-    if (document.fonts) { waits.push(document.fonts.ready); }
-    Promise.all(waits).then(function () { setTimeout(finish, 0); }, function () { setTimeout(finish, 0); });
-  });
+})();
+"""
 
+# Run once the page has loaded: it opens every <details> (a reader can), waits for images and
+# fonts, then measures every element and text against the window, the text column and any box
+# that clips it.
+_MEASURE = r"""
+async (slack) => {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  document.querySelectorAll("img[loading=lazy]").forEach(function (i) { i.loading = "eager"; });
+  var waits = Array.prototype.filter.call(document.images, function (i) { return !i.complete; })
+    .map(function (i) {
+      return new Promise(function (ok) { i.addEventListener("load", ok); i.addEventListener("error", ok); });
+    });
+  if (document.fonts) { waits.push(document.fonts.ready); }
+  await Promise.all(waits).catch(function () {});
+  await new Promise(function (ok) { requestAnimationFrame(function () { setTimeout(ok, 0); }); });
   function px(v) { return parseFloat(v) || 0; }
   function short(text, n) {
     text = (text || "").replace(/\s+/g, " ").trim();
@@ -127,13 +170,13 @@ _SCRIPT = r"""
   function finish() {
     var root = document.documentElement, body = document.body;
     var out = {width: root.clientWidth, scrollWidth: root.scrollWidth, height: root.scrollHeight,
-               errors: errors, failed: failed, offenders: [], images: [], anchors: [], links: []};
-    if (!body) { write(out); return; }
+               errors: window.__kiaiCheck.errors, failed: window.__kiaiCheck.failed, offenders: [], images: [], anchors: [], links: []};
+    if (!body) { return out; }
     var vw = root.clientWidth, bs = getComputedStyle(body), br = body.getBoundingClientRect();
     var colLeft = br.left + px(bs.borderLeftWidth) + px(bs.paddingLeft);
     var colRight = br.right - px(bs.borderRightWidth) - px(bs.paddingRight);
     out.column = [colLeft, colRight];
-    var SLACK = %(slack)s, hits = new Map();
+    var SLACK = slack, hits = new Map();
 
     function clipOf(el) {
       for (var a = el; a && a !== root; a = a.parentElement) {
@@ -200,88 +243,48 @@ _SCRIPT = r"""
         out.links.push({href: href, url: a.href, text: short(a.textContent, 40)});
       }
     });
-    write(out);
+    return out;
   }
-  function write(out) {
-    var s = document.createElement("script");
-    s.type = "application/json"; s.id = "%(id)s";
-    s.textContent = JSON.stringify(out).replace(/</g, "\\u003c");
-    document.documentElement.appendChild(s);
-  }
-})();
+  return finish();
+}
 """
 
 
-def _script() -> str:
-    lines = (line.strip() for line in _SCRIPT.strip().splitlines())
-    return " ".join(line for line in lines if line) % {"slack": SLACK, "id": RESULT_ID}
+@contextmanager
+def open_page(html_path, width: int = 1400, height: int = HEIGHT, fragment: str = "", browser=None,
+              timeout: float = 60):
+    """The page loaded at width x height (with `fragment`, e.g. '#table=...'), errors recorded from
+    its start; a Chromium of its own unless `browser` is given. FileNotFoundError for a missing page."""
+    page_path = Path(html_path)
+    if not page_path.is_file():
+        raise FileNotFoundError(f"no such file: {page_path}")
+    url = page_path.resolve().as_uri() + fragment
+    with (chromium() if browser is None else _given(browser)) as b:
+        context = b.new_context(viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.set_default_timeout(timeout * 1000)
+            page.add_init_script(_CAPTURE)
+            page.goto(url, wait_until="load")
+            yield page
+        finally:
+            context.close()
 
 
-def _inject(text: str, page_dir: Path, script: bool) -> str:
-    """The page with a <base> back to its folder (and the checking script) at the start of <head>:
-    after a leading <meta charset>, which must stay near the top of the file."""
-    base = f'<base href="{html.escape(page_dir.as_uri() + "/")}">'
-    tag = base + (f"<script>{_script()}</script>" if script else "")
-    head = re.search(r"<head\b[^>]*>", text, re.I)
-    if head:
-        pos = head.end()
-        charset = re.compile(r"\s*<meta\s+charset\s*=[^>]*>", re.I).match(text, pos)
-        if charset:
-            pos = charset.end()
-    else:
-        start = re.search(r"<html\b[^>]*>", text, re.I) or re.match(r"\s*<!DOCTYPE[^>]*>", text, re.I)
-        pos = start.end() if start else 0
-    return text[:pos] + tag + text[pos:]
+@contextmanager
+def _given(browser):
+    yield browser
 
 
-def _chromium(args: list[str], timeout: float) -> subprocess.CompletedProcess:
-    """Chromium headless with its own throw-away profile (other runs may be going at the same time);
-    its whole process group is killed when it overruns."""
-    cmd = [find_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-           "--no-first-run", "--hide-crash-restore-bubble", *args]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise BrowserError(f"Chromium did not finish in {timeout:g} s") from None
-    return subprocess.CompletedProcess(cmd, proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"))
+def measure_page(page) -> dict:
+    """What _MEASURE finds on a loaded page (open_page): window and page width, page height,
+    offending elements, broken images, errors, links."""
+    return page.evaluate(_MEASURE, SLACK)
 
 
-def _render(html_path: Path, width: int, height: int, timeout: float, *, shot: Path | None = None) -> dict | None:
-    """Load the page in Chromium at width x height: its measurements (shot=None), or a screenshot."""
-    page = Path(html_path)
-    if not page.is_file():
-        raise FileNotFoundError(f"no such file: {page}")
-    page = page.resolve()
-    text = page.read_bytes().decode("utf-8", errors="surrogateescape")
-    with tempfile.TemporaryDirectory(prefix="kiai-browser-", ignore_cleanup_errors=True) as tmp:
-        # the copy keeps the page's name, so that error messages name the page's file
-        copy = Path(tmp) / page.name
-        copy.write_bytes(_inject(text, page.parent, script=shot is None).encode("utf-8", errors="surrogateescape"))
-        args = [f"--user-data-dir={Path(tmp) / 'profile'}", f"--window-size={width},{height}"]
-        if shot is not None:
-            done = _chromium([*args, f"--screenshot={shot}", copy.as_uri()], timeout)
-            if not shot.is_file():
-                raise BrowserError(f"Chromium wrote no screenshot of {page}: {_last_line(done.stderr)}")
-            return None
-        done = _chromium([*args, "--virtual-time-budget=10000", "--dump-dom", copy.as_uri()], timeout)
-    found = re.search(rf'<script type="application/json" id="{RESULT_ID}">(.*?)</script>', done.stdout, re.S)
-    if not found:
-        raise BrowserError(f"Chromium gave no result for {page} (exit {done.returncode}): {_last_line(done.stderr)}")
-    return json.loads(found.group(1))
-
-
-def _last_line(stderr: str) -> str:
-    lines = [line for line in stderr.splitlines() if line.strip() and "dbus" not in line]
-    return lines[-1] if lines else "nothing on standard error"
-
-
-def measure(html_path, width: int = 1400, height: int = HEIGHT, timeout: float = 120) -> dict:
-    """What the injected script measured (window and page width, page height, offending elements,
-    broken images, errors, links), as JSON data."""
-    return _render(Path(html_path), width, height, timeout)
+def measure(html_path, width: int = 1400, height: int = HEIGHT, timeout: float = 60, browser=None) -> dict:
+    with open_page(html_path, width, height, browser=browser, timeout=timeout) as page:
+        return measure_page(page)
 
 
 def problems_from(result: dict) -> list[str]:
@@ -324,22 +327,24 @@ def problems_from(result: dict) -> list[str]:
     return found
 
 
-def check_page(html_path, width: int = 1400, height: int = HEIGHT, timeout: float = 120) -> list[str]:
+def check_page(html_path, width: int = 1400, height: int = HEIGHT, timeout: float = 60, browser=None) -> list[str]:
     """The problems Chromium shows on the page at this window width (empty when there are none):
     elements wider than the page or sticking out of it, images that failed to load, console and
     uncaught errors, links to missing files or anchors. Collapsed <details> are opened first.
-    FileNotFoundError for a missing page, BrowserMissing without Chromium."""
-    return problems_from(measure(html_path, width, height, timeout))
+    FileNotFoundError for a missing page, BrowserMissing without Chromium or Playwright."""
+    return problems_from(measure(html_path, width, height, timeout, browser))
 
 
-def screenshot(html_path, png_path, width: int = 1400, height: int | None = None, timeout: float = 120) -> Path:
-    """A PNG of the page as it opens at this width, the whole page tall unless `height` is given
-    (at most MAX_SHOT_HEIGHT px)."""
-    if height is None:
-        height = measure(html_path, width, timeout=timeout)["height"]
+def screenshot(html_path, png_path, width: int = 1400, height: int | None = None, fragment: str = "",
+               browser=None) -> Path:
+    """A PNG of the page as it opens at this width (with `fragment`): the whole page, or the first
+    `height` px of it."""
     png = Path(png_path).resolve()
     png.unlink(missing_ok=True)  # a stale picture must not pass for a new one
-    _render(Path(html_path), width, max(100, min(int(height), MAX_SHOT_HEIGHT)), timeout, shot=png)
+    with open_page(html_path, width, height or HEIGHT, fragment, browser) as page:
+        page.screenshot(path=str(png), full_page=height is None)
+    if not png.is_file():
+        raise BrowserError(f"Chromium wrote no screenshot of {html_path}")
     return png
 
 
@@ -356,14 +361,16 @@ def main(argv: list[str] | None = None) -> int:
     widths = args.width or list(WIDTHS)
     count = 0
     try:
-        for width in widths:
-            result = measure(args.page, width)
-            for problem in problems_from(result):
-                print(f"{width} px: {problem}")
-                count += 1
-            if not args.no_screenshots:
-                shot = screenshot(args.page, args.page.parent / f"screenshot-{width}.png", width, result["height"])
-                print(f"{width} px: screenshot {shot}", file=sys.stderr)
+        if not args.page.is_file():
+            raise FileNotFoundError(f"no such file: {args.page}")
+        with chromium() as browser:
+            for width in widths:
+                for problem in check_page(args.page, width, browser=browser):
+                    print(f"{width} px: {problem}")
+                    count += 1
+                if not args.no_screenshots:
+                    shot = screenshot(args.page, args.page.parent / f"screenshot-{width}.png", width, browser=browser)
+                    print(f"{width} px: screenshot {shot}", file=sys.stderr)
     except (FileNotFoundError, BrowserMissing, BrowserError) as e:
         print(f"kiai: error: {e}", file=sys.stderr)
         return 2

@@ -9,6 +9,8 @@ The helpers below are plain functions; the rules tests import them with
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -190,3 +192,42 @@ def one_line_error(code, out, err, *words):
     assert len(lines) == 1 and lines[0].startswith("kiai: error:"), err
     for w in words:
         assert w in lines[0], lines[0]
+
+
+_NO_BROWSER: list[str] = []  # why the browser tests were left out, once, for the summary
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without Chromium or Playwright (and without KIAI_REQUIRE_BROWSER=1), leave out the tests that
+    need them, so that the run says why once (pytest_terminal_summary), not once a test."""
+    import browser
+
+    missing = browser.available()
+    if not missing or os.environ.get("KIAI_REQUIRE_BROWSER") == "1":
+        return
+    left = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = [item for item in items if item not in left]
+        _NO_BROWSER.append(f"{len(left)} browser tests not run: {missing}")
+
+
+def pytest_terminal_summary(terminalreporter):
+    for line in _NO_BROWSER:
+        terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Headless Chromium under Playwright (tests/browser.py), one for the session. Skipped, in one
+    line saying how to install them, where Chromium or Playwright is missing; a failure instead under
+    KIAI_REQUIRE_BROWSER=1 (.ci/run sets it), so that CI cannot pass by skipping them."""
+    import browser
+
+    missing = browser.available()
+    if missing:
+        if os.environ.get("KIAI_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"KIAI_REQUIRE_BROWSER=1 but {missing}", pytrace=False)
+        pytest.skip(missing)
+    with browser.chromium() as b:
+        yield b

@@ -1,7 +1,8 @@
-"""The report checked in headless Chromium (tests/browser.py): the checker finds what it
-should on hand-written pages, and the report of a tiny sweep passes it.
+"""The report checked in headless Chromium through Playwright (tests/browser.py): the checker finds
+what it should on hand-written pages, and the report of a tiny sweep passes it.
 
-Skipped where Chromium is missing (apt-get install chromium); .ci/run installs it."""
+Skipped where Chromium or Playwright is missing (the `chromium` fixture, tests/conftest.py, says how
+to install them); .ci/run installs them and makes a missing one fail."""
 
 from __future__ import annotations
 
@@ -11,14 +12,6 @@ import zlib
 import pytest
 
 import browser  # tests/browser.py: a tool of the tests and the Makefile, not of kiai
-
-try:
-    browser.find_chromium()
-    MISSING = None
-except browser.BrowserMissing as e:
-    MISSING = str(e)
-
-needs_chromium = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
 
 def _png(path, width=40, height=30):
@@ -83,9 +76,8 @@ def pages(tmp_path_factory):
     return folder
 
 
-@needs_chromium
-def test_problems_are_found(pages):
-    problems = browser.check_page(pages / "bad.html", width=1400)
+def test_problems_are_found(pages, chromium):
+    problems = browser.check_page(pages / "bad.html", width=1400, browser=chromium)
     text = "\n".join(problems)
 
     def one(*words):
@@ -100,7 +92,7 @@ def test_problems_are_found(pages):
     one('<table id="rows">', "past the right edge")  # collapsed, but a reader can open it
     one("image failed to load: no-such-chart.png", "a chart that is not there")
     one("console.error: the chart data is missing")
-    # the injected script is kept on the <head> line, so the page's own line numbers hold
+    # the page's own line numbers: nothing is injected into it
     line = BAD.splitlines().index("<script>notDefinedAnywhere();</script>") + 1
     one("uncaught error:", "notDefinedAnywhere", f"(bad.html:{line})")
     one("missing anchor: #no-such-section")
@@ -108,24 +100,21 @@ def test_problems_are_found(pages):
     assert len(problems) == 9, text
 
 
-@needs_chromium
-def test_clean_page_has_no_problems(pages):
-    for width in (1400, 1920):
-        assert browser.check_page(pages / "clean.html", width=width) == []
+def test_clean_page_has_no_problems(pages, chromium):
+    for width in browser.WIDTHS:
+        assert browser.check_page(pages / "clean.html", width=width, browser=chromium) == []
 
 
-@needs_chromium
-def test_screenshot_is_the_whole_page(pages, tmp_path):
-    png = browser.screenshot(pages / "clean.html", tmp_path / "shot.png", width=1000)
+def test_screenshot_is_the_whole_page(pages, tmp_path, chromium):
+    png = browser.screenshot(pages / "clean.html", tmp_path / "shot.png", width=1000, browser=chromium)
     width, height = struct.unpack(">II", png.read_bytes()[16:24])
     assert width == 1000 and height > 3000
-    # the checker's copies of the page live in a temporary folder, not beside the page
+    # nothing is written beside the page
     left = {p.name for p in pages.iterdir()} - {"bad.html", "chart.png", "clean.html", "data.csv"}
     assert all(name.startswith("screenshot-") for name in left), left
 
 
-@needs_chromium
-def test_command_prints_problems_and_saves_screenshots(pages, capsys):
+def test_command_prints_problems_and_saves_screenshots(pages, capsys, chromium):
     assert browser.main([str(pages / "bad.html"), "--width", "1400"]) == 1
     out, err = capsys.readouterr()
     lines = out.splitlines()
@@ -145,26 +134,33 @@ def test_command_one_line_errors(tmp_path, capsys, monkeypatch):
     page = tmp_path / "page.html"
     page.write_text("<p>x</p>")
     monkeypatch.setattr(browser, "BINARIES", ())
+    monkeypatch.setattr(browser, "_running", None)  # as on a machine without Chromium: none started
     assert browser.main([str(page)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "apt-get install chromium" in err
+    assert "pip install playwright" in err
 
 
-def test_injection_keeps_charset_first_and_lines():
-    page = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset='utf-8'>\n<title>t</title></head><body></body></html>"
-    out = browser._inject(page, browser.Path("/some/folder"), script=True)
-    assert out.count("\n") == page.count("\n")
-    assert out.index("<meta charset") < out.index('<base href="file:///some/folder/">') < out.index("<script>")
-    bare = browser._inject("<p>no head</p>", browser.Path("/f"), script=False)
-    assert bare.startswith('<base href="file:///f/">') and "<script>" not in bare
+def test_missing_playwright_is_one_line(monkeypatch):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_playwright(name, *args, **kw):
+        if name.startswith("playwright"):
+            raise ImportError(name)
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(builtins, "__import__", no_playwright)
+    missing = browser.available()
+    assert missing is not None and "\n" not in missing and "pip install playwright" in missing
 
 
 # ----------------------------------------------------------------- the report of a tiny sweep
 
 
-@needs_chromium
 @pytest.mark.usefixtures("engine")
-def test_report_of_a_tiny_sweep_passes(tmp_path):
+def test_report_of_a_tiny_sweep_passes(tmp_path, chromium):
     from kiai.cli.main import main
 
     # 2 and 7 samurai at two levels, and every seating of two 4-samurai line-ups (the seating
@@ -177,5 +173,6 @@ def test_report_of_a_tiny_sweep_passes(tmp_path):
     assert main(["report", str(teams), str(seatings), "--out", str(out)]) == 0
     page = out / "report.html"
     assert "<img" in page.read_text()  # else the image check had nothing to check
-    problems = browser.check_page(page, width=1400)
-    assert problems == [], "\n".join(problems)
+    for width in browser.WIDTHS:
+        problems = browser.check_page(page, width=width, browser=chromium)
+        assert problems == [], f"{width} px:\n" + "\n".join(problems)

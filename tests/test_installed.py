@@ -68,6 +68,7 @@ def test_an_installed_copy_finds_every_package(tmp_path):
     missing = [p for p in packages if "/".join(p.split(".")) + "/__init__.py" not in files]
     assert not missing, f"a wheel would lack {missing}: list them in pyproject.toml's packages"
     assert "kiai/simcore/data/components.toml" in files
+    assert "kiai/reports/page/your_table.js" in files  # the report form's script, inlined into report.html
 
     done = subprocess.run([sys.executable, "-c", IMPORT_ALL, *packages], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path / "lib")})

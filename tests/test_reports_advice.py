@@ -94,10 +94,17 @@ def test_seating_finding_only_when_seatings_differ():
     even["games"] = 1000
     line = next(x for x in in_short(even)[4] if x.startswith("Seating"))
     assert "within noise" in line
+    # a ladder of seatings 5 points apart: they differ, but the best's interval, simultaneous over
+    # the six, overlaps the next one's, so none is named
+    ladder = pd.DataFrame(_grid(4, lambda i: 400 if i == 0 else 300)
+                          + [_row("easy", s, wins=400 + 50 * k, games=1000) for k, s in enumerate(seats[1:], 1)])
+    line = next(x for x in in_short(ladder)[4] if x.startswith("Seating"))
+    assert "seatings differ" in line and "no seating stands out" in line and "sit " not in line
     apart = pd.DataFrame(_grid(4, lambda i: 400 if i == 0 else 300)
-                         + [_row("easy", s, wins=400 + 50 * k, games=1000) for k, s in enumerate(seats[1:], 1)])
+                         + [_row("easy", s, wins=700 if k == 5 else 400 + 20 * k, games=1000)
+                            for k, s in enumerate(seats[1:], 1)])
     line = next(x for x in in_short(apart)[4] if x.startswith("Seating"))
-    assert "within noise" not in line and "gains 25.0 pp over the worst" in line
+    assert "within noise" not in line and "gains 30.0 pp over the worst" in line
 
 
 def _with_readings():

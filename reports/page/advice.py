@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from kiai.reports.page.pooling import balanced, whole_counts
+from kiai.reports.page.wording import fmt_pct
 from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
@@ -255,9 +256,10 @@ def seating_rates(df: pd.DataFrame, level: str, lineup: str, strategy: str | Non
 
 
 def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
-    """Best and worst seating of one line-up, the gain, and whether seating matters: the
-    seatings differ as a group (chi-square, p < ALPHA). All its (n-1)! seatings are expected;
-    `complete` says whether the table holds them all."""
+    """Best and worst seating of one line-up, the gain, whether seating matters (the seatings
+    differ as a group: chi-square, p < ALPHA) and whether the best stands out of them all
+    (seating_verdict). All its (n-1)! seatings are expected; `complete` says whether the table
+    holds them all."""
     expected = math.factorial(n - 1)
     out = {"seatings": len(seatings), "expected": expected, "complete": len(seatings) >= expected}
     if len(seatings) < 2:
@@ -266,7 +268,22 @@ def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
     p = homogeneity_p(seatings["wins"], seatings["games"])
     diff, lo, hi = difference(best["wins"], best["games"], worst["wins"], worst["games"])
     return {**out, "best": best, "worst": worst, "diff": diff, "lo": lo, "hi": hi, "p": p,
-            "separated": bool(p < ALPHA and lo > 0)}
+            "separated": bool(p < ALPHA and lo > 0), "stands_out": seating_verdict(seatings)["best"] is not None}
+
+
+def seating_verdict(seatings: pd.DataFrame) -> dict:
+    """The seatings of one line-up at one level (seating_rates) with intervals simultaneous
+    over them (Bonferroni): the best is named only when its lower limit lies above every other
+    seating's upper limit; otherwise no seating stands out. The winner of many noisy seatings is
+    mostly luck, so a plain 95% interval would name one far too often."""
+    k = len(seatings)
+    lo, hi, _ = proportion_ci_arrays(seatings["wins"].to_numpy(), seatings["games"].to_numpy(), level=1 - 0.05 / k)
+    best = int(np.argmax(seatings["rate"].to_numpy()))
+    others = np.delete(hi, best)
+    stands_out = bool(k >= 2 and lo[best] > others.max())
+    rows = [[s, int(w), int(g), round(float(a), 5), round(float(b), 5), fmt_pct(w / g)] for s, w, g, a, b in
+            zip(seatings["seating"], seatings["wins"], seatings["games"], lo, hi)]
+    return {"rows": rows, "best": str(seatings["seating"].iloc[best]) if stands_out else None}
 
 
 # -------------------------------------------------------------------------- rule readings

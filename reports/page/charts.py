@@ -202,7 +202,52 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
                 labels.append(label)
         ax.legend(handles, labels, title="level", loc="lower left")
     axes[0][0].set_ylabel("win rate (log scale)")
+    for ax in axes[0]:
+        place_labels(ax)
     return fig
+
+
+def _marker_boxes(ax, renderer) -> list:
+    """The window boxes of every marker drawn on ax (errorbar points, the triangles of no win)."""
+    from matplotlib.transforms import Bbox
+
+    boxes = []
+    for line in ax.lines:
+        if line.get_marker() in (None, "None", "", " "):
+            continue
+        xy = np.column_stack([np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)])
+        half = line.get_markersize() * renderer.points_to_pixels(1) / 2 + 1
+        for x, y in ax.transData.transform(xy):
+            if np.isfinite(x) and np.isfinite(y):
+                boxes.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
+    return boxes
+
+
+def place_labels(ax, step: float = 4.0, tries: int = 8) -> None:
+    """Move each annotation of ax (offset in points from its point) up or down, a step at a time,
+    until its box overlaps no label placed before it, no marker and not the legend; a label with no
+    free place within `tries` steps either way keeps its own. Labels written beside close points
+    (two samurai at Easy and Normal, both players' markers) would otherwise print over each other."""
+    from matplotlib.text import Annotation
+
+    fig = ax.figure
+    fig.canvas.draw()  # the layout first: boxes are measured where the picture will have them
+    renderer = fig.canvas.get_renderer()
+    taken = _marker_boxes(ax, renderer)
+    if ax.get_legend() is not None:
+        taken.append(ax.get_legend().get_window_extent(renderer))
+    for label in (t for t in ax.texts if isinstance(t, Annotation)):
+        label.set_in_layout(False)  # a moved label must not move the axes it was measured on
+        x, y = label.xyann
+        for k in [0] + [sign * i for i in range(1, tries + 1) for sign in (1, -1)]:
+            label.xyann = (x, y + k * step)
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in taken):
+                break
+        else:
+            label.xyann = (x, y)
+            box = label.get_window_extent(renderer)
+        taken.append(box)
 
 
 def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:

@@ -93,6 +93,8 @@ def to_markdown(blocks: list[tuple]) -> str:
         elif kind == "csv":
             name, what = rest
             lines += [f"Download: [{name}]({name}) ({what}, CSV).", ""]
+        elif kind == "html":  # a piece only the HTML page can hold; Markdown gets its blocks instead
+            lines += [to_markdown(rest[1]).rstrip("\n"), ""]
     return "\n".join(lines)
 
 
@@ -108,19 +110,41 @@ def _markdown_table(table: pd.DataFrame) -> list[str]:
 
 _CSS = """
 body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem;
-       color: #222; line-height: 1.45; }
+       color: #222; line-height: 1.45; overflow-wrap: break-word; }
 img { max-width: 100%; height: auto; }
 figure { margin: 0.5rem 0; }
-table { border-collapse: collapse; font-size: 0.85rem; margin: 0.5rem 0 1rem; display: block;
-        max-width: 100%; overflow-x: auto; }
+/* a wide table scrolls inside its own box, never the page */
+.scroll { max-width: 100%; overflow-x: auto; margin: 0.5rem 0 1rem; }
+table { border-collapse: collapse; font-size: 0.85rem; }
 th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
-code { background: #f4f4f4; padding: 0 0.2em; border-radius: 3px; font-size: 0.9em; }
+code { background: #f4f4f4; padding: 0 0.2em; border-radius: 3px; font-size: 0.9em; overflow-wrap: anywhere; }
 details { margin: 0.5rem 0 1rem; }
 summary { cursor: pointer; color: #0b5394; }
 nav ul { columns: 2; }
 .note { font-style: italic; color: #555; }
 .csv { font-size: 0.9rem; }
+table.glance td { min-width: 5rem; }
+table.glance .default { display: block; font-weight: 600; }
+table.glance .strong { display: block; font-size: 0.8rem; }
+.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; font-size: 0.85rem; margin: 0; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: -0.1em; }
+.legend-note { font-size: 0.85rem; color: #444; }
+.your-table fieldset { border: 1px solid #ccc; margin: 0 0 0.5rem; }
+.your-table .samurai { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
+.your-table label { white-space: nowrap; }
+.your-table select { font-size: 1rem; }
+.order { margin: 0.3rem 0; color: #444; }
+.answer { border-left: 4px solid #0b5394; padding: 0.2rem 0.8rem; background: #f7f9fc; }
+.answer.error { border-color: #d73027; background: #fdf0ee; }
+.answer h3 { margin: 0.3rem 0; }
+.answer .facts { padding-left: 1.1rem; }
+.answer .label { font-weight: 600; }
+@media (max-width: 600px) {
+  body { margin: 1rem auto; padding: 0 0.6rem; }
+  nav ul { columns: 1; }
+  table.glance td, table.glance th { min-width: 0; padding: 0.15rem 0.3rem; font-size: 0.8rem; }
+}
 """
 
 
@@ -133,7 +157,7 @@ def _html_table(table: pd.DataFrame) -> str:
     head = "".join(f"<th>{_inline(c)}</th>" for c in table.columns)
     body = "".join("<tr>" + "".join(f"<td>{_inline(v)}</td>" for v in row) + "</tr>"
                    for row in table.itertuples(index=False))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def to_html(blocks: list[tuple], title: str) -> str:
@@ -186,5 +210,7 @@ def to_html(blocks: list[tuple], title: str) -> str:
             name, what = rest
             parts.append(f'<p class="csv">Download: <a href="{esc(name)}" download>{esc(name)}</a> '
                          f"({_inline(what)}, CSV).</p>")
+        elif kind == "html":
+            parts.append(rest[0])
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)

@@ -18,12 +18,14 @@ import pandas as pd
 from kiai.reports.page import advice, charts, house, ladder, sections
 from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
+from kiai.reports.page.glance import glance_blocks
 from kiai.reports.page.in_short import in_short
 from kiai.reports.page.methods import methods_blocks, rules_note
 from kiai.reports.page.render import Page, to_html, to_markdown
 from kiai.reports.page.scope import Scope, csv_columns
 from kiai.reports.page.stronger import agreement_section, strongest_rates
 from kiai.reports.page.table_check import check_results
+from kiai.reports.page.your_table import form_html, markdown_note, table_data
 from kiai.words import plural
 
 
@@ -107,8 +109,12 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
 
     page.add(("h1", title),
              ("p", f"{summary(everything)} Unless a section says otherwise, the samurai are played by kiai's "
-                   f"strategy `{strategy}`."),
-             ("p", scope.precision()), ("toc",))
+                   f"strategy `{strategy}`."))
+    # the first screen answers first: the grid, then the group's own line-up; the detail follows
+    page.add(*glance_blocks(advice.level_rates(scope.grid), v.strong))
+    page.add(("h2", "Your table"),
+             ("html", form_html(table_data(scope.grid, main, shown, strategy, played)), [("note", markdown_note())]))
+    page.add(("p", scope.precision()), ("toc",))
     with rc_context(charts.STYLE):
         strong = v.strong
         _in_short(page, played, strategy, scope, strong)
@@ -146,7 +152,8 @@ def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong:
         "every team size and level played; a team size's line-ups and seating compared at the hardest level "
         f"where it still wins at least {fmt_pct(advice.ADVICE_MIN_RATE)} of its games, each line-up seated in its "
         "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."
-        + (f" {_players(strong)}" if not strong.empty else "")))
+        # who the two players are, and how the strongest's rate is estimated: under the headline
+        + (" Who kiai's two players are: How hard is each level." if not strong.empty else "")))
     for n, lines in by_size.items():
         page.add(("h3", f"{n} samurai" + (" (absent tokens on, R-18)" if n == 2 else "")), ("ul", lines))
 

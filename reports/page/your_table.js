@@ -1,0 +1,179 @@
+// "Your table": the report's form. It looks a line-up up in the JSON that reports/page/your_table.py
+// wrote into the page and writes the answer out; it decides nothing the report's tables do not say.
+// Plain script, no library: the page must work opened from disk, with no network.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("your-table-data").textContent);
+  var form = document.getElementById("your-table-form");
+  var answer = document.getElementById("your-answer");
+  var orderLine = document.getElementById("your-order");
+  var order = [];  // the samurai in the order ticked: the seating as the group typed it
+
+  function rank(name) { return data.samurai.indexOf(name); }
+  function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+  function names(list) { return list.map(cap).join(", "); }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; });
+  }
+  function count(n) { return Math.round(n).toLocaleString("en-US"); }
+  function code(cmd) { return "<code class=\"command\">" + esc(cmd) + "</code>"; }
+  function lineupKey(list) { return list.slice().sort(function (a, b) { return rank(a) - rank(b); }).join(","); }
+  // rotations are the same seating: the canonical one starts with the first samurai of the list
+  function seatingKey(list) {
+    var first = 0;
+    list.forEach(function (s, i) { if (rank(s) < rank(list[first])) { first = i; } });
+    return list.slice(first).concat(list.slice(0, first)).join(",");
+  }
+  // figures come worded by Python (reports/page/wording.py), as the page's tables word them
+  function rate(r) {
+    return "<strong>" + r.pct + "</strong> (" + count(r.wins) + " of " + count(r.games) + " games; 95% interval " + r.ci + ")";
+  }
+  function item(label, html, cls) {
+    return "<li class=\"" + cls + "\"><span class=\"label\">" + label + ":</span> " + html + "</li>";
+  }
+
+  function simulate(level, extra) {
+    return "kiai simulate -s " + order.join(",") + " -d " + level + " -n " + data.simulate_games +
+      (extra || "") + " --seed " + data.seed;
+  }
+
+  function answerFor(level) {
+    var key = level + "|" + lineupKey(order), n = order.length, found = data.lineups[key];
+    var out = ["<h3>" + esc(names(order)) + " at " + cap(level) + "</h3>", "<ul class=\"facts\">"];
+    if (!found) {
+      out.push(item("Win rate", "not played by the report at this level. This command answers it: " +
+        code(simulate(level)), "rate"));
+      return out.join("") + "</ul>";
+    }
+    out.push(item("Win rate", rate(found), "rate"));
+    var r = found.rank[0] === found.rank[1] ? String(found.rank[0]) : found.rank[0] + " to " + found.rank[1];
+    out.push(item("Rank", found.of < 2 ? "the only line-up of " + n + " the report played" :
+      r + " of " + found.of + " line-ups of " + n + " at " + cap(level) + (found.rank[0] === found.rank[1] ? "" :
+        " (a range: the line-ups around it are within noise of it)"), "rank"));
+    var s = data.strongest[key];
+    var strongCmd = code(simulate(level, " --strategy strongest"));
+    if (s && s.games >= data.strong_min_games) {
+      out.push(item("kiai's strongest player", rate(s) +
+        (s.same ? "; on those same deals the default won " + s.same.pct + " (" + count(s.same.wins) + " of " +
+          count(s.same.games) + ")" : "") +
+        (s.lo <= found.rate && found.rate <= s.hi ? "; within noise of the default's rate above" : ""), "strongest"));
+    } else {
+      out.push(item("kiai's strongest player", (s ? "too few games to say (" + count(s.games) + " played, fewer than " +
+        data.strong_min_games + ")" : "not played on this line-up") + ". This command answers it: " + strongCmd, "strongest"));
+    }
+    var eff = data.effects[level + "|" + n];
+    if (eff) {
+      var parts = order.map(function (m) {
+        var e = eff[m];
+        if (!e) { return cap(m) + ": not measured"; }
+        var word = e[1] > 0 ? "helps" : e[2] < 0 ? "hurts" : "within noise";
+        return cap(m) + " " + e[3] + ", " + word;
+      });
+      out.push(item("Each member's effect", parts.join("; ") +
+        " (win rate of the line-ups of " + n + " with him minus those without)", "effects"));
+    } else if (n === 7) {
+      out.push(item("Each member's effect", "seven samurai make one line-up: there is none without any of them", "effects"));
+    }
+    var loss = data.losses[key];
+    if (loss) {
+      var lost = found.games - found.wins;
+      var how = ["death", "farmsteads", "families"].filter(function (k) { return k in loss; }).map(function (k) {
+        return count(loss[k]) + " by " + k;
+      });
+      var when = ["round 1", "round 2", "round 3"].filter(function (k) { return k in loss; }).map(function (k) {
+        return count(loss[k]) + " in " + k;
+      });
+      out.push(item("How its games were lost", count(lost) + " lost: " + how.join(", ") +
+        (when.length ? "; " + when.join(", ") : ""), "losses"));
+    }
+    out.push(seatings(level, key, n));
+    var readings = data.readings[key];
+    if (readings) {
+      // each beside the rules' own reading on the same seed: said once where all share it
+      var own = function (r) { return r[5] + " (" + count(r[6]) + " of " + count(r[7]) + ")"; };
+      var shared = readings.every(function (r) { return own(r) === own(readings[0]); });
+      out.push(item("Rule readings played", (shared ? "the rules' own " + own(readings[0]) + " on the same seed; " : "") +
+        readings.map(function (r) {
+          return esc(r[1]) + " (<code>" + esc(r[0]) + "</code>) " + r[2] + " (" + count(r[3]) + " of " + count(r[4]) + ")" +
+            (shared ? "" : " against the rules' own " + own(r));
+        }).join("; "), "readings"));
+    }
+    return out.join("") + "</ul>";
+  }
+
+  function seatings(level, key, n) {
+    if (n === 2) { return item("Seating", "two samurai have a single seating", "seating"); }
+    var seat = data.seatings[key], typed = seatingKey(order);
+    var cmd = code("kiai compare -s " + order.join(",") + " -d " + level + " -n " + data.compare_games + " --seed " + data.seed);
+    if (!seat) {
+      return item("Seating", "the report did not play this line-up's seatings at " + cap(level) +
+        ". This command plays them all and ranks them: " + cmd, "seating");
+    }
+    var rows = seat.rows, mine = null, lo = rows[0], hi = rows[0];
+    rows.forEach(function (row) {
+      if (row[0] === typed) { mine = row; }
+      if (row[1] / row[2] < lo[1] / lo[2]) { lo = row; }
+      if (row[1] / row[2] > hi[1] / hi[2]) { hi = row; }
+    });
+    var text = seat.best ? "sit " + esc(names(seat.best.split(","))) + " clockwise (" + hi[5] +
+      "): of the " + rows.length + " seatings played, its interval lies above every other's" :
+      "no seating stands out: the " + rows.length + " seatings played range from " + lo[5] + " to " +
+      hi[5] + ", and their intervals (simultaneous over the " + rows.length + ") overlap";
+    text += mine ? "; yours, " + esc(names(order)) + ": " + mine[5] + " (" + count(mine[1]) +
+      " of " + count(mine[2]) + ")" : "; yours was not played: " + cmd;
+    return item("Seating", text, "seating");
+  }
+
+  function show(html, cls) { answer.className = "answer" + (cls ? " " + cls : ""); answer.innerHTML = html; }
+
+  function update(writeHash) {
+    var level = form.elements.level.value;
+    orderLine.textContent = order.length ? "Seated clockwise: " + names(order) : "";
+    if (writeHash) {
+      var hash = order.length ? "#table=" + order.join(",") + "&level=" + level : "";
+      history.replaceState(null, "", location.pathname + location.search + hash);
+    }
+    if (order.length < 2) { show("<p>Tick your samurai (2 to 7) and pick a level.</p>"); return; }
+    show(answerFor(level));
+  }
+
+  function fromHash() {
+    var hash = location.hash.replace(/^#/, "");
+    if (hash.indexOf("table=") !== 0 && hash.indexOf("&table=") < 0) { return; }
+    var params = new URLSearchParams(hash);
+    var wanted = (params.get("table") || "").split(",").map(function (s) { return s.trim().toLowerCase(); })
+      .filter(function (s) { return s; });
+    var level = (params.get("level") || "normal").toLowerCase();
+    var unknown = wanted.filter(function (s) { return rank(s) < 0; });
+    var problems = [];
+    if (unknown.length) {
+      problems.push("unknown samurai " + unknown.map(function (s) { return "'" + s + "'"; }).join(", ") +
+        " (known: " + data.samurai.join(", ") + ")");
+    }
+    if (data.levels.indexOf(level) < 0) { problems.push("unknown level '" + level + "' (known: " + data.levels.join(", ") + ")"); }
+    var kept = wanted.filter(function (s, i) { return rank(s) >= 0 && wanted.indexOf(s) === i; });
+    if (kept.length !== wanted.length - unknown.length) { problems.push("a samurai is named twice"); }
+    if (!problems.length && (kept.length < 2 || kept.length > 7)) { problems.push("a table seats 2 to 7 samurai, the link names " + kept.length); }
+    order = kept;
+    Array.prototype.forEach.call(form.elements.samurai, function (box) { box.checked = order.indexOf(box.value) >= 0; });
+    if (data.levels.indexOf(level) >= 0) { form.elements.level.value = level; }
+    if (problems.length) {
+      orderLine.textContent = order.length ? "Seated clockwise: " + names(order) : "";
+      show("<p>This link cannot be answered: " + esc(problems.join("; ")) + ". Tick your samurai instead.</p>", "error");
+      return;
+    }
+    update(false);
+  }
+
+  form.addEventListener("change", function (e) {
+    if (e.target.name === "samurai") {
+      var at = order.indexOf(e.target.value);
+      if (e.target.checked && at < 0) { order.push(e.target.value); }
+      if (!e.target.checked && at >= 0) { order.splice(at, 1); }
+    }
+    update(true);
+  });
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+}());

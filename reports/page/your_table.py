@@ -1,0 +1,204 @@
+"""The data of "Your table", the report's form: for every level and line-up the report played, the
+figures a group asks of its own table (win rate, rank among the line-ups of its size, kiai's
+strongest player's rate, each member's effect, how its games were lost, its seatings), taken from
+the same rows as the page's tables and CSV files, as JSON that the page's script (your_table.js)
+reads. Everything is decided here, in Python and under test; the script only looks it up and
+writes it out, so that the page cannot say what the tables do not.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from kiai.reports.page import advice
+from kiai.reports.page.effects import samurai_effects
+from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci
+from kiai.simcore.codes import LEVELS, SAMURAI
+from kiai.simcore.stats import proportion_ci_arrays
+
+# kiai's strongest player plays the first deals of each line-up only (the agreement stage): below
+# this many games its rate of one line-up is known to no better than about +/-10 points, too
+# loose to help a group choose, so the form says there were too few and gives the command instead
+STRONG_MIN_GAMES = 100
+# games a printed command plays: a line-up's rate within about +/-2 points, a seating's within 3
+SIMULATE_GAMES, COMPARE_GAMES = 2000, 1000
+LOSS_COLUMNS = {"death": "out_death", "farmsteads": "out_farmsteads", "families": "out_families",
+                "round 1": "lost_round_1", "round 2": "lost_round_2", "round 3": "lost_round_3"}
+
+
+def _r(x: float, digits: int = 5) -> float:
+    return round(float(x), digits)
+
+
+def _key(level: str, lineup: str) -> str:
+    return f"{level}|{lineup}"
+
+
+def rank_range(part: pd.DataFrame) -> pd.DataFrame:
+    """Each line-up's rank among `part` (the line-ups of one level and team size; rate, lo, hi) as a
+    range: from 1 + those whose interval lies wholly above its own, to the count less those wholly
+    below. Where the race left line-ups unresolved, their ranges overlap."""
+    lo, hi = part["lo"].to_numpy(), part["hi"].to_numpy()
+    above = (lo[None, :] > hi[:, None]).sum(axis=1)
+    below = (hi[None, :] < lo[:, None]).sum(axis=1)
+    return part.assign(rank_best=1 + above, rank_worst=len(part) - below)
+
+
+def _losses(grid: pd.DataFrame) -> dict[str, dict[str, int]]:
+    present = {label: col for label, col in LOSS_COLUMNS.items() if col in grid}
+    if not present:
+        return {}
+    sums = grid.groupby(["difficulty", "lineup"])[list(present.values())].sum()
+    return {_key(lv, lu): {label: int(row[col]) for label, col in present.items()}
+            for (lv, lu), row in sums.iterrows()}
+
+
+def _strongest(shown: pd.DataFrame) -> dict[str, dict]:
+    """kiai's strongest player's wins and games of each level and line-up (its rows of the rules' own
+    readings, one seating per line-up, each configuration's longest run once), with a 95% interval."""
+    from kiai.reports.page.ladder import distinct_games
+    from kiai.reports.page.strongest import tiers
+
+    if shown.empty:
+        return {}
+    strong = shown[(tiers(shown) == "strongest").to_numpy()]
+    if strong.empty:
+        return {}
+    rates = advice.lineup_rates(advice.grid_rows(distinct_games(strong)))
+    out = {_key(r.difficulty, r.lineup): {"wins": int(round(r.wins)), "games": int(r.games), "lo": _r(r.lo),
+                                          "hi": _r(r.hi), **_words(r.rate, r.lo, r.hi)} for r in rates.itertuples()}
+    # the default on the same deals (the agreement stage): those few first deals may be easier or
+    # harder than the default's thousands, and the reader should see which
+    for (level, lineup), (wins, games) in _default_on_same_deals(shown).items():
+        if _key(level, lineup) in out:
+            out[_key(level, lineup)]["same"] = {"wins": wins, "games": games, "pct": fmt_pct(wins / games)}
+    return out
+
+
+def _default_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
+    from kiai.reports.page.agreement import STRONG, paired_rows
+    from kiai.reports.page.strongest import default_strategy
+
+    pairs = paired_rows(shown, default_strategy())
+    if pairs.empty:
+        return {}
+    mine = advice.one_seating_per_lineup(pairs[pairs["strategy"] != STRONG])
+    sums = mine.groupby(["difficulty", "lineup"])[["wins", "games"]].sum()
+    return {(str(lv), str(lu)): (int(r["wins"]), int(r["games"])) for (lv, lu), r in sums.iterrows() if r["games"] > 0}
+
+
+def _words(rate: float, lo: float, hi: float) -> dict[str, str]:
+    """A rate and its interval as the rest of the page words them (reports.page.wording), so that the
+    form's figures read exactly as the tables' do."""
+    return {"pct": fmt_pct(rate), "ci": fmt_ci(lo, hi)}
+
+
+def _effects(grid: pd.DataFrame) -> dict[str, dict[str, list[float]]]:
+    effects = samurai_effects(grid) if not grid.empty else pd.DataFrame()
+    out: dict[str, dict[str, list[float]]] = {}
+    for r in effects.itertuples():
+        out.setdefault(f"{r.difficulty}|{int(r.n_samurai)}", {})[r.samurai] = [
+            _r(r.diff), _r(r.ci_low), _r(r.ci_high), f"{fmt_pp(r.diff)} ({fmt_pp_ci(r.ci_low, r.ci_high)})"]
+    return out
+
+
+def _seatings(main: pd.DataFrame, strategy: str) -> dict[str, dict]:
+    """Every level and line-up whose seatings the report played (two or more): the advice stage's
+    picks, every 4-samurai line-up at Easy."""
+    from kiai.simcore.seatings import seating_key
+
+    if main.empty or "seating" not in main:
+        return {}
+    d = advice.main_rows(main, strategy)
+    counts = d.assign(seat=d["seating"].map(seating_key)).groupby(["difficulty", "lineup"])["seat"].nunique()
+    out = {}
+    for (level, lineup), count in counts.items():
+        if count >= 2:
+            out[_key(level, lineup)] = advice.seating_verdict(advice.seating_rates(main, level, lineup, strategy))
+    return out
+
+
+def _readings(played: pd.DataFrame, strategy: str) -> dict[str, list[list]]:
+    """Every rule reading other than the rules' own that the report played on a level and line-up
+    (the default sweep plays a few line-ups under each), beside the rules' own on the same seating
+    and seed (so on the same first deals): [reading, its plain words, its rate, wins, games, the
+    rules' own rate, wins, games]."""
+    if played.empty or "rules" not in played:
+        return {}
+    d = played[(played["strategy"].astype(str) == strategy).to_numpy() & advice.default_tokens(played).to_numpy()]
+    d = d.assign(rules=advice.rules_of(d), difficulty=d["difficulty"].astype(str))
+    key = [c for c in ("difficulty", "lineup", "seating", "seed") if c in d]
+    base = d[d["rules"] == advice.DEFAULT_RULES].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
+    changed = d[d["rules"] != advice.DEFAULT_RULES]
+    if changed.empty or base.empty:
+        return {}
+    both = changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_own"))
+    out: dict[str, list[list]] = {}
+    for (level, lineup, rules), part in both.groupby(["difficulty", "lineup", "rules"]):
+        w, g, w0, g0 = (int(part[c].sum()) for c in ("wins", "games", "wins_own", "games_own"))
+        words = "; ".join(advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[0] + " " +
+                          advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[1]
+                          for item in rules.split(","))
+        out.setdefault(_key(level, lineup), []).append([rules, words.strip(), fmt_pct(w / g), w, g, fmt_pct(w0 / g0), w0, g0])
+    return {k: sorted(v, key=lambda r: r[1]) for k, v in out.items()}  # V-1 first
+
+
+def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str,
+               played: pd.DataFrame | None = None) -> dict:
+    """The JSON the form reads: every played level and line-up of the grid (advice.grid_rows of the
+    main strategy, as the line-up tables and lineups.csv) with its rate, interval and rank range,
+    and beside them the strongest player's rates, the effects, the losses, the seatings and the rule
+    readings played (`played`: the main strategy's rows of every reading)."""
+    rates = advice.lineup_rates(grid) if not grid.empty else pd.DataFrame()
+    lineups = {}
+    if not rates.empty:
+        ranked = pd.concat([rank_range(part) for _, part in rates.groupby(["difficulty", "n_samurai"])])
+        counts = ranked.groupby(["difficulty", "n_samurai"])["lineup"].transform("count")
+        for r, of in zip(ranked.itertuples(), counts):
+            lineups[_key(r.difficulty, r.lineup)] = {
+                "wins": int(round(r.wins)), "games": int(r.games), "rate": _r(r.rate), "lo": _r(r.lo), "hi": _r(r.hi),
+                **_words(r.rate, r.lo, r.hi), "rank": [int(r.rank_best), int(r.rank_worst)], "of": int(of)}
+    seeds = sorted(set(grid["seed"].astype(int))) if "seed" in grid and not grid.empty else [0]
+    return {"samurai": list(SAMURAI), "levels": [lv for lv in LEVELS],
+            "strategy": strategy, "seed": seeds[0], "strong_min_games": STRONG_MIN_GAMES,
+            "simulate_games": SIMULATE_GAMES, "compare_games": COMPARE_GAMES,
+            "lineups": lineups, "strongest": _strongest(shown), "effects": _effects(grid),
+            "losses": _losses(grid), "seatings": _seatings(main, strategy),
+            "readings": _readings(played if played is not None else pd.DataFrame(), strategy)}
+
+
+def script() -> str:
+    """The form's script, shipped beside this module."""
+    return resources.files("kiai.reports.page").joinpath("your_table.js").read_text(encoding="utf-8")
+
+
+def as_json(data: dict) -> str:
+    """The data for a <script type="application/json">: no '</' can close the element early."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+
+
+def form_html(data: dict) -> str:
+    """The form, its answer box, its data and its script, as one piece of HTML."""
+    boxes = "".join(f'<label><input type="checkbox" name="samurai" value="{s}"> {s.capitalize()}</label>'
+                    for s in data["samurai"])
+    levels = "".join(f'<option value="{lv}">{lv.capitalize()}</option>' for lv in data["levels"])
+    return (
+        '<div id="your-table-box"><form id="your-table-form" class="your-table" autocomplete="off">'
+        f'<fieldset><legend>Tick your samurai (2 to 7), in the order you sit, clockwise</legend>'
+        f'<div class="samurai">{boxes}</div></fieldset>'
+        f'<label class="level">Level <select name="level">{levels}</select></label>'
+        '<p class="order" id="your-order"></p>'
+        '</form>'
+        '<div id="your-answer" class="answer" aria-live="polite"><p>Tick your samurai and pick a level.</p></div></div>'
+        f'<script type="application/json" id="your-table-data">{as_json(data)}</script>'
+        f"<script>{script()}</script>"
+    )
+
+
+def markdown_note() -> str:
+    return ("*Your table: report.html has a form here that answers for your own line-up and level "
+            "(open it in a browser).*")

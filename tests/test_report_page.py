@@ -1,0 +1,256 @@
+"""The report's first screen: the grid "At a glance" and the form "Your table" (reports/page/glance.py,
+your_table.py and your_table.js), driven in headless Chromium as a group would use them: tick the
+samurai, pick a level, read the answer, and check it against the report's own CSV rows.
+
+The browser tests need Chromium and Playwright (the `chromium` fixture skips without them, and
+fails under KIAI_REQUIRE_BROWSER=1); the others run anywhere."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import browser  # tests/browser.py
+from kiai.reports.page import advice, glance, your_table
+from kiai.reports.page.in_short import seating_sentence
+from kiai.reports.page.report import write_report
+from kiai.reports.page.wording import fmt_ci, fmt_pct
+from kiai.simcore.seatings import all_lineups, distinct_seatings, lineup_key
+from kiai.strategies.registry import DEFAULT
+
+SEED = 3
+SEATED = ("heihachi", "daisuke", "kanbei", "kikuchiyo")  # every seating played at Easy
+FEW = 40  # the strongest player's games per line-up of 3 samurai: too few to show
+
+
+def _row(level, seating, wins, games, strategy=DEFAULT):
+    losses = games - wins
+    death, farms = losses // 2, losses // 3
+    r1, r2 = losses // 6, losses // 3
+    return {"difficulty": level, "n_samurai": len(seating), "lineup": lineup_key(seating), "seating": ",".join(seating),
+            "strategy": strategy, "honest": True, "params": "{}", "absent_tokens": len(seating) == 2,
+            "rules": "default", "games": games, "wins": wins, "out_win": wins, "out_death": death,
+            "out_farmsteads": farms, "out_families": losses - death - farms, "lost_round_1": r1,
+            "lost_round_2": r2, "lost_round_3": losses - r1 - r2, "seed": SEED}
+
+
+def _table() -> pd.DataFrame:
+    """Every line-up of 2 to 4 samurai at Easy and Normal, every seating of one 4-samurai line-up at
+    Easy, and kiai's strongest player (judge for 2 to 4) at Easy: enough games with 2 samurai, too
+    few with 3."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for level, base in (("easy", 0.7), ("normal", 0.4)):
+        for n in (2, 3, 4):
+            for k, lineup in enumerate(all_lineups(n)):
+                rows.append(_row(level, lineup, int(rng.binomial(400, base - 0.12 * (n - 2) + 0.004 * k)), 400))
+    for seating in distinct_seatings(SEATED)[1:]:  # the first, the line-up's own order, is in the grid
+        rows.append(_row("easy", seating, int(rng.binomial(400, 0.4)), 400))
+    once = _row("easy", ("daisuke", "kanbei"), 380, 400)  # the penalty paid once (V-2), on the same seed
+    rows.append({**once, "rules": "penalty=once"})
+    for n, games in ((2, 150), (3, FEW)):
+        for lineup in all_lineups(n):
+            rows.append(_row("easy", lineup, int(rng.binomial(games, 0.75 - 0.1 * n)), games, strategy="judge"))
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("page")
+    write_report(_table(), out, title="form test")
+    return out
+
+
+def _csv_row(report, level, names):
+    rows = pd.read_csv(report / "lineups.csv")
+    hit = rows[(rows["level"] == level) & (rows["lineup"] == lineup_key(names))]
+    assert len(hit) == 1
+    return hit.iloc[0]
+
+
+def _rate_text(row) -> str:
+    return (f"{fmt_pct(row['wins'] / row['games'])} ({int(row['wins']):,} of {int(row['games']):,} games; "
+            f"95% interval {fmt_ci(row['ci_low'], row['ci_high'])})")
+
+
+def _data(report) -> dict:
+    text = (report / "report.html").read_text()
+    found = re.search(r'<script type="application/json" id="your-table-data">(.*?)</script>', text, re.S)
+    return json.loads(found.group(1))
+
+
+# ------------------------------------------------------------------- without a browser
+
+
+def test_form_data_are_the_csv_rows(report):
+    data = _data(report)
+    rows = pd.read_csv(report / "lineups.csv")
+    assert len(data["lineups"]) == len(rows)
+    for r in rows.itertuples():
+        mine = data["lineups"][f"{r.level}|{r.lineup}"]
+        assert (mine["wins"], mine["games"]) == (round(r.wins), round(r.games))
+        assert mine["lo"] == pytest.approx(r.ci_low, abs=1e-5) and mine["hi"] == pytest.approx(r.ci_high, abs=1e-5)
+        assert 1 <= mine["rank"][0] <= mine["rank"][1] <= mine["of"]
+
+
+def test_rank_is_a_range_where_intervals_overlap():
+    part = pd.DataFrame({"rate": [0.5, 0.48, 0.2], "lo": [0.45, 0.43, 0.15], "hi": [0.55, 0.53, 0.25]})
+    ranked = your_table.rank_range(part)
+    assert ranked[["rank_best", "rank_worst"]].values.tolist() == [[1, 2], [1, 2], [3, 3]]
+
+
+def test_a_best_seating_is_named_only_when_it_stands_out():
+    def seatings(wins):
+        return pd.DataFrame({"seating": [f"s{i}" for i in range(len(wins))], "wins": wins,
+                             "games": [1000] * len(wins)}).assign(rate=lambda d: d["wins"] / d["games"])
+
+    assert advice.seating_verdict(seatings([700, 400, 410, 395]))["best"] == "s0"
+    # 720 seatings of one rate: the luckiest is no advice
+    noisy = seatings(list(np.random.default_rng(1).binomial(1000, 0.3, size=720)))
+    assert advice.seating_verdict(noisy.sort_values("rate", ascending=False))["best"] is None
+
+
+def test_in_short_names_no_seating_that_does_not_stand_out():
+    best = pd.Series({"seating": "heihachi,daisuke,gorobei", "wins": 9, "games": 250})
+    worst = pd.Series({"seating": "heihachi,gorobei,daisuke", "wins": 0, "games": 250})
+    sa = {"seatings": 720, "expected": 720, "separated": True, "best": best, "worst": worst, "diff": 0.036,
+          "lo": 0.013, "hi": 0.067, "p": 0.036}
+    assert "sit heihachi" in seating_sentence({**sa, "stands_out": True}, 3, "easy", "heihachi,daisuke,gorobei")
+    text = seating_sentence({**sa, "stands_out": False}, 3, "easy", "heihachi,daisuke,gorobei")
+    assert "no seating stands out" in text and "sit " not in text
+
+
+def test_glance_shows_a_strongest_within_noise_as_such():
+    default = pd.Series({"rate": 0.05})
+    assert glance.strong_cell(default, pd.Series({"rate": 0.03, "lo": 0.0, "hi": 0.08})) == glance.NOISE
+    assert glance.strong_cell(default, pd.Series({"rate": 0.2, "lo": 0.15, "hi": 0.25})) == "20.0%"
+    assert glance.strong_cell(default, None) == ""
+
+
+def test_page_opens_with_the_grid_and_the_form(report):
+    text = (report / "report.html").read_text()
+    body = text[text.index("<body>"):]
+    assert body.index('id="at-a-glance"') < body.index('id="your-table-form"') < body.index('id="in-short"')
+    assert body.count('<tr><th scope="row">') == 3  # 2, 3 and 4 samurai
+    md = (report / "report.md").read_text()
+    assert "## At a glance" in md and "## Your table" in md
+
+
+def test_page_data_and_script_stay_small(report):
+    text = (report / "report.html").read_text()
+    added = len(re.search(r'<form id="your-table-form".*?</script><script>.*?</script>', text, re.S).group(0))
+    assert added < 1_500_000
+
+
+# ------------------------------------------------------------------------- in Chromium
+
+
+def _answer(page) -> str:
+    return page.inner_text("#your-answer")
+
+
+def test_ticking_a_table_answers_from_the_csv(report, chromium):
+    names = ("kanbei", "kikuchiyo", "heihachi", "daisuke")
+    with browser.open_page(report / "report.html", 1400, browser=chromium) as page:
+        for name in names:
+            page.check(f'input[name="samurai"][value="{name}"]')
+        page.select_option('select[name="level"]', "normal")
+        text = _answer(page)
+        assert _rate_text(_csv_row(report, "normal", names)) in text
+        assert page.evaluate("location.hash") == "#table=kanbei,kikuchiyo,heihachi,daisuke&level=normal"
+        assert "Rank: " in text and " of 35 line-ups of 4 at Normal" in text
+        # the seatings were played at Easy only: the command that plays them at Normal
+        assert "kiai compare -s kanbei,kikuchiyo,heihachi,daisuke -d normal" in text
+        page.select_option('select[name="level"]', "easy")
+        text = _answer(page)
+        assert _rate_text(_csv_row(report, "easy", names)) in text
+        assert "seatings played" in text and "yours, Kanbei, Kikuchiyo, Heihachi, Daisuke:" in text
+        assert browser.measure_page(page)["errors"] == []
+
+
+def test_shared_link_fills_the_form_and_answers(report, chromium):
+    link = "#table=daisuke,kanbei&level=easy"
+    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
+        ticked = page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
+        assert sorted(ticked) == ["daisuke", "kanbei"]
+        assert page.input_value('select[name="level"]') == "easy"
+        text = _answer(page)
+        assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in text
+        data = _data(report)["strongest"]["easy|daisuke,kanbei"]
+        assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
+        assert "Kanbei " in text and " pp (" in text  # each member's effect
+        assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
+        row = _csv_row(report, "easy", ("daisuke", "kanbei"))
+        lost = int(row["games"] - row["wins"])
+        assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
+
+
+def test_strongest_on_too_few_games_says_so(report, chromium):
+    with browser.open_page(report / "report.html", 1400, fragment="#table=gorobei,kyuzo,kanbei&level=easy",
+                           browser=chromium) as page:
+        text = _answer(page)
+    assert f"too few games to say ({FEW} played" in text
+    assert "kiai simulate -s gorobei,kyuzo,kanbei -d easy -n 2000 --strategy strongest --seed 3" in text
+
+
+def test_printed_commands_parse(report, chromium):
+    """The commands the form prints for what the report did not play are valid `kiai` command lines."""
+    import typer
+
+    try:  # typer >= 0.2x ships its own copy of click (as cli/main.py)
+        from typer._click import exceptions as cx
+    except ImportError:  # pragma: no cover - older typer on plain click
+        import click.exceptions as cx
+
+    from kiai.cli.main import app
+
+    with browser.open_page(report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei,daisuke,heihachi&level=hard",
+                           browser=chromium) as page:
+        commands = page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
+    assert commands and all(c.startswith("kiai simulate ") for c in commands)
+    with browser.open_page(report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei&level=normal",
+                           browser=chromium) as page:
+        commands += page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
+    assert any(c.startswith("kiai compare ") for c in commands)
+    group = typer.main.get_command(app)
+
+    def parse(command: str) -> None:
+        name, *args = shlex.split(command)[1:]
+        with group.make_context("kiai", [name]) as ctx:
+            sub = group.get_command(ctx, name)
+            assert sub is not None, command
+            sub.make_context(name, args, parent=ctx)  # parses and checks every option; runs nothing
+
+    for command in commands:
+        parse(command)
+    with pytest.raises(cx.UsageError):
+        parse(commands[0] + " --no-such-option")  # the parse is a real check
+
+
+@pytest.mark.parametrize("link, words", [
+    ("#table=kanbei,bob&level=normal", "unknown samurai 'bob'"),
+    ("#table=kanbei,kyuzo&level=legendary", "unknown level 'legendary'"),
+    ("#table=kanbei&level=easy", "a table seats 2 to 7 samurai, the link names 1"),
+])
+def test_a_bad_link_says_why(report, chromium, link, words):
+    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
+        assert words in _answer(page)
+        assert "error" in page.get_attribute("#your-answer", "class")
+        assert browser.measure_page(page)["errors"] == []
+
+
+@pytest.mark.parametrize("width", browser.WIDTHS)
+def test_layout_fits_every_window(report, chromium, width):
+    """No element wider than the window (a wide table scrolls in its own box) with an answer shown,
+    and at a phone's width the answer sits right under the form."""
+    with browser.open_page(report / "report.html", width, fragment="#table=kanbei,kyuzo,gorobei,daisuke&level=easy",
+                           browser=chromium) as page:
+        problems = browser.problems_from(browser.measure_page(page))
+        form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
+    assert problems == [], "\n".join(problems)
+    assert 0 <= answer["y"] - (form["y"] + form["height"]) < 40
