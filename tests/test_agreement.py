@@ -361,3 +361,21 @@ def test_the_strongest_rates_interval_reads_the_deals_both_played_where_the_rows
     assert shared_difference(own, agreement.STRONG) == pytest.approx(apart)
     assert apart[0] == pytest.approx(want[0]) and apart[2] - apart[0] != pytest.approx(want[2] - want[0])
     assert shared_difference(pairs.iloc[:-1], agreement.STRONG) is None  # a line-up played by one player only
+
+
+def test_the_agreement_stages_default_rows_do_not_count_as_more_of_the_defaults_games():
+    """The agreement stage's rows of the default meet deals of their own (seeds of their own) and
+    keep each game's win (outcomes): the default's figures read the main sweep's rows alone
+    (agreement.without_controls), not those few hundred games as more of the line-ups they replay."""
+    from kiai.reports.page import advice
+    from kiai.reports.page.report import views
+    from kiai.reports.playing.tables import outcome_text
+
+    main = pd.DataFrame([_main_row("easy", x, 2400 if "kanbei" in x else 600, 3000) for x in all_lineups(2)])
+    control = pd.DataFrame([{**_main_row("easy", x, 10, 10, strategy=s), "seed": 99 + i, "outcomes": outcome_text([True] * 10)}
+                            for i, x in enumerate(all_lineups(2)[:3]) for s in (MAIN, "judge")])
+    both = pd.concat([main.assign(outcomes=""), control], ignore_index=True)
+    alone = advice.level_rates(advice.grid_rows(views(main).main))
+    with_control = advice.level_rates(advice.grid_rows(views(both).main))
+    pd.testing.assert_frame_equal(with_control, alone)
+    assert len(agreement.without_controls(control)) == len(control)  # nothing else: they are the table

@@ -76,6 +76,18 @@ def fmt_rho(rho: float, p: float, n: int, what: str) -> str:
 # ------------------------------------------------------------------------------- rows
 
 
+def without_controls(rows: pd.DataFrame) -> pd.DataFrame:
+    """`rows` less those a paired race played beside another player on deals of their own (they kept
+    each game's win, tables' `outcomes`: the agreement stage's default, the strongest player's
+    control), unless nothing else is left. Their deals are not the main sweep's, so they would
+    count as more games of the line-ups they replay, a few hundred beside thousands, and tilt every
+    pooled figure of the default toward those line-ups."""
+    if "outcomes" not in rows or rows.empty:
+        return rows
+    kept = rows["outcomes"].fillna("").astype(str) != ""
+    return rows[~kept.to_numpy()] if not kept.all() else rows
+
+
 def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.DataFrame:
     """The main rows (advice.main_rows: the rules' own readings and absent tokens) of the
     configurations that `strategy` and kiai's strongest player of their family (reports.page.strongest,

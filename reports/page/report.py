@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page import advice, charts, house, ladder, sections
+from kiai.reports.page import advice, agreement, charts, house, ladder, sections
 from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
 from kiai.reports.page.glance import glance_blocks
@@ -75,8 +75,8 @@ def views(df: pd.DataFrame) -> Views:
     # one strategy, kiai's default where the table has it; the ladder (other strategies on a few
     # tables) has its own section
     strategy = ladder.main_strategy(shown)
-    played = ladder.distinct_games(df[df["strategy"].astype(str) == strategy])
-    main = ladder.distinct_games(shown[shown["strategy"].astype(str) == strategy])
+    played = ladder.distinct_games(agreement.without_controls(df[df["strategy"].astype(str) == strategy]))
+    main = ladder.distinct_games(agreement.without_controls(shown[shown["strategy"].astype(str) == strategy]))
     main = main.assign(difficulty=main["difficulty"].astype(str))
     # two samurai play with absent tokens by default; rows that depart from the default
     # only feed the note on them, unless the table holds nothing else
