@@ -33,9 +33,10 @@ def ladder_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows of the tables (level, seating) that two or more rungs played, at the levels and
     team sizes where a rung other than the default and judge played too (the agreement stage's
     players alone make no ladder)."""
+    from kiai.reports.page.agreement import without_controls
     from kiai.reports.page.strongest import variants
 
-    d = df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)]
+    d = without_controls(df[df["strategy"].astype(str).isin(RUNGS) & (df["games"] > 0)])
     d = distinct_games(d[~variants(d).to_numpy()])  # the agreement stage's lookahead over learned: no rung
     d = d.assign(difficulty=d["difficulty"].astype(str), strategy=d["strategy"].astype(str))
     played = d.groupby(["difficulty", "seating"])["strategy"].transform("nunique")
