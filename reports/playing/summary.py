@@ -131,8 +131,8 @@ class Tally:
     def __eq__(self, other):
         if not isinstance(other, Tally):
             return NotImplemented
-        return self.games == other.games and all(
-            np.array_equal(getattr(self, n), getattr(other, n)) for n in self.__slots__[1:])
+        return self.games == other.games and all(  # the counts: a block's own wins are not the tally's
+            np.array_equal(getattr(self, n), getattr(other, n)) for n in self._COUNTED[1:])
 
     def __repr__(self):
         return f"Tally(games={self.games}, wins={self.wins})"
