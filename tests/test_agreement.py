@@ -379,3 +379,18 @@ def test_the_agreement_stages_default_rows_do_not_count_as_more_of_the_defaults_
     with_control = advice.level_rates(advice.grid_rows(views(both).main))
     pd.testing.assert_frame_equal(with_control, alone)
     assert len(agreement.without_controls(control)) == len(control)  # nothing else: they are the table
+
+
+def test_your_tables_same_deals_give_both_players_on_those_deals_only():
+    """The form's "on the deals both played" reads the two players' rows of the same deals: the
+    strongest's run of another stage, on deals of its own, is not among them (it only adds to the
+    strongest's own figure)."""
+    from kiai.reports.page import your_table
+
+    lineup = all_lineups(2)[0]
+    rows = [_main_row("easy", lineup, 2400, 3000),
+            {**_main_row("easy", lineup, 60, 100), "seed": 5},
+            {**_main_row("easy", lineup, 70, 100, strategy="judge"), "seed": 5},
+            {**_main_row("easy", lineup, 250, 300, strategy="judge"), "seed": 9}]
+    same = your_table._both_on_same_deals(pd.DataFrame(rows))
+    assert same == {("easy", ",".join(lineup)): (60, 100, 70)}

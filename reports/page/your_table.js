@@ -54,8 +54,8 @@
     var strongCmd = code(simulate(level, " --strategy strongest"));
     if (s && s.games >= data.strong_min_games) {
       out.push(item("kiai's strongest player", rate(s) +
-        (s.same ? "; on those same deals the default won " + s.same.pct + " (" + count(s.same.wins) + " of " +
-          count(s.same.games) + ")" : "") +
+        (s.same ? "; on the " + count(s.same.games) + " deals both played, it won " + s.same.strong_pct + " (" +
+          count(s.same.strong_wins) + ") and the default " + s.same.pct + " (" + count(s.same.wins) + ")" : "") +
         (s.lo <= found.rate && found.rate <= s.hi ? "; within noise of the default's rate above" : ""), "strongest"));
     } else {
       out.push(item("kiai's strongest player", (s ? "too few games to say (" + count(s.games) + " played, fewer than " +

@@ -73,22 +73,29 @@ def _strongest(shown: pd.DataFrame) -> dict[str, dict]:
                                           "hi": _r(r.hi), **_words(r.rate, r.lo, r.hi)} for r in rates.itertuples()}
     # the default on the same deals (the agreement stage): those few first deals may be easier or
     # harder than the default's thousands, and the reader should see which
-    for (level, lineup), (wins, games) in _default_on_same_deals(shown).items():
+    for (level, lineup), (wins, games, strong) in _both_on_same_deals(shown).items():
         if _key(level, lineup) in out:
-            out[_key(level, lineup)]["same"] = {"wins": wins, "games": games, "pct": fmt_pct(wins / games)}
+            out[_key(level, lineup)]["same"] = {"wins": wins, "games": games, "pct": fmt_pct(wins / games),
+                                                "strong_wins": strong, "strong_pct": fmt_pct(strong / games)}
     return out
 
 
-def _default_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
+def _both_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """{(level, line-up): (the default's wins, games, the strongest's wins)} on the deals both played
+    (agreement.paired_rows): the strongest's own figure may pool more deals than these (another
+    stage's run on other deals)."""
     from kiai.reports.page.agreement import STRONG, paired_rows
     from kiai.reports.page.strongest import default_strategy
 
     pairs = paired_rows(shown, default_strategy())
     if pairs.empty:
         return {}
-    mine = advice.one_seating_per_lineup(pairs[pairs["strategy"] != STRONG])
-    sums = mine.groupby(["difficulty", "lineup"])[["wins", "games"]].sum()
-    return {(str(lv), str(lu)): (int(r["wins"]), int(r["games"])) for (lv, lu), r in sums.iterrows() if r["games"] > 0}
+    sums = {}
+    for side, rows in (("default", pairs[pairs["strategy"] != STRONG]), ("strong", pairs[pairs["strategy"] == STRONG])):
+        sums[side] = advice.one_seating_per_lineup(rows).groupby(["difficulty", "lineup"])[["wins", "games"]].sum()
+    both = sums["default"].join(sums["strong"], rsuffix="_strong", how="inner")
+    return {(str(lv), str(lu)): (int(r["wins"]), int(r["games"]), int(r["wins_strong"]))
+            for (lv, lu), r in both.iterrows() if r["games"] > 0 and r["games"] == r["games_strong"]}
 
 
 def _words(rate: float, lo: float, hi: float) -> dict[str, str]:
