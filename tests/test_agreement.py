@@ -200,16 +200,18 @@ def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_p
     write_report(_both_players(rates), tmp_path)
     md = (tmp_path / "report.md").read_text()
     short = md.split("## In short")[1].split("\n## ")[0]
-    assert "- How hard for kiai's default player (`selfplay`), all its 21 line-ups pooled: Easy 80.0%; Hard 1.0%." in short
+    # one line per team size: the default's figure, then the strongest's, at each level
     # the default won at Hard (1%), neither player on the deals both played: the default's 1% stands
-    two = re.search(r"- How hard for kiai's strongest player, `judge`, the same line-ups: Easy 90.0% \(([\d.]+) to "
-                    r"([\d.]+)%\); Hard 1.0% \(([\d.]+) to 1.2%\)\.", short)
+    two = re.search(r"- How hard for kiai's default player \(`selfplay`\), all its 21 line-ups pooled, and after each "
+                    r"level's figure, for kiai's strongest player, `judge`, on the same line-ups: Easy 80.0%, strongest "
+                    r"90.0% \(([\d.]+) to "
+                    r"([\d.]+)%\); Hard 1.0%, strongest 1.0% \(([\d.]+) to 1.2%\)\.", short)
     assert two, short
     low, high, hard = map(float, two.groups())
     assert 87 < low < 90 < high < 93 and 0.7 < hard < 1  # the difference's interval, not 2,100 independent games'
     three = short.split("### 3 samurai")[1]
-    assert "kiai's strongest player, `judge`, the same line-ups: Easy 60.0%" in three
-    assert re.search(r"Easy 60.0% \([\d.]+ to [\d.]+%\)\.\n", three)  # neither won at Hard with three: not shown
+    assert "kiai's strongest player, `judge`, on the same line-ups: Easy 50.0%, strongest 60.0%" in three
+    assert re.search(r"Easy 50.0%, strongest 60.0% \([\d.]+ to [\d.]+%\); Hard 0 of [\d,]+\.\n", three)  # neither won at Hard
     levels = md.split("## How hard is each level")[1].split("\n## ")[0]
     assert "| easy | kiai's default player | 80.0% (" in levels
     assert f"|  | kiai's strongest player | 90.0% ({low:g} to {high:g}%) | 60.0% (" in levels
@@ -313,9 +315,9 @@ def test_a_strongest_rate_below_the_defaults_within_noise_says_so(tmp_path):
     rates = {("easy", 2): (0.8, 0.8, 0.78), ("hard", 2): (0.5, 0.5, 0.3)}
     write_report(_both_players(rates), tmp_path)
     short = (tmp_path / "report.md").read_text().split("## In short")[1].split("\n## ")[0]
-    line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's strongest player"))
-    assert re.search(r"Easy 78.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
-    assert re.search(r"Hard 30.0% \([\d.]+ to [\d.]+%\)\.$", line), line
+    line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's default player"))
+    assert re.search(r"Easy 80.0%, strongest 78.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
+    assert re.search(r"Hard 50.0%, strongest 30.0% \([\d.]+ to [\d.]+%\)\.$", line), line
 
 
 def test_the_strongest_rates_interval_reads_the_deals_both_played_where_the_rows_kept_them():

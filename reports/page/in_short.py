@@ -84,36 +84,37 @@ def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:
 
 
 def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy: str | None = None) -> list[str]:
-    """The sentences "How hard" of team size n: the main strategy's rate at each level (`rates`,
-    level_rates; kiai's default player, as a rule), then kiai's strongest player's with its interval
-    (`strong`, stronger.strongest_rates) at every level where either won a game. A strongest rate
-    below the default's whose interval still holds the default's says it is within noise of it:
-    the reader should not take the stronger player for the weaker one."""
+    """The sentence "How hard" of team size n, one line: the main strategy's rate at each level
+    (`rates`, level_rates; kiai's default player, as a rule), and after it, at every level where
+    either won a game, kiai's strongest player's with its interval (`strong`,
+    stronger.strongest_rates). A strongest rate below the default's whose interval still holds the
+    default's says it is within noise of it: the reader should not take the stronger player for the
+    weaker one."""
     from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
     from kiai.strategies.registry import strongest
 
     part = rates[rates["n_samurai"] == n]
     count = int(part["lineups"].max())
     pooled = f"all its {count} line-ups pooled" if count > 1 else "its single line-up"
-    levels = "; ".join(f"{r.difficulty.capitalize()} {fmt_rate(r.wins, r.games)}" for r in part.itertuples())
     player = (f"{DEFAULT_PLAYER} (`{default_strategy()}`)" if strategy in (None, default_strategy())
               else f"`{strategy}`")
-    lines = [f"How hard for {player}, {pooled}: {levels}."]
-    if strong is None or strong.empty:
-        return lines
-    mine = strong[strong["n_samurai"] == n].set_index("difficulty")
-    shown = []
+    mine = (strong[strong["n_samurai"] == n].set_index("difficulty") if strong is not None and not strong.empty
+            else pd.DataFrame())
+    levels, any_strong = [], False
     for r in part.itertuples():
-        if r.difficulty not in mine.index:
-            continue
-        s = mine.loc[r.difficulty]
-        if r.wins > 0 or s["wins"] > 0:
-            noise = " (within noise of the default's)" if s["rate"] < r.rate <= s["hi"] else ""
-            shown.append(f"{r.difficulty.capitalize()} {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])}){noise}")
-    if shown:
-        who = name(*strongest(n, str(part["difficulty"].iloc[0])))
-        lines.append(f"How hard for {STRONGEST_PLAYER}, {who}, the same line-ups: " + "; ".join(shown) + ".")
-    return lines
+        text = f"{r.difficulty.capitalize()} {fmt_rate(r.wins, r.games)}"
+        if r.difficulty in mine.index:
+            s = mine.loc[r.difficulty]
+            if r.wins > 0 or s["wins"] > 0:
+                noise = " (within noise of the default's)" if s["rate"] < r.rate <= s["hi"] else ""
+                text += f", strongest {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])}){noise}"
+                any_strong = True
+        levels.append(text)
+    if not any_strong:
+        return [f"How hard for {player}, {pooled}: " + "; ".join(levels) + "."]
+    who = name(*strongest(n, str(part["difficulty"].iloc[0])))
+    return [f"How hard for {player}, {pooled}, and after each level's figure, for {STRONGEST_PLAYER}, {who}, "
+            "on the same line-ups: " + "; ".join(levels) + "."]
 
 
 def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame | None = None) -> dict[int, list[str]]:
