@@ -93,7 +93,7 @@ def _both_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int,
     sums = {}
     for side, rows in (("default", pairs[pairs["strategy"] != STRONG]), ("strong", pairs[pairs["strategy"] == STRONG])):
         sums[side] = advice.one_seating_per_lineup(rows).groupby(["difficulty", "lineup"])[["wins", "games"]].sum()
-    both = sums["default"].join(sums["strong"], rsuffix="_strong", how="inner")
+    both = sums["default"].merge(sums["strong"], left_index=True, right_index=True, suffixes=("", "_strong"))
     return {(str(lv), str(lu)): (int(r["wins"]), int(r["games"]), int(r["wins_strong"]))
             for (lv, lu), r in both.iterrows() if r["games"] > 0 and r["games"] == r["games_strong"]}
 
