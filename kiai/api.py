@@ -189,9 +189,6 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     Its lines are the checks of every argument, four kinds of arms, before any game is played (the
     arms themselves are reports.search.compare's)."""
     from kiai.reports.search import compare as C
-    from kiai.simcore.components import ComponentsError
-    from kiai.simcore.seatings import as_names
-    from kiai.simcore.config import ConfigError
 
     with reporter(progress) as p:
         games = check_games(games)
@@ -215,43 +212,8 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
         level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
         absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
         comp = load_components(components) if listed_files is None else None
-        typed = None
-
-        def one_strategy():
-            if len(files) > 1:
-                fail("--params-file is given more than once; that takes --strategies")
-            return resolve_strategy(strategy, param, files[0] if files else None)
-
-        try:
-            if strategies is not None:
-                if strategy is not None:
-                    fail("--strategy and --strategies exclude each other")
-                arms = C.strategy_arms(parse_samurai(lineup_text, "--lineup"), level,
-                                       parse_strategy_params(text_of(strategies, "--strategies"), param, files),
-                                       absent, comp, model, rules=fixed)  # fmt: skip
-            elif axis is not None:
-                name, overrides = one_strategy()
-                arms = C.rule_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, axis[0], axis[1],
-                                   absent, comp, model, rules=fixed)  # fmt: skip
-            elif listed_files is not None:
-                name, overrides = one_strategy()
-                arms = C.component_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, listed_files,
-                                        absent, model, rules=fixed)  # fmt: skip
-            else:
-                names = parse_samurai(lineup_text, "--lineup")
-                try:
-                    names = as_names(names)
-                except ValueError as e:
-                    fail(f"--lineup {lineup_text}: {e}")
-                if len(names) < 3:
-                    fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
-                name, overrides = one_strategy()
-                arms = C.seating_arms(names, level, name, overrides, absent, comp, model, rules=fixed)
-                typed = ",".join(names)
-            if strict:  # a model made for other component data is refused (GameConfig.strict)
-                arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
-        except (ConfigError, ComponentsError) as e:  # a level the team cannot set up, too
-            fail(str(e))
+        arms, typed = _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files,
+                                    absent, comp, model, fixed, strict)
         check_model(model, [arm.config for arm in arms], p.note)
 
         with _threads(threads) as used:
@@ -267,6 +229,56 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
             seconds = max(time.perf_counter() - start, 1e-9)
     return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=typed,
                       reading=axis[0] if axis is not None else None)  # fmt: skip
+
+
+def _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files, absent, comp, model,
+                  fixed, strict) -> tuple[list, str | None]:
+    """compare's arms, of the kind its arguments ask (strategies, rule readings, component files or
+    seatings), and the seating as typed (seatings only); fails in one line where the team cannot
+    play them."""
+    from kiai.reports.search import compare as C
+    from kiai.simcore.components import ComponentsError
+    from kiai.simcore.config import ConfigError
+    from kiai.simcore.seatings import as_names
+
+    typed = None
+
+    def one_strategy():
+        if len(files) > 1:
+            fail("--params-file is given more than once; that takes --strategies")
+        return resolve_strategy(strategy, param, files[0] if files else None)
+
+    try:
+        if strategies is not None:
+            if strategy is not None:
+                fail("--strategy and --strategies exclude each other")
+            arms = C.strategy_arms(parse_samurai(lineup_text, "--lineup"), level,
+                                   parse_strategy_params(text_of(strategies, "--strategies"), param, files),
+                                   absent, comp, model, rules=fixed)  # fmt: skip
+        elif axis is not None:
+            name, overrides = one_strategy()
+            arms = C.rule_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, axis[0], axis[1],
+                               absent, comp, model, rules=fixed)  # fmt: skip
+        elif listed_files is not None:
+            name, overrides = one_strategy()
+            arms = C.component_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, listed_files,
+                                    absent, model, rules=fixed)  # fmt: skip
+        else:
+            names = parse_samurai(lineup_text, "--lineup")
+            try:
+                names = as_names(names)
+            except ValueError as e:
+                fail(f"--lineup {lineup_text}: {e}")
+            if len(names) < 3:
+                fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
+            name, overrides = one_strategy()
+            arms = C.seating_arms(names, level, name, overrides, absent, comp, model, rules=fixed)
+            typed = ",".join(names)
+        if strict:  # a model made for other component data is refused (GameConfig.strict)
+            arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
+    except (ConfigError, ComponentsError) as e:  # a level the team cannot set up, too
+        fail(str(e))
+    return arms, typed
 
 
 # ---------------------------------------------------------------------------------- record, replay

@@ -208,6 +208,8 @@ def _save(w, pubs, hids, mems, slot):
     copy_record(mems[slot], w[4], MEM_HEAD)
 
 
+# long: one search loop over an explicit stack (numba compiles no recursion over these records); its steps share
+# every local, and helpers would pass them all back and forth
 @njit(cache=True)
 def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats):
     """Search deal `game` of `seed` under cfg (event-keyed, the default's decide, question_hook

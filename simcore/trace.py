@@ -155,6 +155,7 @@ class Describer:
             bits.append("flame")
         return f"[{', '.join(bits)}, #{c}]"
 
+    # long: one branch per event kind, in simcore.events' order
     def event(self, row) -> str:  # noqa: C901 - one branch per event kind
         """One event as a line of text. One branch per event kind, in the order simcore.events
         lists them (some hundred lines): a list that reads as the table of events it mirrors."""

@@ -153,6 +153,7 @@ def packed_cost(w0, w1, cb, cw, cnd):
     )
 
 
+# long: one exact count over the unseen cards, whose partial sums the later odds reuse
 @njit(cache=True)
 def fight_odds(pub, s):
     """The counted odds of s's next draw (section 12) and what it costs him next turn:

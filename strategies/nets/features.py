@@ -142,6 +142,8 @@ def card_reasoning(p, pub, s, c, legal):
     return values, keeper.confront_score(p, pub, s, c) if (legal & 3) == 3 else np.nan
 
 
+# long: the feature vector written in its schema's order, one block per feature group; cut up, that order
+# (which every model file depends on) would be spread over several functions
 @njit(cache=True)
 def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, score):
     """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only),
