@@ -424,3 +424,14 @@ def test_a_paired_cell_whose_line_ups_play_deals_of_their_own_reads_them_as_inde
     assert 1.6 * g2 < g1
     won = [T.outcome_bits(own[i]["outcomes"]) for i in range(4)]
     assert stopping.paired_half_width(won, labels, seeds) <= 0.02
+
+
+def test_groups_must_agree_on_a_members_deals():
+    """Group.deals: one key per member, and a configuration in two groups meets one set of deals."""
+    rule = stopping.Fixed.of(10)
+    with pytest.raises(T.SweepError, match="deals and members differ"):
+        R.check_groups(2, [R.Group(rule, (0, 1), (), ("a",))])
+    with pytest.raises(T.SweepError, match="groups of different deals"):
+        R.deal_seeds([R.Group(rule, (0, 1), (), ("a", "b")), R.Group(rule, (1,), (), ("c",))], 4)
+    assert R.deal_seeds([R.Group(rule, (0, 1), (), ("a", "")), R.Group(rule, (0,), (), ("a",))], 4) == {0: R.deal_seed(4, "a")}
+    assert R.deal_seed(4, "a") != R.deal_seed(5, "a") != R.deal_seed(4, "b")
