@@ -98,10 +98,21 @@ def difference_ci(w1, n1, w2, n2) -> tuple[float, float, float]:
     return w1 / n1 - w2 / n2, float(lo), float(hi)
 
 
-def shared_deals_difference(a, b, level: float = 0.95) -> tuple[float, float, float]:
-    """paired_difference of two groups of configurations that all played the same deals: a and b
-    are win arrays (configurations x games, True = win), game i the same deal in every row."""
-    return paired_difference([(a, b)], level)
+def deal_parts(outcomes, ones, deals=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """paired_difference's groups from one list of configurations: `outcomes` holds each one's wins,
+    game by game; `ones` which are side a (the others side b); `deals` which met the same deals
+    (equal values, e.g. their seeds; all the same deals where None). Groups in order of first
+    appearance."""
+    deals = [0] * len(outcomes) if deals is None else list(deals)
+    ones = [bool(o) for o in ones]
+    parts = []
+    for key in dict.fromkeys(deals):
+        mine = [i for i, d in enumerate(deals) if d == key]
+        n = len(outcomes[mine[0]])
+        a = [outcomes[i] for i in mine if ones[i]]
+        b = [outcomes[i] for i in mine if not ones[i]]
+        parts.append((np.array(a, dtype=bool).reshape(len(a), n), np.array(b, dtype=bool).reshape(len(b), n)))
+    return parts
 
 
 def paired_difference(parts, level: float = 0.95) -> tuple[float, float, float]:

@@ -330,7 +330,7 @@ def test_the_strongest_rates_interval_reads_the_deals_both_played_where_the_rows
     from kiai.reports.page import advice
     from kiai.reports.page.stronger import shared_difference, strongest_rates
     from kiai.reports.playing.tables import outcome_text
-    from kiai.simcore.stats import difference_ci, paired_difference, shared_deals_difference
+    from kiai.simcore.stats import difference_ci, paired_difference
 
     rng = np.random.default_rng(3)
     rows, won = [], {}
@@ -344,8 +344,8 @@ def test_the_strongest_rates_interval_reads_the_deals_both_played_where_the_rows
     kept = pd.DataFrame(rows)
     main = advice.level_rates(advice.grid_rows(kept[kept["games"] == 3000], MAIN))
     pairs = agreement.paired_rows(kept, MAIN)
-    want = shared_deals_difference(np.stack([won["judge", x] for x in all_lineups(2)]),
-                                   np.stack([won[MAIN, x] for x in all_lineups(2)]))
+    want = paired_difference([(np.stack([won["judge", x] for x in all_lineups(2)]),
+                                   np.stack([won[MAIN, x] for x in all_lineups(2)]))])
     assert shared_difference(pairs, agreement.STRONG) == pytest.approx(want)
     strong = strongest_rates(kept, main).iloc[0]
     default_hw = main.iloc[0]["hi"] - main.iloc[0]["rate"]

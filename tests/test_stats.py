@@ -225,29 +225,29 @@ def test_holm_leaves_nan_alone():
 
 
 def test_shared_deals_difference_reads_the_deals_as_pairs():
-    from kiai.simcore.stats import shared_deals_difference
+    from kiai.simcore.stats import paired_difference
 
     rng = np.random.default_rng(7)
     deal = rng.random(4000)
     a, b = deal < 0.35, deal < 0.30  # b wins a subset of a's deals: they differ on 5% of them
-    d, lo, hi = shared_deals_difference(a[None], b[None])
+    d, lo, hi = paired_difference([(a[None], b[None])])
     assert d == pytest.approx(a.mean() - b.mean())
     paired = paired_test(a, b)  # one configuration a side: McNemar's Wald interval, nearly
     assert (lo, hi) == pytest.approx(paired["diff_ci"], abs=0.002)
     _, nlo, nhi = difference_ci(a.sum(), a.size, b.sum(), b.size)
     assert hi - lo < (nhi - nlo) / 2  # Newcombe's takes the sides as independent
     # two line-ups a side on the same deals: the mean of their rates, the deal the unit
-    d2, lo2, hi2 = shared_deals_difference(np.stack([a, deal < 0.45]), np.stack([b, deal < 0.40]))
+    d2, lo2, hi2 = paired_difference([(np.stack([a, deal < 0.45]), np.stack([b, deal < 0.40]))])
     assert d2 == pytest.approx(0.05, abs=0.01) and lo2 < d2 < hi2
     # sides that never differ still get an interval of some width (Agresti and Min's half deals)
-    same = shared_deals_difference(b[None], b[None])
+    same = paired_difference([(b[None], b[None])])
     assert same[0] == 0 and same[1] < 0 < same[2]
 
 
 @pytest.mark.parametrize("a, b", [(np.zeros((1, 5)), np.zeros((1, 6))), (np.zeros((1, 0)), np.zeros((1, 0))),
                                   (np.zeros((0, 5)), np.zeros((1, 5)))])
 def test_shared_deals_difference_refuses_sides_of_other_games(a, b):
-    from kiai.simcore.stats import shared_deals_difference
+    from kiai.simcore.stats import paired_difference
 
     with pytest.raises(ValueError):
-        shared_deals_difference(a, b)
+        paired_difference([(a, b)])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
 from kiai.reports.page import advice, agreement
@@ -206,25 +205,19 @@ def shared_difference(pairs: pd.DataFrame, strong: str) -> tuple[float, float, f
     them), one row per line-up and player, the rows of a seed on the same games; None otherwise (the
     caller falls back on Newcombe's interval)."""
     from kiai.reports.playing.tables import outcome_bits
-    from kiai.simcore.stats import paired_difference
+    from kiai.simcore.stats import deal_parts, paired_difference
 
     if pairs.empty or "outcomes" not in pairs:
         return None
     counts = pairs.groupby(["lineup", "strategy"]).size()
     if counts.max() != 1 or pairs.groupby("lineup")["strategy"].nunique().min() != 2:
         return None
-    bits = pd.Series([outcome_bits(t) for t in pairs["outcomes"]], index=pairs.index)
+    bits = [outcome_bits(t) for t in pairs["outcomes"]]
     if any(b is None or b.size != int(n) for b, n in zip(bits, pairs["games"])):
         return None
-    one = pairs["strategy"].astype(str) == strong
-    parts = []
-    for _, rows in pairs.groupby("seed"):
-        if rows["games"].nunique() != 1:
-            return None
-        n = int(rows["games"].iloc[0])
-        parts.append(tuple(np.array(list(bits[rows.index[side]]), dtype=bool).reshape(-1, n)
-                           for side in (one[rows.index], ~one[rows.index])))
-    return paired_difference(parts)
+    if (pairs.groupby("seed")["games"].nunique() != 1).any():
+        return None
+    return paired_difference(deal_parts(bits, pairs["strategy"].astype(str) == strong, pairs["seed"]))
 
 
 def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kiai.simcore.stats import difference_ci, paired_difference, proportion_ci
+from kiai.simcore.stats import deal_parts, difference_ci, paired_difference, proportion_ci
 from kiai.reports.playing.tables import SweepError
 
 PRECISION_START = 1_000  # first batch of a --precision run; each later batch doubles the total
@@ -243,17 +243,6 @@ def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
 
 def paired_half_width(outcomes, ones, deals=None) -> float:
     """The larger side of the 95% interval for the difference of two sides' mean rates read over
-    their deals (simcore.stats.paired_difference): `outcomes` holds each member's wins, game by
-    game; `ones` which members are the first side; `deals` which members met the same deals (equal
-    values, e.g. their seeds; all the same deals where None)."""
-    deals = [0] * len(outcomes) if deals is None else list(deals)
-    ones = list(map(bool, ones))
-    parts = []
-    for key in dict.fromkeys(deals):
-        mine = [i for i, d in enumerate(deals) if d == key]
-        a = [outcomes[i] for i in mine if ones[i]]
-        b = [outcomes[i] for i in mine if not ones[i]]
-        n = len(outcomes[mine[0]])
-        parts.append((np.array(a, dtype=bool).reshape(len(a), n), np.array(b, dtype=bool).reshape(len(b), n)))
-    d, lo, hi = paired_difference(parts)
+    their deals (simcore.stats.paired_difference; outcomes, ones and deals as deal_parts takes them)."""
+    d, lo, hi = paired_difference(deal_parts(outcomes, ones, deals))
     return max(d - lo, hi - d)
