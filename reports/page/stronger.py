@@ -227,8 +227,9 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
 
     Only where it played every line-up the default did (the agreement stage does; the skill
     ladder's few line-ups are no rate of a team size). A configuration two stages played counts by
-    its longer run of the same deals. It plays the first deals of each line-up only, and those few
-    deals are the same for every line-up: a run of easy ones would flatter every line-up at once. So
+    its longer run of the same deals. It plays a few deals of each line-up only (the agreement stage
+    gives each line-up deals of its own; older tables gave all the same ones), and a run of easy ones
+    would flatter it. So
     where the default played the same games beside it (the agreement stage), its rate is estimated
     on all the default's deals: the default's rate there plus what the strongest wins more than the
     default on the deals both played (a difference from which the luck of the deals cancels), with

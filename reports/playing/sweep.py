@@ -242,7 +242,6 @@ class Sweep:
                  groups: Sequence[Group] | None = None):
         self.plan = list(plan)
         self.seed = seed
-
         self.request = request
         self.out = Path(out)
         self.csv = csv
