@@ -109,7 +109,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
         if race is not None:
             from kiai.reports.playing.presets import preset_groups
 
-            groups = preset_groups(race, plan, results_table(results) if results is not None else None)
+            groups = preset_groups(race, plan)
         info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
                                           results if isinstance(results, (str, Path)) else None)}  # fmt: skip
         job = None

@@ -166,8 +166,8 @@ def _players(strong: pd.DataFrame) -> str:
     return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is {who(strong['n_samurai'].unique())}. "
             f"The strongest plays many times slower, so it plays only a few deals of each line-up "
             f"({int(deals.min()):,} to {int(deals.max()):,}, until its rate is known within two points, or to be under 2%), beside the "
-            "default on the same deals; a run of easy ones would flatter it, so its rate is the default's on all its "
-            "deals plus what the strongest wins more on the deals both played, with its 95% interval.")
+            "default on the same deals; its rate is read on its own games, with its 95% interval, and where that "
+            "interval holds the default's rate it is within noise of the default's.")
 
 
 def _levels(page: Page, scope: Scope, strong: pd.DataFrame) -> None:

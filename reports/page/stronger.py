@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from kiai.reports.page import advice, agreement
@@ -55,7 +53,7 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
               + "; the rules' own readings, "
               + (f"each line-up on deals of its own ({len(seeds):,} seeds, drawn from the sweep's seed and the line-up)."
                  if len(seeds) > 3 else f"seed {', '.join(map(str, seeds)) or 'not recorded'}.")),
-        ("ul", _agreement_lines(rates, orders, effects, every, reversals, cell, strategy, strong)),
+        ("ul", _agreement_lines(pairs, rates, orders, effects, every, reversals, cell, strategy, strong)),
         ("p", f"FLAG: reversed marks a comparison that `{strategy}` and the {strong} each tell apart from noise "
               "but in opposite directions: both 95% intervals of the difference exclude zero, on opposite sides. "
               "\"holds\": both tell it apart, the same way; \"X within noise\": only the other one does. The "
@@ -149,15 +147,20 @@ def _ranked(wins, games, rank, count: int) -> str:
     return f"{fmt_rate(wins, games)} ({int(rank)} of {count})"
 
 
-def _agreement_lines(rates, orders, effects, every, reversals, cell, strategy: str, strong: str) -> list[str]:
-    """One line per finding: its rank correlation, and how its comparisons fared."""
+def _agreement_lines(pairs, rates, orders, effects, every, reversals, cell, strategy: str, strong: str) -> list[str]:
+    """One line per finding: its rank correlation, and how its comparisons fared. Whether the
+    strongest wins more at a level and team size reads the deals both played where the rows kept
+    their games' wins (shared_difference), else Newcombe's interval."""
     won = rates[(rates["wins_a"] > 0) | (rates["wins_b"] > 0)]  # both at 0: a tie that says nothing of the order
     rho = agreement.rank_correlation(won["rate_a"], won["rate_b"])
-    more = [agreement.sign(*advice.difference(r.wins_b, r.games_b, r.wins_a, r.games_a)[1:])
-            for r in rates.itertuples()]
+    more = []
+    for r in rates.itertuples():
+        part = pairs[(pairs["difficulty"].astype(str) == str(r.difficulty)) & (pairs["n_samurai"] == r.n_samurai)]
+        d = shared_difference(part, strong) or advice.difference(r.wins_b, r.games_b, r.wins_a, r.games_a)
+        more.append(agreement.sign(*d[1:]))
     lines = [f"How hard: {agreement.fmt_rho(*rho, 'levels and team sizes where either won a game')}; "
              f"{_tally(orders, 'orders')} "
-             f"The {strong} wins more than `{strategy}` beyond noise at {more.count(1)} of the {len(rates)} levels and "
+             f"The {strong} wins more than `{strategy}` beyond noise (on the deals both played) at {more.count(1)} of the {len(rates)} levels and "
              f"team sizes, less at {more.count(-1)}."]
     if cell is not None:
         level, n = cell
@@ -227,39 +230,16 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
 
     Only where it played every line-up the default did (the agreement stage does; the skill
     ladder's few line-ups are no rate of a team size). A configuration two stages played counts by
-    its longer run of the same deals. It plays a few deals of each line-up only (the agreement stage
-    gives each line-up deals of its own; older tables gave all the same ones), and a run of easy ones
-    would flatter it. So
-    where the default played the same games beside it (the agreement stage), its rate is estimated
-    on all the default's deals: the default's rate there plus what the strongest wins more than the
-    default on the deals both played (a difference from which the luck of the deals cancels), with
-    the two intervals' half-widths added in quadrature (the difference's interval read over the
-    deals both played where the rows kept their games' wins: shared_difference); elsewhere its
-    rate on its own games."""
-    from kiai.reports.page.agreement import STRONG, paired_rows
+    its longer run of the same deals. Its rate is read on its own games: each line-up met deals of
+    its own, so they are independent. The default's games on the same deals would not narrow it:
+    on a deal the two players' wins barely correlate (the play's own luck outweighs the deal's), so
+    the default's rate plus the difference on the deals both played is wider than this."""
     from kiai.reports.page.ladder import distinct_games
-    from kiai.reports.page.strongest import default_strategy, tiers
+    from kiai.reports.page.strongest import tiers
 
     strong = df[(tiers(df) == "strongest").to_numpy()] if not df.empty else df
     own = advice.level_rates(advice.grid_rows(distinct_games(strong))) if not strong.empty else advice.level_rates(strong)
     keys = ["difficulty", "n_samurai"]
-    own = own.merge(main[[*keys, "lineups", "rate", "lo", "hi"]].rename(columns=lambda c: c if c in keys else c + "_all"),
-                    on=keys)
+    own = own.merge(main[[*keys, "lineups"]].rename(columns={"lineups": "lineups_all"}), on=keys)
     own = own[own["lineups"] == own["lineups_all"]].reset_index(drop=True)
-    pairs = paired_rows(df, default_strategy())
-    same = advice.level_rates(pairs[pairs["strategy"] != STRONG]).merge(
-        advice.level_rates(pairs[pairs["strategy"] == STRONG]), on=keys, suffixes=("_a", "_b")) if not pairs.empty else None
-    out = []
-    for r in own.to_dict("records"):
-        cell = same[(same["difficulty"] == r["difficulty"]) & (same["n_samurai"] == r["n_samurai"])] if same is not None else []
-        if len(cell):
-            c = cell.iloc[0]
-            part = pairs[(pairs["difficulty"].astype(str) == str(r["difficulty"])) & (pairs["n_samurai"] == r["n_samurai"])]
-            d, dlo, dhi = (shared_difference(part, STRONG)
-                           or advice.difference(c["wins_b"], c["games_b"], c["wins_a"], c["games_a"]))
-            rate = min(max(r["rate_all"] + d, 0.0), 1.0)
-            r.update(rate=rate, lo=max(rate - math.hypot(r["rate_all"] - r["lo_all"], d - dlo), 0.0),
-                     hi=min(rate + math.hypot(r["hi_all"] - r["rate_all"], dhi - d), 1.0))
-        out.append(r)
-    columns = [*keys, "lineups", "wins", "games", "rate", "lo", "hi"]
-    return pd.DataFrame(out, columns=list(own.columns)).reindex(columns=columns)
+    return own.reindex(columns=[*keys, "lineups", "wins", "games", "rate", "lo", "hi"])

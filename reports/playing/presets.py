@@ -67,8 +67,7 @@ PLANNER_GAMES = 100
 # and say which findings hold for stronger play. Each level and team size plays rounds of about
 # AGREEMENT_ROUND games pooled (each line-up on deals of its own, its two players on the same ones:
 # racing.Group.deals) until the headline's 95% interval
-# for the strongest player is within +-HEADLINE_PRECISION (+-AGREEMENT_PRECISION where both players win
-# under HEADLINE_FLOOR), at AGREEMENT_CAP games a line-up at most; and every
+# for the strongest player is within +-HEADLINE_PRECISION, at AGREEMENT_CAP games a line-up at most; and every
 # line-up of AGREEMENT_COUNT samurai at AGREEMENT_LEVEL plays AGREEMENT_GAMES, for each samurai's
 # effect (each samurai is in 20 of the 35 line-ups and out of 15) and the best and worst line-ups. Easy,
 # because it is where four samurai win often enough for a few hundred games a line-up to tell them apart
@@ -78,13 +77,11 @@ AGREEMENT_COUNT = 4
 AGREEMENT_GAMES = 200
 AGREEMENT_ROUND = 40
 AGREEMENT_PRECISION = 0.05
-# the headline's precision: the interval the report prints for the strongest player's rate (the
-# default's over all its deals plus the difference on the shared ones) within +-2 points; the
-# difference's half-width leaves room for the default's own. Where both players win under
-# HEADLINE_FLOOR the headline says "under 2%", and +-AGREEMENT_PRECISION is enough
+# the headline's precision: the interval the report prints for the strongest player's rate, read on
+# its own games (the two players' games barely correlate on a deal, so the default's deals would
+# not narrow it), within +-2 points (near 0% that takes a few hundred games: the interval narrows
+# with the rate)
 HEADLINE_PRECISION = 0.02
-HEADLINE_DIFFERENCE = 0.019
-HEADLINE_FLOOR = 0.02
 AGREEMENT_CAP = 2_000
 # the stages whose games a race decides (preset_groups); the others play PRESET_GAMES each
 RACES = ("default", "advice", "agreement")
@@ -105,8 +102,7 @@ PRESETS = {
         "every line-up of the default sweep's grid read from its table (--from), played by kiai's default "
         "player and its strongest (judge with 2 to 4 samurai, the raced lookahead over learned with 5 to 7) on "
         f"the same deals, in rounds until the headline's interval for the strongest player's rate is within "
-        f"{100 * HEADLINE_PRECISION:g} points ({100 * AGREEMENT_PRECISION:g} where both win under "
-        f"{100 * HEADLINE_FLOOR:g}%); every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL} plays {AGREEMENT_GAMES:,} games"
+        f"{100 * HEADLINE_PRECISION:g} points; every line-up of {AGREEMENT_COUNT} samurai at {AGREEMENT_LEVEL} plays {AGREEMENT_GAMES:,} games"
     ),
     "ladder": (
         f"every level x 3-5 samurai x {LADDER_LINEUPS} line-ups each, played by {', '.join(LADDER_STRATEGIES)}; "
@@ -260,16 +256,15 @@ def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", comp
                       model)
 
 
-def preset_groups(name: str, plan: list, results=None) -> list | None:
+def preset_groups(name: str, plan: list) -> list | None:
     """The race of preset `name` over its plan (reports.playing.racing.Group), or None for the presets that
-    play a fixed number of games (PRESET_GAMES); `results`, the default sweep's table, where the
-    preset read its plan from one (agreement_groups)."""
+    play a fixed number of games (PRESET_GAMES)."""
     if name == "default":
         return default_groups(plan)
     if name == "advice":
         return advice_groups(plan)
     if name == "agreement":
-        return agreement_groups(plan, results)
+        return agreement_groups(plan)
     return None
 
 
@@ -334,33 +329,13 @@ def advice_groups(plan: list) -> list:
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
 
 
-def headline_differences(results, strategy: str = DEFAULT_STRATEGY) -> dict:
-    """{(level, team size): the half-width the difference may have}: the headline adds the
-    default's own half-width over all its line-ups in `results` (advice.level_rates) in quadrature,
-    so the difference gets what HEADLINE_PRECISION leaves (HEADLINE_DIFFERENCE where results say
-    nothing)."""
-    import math
-
-    from kiai.reports.page import advice
-
-    if results is None:
-        return {}
-    rates = advice.level_rates(advice.grid_rows(results, strategy))
-    out = {}
-    for r in rates.to_dict("records"):
-        own = max(r["rate"] - r["lo"], r["hi"] - r["rate"])
-        out[(str(r["difficulty"]), int(r["n_samurai"]))] = math.sqrt(max(HEADLINE_PRECISION**2 - own**2, 0.005**2))
-    return out
-
-
-def agreement_groups(plan: list, results=None) -> list:
+def agreement_groups(plan: list) -> list:
     """The agreement stage's cells: each level and team size, every line-up played by the default
-    and the strongest player on deals of its own (both players on the same ones), until the headline's interval for the
-    strongest's rate is within HEADLINE_PRECISION, or AGREEMENT_PRECISION where both win under
-    HEADLINE_FLOOR (rounds of AGREEMENT_ROUND games pooled, AGREEMENT_CAP a line-up at most);
-    AGREEMENT_GAMES each at AGREEMENT_LEVEL with AGREEMENT_COUNT samurai. With `results` (the
-    default sweep's table) each cell's difference gets what the default's own interval leaves of
-    HEADLINE_PRECISION (headline_differences)."""
+    and the strongest player on deals of its own (both players on the same ones), until the
+    strongest's rate, all line-ups pooled (the headline's figure), has a 95% interval within
+    HEADLINE_PRECISION (rounds of AGREEMENT_ROUND games pooled, AGREEMENT_CAP a line-up at most); AGREEMENT_GAMES each at
+    AGREEMENT_LEVEL with AGREEMENT_COUNT samurai. The default plays beside it for the page's
+    comparisons, each game's win kept (Cell's shared)."""
     import math
 
     from kiai.reports.playing.racing import Group
@@ -368,19 +343,17 @@ def agreement_groups(plan: list, results=None) -> list:
     from kiai.simcore.seatings import lineup_key
     from kiai.strategies.registry import strongest
 
-    room = headline_differences(results)
     groups = []
     for (level, n), ix in _grouped(plan, lambda c: (c.difficulty, c.n)).items():
         best = strongest(n, level)[0]
         labels = tuple(int(plan[i].strategy == best) for i in ix)
         step = max(1, math.ceil(AGREEMENT_ROUND / max(1, sum(labels))))
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
-            rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION, against=True, shared=True)
-        else:  # the interval the headline prints, within +-HEADLINE_PRECISION (or "under 2%")
-            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=room.get((str(level), n), HEADLINE_DIFFERENCE),
-                        against=True, floor=HEADLINE_FLOOR, rough=AGREEMENT_PRECISION, shared=True)
+            rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION, shared=True)
+        else:  # the interval the headline prints, within +-HEADLINE_PRECISION
+            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=HEADLINE_PRECISION, shared=True)
         # each line-up meets deals of its own, both players the same ones: the pooled rate's games
-        # are then independent across line-ups, and the luck of a deal cancels in the difference
+        # are then independent across line-ups
         groups.append(Group(rule, tuple(ix), labels, tuple(lineup_key(plan[i].samurai) for i in ix)))
     return groups
 

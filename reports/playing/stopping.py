@@ -85,7 +85,8 @@ class Rule:
 
     @property
     def paired(self) -> bool:
-        """Whether keep() reads each game's win (outcomes=: per member, its games' wins in order)."""
+        """Whether the race keeps each game's win, and hands them to keep() (outcomes=: per member, its
+        games' wins in order)."""
         return False
 
     def keep(self, wins: np.ndarray, games: np.ndarray, held: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -195,38 +196,41 @@ class Difference(Rule):
 @dataclass(frozen=True)
 class Cell(Rule):
     """Members play together until the pooled rate of those labelled 1 (equal weight, effective
-    games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs).
-    With `against`, until the difference of that pooled rate from the pooled rate of those
-    labelled 0 has a 95% interval within +-`h`: the interval the report gives kiai's strongest
-    player, whose rate it reads as the default's plus that difference
-    (reports.page.stronger.strongest_rates). The interval is Newcombe's (difference_half_width),
-    or with `shared`, the one over the deals both sides played (paired_half_width: the luck of a
-    deal cancels in the difference, and members that met the same deals are not taken as
-    independent). Where
-    `floor` is set and both sides' 95% intervals lie below it, +-`rough` is enough: the sentence
-    says "under 2%" there, not a rate to two points."""
+    games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs): the
+    interval the report gives kiai's strongest player (reports.page.stronger.strongest_rates), those
+    labelled 0 (the default) playing beside it on the same deals. With `against`, until the
+    difference of that pooled rate from the pooled rate of those labelled 0 has a 95% interval
+    within +-`h`: Newcombe's (difference_half_width), or with `shared`, the one over the deals both
+    sides played (paired_half_width: the luck of a deal cancels in the difference, and members that
+    met the same deals are not taken as independent). Where `floor` is set and every side's 95%
+    interval lies below it, +-`rough` is enough: the sentence says "under 2%" there, not a rate to
+    two points. With `shared` the race keeps each game's win (the tables' `outcomes`), which the
+    page reads the two players' difference from deal by deal."""
 
     h: float = 0.04
     against: bool = False
     floor: float = 0.0
     rough: float = 0.0
-    shared: bool = False  # with against: the paired interval (reads each game's win)
+    shared: bool = False  # the race keeps each game's win; with against, the interval reads them
 
     @property
     def paired(self) -> bool:
-        return self.against and self.shared
+        return self.shared
 
     def keep(self, wins, games, held, labels, outcomes=None, deals=None):
         s = np.asarray(labels) == 1
         rate, size = pooled(np.asarray(wins)[s], np.asarray(games)[s])
+        sides = [(rate, size)]
+        if (~s).any():
+            sides.append(pooled(np.asarray(wins)[~s], np.asarray(games)[~s]))
         if not self.against:
-            return held & (half_width(round(rate * size), max(1, round(size))) > self._need((rate, size)))
-        rate0, size0 = pooled(np.asarray(wins)[~s], np.asarray(games)[~s])
-        if self.paired:
+            return held & (half_width(round(rate * size), max(1, round(size))) > self._need(*sides))
+        (rate0, size0) = sides[1]
+        if self.shared:
             hw = paired_half_width(outcomes, s, deals)
         else:
             hw = difference_half_width(round(rate * size), max(1, round(size)), round(rate0 * size0), max(1, round(size0)))
-        return held & (hw > self._need((rate, size), (rate0, size0)))
+        return held & (hw > self._need(*sides))
 
     def _need(self, *sides) -> float:
         """The precision asked: `rough` where every side's interval lies under `floor`, else h."""
