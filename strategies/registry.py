@@ -39,7 +39,7 @@ DEFAULT = "selfplay"  # what every command plays when no strategy is named
 # several times the speed (docs/strategies.md; CHANGELOG.md has the measurements)
 STRONGEST_NAME = "strongest"
 JUDGE = ("judge", {})
-RACED_LOOKAHEAD = ("lookahead", {"base": 5, "decisions": 1, "rollouts": 1, "race": 0.05, "samples": 24})
+RACED_LOOKAHEAD = ("lookahead", {"base": 5, "decisions": 1, "rollouts": 1, "race": 0.2, "samples": 24})
 STRONGEST = {2: JUDGE, 3: JUDGE, 4: JUDGE, 5: RACED_LOOKAHEAD, 6: RACED_LOOKAHEAD, 7: RACED_LOOKAHEAD}
 
 
