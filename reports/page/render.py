@@ -133,7 +133,9 @@ table.glance .strong { display: block; font-size: 0.8rem; }
 .your-table fieldset { border: 1px solid #ccc; margin: 0 0 0.5rem; }
 .your-table .samurai { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
 .your-table label { white-space: nowrap; }
-.your-table select { font-size: 1rem; }
+.your-table select { font-size: 1rem; max-width: 100%; }
+/* a reading's words are long: its picker takes a line of its own, and may wrap on a phone */
+.your-table label.rules { white-space: normal; display: block; margin-top: 0.3rem; }
 .order { margin: 0.3rem 0; color: #444; }
 .answer { border-left: 4px solid #0b5394; padding: 0.2rem 0.8rem; background: #f7f9fc; }
 .answer.error { border-color: #d73027; background: #fdf0ee; }
