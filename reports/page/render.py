@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.charts import NoChartData, place_all_labels
 from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")
@@ -27,6 +27,8 @@ class Page:
         self.blocks.extend(blocks)
 
     def figure(self, stem: str, fig, alt: str) -> None:
+        # a chart's labels are placed apart here, where every chart passes: no label prints over another
+        place_all_labels(fig)
         for fmt in IMAGE_FORMATS:
             path = self.out / f"{stem}.{fmt}"
             atomic_write(path, lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, dpi=PNG_DPI if fmt == "png" else None))
