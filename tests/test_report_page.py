@@ -2,8 +2,9 @@
 your_table.py and your_table.js), driven in headless Chromium as a group would use them: tick the
 samurai, pick a level, read the answer, and check it against the report's own CSV rows.
 
-The browser tests need Chromium and Playwright (the `chromium` fixture skips without them, and
-fails under KIAI_REQUIRE_BROWSER=1); the others run anywhere."""
+The browser tests run on pytest-playwright's `page` fixture with the system's Chromium
+(tests/conftest.py: left out without them, failing under KIAI_REQUIRE_BROWSER=1); the others run
+anywhere."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import browser  # tests/browser.py
+import browser as harness  # tests/browser.py
 from kiai.reports.page import advice, glance, your_table
 from kiai.reports.page.in_short import seating_sentence
 from kiai.reports.page.report import write_report
@@ -158,51 +159,50 @@ def _answer(page) -> str:
     return page.inner_text("#your-answer")
 
 
-def test_ticking_a_table_answers_from_the_csv(report, chromium):
+def test_ticking_a_table_answers_from_the_csv(report, page):
     names = ("kanbei", "kikuchiyo", "heihachi", "daisuke")
-    with browser.open_page(report / "report.html", 1400, browser=chromium) as page:
-        for name in names:
-            page.check(f'input[name="samurai"][value="{name}"]')
-        page.select_option('select[name="level"]', "normal")
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "normal", names)) in text
-        assert page.evaluate("location.hash") == "#table=kanbei,kikuchiyo,heihachi,daisuke&level=normal"
-        assert "Rank: " in text and " of 35 line-ups of 4 at Normal" in text
-        # the seatings were played at Easy only: the command that plays them at Normal
-        assert "kiai compare -s kanbei,kikuchiyo,heihachi,daisuke -d normal" in text
-        page.select_option('select[name="level"]', "easy")
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "easy", names)) in text
-        assert "seatings played" in text and "yours, Kanbei, Kikuchiyo, Heihachi, Daisuke:" in text
-        assert browser.measure_page(page)["errors"] == []
+    harness.load(page, report / "report.html", 1400)
+    for name in names:
+        page.check(f'input[name="samurai"][value="{name}"]')
+    page.select_option('select[name="level"]', "normal")
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "normal", names)) in text
+    assert page.evaluate("location.hash") == "#table=kanbei,kikuchiyo,heihachi,daisuke&level=normal"
+    assert "Rank: " in text and " of 35 line-ups of 4 at Normal" in text
+    # the seatings were played at Easy only: the command that plays them at Normal
+    assert "kiai compare -s kanbei,kikuchiyo,heihachi,daisuke -d normal" in text
+    page.select_option('select[name="level"]', "easy")
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "easy", names)) in text
+    assert "seatings played" in text and "yours, Kanbei, Kikuchiyo, Heihachi, Daisuke:" in text
+    assert harness.measure_page(page)["errors"] == []
 
 
-def test_shared_link_fills_the_form_and_answers(report, chromium):
+def test_shared_link_fills_the_form_and_answers(report, page):
     link = "#table=daisuke,kanbei&level=easy"
-    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-        ticked = page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
-        assert sorted(ticked) == ["daisuke", "kanbei"]
-        assert page.input_value('select[name="level"]') == "easy"
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in text
-        data = _data(report)["strongest"]["easy|daisuke,kanbei"]
-        assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
-        assert "Kanbei " in text and " pp (" in text  # each member's effect
-        assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
-        row = _csv_row(report, "easy", ("daisuke", "kanbei"))
-        lost = int(row["games"] - row["wins"])
-        assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    ticked = page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
+    assert sorted(ticked) == ["daisuke", "kanbei"]
+    assert page.input_value('select[name="level"]') == "easy"
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in text
+    data = _data(report)["strongest"]["easy|daisuke,kanbei"]
+    assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
+    assert "Kanbei " in text and " pp (" in text  # each member's effect
+    assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
+    row = _csv_row(report, "easy", ("daisuke", "kanbei"))
+    lost = int(row["games"] - row["wins"])
+    assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
 
 
-def test_strongest_on_too_few_games_says_so(report, chromium):
-    with browser.open_page(report / "report.html", 1400, fragment="#table=gorobei,kyuzo,kanbei&level=easy",
-                           browser=chromium) as page:
-        text = _answer(page)
+def test_strongest_on_too_few_games_says_so(report, page):
+    harness.load(page, report / "report.html", 1400, fragment="#table=gorobei,kyuzo,kanbei&level=easy")
+    text = _answer(page)
     assert f"too few games to say ({FEW} played" in text
     assert "kiai simulate -s gorobei,kyuzo,kanbei -d easy -n 2000 --strategy strongest --seed 3" in text
 
 
-def test_printed_commands_parse(report, chromium):
+def test_printed_commands_parse(report, page):
     """The commands the form prints for what the report did not play are valid `kiai` command lines."""
     import typer
 
@@ -213,13 +213,12 @@ def test_printed_commands_parse(report, chromium):
 
     from kiai.cli.main import app
 
-    with browser.open_page(report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei,daisuke,heihachi&level=hard",
-                           browser=chromium) as page:
-        commands = page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
+    harness.load(page, report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei,daisuke,heihachi&level=hard")
+    commands = page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
     assert commands and all(c.startswith("kiai simulate ") for c in commands)
     for link in ("#table=kyuzo,kanbei,gorobei&level=normal", "#table=gorobei,kyuzo&level=hard&rules=V-2"):
-        with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-            commands += page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
+        harness.load(page, report / "report.html", 1400, fragment=link)
+        commands += page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
     assert any(c.startswith("kiai compare ") for c in commands)
     assert any("--rule penalty=once" in c for c in commands) and any("--rules penalty=" in c for c in commands)
     group = typer.main.get_command(app)
@@ -248,47 +247,47 @@ def _readings_offered(page) -> list[str]:
     return page.eval_on_selector_all('select[name="rules"] option', "els => els.map(e => e.value)")
 
 
-def test_picking_a_rule_reading_answers_from_its_rows(report, chromium):
+def test_picking_a_rule_reading_answers_from_its_rows(report, page):
     """Only the readings played at the level and team size are offered; the answer is the reading's
     row of house_rules_lineups.csv, and a reading not played for the line-up gets its commands."""
-    with browser.open_page(report / "report.html", 1400, browser=chromium) as page:
-        assert _readings_offered(page) == [""]  # nothing ticked: the rules' own only
-        for name in ("daisuke", "kanbei"):
-            page.check(f'input[name="samurai"][value="{name}"]')
-        page.select_option('select[name="level"]', "easy")
-        assert _readings_offered(page) == ["", "V-1", "V-2"]
-        page.select_option('select[name="rules"]', "V-2")
-        text = _answer(page)
-        row = _reading_row(report, "penalty=once", "easy", ("daisuke", "kanbei"))
-        assert f"Win rate under V-2: {_rate_text(row)}" in text
-        own = f"{fmt_pct(row['rate_default'])} ({int(row['wins_default']):,} of {int(row['games_default']):,})"
-        assert f"under the rules' own reading, on the same deals: {own}" in text
-        assert "only on Daisuke, Kanbei at Easy" in text
-        assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy&rules=V-2"
-        # V-2 was played at Easy only: at Hard it stays picked, and the commands answer it
-        page.select_option('select[name="level"]', "hard")
-        assert page.input_value('select[name="rules"]') == "V-2"
-        assert "(not played here)" in page.inner_text('select[name="rules"]')
-        text = _answer(page)
-        assert "not played by the report for this line-up at Hard" in text
-        assert "kiai simulate -s daisuke,kanbei -d hard -n 2000 --rule penalty=once --seed 3" in text
-        assert "kiai compare -s daisuke,kanbei -d hard -n 1000 --rules penalty=every-turn,once --seed 3" in text
-        # back to the rules' own at Easy: the whole answer, with the readings' figures listed
-        page.select_option('select[name="level"]', "easy")
-        page.select_option('select[name="rules"]', "")
-        assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy"
-        text = _answer(page)
-        assert "Rank: " in text and "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
-        assert browser.measure_page(page)["errors"] == []
+    harness.load(page, report / "report.html", 1400)
+    assert _readings_offered(page) == [""]  # nothing ticked: the rules' own only
+    for name in ("daisuke", "kanbei"):
+        page.check(f'input[name="samurai"][value="{name}"]')
+    page.select_option('select[name="level"]', "easy")
+    assert _readings_offered(page) == ["", "V-1", "V-2"]
+    page.select_option('select[name="rules"]', "V-2")
+    text = _answer(page)
+    row = _reading_row(report, "penalty=once", "easy", ("daisuke", "kanbei"))
+    assert f"Win rate under V-2: {_rate_text(row)}" in text
+    own = f"{fmt_pct(row['rate_default'])} ({int(row['wins_default']):,} of {int(row['games_default']):,})"
+    assert f"under the rules' own reading, on the same deals: {own}" in text
+    assert "only on Daisuke, Kanbei at Easy" in text
+    assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy&rules=V-2"
+    # V-2 was played at Easy only: at Hard it stays picked, and the commands answer it
+    page.select_option('select[name="level"]', "hard")
+    assert page.input_value('select[name="rules"]') == "V-2"
+    assert "(not played here)" in page.inner_text('select[name="rules"]')
+    text = _answer(page)
+    assert "not played by the report for this line-up at Hard" in text
+    assert "kiai simulate -s daisuke,kanbei -d hard -n 2000 --rule penalty=once --seed 3" in text
+    assert "kiai compare -s daisuke,kanbei -d hard -n 1000 --rules penalty=every-turn,once --seed 3" in text
+    # back to the rules' own at Easy: the whole answer, with the readings' figures listed
+    page.select_option('select[name="level"]', "easy")
+    page.select_option('select[name="rules"]', "")
+    assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy"
+    text = _answer(page)
+    assert "Rank: " in text and "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
+    assert harness.measure_page(page)["errors"] == []
 
 
-def test_shared_link_keeps_the_rule_reading(report, chromium):
+def test_shared_link_keeps_the_rule_reading(report, page):
     link = "#table=heihachi,daisuke,gorobei&level=normal&rules=V-1"
-    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-        assert page.input_value('select[name="rules"]') == "V-1"
-        assert _readings_offered(page) == ["", "V-1"]  # V-2 was played with 2 samurai only
-        row = _reading_row(report, "heal=wounded", "normal", ("heihachi", "daisuke", "gorobei"))
-        assert f"Win rate under V-1: {_rate_text(row)}" in _answer(page)
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    assert page.input_value('select[name="rules"]') == "V-1"
+    assert _readings_offered(page) == ["", "V-1"]  # V-2 was played with 2 samurai only
+    row = _reading_row(report, "heal=wounded", "normal", ("heihachi", "daisuke", "gorobei"))
+    assert f"Win rate under V-1: {_rate_text(row)}" in _answer(page)
 
 
 @pytest.mark.parametrize("link, words", [
@@ -297,20 +296,19 @@ def test_shared_link_keeps_the_rule_reading(report, chromium):
     ("#table=kanbei&level=easy", "a table seats 2 to 7 samurai, the link names 1"),
     ("#table=kanbei,kyuzo&level=easy&rules=V-9", "unknown rule reading 'V-9' (known: V-1, V-2, V-3, V-4, V-5"),
 ])
-def test_a_bad_link_says_why(report, chromium, link, words):
-    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-        assert words in _answer(page)
-        assert "error" in page.get_attribute("#your-answer", "class")
-        assert browser.measure_page(page)["errors"] == []
+def test_a_bad_link_says_why(report, page, link, words):
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    assert words in _answer(page)
+    assert "error" in page.get_attribute("#your-answer", "class")
+    assert harness.measure_page(page)["errors"] == []
 
 
-@pytest.mark.parametrize("width", browser.WIDTHS)
-def test_layout_fits_every_window(report, chromium, width):
+@pytest.mark.parametrize("width", harness.WIDTHS)
+def test_layout_fits_every_window(report, page, width):
     """No element wider than the window (a wide table scrolls in its own box) with an answer shown,
     and at a phone's width the answer sits right under the form."""
-    with browser.open_page(report / "report.html", width, fragment="#table=kanbei,kyuzo,gorobei,daisuke&level=easy",
-                           browser=chromium) as page:
-        problems = browser.problems_from(browser.measure_page(page))
-        form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
+    harness.load(page, report / "report.html", width, fragment="#table=kanbei,kyuzo,gorobei,daisuke&level=easy")
+    problems = harness.problems_from(harness.measure_page(page))
+    form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
     assert problems == [], "\n".join(problems)
     assert 0 <= answer["y"] - (form["y"] + form["height"]) < 40
