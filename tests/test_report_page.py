@@ -261,7 +261,7 @@ def test_picking_a_rule_reading_answers_from_its_rows(report, page):
     row = _reading_row(report, "penalty=once", "easy", ("daisuke", "kanbei"))
     assert f"Win rate under V-2: {_rate_text(row)}" in text
     own = f"{fmt_pct(row['rate_default'])} ({int(row['wins_default']):,} of {int(row['games_default']):,})"
-    assert f"under the rules' own reading, on the same deals: {own}" in text
+    assert f"under the rules' own reading, on the same seed (its first games are the same deals): {own}" in text
     assert "only on Daisuke, Kanbei at Easy" in text
     assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy&rules=V-2"
     # V-2 was played at Easy only: at Hard it stays picked, and the commands answer it

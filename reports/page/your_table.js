@@ -149,7 +149,7 @@
     var out = ["<h3>" + esc(names(order)) + " at " + cap(level) + ", " + esc(r.v) + ": " + esc(r.words) + "</h3>",
       "<ul class=\"facts\">"];
     if (found) {
-      out.push(item("Win rate under " + esc(r.v), rate(found) + "; under the rules' own reading, on the same deals: " +
+      out.push(item("Win rate under " + esc(r.v), rate(found) + "; under the rules' own reading, on the same seed (its first games are the same deals): " +
         found.own.pct + " (" + count(found.own.wins) + " of " + count(found.own.games) + ")", "rate"));
     } else {
       out.push(item("Win rate under " + esc(r.v), "not played by the report for this line-up at " + cap(level) +
