@@ -71,7 +71,7 @@ report: $(STAMP)
 # the report as a browser shows it (tests/browser.py, Playwright driving the system's Chromium) at a
 # phone's, a laptop's and a wide screen's width: no element wider than the page, every image loaded,
 # no console error, no broken link; screenshots beside the page. Needs Chromium (apt-get install
-# chromium); make setup installs Playwright (the test extra)
+# chromium); make setup installs Playwright (the test extra, through pytest-playwright)
 report-check: $(STAMP)
 	$(BIN)/python tests/browser.py kiai-report/report.html
 

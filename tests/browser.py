@@ -5,8 +5,8 @@ links. The one browser harness of the tests, of `make report-check` and of docs/
 element wider than the page or sticking out of it (past the window, out of the text column, or cut
 off by a box that hides its overflow; a box that scrolls its own overflow is fine), an image that
 did not load, a console error or an uncaught script error, and a link to a missing file or anchor.
-`screenshot` saves the whole page as a PNG; `open_page` hands a test the live page (tests of the
-report's form tick boxes on it).
+`screenshot` saves the whole page as a PNG; `load` opens a page in a Playwright page (the tests' are
+pytest-playwright's `page` fixture: tests/conftest.py), `open_page` in a browser of its own or given.
 
 Playwright drives the system's Chromium (Debian: apt-get install chromium); it downloads no browser
 of its own. Without either, BrowserMissing says in one line how to install them.
@@ -23,7 +23,7 @@ import argparse
 import shutil
 import sys
 import urllib.parse
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 BINARIES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -35,7 +35,7 @@ SLACK = 1.0
 # headless, and nothing that reaches the network: the page must work offline
 LAUNCH_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync")
-INSTALL = "apt-get install chromium; pip install playwright (make setup installs it, with the test extra)"
+INSTALL = "apt-get install chromium; pip install pytest-playwright (make setup installs it and Playwright, with the test extra)"
 
 
 class BrowserMissing(RuntimeError):
@@ -105,6 +105,7 @@ def chromium():
 _CAPTURE = r"""
 (function () {
   "use strict";
+  if (window.__kiaiCheck) { return; }  // installed once, however often a page of the tests loads it
   var state = window.__kiaiCheck = {errors: [], failed: []};
   function show(a) {
     if (a instanceof Error) { return String(a.stack || a); }
@@ -250,30 +251,35 @@ async (slack) => {
 """
 
 
-@contextmanager
-def open_page(html_path, width: int = 1400, height: int = HEIGHT, fragment: str = "", browser=None,
-              timeout: float = 60):
-    """The page loaded at width x height (with `fragment`, e.g. '#table=...'), errors recorded from
-    its start; a Chromium of its own unless `browser` is given. FileNotFoundError for a missing page."""
+def load(page, html_path, width: int = 1400, height: int = HEIGHT, fragment: str = "", timeout: float = 60):
+    """Open the page in a Playwright `page` at width x height (with `fragment`, e.g. '#table=...'),
+    its errors recorded from its start; the page's earlier document is left first, so that a new
+    fragment loads it afresh. FileNotFoundError for a missing page."""
     page_path = Path(html_path)
     if not page_path.is_file():
         raise FileNotFoundError(f"no such file: {page_path}")
-    url = page_path.resolve().as_uri() + fragment
-    with (chromium() if browser is None else _given(browser)) as b:
-        context = b.new_context(viewport={"width": width, "height": height})
-        try:
-            page = context.new_page()
-            page.set_default_timeout(timeout * 1000)
-            page.add_init_script(_CAPTURE)
-            page.goto(url, wait_until="load")
-            yield page
-        finally:
-            context.close()
+    page.set_default_timeout(timeout * 1000)
+    page.set_viewport_size({"width": width, "height": height})
+    page.add_init_script(_CAPTURE)
+    if page.url != "about:blank":
+        page.goto("about:blank")
+    page.goto(page_path.resolve().as_uri() + fragment, wait_until="load")
+    return page
 
 
 @contextmanager
-def _given(browser):
-    yield browser
+def open_page(html_path, width: int = 1400, height: int = HEIGHT, fragment: str = "", browser=None,
+              timeout: float = 60):
+    """The page loaded (load) in a context of its own, closed on leaving; in a Chromium of its own
+    unless `browser` is given."""
+    if not Path(html_path).is_file():
+        raise FileNotFoundError(f"no such file: {html_path}")
+    with (chromium() if browser is None else nullcontext(browser)) as b:
+        context = b.new_context(viewport={"width": width, "height": height})
+        try:
+            yield load(context.new_page(), html_path, width, height, fragment, timeout)
+        finally:
+            context.close()
 
 
 def measure_page(page) -> dict:

@@ -194,18 +194,43 @@ def one_line_error(code, out, err, *words):
         assert w in lines[0], lines[0]
 
 
+# ------------------------------------------------------------------------------ the browser tests
+# pytest-playwright's `browser` and `page` fixtures drive Debian's Chromium (the system's binary,
+# found by tests/browser.py): Playwright downloads no browser of its own. Where Chromium, Playwright
+# or pytest-playwright is missing, the tests that use them are left out with one line saying how to
+# install them; under KIAI_REQUIRE_BROWSER=1 (.ci/run sets it) they fail instead, so that CI cannot
+# pass by skipping them.
+try:
+    import pytest_playwright  # noqa: F401 - only whether it is there
+except ImportError:
+    pytest_playwright = None
+
+BROWSER_FIXTURES = ("browser", "page")
 _NO_BROWSER: list[str] = []  # why the browser tests were left out, once, for the summary
+
+
+def _browser_missing() -> str | None:
+    """None where the browser tests can run; else one line saying what is missing and how to install it."""
+    import browser as harness
+
+    if pytest_playwright is None:
+        return str(harness.BrowserMissing("pytest-playwright is not installed"))
+    return harness.available()
+
+
+def _refuse_or_skip(missing: str):
+    if os.environ.get("KIAI_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"KIAI_REQUIRE_BROWSER=1 but {missing}", pytrace=False)
+    pytest.skip(missing)
 
 
 def pytest_collection_modifyitems(config, items):
     """Without Chromium or Playwright (and without KIAI_REQUIRE_BROWSER=1), leave out the tests that
     need them, so that the run says why once (pytest_terminal_summary), not once a test."""
-    import browser
-
-    missing = browser.available()
+    missing = _browser_missing()
     if not missing or os.environ.get("KIAI_REQUIRE_BROWSER") == "1":
         return
-    left = [item for item in items if "chromium" in getattr(item, "fixturenames", ())]
+    left = [item for item in items if set(BROWSER_FIXTURES) & set(getattr(item, "fixturenames", ()))]
     if left:
         config.hook.pytest_deselected(items=left)
         items[:] = [item for item in items if item not in left]
@@ -217,17 +242,26 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(line)
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    """Headless Chromium under Playwright (tests/browser.py), one for the session. Skipped, in one
-    line saying how to install them, where Chromium or Playwright is missing; a failure instead under
-    KIAI_REQUIRE_BROWSER=1 (.ci/run sets it), so that CI cannot pass by skipping them."""
-    import browser
+if pytest_playwright is not None:
 
-    missing = browser.available()
-    if missing:
-        if os.environ.get("KIAI_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"KIAI_REQUIRE_BROWSER=1 but {missing}", pytrace=False)
-        pytest.skip(missing)
-    with browser.chromium() as b:
-        yield b
+    @pytest.fixture(scope="session")
+    def browser_type_launch_args(browser_type_launch_args):
+        """pytest-playwright's launch options, with the system's Chromium and the harness's flags (no
+        network: the page must work offline); headless unless pytest runs with --headed."""
+        import browser as harness
+
+        missing = _browser_missing()
+        if missing:
+            _refuse_or_skip(missing)
+        flags = [flag for flag in harness.LAUNCH_ARGS if flag != "--headless"]
+        return {**browser_type_launch_args, "executable_path": harness.find_chromium(), "args": flags}
+
+else:  # the fixtures' names, so that a test needing them is skipped (or fails in CI), not an error
+
+    @pytest.fixture(scope="session")
+    def browser():
+        _refuse_or_skip(_browser_missing())
+
+    @pytest.fixture
+    def page():
+        _refuse_or_skip(_browser_missing())

@@ -1,8 +1,9 @@
-"""The report checked in headless Chromium through Playwright (tests/browser.py): the checker finds
+"""The report checked in headless Chromium through Playwright (tests/harness.py): the checker finds
 what it should on hand-written pages, and the report of a tiny sweep passes it.
 
-Skipped where Chromium or Playwright is missing (the `chromium` fixture, tests/conftest.py, says how
-to install them); .ci/run installs them and makes a missing one fail."""
+pytest-playwright's `browser` fixture drives the system's Chromium (tests/conftest.py): left out
+where Chromium or Playwright is missing, with one line saying how to install them; .ci/run
+installs them and makes a missing one fail."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import zlib
 
 import pytest
 
-import browser  # tests/browser.py: a tool of the tests and the Makefile, not of kiai
+import browser as harness  # tests/browser.py: a tool of the tests and the Makefile, not of kiai
 
 
 def _png(path, width=40, height=30):
@@ -76,8 +77,8 @@ def pages(tmp_path_factory):
     return folder
 
 
-def test_problems_are_found(pages, chromium):
-    problems = browser.check_page(pages / "bad.html", width=1400, browser=chromium)
+def test_problems_are_found(pages, browser):
+    problems = harness.check_page(pages / "bad.html", width=1400, browser=browser)
     text = "\n".join(problems)
 
     def one(*words):
@@ -100,13 +101,13 @@ def test_problems_are_found(pages, chromium):
     assert len(problems) == 9, text
 
 
-def test_clean_page_has_no_problems(pages, chromium):
-    for width in browser.WIDTHS:
-        assert browser.check_page(pages / "clean.html", width=width, browser=chromium) == []
+def test_clean_page_has_no_problems(pages, browser):
+    for width in harness.WIDTHS:
+        assert harness.check_page(pages / "clean.html", width=width, browser=browser) == []
 
 
-def test_screenshot_is_the_whole_page(pages, tmp_path, chromium):
-    png = browser.screenshot(pages / "clean.html", tmp_path / "shot.png", width=1000, browser=chromium)
+def test_screenshot_is_the_whole_page(pages, tmp_path, browser):
+    png = harness.screenshot(pages / "clean.html", tmp_path / "shot.png", width=1000, browser=browser)
     width, height = struct.unpack(">II", png.read_bytes()[16:24])
     assert width == 1000 and height > 3000
     # nothing is written beside the page
@@ -114,31 +115,32 @@ def test_screenshot_is_the_whole_page(pages, tmp_path, chromium):
     assert all(name.startswith("screenshot-") for name in left), left
 
 
-def test_command_prints_problems_and_saves_screenshots(pages, capsys, chromium):
-    assert browser.main([str(pages / "bad.html"), "--width", "1400"]) == 1
+def test_command_prints_problems_and_saves_screenshots(pages, capsys, browser, monkeypatch):
+    monkeypatch.setattr(harness, "_running", browser)  # the command's Chromium is the tests' (Playwright runs one)
+    assert harness.main([str(pages / "bad.html"), "--width", "1400"]) == 1
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert len(lines) == 9 and all(line.startswith("1400 px: ") for line in lines), out
     assert (pages / "screenshot-1400.png").is_file()
     (pages / "screenshot-1400.png").unlink()
-    assert browser.main([str(pages / "clean.html"), "--width", "1000", "--no-screenshots"]) == 0
+    assert harness.main([str(pages / "clean.html"), "--width", "1000", "--no-screenshots"]) == 0
     out, _ = capsys.readouterr()
     assert out == f"{pages / 'clean.html'}: no problems at 1000 px\n"
     assert not list(pages.glob("screenshot-*"))
 
 
 def test_command_one_line_errors(tmp_path, capsys, monkeypatch):
-    assert browser.main([str(tmp_path / "missing.html")]) == 2
+    assert harness.main([str(tmp_path / "missing.html")]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.strip() == f"kiai: error: no such file: {tmp_path / 'missing.html'}"
     page = tmp_path / "page.html"
     page.write_text("<p>x</p>")
-    monkeypatch.setattr(browser, "BINARIES", ())
-    monkeypatch.setattr(browser, "_running", None)  # as on a machine without Chromium: none started
-    assert browser.main([str(page)]) == 2
+    monkeypatch.setattr(harness, "BINARIES", ())
+    monkeypatch.setattr(harness, "_running", None)  # as on a machine without Chromium: none started
+    assert harness.main([str(page)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and "apt-get install chromium" in err
-    assert "pip install playwright" in err
+    assert "pip install pytest-playwright" in err
 
 
 def test_missing_playwright_is_one_line(monkeypatch):
@@ -152,15 +154,24 @@ def test_missing_playwright_is_one_line(monkeypatch):
         return real(name, *args, **kw)
 
     monkeypatch.setattr(builtins, "__import__", no_playwright)
-    missing = browser.available()
-    assert missing is not None and "\n" not in missing and "pip install playwright" in missing
+    missing = harness.available()
+    assert missing is not None and "\n" not in missing and "pip install pytest-playwright" in missing
+
+
+def test_missing_pytest_playwright_is_one_line(monkeypatch):
+    import conftest
+
+    monkeypatch.setattr(conftest, "pytest_playwright", None)
+    missing = conftest._browser_missing()
+    assert "pytest-playwright is not installed" in missing and "\n" not in missing
+    assert "pip install pytest-playwright" in missing
 
 
 # ----------------------------------------------------------------- the report of a tiny sweep
 
 
 @pytest.mark.usefixtures("engine")
-def test_report_of_a_tiny_sweep_passes(tmp_path, chromium):
+def test_report_of_a_tiny_sweep_passes(tmp_path, browser):
     from kiai.cli.main import main
 
     # 2 and 7 samurai at two levels, and every seating of two 4-samurai line-ups (the seating
@@ -173,6 +184,6 @@ def test_report_of_a_tiny_sweep_passes(tmp_path, chromium):
     assert main(["report", str(teams), str(seatings), "--out", str(out)]) == 0
     page = out / "report.html"
     assert "<img" in page.read_text()  # else the image check had nothing to check
-    for width in browser.WIDTHS:
-        problems = browser.check_page(page, width=width, browser=chromium)
+    for width in harness.WIDTHS:
+        problems = harness.check_page(page, width=width, browser=browser)
         assert problems == [], f"{width} px:\n" + "\n".join(problems)

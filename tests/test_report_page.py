@@ -2,8 +2,9 @@
 your_table.py and your_table.js), driven in headless Chromium as a group would use them: tick the
 samurai, pick a level, read the answer, and check it against the report's own CSV rows.
 
-The browser tests need Chromium and Playwright (the `chromium` fixture skips without them, and
-fails under KIAI_REQUIRE_BROWSER=1); the others run anywhere."""
+The browser tests run on pytest-playwright's `page` fixture with the system's Chromium
+(tests/conftest.py: left out without them, failing under KIAI_REQUIRE_BROWSER=1); the others run
+anywhere."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import browser  # tests/browser.py
+import browser as harness  # tests/browser.py
 from kiai.reports.page import advice, glance, your_table
 from kiai.reports.page.in_short import seating_sentence
 from kiai.reports.page.report import write_report
@@ -26,6 +27,8 @@ from kiai.strategies.registry import DEFAULT
 SEED = 3
 SEATED = ("heihachi", "daisuke", "kanbei", "kikuchiyo")  # every seating played at Easy
 FEW = 40  # the strongest player's games per line-up of 3 samurai: too few to show
+READINGS = (("easy", ("daisuke", "kanbei"), "penalty=once", 380), ("easy", ("daisuke", "kanbei"), "heal=wounded", 300),
+            ("easy", ("gorobei", "kyuzo"), "heal=wounded", 310), ("normal", ("heihachi", "daisuke", "gorobei"), "heal=wounded", 90))
 
 
 def _row(level, seating, wins, games, strategy=DEFAULT):
@@ -51,8 +54,10 @@ def _table() -> pd.DataFrame:
                 rows.append(_row(level, lineup, int(rng.binomial(400, base - 0.12 * (n - 2) + 0.004 * k)), 400))
     for seating in distinct_seatings(SEATED)[1:]:  # the first, the line-up's own order, is in the grid
         rows.append(_row("easy", seating, int(rng.binomial(400, 0.4)), 400))
-    once = _row("easy", ("daisuke", "kanbei"), 380, 400)  # the penalty paid once (V-2), on the same seed
-    rows.append({**once, "rules": "penalty=once"})
+    # rule readings, on the seed and seatings of the rules' own rows: the penalty paid once (V-2) on
+    # one line-up of 2 at Easy, the heal of the wounded (V-1) on two of 2 at Easy and one of 3 at Normal
+    for level, names, rules, wins in READINGS:
+        rows.append({**_row(level, names, wins, 400), "rules": rules})
     for n, games in ((2, 150), (3, FEW)):
         for lineup in all_lineups(n):
             rows.append(_row("easy", lineup, int(rng.binomial(games, 0.75 - 0.1 * n)), games, strategy="judge"))
@@ -154,51 +159,50 @@ def _answer(page) -> str:
     return page.inner_text("#your-answer")
 
 
-def test_ticking_a_table_answers_from_the_csv(report, chromium):
+def test_ticking_a_table_answers_from_the_csv(report, page):
     names = ("kanbei", "kikuchiyo", "heihachi", "daisuke")
-    with browser.open_page(report / "report.html", 1400, browser=chromium) as page:
-        for name in names:
-            page.check(f'input[name="samurai"][value="{name}"]')
-        page.select_option('select[name="level"]', "normal")
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "normal", names)) in text
-        assert page.evaluate("location.hash") == "#table=kanbei,kikuchiyo,heihachi,daisuke&level=normal"
-        assert "Rank: " in text and " of 35 line-ups of 4 at Normal" in text
-        # the seatings were played at Easy only: the command that plays them at Normal
-        assert "kiai compare -s kanbei,kikuchiyo,heihachi,daisuke -d normal" in text
-        page.select_option('select[name="level"]', "easy")
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "easy", names)) in text
-        assert "seatings played" in text and "yours, Kanbei, Kikuchiyo, Heihachi, Daisuke:" in text
-        assert browser.measure_page(page)["errors"] == []
+    harness.load(page, report / "report.html", 1400)
+    for name in names:
+        page.check(f'input[name="samurai"][value="{name}"]')
+    page.select_option('select[name="level"]', "normal")
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "normal", names)) in text
+    assert page.evaluate("location.hash") == "#table=kanbei,kikuchiyo,heihachi,daisuke&level=normal"
+    assert "Rank: " in text and " of 35 line-ups of 4 at Normal" in text
+    # the seatings were played at Easy only: the command that plays them at Normal
+    assert "kiai compare -s kanbei,kikuchiyo,heihachi,daisuke -d normal" in text
+    page.select_option('select[name="level"]', "easy")
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "easy", names)) in text
+    assert "seatings played" in text and "yours, Kanbei, Kikuchiyo, Heihachi, Daisuke:" in text
+    assert harness.measure_page(page)["errors"] == []
 
 
-def test_shared_link_fills_the_form_and_answers(report, chromium):
+def test_shared_link_fills_the_form_and_answers(report, page):
     link = "#table=daisuke,kanbei&level=easy"
-    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-        ticked = page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
-        assert sorted(ticked) == ["daisuke", "kanbei"]
-        assert page.input_value('select[name="level"]') == "easy"
-        text = _answer(page)
-        assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in text
-        data = _data(report)["strongest"]["easy|daisuke,kanbei"]
-        assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
-        assert "Kanbei " in text and " pp (" in text  # each member's effect
-        assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
-        row = _csv_row(report, "easy", ("daisuke", "kanbei"))
-        lost = int(row["games"] - row["wins"])
-        assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    ticked = page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
+    assert sorted(ticked) == ["daisuke", "kanbei"]
+    assert page.input_value('select[name="level"]') == "easy"
+    text = _answer(page)
+    assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in text
+    data = _data(report)["strongest"]["easy|daisuke,kanbei"]
+    assert f"kiai's strongest player: {fmt_pct(data['wins'] / data['games'])}" in text
+    assert "Kanbei " in text and " pp (" in text  # each member's effect
+    assert "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
+    row = _csv_row(report, "easy", ("daisuke", "kanbei"))
+    lost = int(row["games"] - row["wins"])
+    assert f"{lost:,} lost: {lost // 2:,} by death, {lost // 3:,} by farmsteads" in text  # as _row wrote them
 
 
-def test_strongest_on_too_few_games_says_so(report, chromium):
-    with browser.open_page(report / "report.html", 1400, fragment="#table=gorobei,kyuzo,kanbei&level=easy",
-                           browser=chromium) as page:
-        text = _answer(page)
+def test_strongest_on_too_few_games_says_so(report, page):
+    harness.load(page, report / "report.html", 1400, fragment="#table=gorobei,kyuzo,kanbei&level=easy")
+    text = _answer(page)
     assert f"too few games to say ({FEW} played" in text
     assert "kiai simulate -s gorobei,kyuzo,kanbei -d easy -n 2000 --strategy strongest --seed 3" in text
 
 
-def test_printed_commands_parse(report, chromium):
+def test_printed_commands_parse(report, page):
     """The commands the form prints for what the report did not play are valid `kiai` command lines."""
     import typer
 
@@ -209,14 +213,14 @@ def test_printed_commands_parse(report, chromium):
 
     from kiai.cli.main import app
 
-    with browser.open_page(report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei,daisuke,heihachi&level=hard",
-                           browser=chromium) as page:
-        commands = page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
+    harness.load(page, report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei,daisuke,heihachi&level=hard")
+    commands = page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
     assert commands and all(c.startswith("kiai simulate ") for c in commands)
-    with browser.open_page(report / "report.html", 1400, fragment="#table=kyuzo,kanbei,gorobei&level=normal",
-                           browser=chromium) as page:
+    for link in ("#table=kyuzo,kanbei,gorobei&level=normal", "#table=gorobei,kyuzo&level=hard&rules=V-2"):
+        harness.load(page, report / "report.html", 1400, fragment=link)
         commands += page.eval_on_selector_all("#your-answer code.command", "els => els.map(e => e.textContent)")
     assert any(c.startswith("kiai compare ") for c in commands)
+    assert any("--rule penalty=once" in c for c in commands) and any("--rules penalty=" in c for c in commands)
     group = typer.main.get_command(app)
 
     def parse(command: str) -> None:
@@ -232,25 +236,79 @@ def test_printed_commands_parse(report, chromium):
         parse(commands[0] + " --no-such-option")  # the parse is a real check
 
 
+def _reading_row(report, rules, level, names):
+    rows = pd.read_csv(report / "house_rules_lineups.csv")
+    hit = rows[(rows["rules"] == rules) & (rows["level"] == level) & (rows["lineup"] == lineup_key(names))]
+    assert len(hit) == 1
+    return hit.iloc[0]
+
+
+def _readings_offered(page) -> list[str]:
+    return page.eval_on_selector_all('select[name="rules"] option', "els => els.map(e => e.value)")
+
+
+def test_picking_a_rule_reading_answers_from_its_rows(report, page):
+    """Only the readings played at the level and team size are offered; the answer is the reading's
+    row of house_rules_lineups.csv, and a reading not played for the line-up gets its commands."""
+    harness.load(page, report / "report.html", 1400)
+    assert _readings_offered(page) == [""]  # nothing ticked: the rules' own only
+    for name in ("daisuke", "kanbei"):
+        page.check(f'input[name="samurai"][value="{name}"]')
+    page.select_option('select[name="level"]', "easy")
+    assert _readings_offered(page) == ["", "V-1", "V-2"]
+    page.select_option('select[name="rules"]', "V-2")
+    text = _answer(page)
+    row = _reading_row(report, "penalty=once", "easy", ("daisuke", "kanbei"))
+    assert f"Win rate under V-2: {_rate_text(row)}" in text
+    own = f"{fmt_pct(row['rate_default'])} ({int(row['wins_default']):,} of {int(row['games_default']):,})"
+    assert f"under the rules' own reading, on the same seed (its first games are the same deals): {own}" in text
+    assert "only on Daisuke, Kanbei at Easy" in text
+    assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy&rules=V-2"
+    # V-2 was played at Easy only: at Hard it stays picked, and the commands answer it
+    page.select_option('select[name="level"]', "hard")
+    assert page.input_value('select[name="rules"]') == "V-2"
+    assert "(not played here)" in page.inner_text('select[name="rules"]')
+    text = _answer(page)
+    assert "not played by the report for this line-up at Hard" in text
+    assert "kiai simulate -s daisuke,kanbei -d hard -n 2000 --rule penalty=once --seed 3" in text
+    assert "kiai compare -s daisuke,kanbei -d hard -n 1000 --rules penalty=every-turn,once --seed 3" in text
+    # back to the rules' own at Easy: the whole answer, with the readings' figures listed
+    page.select_option('select[name="level"]', "easy")
+    page.select_option('select[name="rules"]', "")
+    assert page.evaluate("location.hash") == "#table=daisuke,kanbei&level=easy"
+    text = _answer(page)
+    assert "Rank: " in text and "V-2 a card's penalty paid once (penalty=once) 95.0% (380 of 400)" in text
+    assert harness.measure_page(page)["errors"] == []
+
+
+def test_shared_link_keeps_the_rule_reading(report, page):
+    link = "#table=heihachi,daisuke,gorobei&level=normal&rules=V-1"
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    assert page.input_value('select[name="rules"]') == "V-1"
+    assert _readings_offered(page) == ["", "V-1"]  # V-2 was played with 2 samurai only
+    row = _reading_row(report, "heal=wounded", "normal", ("heihachi", "daisuke", "gorobei"))
+    assert f"Win rate under V-1: {_rate_text(row)}" in _answer(page)
+
+
 @pytest.mark.parametrize("link, words", [
     ("#table=kanbei,bob&level=normal", "unknown samurai 'bob'"),
     ("#table=kanbei,kyuzo&level=legendary", "unknown level 'legendary'"),
     ("#table=kanbei&level=easy", "a table seats 2 to 7 samurai, the link names 1"),
+    ("#table=kanbei,kyuzo&level=easy&rules=V-9", "unknown rule reading 'V-9' (known: V-1, V-2, V-3, V-4, V-5"),
 ])
-def test_a_bad_link_says_why(report, chromium, link, words):
-    with browser.open_page(report / "report.html", 1400, fragment=link, browser=chromium) as page:
-        assert words in _answer(page)
-        assert "error" in page.get_attribute("#your-answer", "class")
-        assert browser.measure_page(page)["errors"] == []
+def test_a_bad_link_says_why(report, page, link, words):
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    assert words in _answer(page)
+    assert "error" in page.get_attribute("#your-answer", "class")
+    assert harness.measure_page(page)["errors"] == []
 
 
-@pytest.mark.parametrize("width", browser.WIDTHS)
-def test_layout_fits_every_window(report, chromium, width):
+@pytest.mark.parametrize("width", harness.WIDTHS)
+def test_layout_fits_every_window(report, page, width):
     """No element wider than the window (a wide table scrolls in its own box) with an answer shown,
     and at a phone's width the answer sits right under the form."""
-    with browser.open_page(report / "report.html", width, fragment="#table=kanbei,kyuzo,gorobei,daisuke&level=easy",
-                           browser=chromium) as page:
-        problems = browser.problems_from(browser.measure_page(page))
-        form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
+    harness.load(page, report / "report.html", width, fragment="#table=kanbei,kyuzo,gorobei,daisuke&level=easy")
+    problems = harness.problems_from(harness.measure_page(page))
+    form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
     assert problems == [], "\n".join(problems)
     assert 0 <= answer["y"] - (form["y"] + form["height"]) < 40

@@ -289,27 +289,58 @@ def seating_verdict(seatings: pd.DataFrame) -> dict:
 # -------------------------------------------------------------------------- rule readings
 
 
-def reading_effects(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
-    """Every single changed reading against the rules' own, on the same configurations: rows of
-    one changed reading paired with the default-reading row of the same seating, level, strategy,
-    parameters, absent tokens and seed (the two played the first deals of the seed; a race may
-    have stopped one before the other). Per reading, level and team size: line-ups, games and
-    wins under each (each line-up counted once: pooling.balanced), the difference (changed minus
-    default) with Newcombe's 95% interval, and whether the interval excludes zero."""
-    from kiai.simcore.readings import BY_NAME
-
-    columns = ["reading", "v", "value", "difficulty", "n_samurai", "lineups", "games_default", "games_changed",
-               "wins_default", "wins_changed", "rate_default", "rate_changed", "diff", "lo", "hi", "separated"]
+def reading_pairs(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
+    """The rows played under a changed reading (one or several, e.g. 'heal=wounded,penalty=once'),
+    each beside its rules'-own partner: the default-reading row of the same seating, level,
+    strategy, parameters, absent tokens and seed (the two played the first deals of the seed; a race
+    may have stopped one before the other), whose wins and games come as wins_default, games_default."""
     d = df[(df["games"] > 0).to_numpy()].assign(difficulty=lambda x: x["difficulty"].astype(str),
                                                 rules=rules_of(df))
     if strategy is not None:
         d = d[d["strategy"].astype(str) == strategy]
     key = [c for c in ("difficulty", "seating", "strategy", "params", "absent_tokens", "seed") if c in d]
     base = d[d["rules"] == DEFAULT_RULES].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
-    changed = d[(d["rules"] != DEFAULT_RULES) & ~d["rules"].str.contains(",")]
+    changed = d[d["rules"] != DEFAULT_RULES]
     if changed.empty or base.empty:
+        return changed.assign(wins_default=0, games_default=0).iloc[:0]
+    return changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_default"))
+
+
+def reading_lineups(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
+    """Per changed reading, level and line-up (reading_pairs): wins, games, rate and 95% interval
+    under the reading, and the rules' own wins, games and rate on the same deals; the rows of
+    house_rules_lineups.csv and of the page's form. Absent tokens as the rules have them (R-18), as
+    every line-up's rate on the page."""
+    from kiai.simcore.readings import BY_NAME
+
+    columns = ["rules", "v", "difficulty", "n_samurai", "lineup", "wins", "games", "rate", "lo", "hi",
+               "wins_default", "games_default", "rate_default"]
+    both = reading_pairs(df[default_tokens(df).to_numpy()], strategy)
+    if both.empty:
         return pd.DataFrame(columns=columns)
-    both = changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_default"))
+    pooled = _with_ci(both.groupby(["rules", "difficulty", "n_samurai", "lineup"], as_index=False)[
+        ["wins", "games", "wins_default", "games_default"]].sum())
+    v = [", ".join(BY_NAME[n].v if n in BY_NAME else n for n in (item.partition("=")[0] for item in r.split(",")))
+         for r in pooled["rules"]]
+    order = {lv: i for i, lv in enumerate(levels_present(pooled["difficulty"]))}
+    out = pooled.assign(v=v, rate_default=pooled["wins_default"] / pooled["games_default"])
+    return out.assign(_o=out["difficulty"].map(order)).sort_values(["v", "_o", "n_samurai", "lineup"])[
+        columns].reset_index(drop=True)
+
+
+def reading_effects(df: pd.DataFrame, strategy: str | None = None) -> pd.DataFrame:
+    """Every single changed reading against the rules' own, on the same configurations
+    (reading_pairs). Per reading, level and team size: line-ups, games and wins under each (each
+    line-up counted once: pooling.balanced), the difference (changed minus default) with Newcombe's
+    95% interval, and whether the interval excludes zero."""
+    from kiai.simcore.readings import BY_NAME
+
+    columns = ["reading", "v", "value", "difficulty", "n_samurai", "lineups", "games_default", "games_changed",
+               "wins_default", "wins_changed", "rate_default", "rate_changed", "diff", "lo", "hi", "separated"]
+    both = reading_pairs(df, strategy)
+    both = both[~both["rules"].str.contains(",")]
+    if both.empty:
+        return pd.DataFrame(columns=columns)
     rows = []
     for (label, level, n), part in both.groupby(["rules", "difficulty", "n_samurai"]):
         name, _, value = label.partition("=")

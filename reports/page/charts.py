@@ -208,19 +208,26 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
 
 
 def _marker_boxes(ax, renderer) -> list:
-    """The window boxes of every marker drawn on ax (errorbar points, the triangles of no win)."""
+    """The window boxes of every marker drawn on ax: errorbar points, the triangles of no win, and
+    scatter dots (whose sizes are areas in points squared)."""
+    from matplotlib.collections import PathCollection
     from matplotlib.transforms import Bbox
 
-    boxes = []
+    points = []  # (window x, y, half the marker's width in pixels)
     for line in ax.lines:
         if line.get_marker() in (None, "None", "", " "):
             continue
         xy = np.column_stack([np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)])
         half = line.get_markersize() * renderer.points_to_pixels(1) / 2 + 1
-        for x, y in ax.transData.transform(xy):
-            if np.isfinite(x) and np.isfinite(y):
-                boxes.append(Bbox.from_extents(x - half, y - half, x + half, y + half))
-    return boxes
+        points += [(x, y, half) for x, y in ax.transData.transform(xy)]
+    for dots in (c for c in ax.collections if isinstance(c, PathCollection)):
+        sizes = dots.get_sizes()
+        if not len(dots.get_offsets()) or not len(sizes):
+            continue
+        xy = dots.get_offset_transform().transform(dots.get_offsets())
+        halves = np.sqrt(np.resize(sizes, len(xy))) * renderer.points_to_pixels(1) / 2 + 1
+        points += [(x, y, half) for (x, y), half in zip(xy, halves)]
+    return [Bbox.from_extents(x - h, y - h, x + h, y + h) for x, y, h in points if np.isfinite(x) and np.isfinite(y)]
 
 
 def place_labels(ax, step: float = 4.0, tries: int = 8) -> None:
@@ -248,6 +255,16 @@ def place_labels(ax, step: float = 4.0, tries: int = 8) -> None:
             label.xyann = (x, y)
             box = label.get_window_extent(renderer)
         taken.append(box)
+
+
+def place_all_labels(fig) -> None:
+    """place_labels on every panel of fig that has annotations (the page's charts number or label
+    their points; a panel without any is left undrawn)."""
+    from matplotlib.text import Annotation
+
+    for ax in fig.axes:
+        if any(isinstance(t, Annotation) for t in ax.texts):
+            place_labels(ax)
 
 
 def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page.charts import NoChartData
+from kiai.reports.page.charts import NoChartData, place_all_labels
 from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")
@@ -27,6 +27,8 @@ class Page:
         self.blocks.extend(blocks)
 
     def figure(self, stem: str, fig, alt: str) -> None:
+        # a chart's labels are placed apart here, where every chart passes: no label prints over another
+        place_all_labels(fig)
         for fmt in IMAGE_FORMATS:
             path = self.out / f"{stem}.{fmt}"
             atomic_write(path, lambda tmp, fmt=fmt: fig.savefig(tmp, format=fmt, dpi=PNG_DPI if fmt == "png" else None))
@@ -133,7 +135,9 @@ table.glance .strong { display: block; font-size: 0.8rem; }
 .your-table fieldset { border: 1px solid #ccc; margin: 0 0 0.5rem; }
 .your-table .samurai { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; }
 .your-table label { white-space: nowrap; }
-.your-table select { font-size: 1rem; }
+.your-table select { font-size: 1rem; max-width: 100%; }
+/* a reading's words are long: its picker takes a line of its own, and may wrap on a phone */
+.your-table label.rules { white-space: normal; display: block; margin-top: 0.3rem; }
 .order { margin: 0.3rem 0; color: #444; }
 .answer { border-left: 4px solid #0b5394; padding: 0.2rem 0.8rem; background: #f7f9fc; }
 .answer.error { border-color: #d73027; background: #fdf0ee; }

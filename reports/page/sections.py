@@ -250,6 +250,8 @@ def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -
         })
         page.add(("details", "Every reading, level and team size", table))
         page.csv("house_rules.csv", rules.rename(columns={"difficulty": "level"}), "every reading against the rules' own")
+        page.csv("house_rules_lineups.csv", csv_columns(advice.reading_lineups(played, strategy)),
+                 "every line-up under every reading, beside the rules' own on the same deals")
     off = advice.tokens_off(played, strategy)
     if not off.empty:
         page.add(("h3", "Two samurai without absent tokens"),

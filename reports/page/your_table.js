@@ -8,6 +8,7 @@
   var answer = document.getElementById("your-answer");
   var orderLine = document.getElementById("your-order");
   var order = [];  // the samurai in the order ticked: the seating as the group typed it
+  var reading = "";  // the rule reading picked ("V-2"), "" for the rules' own
 
   function rank(name) { return data.samurai.indexOf(name); }
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
@@ -87,16 +88,19 @@
         (when.length ? "; " + when.join(", ") : ""), "losses"));
     }
     out.push(seatings(level, key, n));
-    var readings = data.readings[key];
-    if (readings) {
+    var readings = Object.keys(data.readings).filter(function (rules) { return key in data.readings[rules].rows; })
+      .sort(function (a, b) { return data.readings[a].v < data.readings[b].v ? -1 : 1; });  // V-1 first
+    if (readings.length) {
       // each beside the rules' own reading on the same seed: said once where all share it
-      var own = function (r) { return r[5] + " (" + count(r[6]) + " of " + count(r[7]) + ")"; };
-      var shared = readings.every(function (r) { return own(r) === own(readings[0]); });
-      out.push(item("Rule readings played", (shared ? "the rules' own " + own(readings[0]) + " on the same seed; " : "") +
-        readings.map(function (r) {
-          return esc(r[1]) + " (<code>" + esc(r[0]) + "</code>) " + r[2] + " (" + count(r[3]) + " of " + count(r[4]) + ")" +
-            (shared ? "" : " against the rules' own " + own(r));
-        }).join("; "), "readings"));
+      var row = function (rules) { return data.readings[rules].rows[key]; };
+      var own = function (r) { return r.own.pct + " (" + count(r.own.wins) + " of " + count(r.own.games) + ")"; };
+      var shared = readings.every(function (rules) { return own(row(rules)) === own(row(readings[0])); });
+      out.push(item("Rule readings played", (shared ? "the rules' own " + own(row(readings[0])) + " on the same seed; " : "") +
+        readings.map(function (rules) {
+          var r = row(rules);
+          return esc(data.readings[rules].words) + " (<code>" + esc(rules) + "</code>) " + r.pct + " (" + count(r.wins) +
+            " of " + count(r.games) + ")" + (shared ? "" : " against the rules' own " + own(r));
+        }).join("; ") + ". Pick a reading above for its interval", "readings"));
     }
     return out.join("") + "</ul>";
   }
@@ -124,17 +128,75 @@
     return item("Seating", text, "seating");
   }
 
+  // -------------------------------------------------------------- under a rule reading
+
+  function readingOf(v) {
+    return data.rule_readings.filter(function (r) { return r.v.toLowerCase() === String(v).toLowerCase(); })[0];
+  }
+  function rulesOf(r) { return r.name + "=" + r.value; }
+  // the line-ups of n samurai the report played under reading r at a level
+  function playedUnder(r, level, n) {
+    var entry = data.readings[rulesOf(r)];
+    return entry ? Object.keys(entry.rows).filter(function (k) {
+      var parts = k.split("|");
+      return parts[0] === level && parts[1].split(",").length === n;
+    }).map(function (k) { return k.split("|")[1]; }) : [];
+  }
+
+  function answerUnder(level, r) {
+    var key = level + "|" + lineupKey(order), n = order.length, entry = data.readings[rulesOf(r)];
+    var found = entry && entry.rows[key], option = " --rule " + rulesOf(r);
+    var out = ["<h3>" + esc(names(order)) + " at " + cap(level) + ", " + esc(r.v) + ": " + esc(r.words) + "</h3>",
+      "<ul class=\"facts\">"];
+    if (found) {
+      out.push(item("Win rate under " + esc(r.v), rate(found) + "; under the rules' own reading, on the same seed (its first games are the same deals): " +
+        found.own.pct + " (" + count(found.own.wins) + " of " + count(found.own.games) + ")", "rate"));
+    } else {
+      out.push(item("Win rate under " + esc(r.v), "not played by the report for this line-up at " + cap(level) +
+        ". This command answers it: " + code(simulate(level, option)) + "; this one sets it beside the rules' own " +
+        "on the same deals: " + code("kiai compare -s " + order.join(",") + " -d " + level + " -n " + data.compare_games +
+        " --rules " + r.name + "=" + r.own + "," + r.value + " --seed " + data.seed), "rate"));
+    }
+    var where = data.levels.map(function (lv) {
+      var list = playedUnder(r, lv, n);
+      return list.length ? list.map(function (lu) { return names(lu.split(",")); }).join(" and ") + " at " + cap(lv) : "";
+    }).filter(function (s) { return s; });
+    out.push(item("Played under " + esc(r.v), (where.length ? "the report played <code>" + esc(option.trim()) +
+      "</code> with " + n + " samurai only on " + esc(where.join("; ")) + ", each seated in its own order" :
+      "the report played <code>" + esc(option.trim()) + "</code> on no line-up of " + n + " samurai") +
+      ". The rank, kiai's strongest player, each member's effect, how games were lost and the seatings are the rules' " +
+      "own reading's: pick it above to read them", "scope"));
+    return out.join("") + "</ul>";
+  }
+
+  // the readings offered: those played at this level with this many samurai, and the one picked
+  function fillReadings(level) {
+    var select = form.elements.rules, n = order.length;
+    var offered = data.rule_readings.filter(function (r) { return n >= 2 && playedUnder(r, level, n).length; });
+    var picked = readingOf(reading);
+    var options = ["<option value=\"\">the rules' own</option>"].concat(offered.map(function (r) {
+      return "<option value=\"" + esc(r.v) + "\">" + esc(r.v + ": " + r.words) + "</option>";
+    }));
+    if (picked && offered.indexOf(picked) < 0) {
+      options.push("<option value=\"" + esc(picked.v) + "\">" + esc(picked.v + ": " + picked.words) +
+        " (not played here)</option>");
+    }
+    select.innerHTML = options.join("");
+    select.value = picked ? picked.v : "";
+  }
+
   function show(html, cls) { answer.className = "answer" + (cls ? " " + cls : ""); answer.innerHTML = html; }
 
   function update(writeHash) {
     var level = form.elements.level.value;
     orderLine.textContent = order.length ? "Seated clockwise: " + names(order) : "";
+    fillReadings(level);
     if (writeHash) {
-      var hash = order.length ? "#table=" + order.join(",") + "&level=" + level : "";
+      var hash = order.length ? "#table=" + order.join(",") + "&level=" + level + (reading ? "&rules=" + reading : "") : "";
       history.replaceState(null, "", location.pathname + location.search + hash);
     }
     if (order.length < 2) { show("<p>Tick your samurai (2 to 7) and pick a level.</p>"); return; }
-    show(answerFor(level));
+    show(reading ? answerUnder(level, readingOf(reading)) : answerFor(level));
   }
 
   function fromHash() {
@@ -144,6 +206,7 @@
     var wanted = (params.get("table") || "").split(",").map(function (s) { return s.trim().toLowerCase(); })
       .filter(function (s) { return s; });
     var level = (params.get("level") || "normal").toLowerCase();
+    var rules = (params.get("rules") || "").trim();
     var unknown = wanted.filter(function (s) { return rank(s) < 0; });
     var problems = [];
     if (unknown.length) {
@@ -151,13 +214,19 @@
         " (known: " + data.samurai.join(", ") + ")");
     }
     if (data.levels.indexOf(level) < 0) { problems.push("unknown level '" + level + "' (known: " + data.levels.join(", ") + ")"); }
+    if (rules && !readingOf(rules)) {
+      problems.push("unknown rule reading '" + rules + "' (known: " + data.rule_readings.map(function (r) { return r.v; })
+        .join(", ") + "; leave it out for the rules' own)");
+    }
     var kept = wanted.filter(function (s, i) { return rank(s) >= 0 && wanted.indexOf(s) === i; });
     if (kept.length !== wanted.length - unknown.length) { problems.push("a samurai is named twice"); }
     if (!problems.length && (kept.length < 2 || kept.length > 7)) { problems.push("a table seats 2 to 7 samurai, the link names " + kept.length); }
     order = kept;
+    reading = rules && readingOf(rules) ? readingOf(rules).v : "";
     Array.prototype.forEach.call(form.elements.samurai, function (box) { box.checked = order.indexOf(box.value) >= 0; });
     if (data.levels.indexOf(level) >= 0) { form.elements.level.value = level; }
     if (problems.length) {
+      fillReadings(form.elements.level.value);
       orderLine.textContent = order.length ? "Seated clockwise: " + names(order) : "";
       show("<p>This link cannot be answered: " + esc(problems.join("; ")) + ". Tick your samurai instead.</p>", "error");
       return;
@@ -171,6 +240,7 @@
       if (e.target.checked && at < 0) { order.push(e.target.value); }
       if (!e.target.checked && at >= 0) { order.splice(at, 1); }
     }
+    if (e.target.name === "rules") { reading = e.target.value; }
     update(true);
   });
   form.addEventListener("submit", function (e) { e.preventDefault(); });

@@ -129,29 +129,37 @@ def _seatings(main: pd.DataFrame, strategy: str) -> dict[str, dict]:
     return out
 
 
-def _readings(played: pd.DataFrame, strategy: str) -> dict[str, list[list]]:
-    """Every rule reading other than the rules' own that the report played on a level and line-up
-    (the default sweep plays a few line-ups under each), beside the rules' own on the same seating
-    and seed (so on the same first deals): [reading, its plain words, its rate, wins, games, the
-    rules' own rate, wins, games]."""
-    if played.empty or "rules" not in played:
-        return {}
-    d = played[(played["strategy"].astype(str) == strategy).to_numpy() & advice.default_tokens(played).to_numpy()]
-    d = d.assign(rules=advice.rules_of(d), difficulty=d["difficulty"].astype(str))
-    key = [c for c in ("difficulty", "lineup", "seating", "seed") if c in d]
-    base = d[d["rules"] == advice.DEFAULT_RULES].sort_values("games", ascending=False, kind="stable").drop_duplicates(key)
-    changed = d[d["rules"] != advice.DEFAULT_RULES]
-    if changed.empty or base.empty:
-        return {}
-    both = changed.merge(base[key + ["wins", "games"]], on=key, suffixes=("", "_own"))
-    out: dict[str, list[list]] = {}
-    for (level, lineup, rules), part in both.groupby(["difficulty", "lineup", "rules"]):
-        w, g, w0, g0 = (int(part[c].sum()) for c in ("wins", "games", "wins_own", "games_own"))
-        words = "; ".join(advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[0] + " " +
-                          advice.PLAIN_READINGS.get(item.partition("=")[0], ("", item, ""))[1]
-                          for item in rules.split(","))
-        out.setdefault(_key(level, lineup), []).append([rules, words.strip(), fmt_pct(w / g), w, g, fmt_pct(w0 / g0), w0, g0])
-    return {k: sorted(v, key=lambda r: r[1]) for k, v in out.items()}  # V-1 first
+def _readings(played: pd.DataFrame, strategy: str) -> dict[str, dict]:
+    """Every rule reading other than the rules' own that the report played (the default sweep plays
+    V-1..V-5 on a few line-ups per team size at a few levels), one or several at once as the
+    `rules` column names them: its V-numbers, its plain words, and for each level and line-up played
+    under it (advice.reading_lineups, house_rules_lineups.csv) its rate with interval beside the rules'
+    own on the same seating and seed."""
+    rows = advice.reading_lineups(played, strategy) if not played.empty else pd.DataFrame()
+    out: dict[str, dict] = {}
+    for rules, part in rows.groupby("rules", sort=False) if not rows.empty else ():
+        items = [item.partition("=") for item in rules.split(",")]
+        words = "; ".join(" ".join(advice.PLAIN_READINGS.get(name, ("", f"{name}={value}"))[:2]).strip()
+                          for name, _, value in items)
+        out[rules] = {"v": part["v"].iloc[0], "words": words,
+                      "rows": {_key(r.difficulty, r.lineup): {
+                          "wins": int(round(r.wins)), "games": int(r.games), "lo": _r(r.lo), "hi": _r(r.hi),
+                          **_words(r.rate, r.lo, r.hi), "own": {"wins": int(round(r.wins_default)),
+                                                                "games": int(r.games_default),
+                                                                "pct": fmt_pct(r.rate_default)}}
+                               for r in part.itertuples()}}
+    return out
+
+
+def rule_readings() -> list[dict]:
+    """Every reading a group may pick in the form (simcore.readings, docs/rules.md section 14): its
+    V-number, the option that plays it, the rules' own value (for `kiai compare --rules`) and its
+    plain words."""
+    from kiai.simcore.readings import READINGS
+
+    return [{"v": r.v, "name": r.name, "value": r.values[1], "own": r.default,
+             "words": advice.PLAIN_READINGS[r.name][1] if r.name in advice.PLAIN_READINGS else r.summary}
+            for r in READINGS]
 
 
 def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str,
@@ -175,7 +183,8 @@ def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, stra
             "simulate_games": SIMULATE_GAMES, "compare_games": COMPARE_GAMES,
             "lineups": lineups, "strongest": _strongest(shown), "effects": _effects(grid),
             "losses": _losses(grid), "seatings": _seatings(main, strategy),
-            "readings": _readings(played if played is not None else pd.DataFrame(), strategy)}
+            "readings": _readings(played if played is not None else pd.DataFrame(), strategy),
+            "rule_readings": rule_readings()}
 
 
 def script() -> str:
@@ -198,6 +207,9 @@ def form_html(data: dict) -> str:
         f'<fieldset><legend>Tick your samurai (2 to 7), in the order you sit, clockwise</legend>'
         f'<div class="samurai">{boxes}</div></fieldset>'
         f'<label class="level">Level <select name="level">{levels}</select></label>'
+        # filled by the script: the readings the report played at the level and team size picked
+        '<label class="rules">Rule reading <select name="rules"><option value="">the rules\' own</option>'
+        '</select></label>'
         '<p class="order" id="your-order"></p>'
         '</form>'
         '<div id="your-answer" class="answer" aria-live="polite"><p>Tick your samurai and pick a level.</p></div></div>'
