@@ -39,9 +39,10 @@ from numba.extending import intrinsic
 from kiai.simcore.codes import OUT_WIN
 from kiai.simcore.gateway import call_decide, call_hook
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from kiai.simcore.kernel import load_tables
+from kiai.simcore.kernel import load_readings, load_tables
 from kiai.simcore.rng import seed_streams
 from kiai.simcore.rounds import play_game, setup
+from kiai.simcore.unseen import recount_unseen
 from kiai.simcore.state import (
     BOOK,
     BOOK_SIZE,
@@ -211,9 +212,11 @@ def _save(w, pubs, hids, mems, slot):
 # long: one search loop over an explicit stack (numba compiles no recursion over these records); its steps share
 # every local, and helpers would pass them all back and forth
 @njit(cache=True)
-def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats):
-    """Search deal `game` of `seed` under cfg (event-keyed, the default's decide, question_hook
-    as its planner at every question but Q_ABSENT, cfg.pdata = qbuf's address) for at most
+def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats, start_pub, start_hid):
+    """Search deal `game` of `seed` (or, where start_pub holds one, the position start_pub[0],
+    start_hid[0]: a turn's start, built by hand as tests build them, R-16a; its later events keyed
+    on the deal) under cfg (event-keyed, the default's decide, question_hook as its planner at
+    every question but Q_ABSENT, cfg.pdata = qbuf's address) for at most
     `budget` turn plays (nodes). Returns (answer, the winning line's length); WON writes the line
     into `line`, and stats gets the nodes, turns played through, states kept and deepest turn."""
     pubs = np.zeros(MAX_TURNS, dtype=TABLE)
@@ -245,14 +248,21 @@ def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats):
     mem.plan = 0
     mem.plan_at = 0
     mem.own = -1.0
+    given = start_pub.shape[0] > 0
+    if given:
+        copy_record(pub, start_pub[0], TABLE_SIZE)
+        copy_record(hid, start_hid[0], HIDDEN_SIZE)
+        load_readings(pub, cfg)
+        recount_unseen(pub)
     seed_streams(hid, mem, seed, game)
     mem.game = game
     cfg.from_state = 0
     cfg.stop_turns = 0
     cfg.fd_n = 0
     qbuf[0] = 0
-    setup(w)
-    play_game(w)
+    if not given:
+        setup(w)
+        play_game(w)
     for s in range(MAX_TURNS):
         copy_record(pubs[s], pub, TABLE_SIZE)  # the card tables once
     _save(w, pubs, hids, mems, 0)
