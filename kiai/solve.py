@@ -76,7 +76,7 @@ class Solver:
     def __init__(self, samurai, level: str = "normal", tt_bits: int | None = None, budget: int = DEFAULT_BUDGET,
                  order: str = "foresight"):
         from kiai.simcore.gateway import HOOK_ARGS, address
-        from kiai.simcore.solve import QBUF, question_hook
+        from kiai.simcore.solve import QBUF, question_hook, work_arrays
         from kiai.simcore.state import TABLE
 
         if order not in ORDERS:
@@ -97,6 +97,7 @@ class Solver:
         self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
         self.line = np.zeros(LINE_CAP, dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
+        self.work = work_arrays()  # made once: a deal's search then allocates nothing
 
     def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET, start=None) -> Solved:
         """Deal `game` of `seed`, or (start = (pub, hid), a hand-built turn's start: tests/scenario.py)
@@ -106,7 +107,7 @@ class Solver:
         pubs, hids = _start_records(start)
         t0 = time.perf_counter()
         answer, n = solve_deal(self.cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), np.int64(budget),
-                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats, pubs, hids)
+                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats, pubs, hids, self.work)
         dt = time.perf_counter() - t0
         if n > LINE_CAP:
             raise RuntimeError(f"deal {game}: a winning line of {n} answers is longer than {LINE_CAP}")
