@@ -4,8 +4,9 @@ solve_bracket() solves the deals of each cell (a team size and a level) with per
 (kiai.solve: every random event keyed on the deal and the event, so the deal is a puzzle with one
 answer) and writes one row a deal to a table (.parquet), whole or not at all, after every cell:
 a run stopped half way keeps the cells it finished, and the next run with the same settings (seed,
-budget, deals, and the engine's sources) solves only the others. A cell's deals are shared among its team size's rule line-ups
-(reports.playing.presets.rule_lineups: they hold Kikuchiyo), each line-up a block of deals.
+budget, deals, and the engine's sources) solves only the others. A cell's deals are shared among
+its team size's rule line-ups (reports.playing.presets.rule_lineups: they hold Kikuchiyo), each
+line-up a block of deals.
 
 With `check`, foresight, judge and the default also play every deal on the same fixed outcomes,
 and each row says which of them won it: a deal the solver proved lost must be lost by every one
@@ -26,6 +27,9 @@ BRACKET_DEALS = 400  # deals per cell (the issue: at least 400 for a cell shown)
 BRACKET_BUDGET = 2_000  # nodes a deal: the wins are found in a few hundred (docs/strategies.md)
 BRACKET_SEED = 60
 CHECK_PLAYERS = ("default", "judge", "foresight")  # what `--check` plays beside the solver
+# plays each deal the search left unknown: where it wins, its game is a winning line (the engine's own,
+# on the same fixed outcomes), and the deal is won
+FINISHER = "foresight"
 LEVELS = ("easy", "normal", "hard", "heroic")
 
 
@@ -80,9 +84,20 @@ def _player_wins(lineup, level: str, seed: int, game0: int, count: int) -> dict:
     return out
 
 
+def _wins_with(player: str, wins: dict, lineup, level: str, seed: int, game: int, game0: int) -> bool:
+    """Whether `player` wins deal `game` on its keyed outcomes (read from `wins` where --check played it)."""
+    from kiai.simcore.results import O_OUTCOME
+    from kiai.solve import keyed_outcomes
+
+    if player in wins:
+        return wins[player][game - game0]
+    return int(keyed_outcomes(lineup, level, 1, seed=seed, strategy=player, game0=game)[0, O_OUTCOME]) == 0
+
+
 def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=False, on_deal=None) -> list[dict]:
     """The rows of one cell: its deals 0..deals-1 of `seed`, line-up j of the size solving a block of them.
-    A won deal whose line the engine does not replay as a win is 'failed', never 'won'."""
+    A won deal whose line the engine does not replay as a win is 'failed', never 'won'; an unknown deal
+    that FINISHER wins on the same outcomes is won ('found_by' says which)."""
     from kiai.reports.playing.tables import engine_hash
     from kiai.solve import Solver, certify
 
@@ -97,11 +112,14 @@ def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=Fal
         wins = _player_wins(lineup, level, seed, game0, game1 - game0) if check else {}
         for g in range(game0, game1):
             s = solver.solve(seed, g, budget)
-            answer = s.answer
+            answer, found_by = s.answer, "solver" if s.answer == "won" else ""
             if answer == "won" and not certify(lineup, level, seed, g, s.line):
-                answer = "failed"
+                answer, found_by = "failed", ""
+            if answer == "unknown" and _wins_with(FINISHER, wins, lineup, level, seed, g, game0):
+                answer, found_by = "won", FINISHER  # its game is a winning line, played by the engine
             row = {"n_samurai": n, "difficulty": level, "lineup": ",".join(lineup), "seed": seed, "game": g,
-                   "budget": budget, "deals": deals, "answer": answer, "nodes": s.nodes, "seconds": s.seconds, "engine": engine}
+                   "budget": budget, "deals": deals, "answer": answer, "found_by": found_by, "nodes": s.nodes,
+                   "seconds": s.seconds, "engine": engine}
             row.update({f"won_{p}": w[g - game0] for p, w in wins.items()})
             rows.append(row)
             if on_deal is not None:

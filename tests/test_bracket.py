@@ -43,8 +43,9 @@ def test_the_section_says_not_solved_without_a_table_and_names_the_cells_left_ou
     table = [b[1] for b in blocks if b[0] == "table"][0]
     assert list(table["team size"]) == ["2 samurai"]
     assert table.iloc[0]["winnable, knowing every card"] == "96.1% to 100.0%"  # nothing proved lost: the upper limit is 100%
+    assert "stopped after 2,000 turns played" in blocks[1][1]
     left = [b[1] for b in blocks if b[0] == "p" and b[1].startswith("Left out")][0]
-    assert "3 samurai normal: 25.0% of its deals unknown" in left
+    assert "3 samurai normal (25.0% of its deals unknown" in left and "Hard and Heroic, not solved" in left
 
 
 def test_in_short_says_the_share_lost_whatever_is_played_beside_kiais_player():
@@ -52,7 +53,8 @@ def test_in_short_says_the_share_lost_whatever_is_played_beside_kiais_player():
     strong = pd.DataFrame([{"n_samurai": 2, "difficulty": "easy", "rate": 0.61}])
     default = pd.DataFrame([{"n_samurai": 2, "difficulty": "easy", "rate": 0.45}])
     line = B.in_short_line(solved, 2, B.in_short_players(strong, default))
-    assert len(line) == 1 and "Easy: knowing every card" in line[0] and "lost whatever is played" in line[0]
+    assert len(line) == 1 and "knowing every card" in line[0]
+    assert "Easy 96.1% to 100.0% (at most 3.9% lost whatever is played" in line[0]
     assert "kiai's strongest player wins 61.0%" in line[0]
     assert "default" in B.in_short_line(solved, 2, B.in_short_players(pd.DataFrame(), default))[0]
     assert B.in_short_line(solved, 3) == [] and B.in_short_line(None, 2) == []
@@ -84,7 +86,7 @@ def test_kiai_report_reads_the_solved_table_beside_the_results_or_says_not_solve
     B.write_solved_table(_solved({(3, "easy"): (396, 0, 4)}), tmp_path / B.SOLVED)
     report([results], tmp_path / "solved")
     page = (tmp_path / "solved" / "report.md").read_text()
-    assert B.TITLE in page and "How hard at best: Easy: knowing every card" in page
+    assert B.TITLE in page and "How hard at best, knowing every card, the share of deals that can be won: Easy" in page
     pd.DataFrame({"x": [1]}).to_parquet(tmp_path / B.SOLVED)
     one_line_error(*run(capsys, "report", results, "--out", tmp_path / "bad"), "solved.parquet", "not a solved table")
 
@@ -121,3 +123,16 @@ def test_kiai_solve_bracket_refuses_bad_input_in_one_line(capsys, tmp_path):
     one_line_error(*run(capsys, "solve", "--check"), "--bracket")
     (tmp_path / "x.json").write_text("{}")
     one_line_error(*run(capsys, "solve", "--bracket", tmp_path / "x.json"), ".parquet")
+
+
+def test_a_deal_the_search_leaves_unknown_is_won_where_foresight_wins_it_on_the_same_outcomes(tmp_path):
+    """foresight's game on the deal's fixed outcomes is a winning line played by the engine."""
+    from kiai.bracket import solve_bracket
+    from kiai.simcore.results import O_OUTCOME
+    from kiai.solve import keyed_outcomes
+
+    table = solve_bracket(tmp_path / "s.parquet", "3-easy", deals=6, budget=1)
+    assert set(table["found_by"]) == {"foresight", ""} or set(table["found_by"]) == {"foresight"}
+    for r in table.itertuples():
+        won = keyed_outcomes(r.lineup.split(","), "easy", 1, seed=r.seed, strategy="foresight", game0=r.game)
+        assert (r.answer == "won") == (int(won[0, O_OUTCOME]) == 0) and r.nodes <= 1

@@ -21,6 +21,7 @@ from kiai.reports.page.wording import fmt_pct
 SOLVED = "solved.parquet"  # its name in a report's folder
 COLUMNS = ("n_samurai", "difficulty", "lineup", "seed", "game", "budget", "deals", "answer", "nodes")
 ANSWERS = ("won", "lost", "unknown", "failed")
+LEVELS = ("easy", "normal", "hard", "heroic")
 MIN_DEALS = 400
 WIDEST = 0.05  # the largest half-width shown
 TITLE = "How hard at best, knowing every card"
@@ -31,7 +32,8 @@ def read_solved(path) -> pd.DataFrame:
     try:
         df = pd.read_parquet(path)
     except Exception as e:  # noqa: BLE001 - pyarrow raises many kinds for a bad file
-        raise ValueError(f"cannot read it: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ValueError(f"cannot read it: {first}") from None
     missing = [c for c in COLUMNS if c not in df]
     if missing:
         raise ValueError(f"not a solved table (kiai solve --bracket writes one): no column {', '.join(missing)}")
@@ -67,7 +69,8 @@ def cell_brackets(df: pd.DataFrame) -> pd.DataFrame:
         if deals < MIN_DEALS:
             why = f"only {deals} deals solved (at least {MIN_DEALS} are shown)"
         elif (hi - lo) / 2 > WIDEST:
-            why = f"{fmt_pct(unknown / deals)} of its deals unknown: the interval is wider than ±{WIDEST * 100:.0f} points"
+            why = (f"{fmt_pct(unknown / deals)} of its deals unknown: the interval is wider than "
+                   f"±{WIDEST * 100:.0f} points")
         rows.append({"n_samurai": int(n), "difficulty": str(level), "deals": deals, "won": won, "lost": lost,
                      "unknown": unknown, "lo": lo, "hi": hi, "shown": not why, "why": why})
     return pd.DataFrame(rows, columns=["n_samurai", "difficulty", "deals", "won", "lost", "unknown", "lo", "hi",
@@ -89,9 +92,10 @@ def section(solved: pd.DataFrame | None) -> list[tuple]:
     budget = int(solved["budget"].max())
     blocks.append(("p", "Fix every random outcome of a deal in advance (each round's deck, each farmstead and family "
                         "lost, the first player) and the game is a puzzle with one answer. kiai's solver searches every "
-                        "decision the rules allow, seeing every card: a deal is won (its winning line replayed by the "
-                        f"engine), lost (no line wins: proved) or unknown (the search stopped after {budget:,} turns "
-                        "played). The share of deals winnable this way bounds every player, honest or not. Its 95% "
+                        "decision the rules allow, seeing every card: a deal is won (a winning line, found by the search "
+                        "or by the cheating foresight's game on the same outcomes, and played by the engine), lost "
+                        f"(no line wins: proved) or unknown (the search stopped after {budget:,} turns played). The "
+                        "share of deals winnable this way bounds every player, honest or not. Its 95% "
                         "interval counts the unknown deals as lost for the lower limit and as won for the upper; "
                         f"a cell is shown where it holds at least {MIN_DEALS} deals and the interval reaches at most "
                         f"{WIDEST * 100:.0f} points either side."))
@@ -102,10 +106,16 @@ def section(solved: pd.DataFrame | None) -> list[tuple]:
             "won": f"{r.won:,}", "lost (proved)": f"{r.lost:,}", "unknown": f"{r.unknown:,}",
             "winnable, knowing every card": _range(r)} for r in shown.itertuples()])))
     out = cells[~cells["shown"]]
-    left = [f"{r.n_samurai} samurai {r.difficulty}: {r.why}" for r in out.itertuples()]
-    unsolved = "the other team sizes and levels were not solved: the stage may add no more than a tenth of make " \
-               "report's time, and at Hard and Heroic most deals stay unknown at any budget that fits"
-    blocks.append(("p", "Left out: " + "; ".join(left + [unsolved]) + "."))
+    left = [f"{r.n_samurai} samurai {r.difficulty} ({r.why})" for r in out.itertuples()]
+    absent = [level.capitalize() for level in LEVELS if level not in set(cells["difficulty"])]
+    if absent:
+        left.append(f"{' and '.join(absent)}, not solved: the stage may add no more than a tenth of make report's "
+                    "time, and at these levels most deals stay unknown at any budget that fits")
+    if left:
+        blocks.append(("p", "Left out: " + "; ".join(left) + "."))
+    if (shown["n_samurai"] == 2).any():
+        blocks.append(("p", "Two samurai are solved without absent tokens (R-18): a deal won without them is won "
+                            "with them (use none), so the lower limit holds for the game as played."))
     return blocks
 
 
@@ -130,11 +140,12 @@ def in_short_line(solved: pd.DataFrame | None, n: int, players=()) -> list[str]:
     mine = cells[(cells["n_samurai"] == n) & cells["shown"]]
     parts = []
     for r in mine.itertuples():
-        lost = (f"at most {fmt_pct(1 - r.lo)} of them are lost whatever is played" if r.lost == 0 else
-                f"{fmt_pct(r.lost / r.deals)} of them are proved lost whatever is played")
-        text = f"{r.difficulty.capitalize()}: knowing every card, {_range(r)} of the deals can be won, so {lost}"
-        parts.append(text + _player_rate(n, r.difficulty, players))
-    return ["How hard at best: " + "; ".join(parts) + "."] if parts else []
+        lost = f"at most {fmt_pct(1 - r.lo)} lost whatever is played"
+        if r.lost:
+            lost += f", {fmt_pct(r.lost / r.deals)} proved so"
+        parts.append(f"{r.difficulty.capitalize()} {_range(r)} ({lost}{_player_rate(n, r.difficulty, players)})")
+    return ["How hard at best, knowing every card, the share of deals that can be won: " + "; ".join(parts) + "."
+            ] if parts else []
 
 
 def in_short_players(strong: pd.DataFrame | None, default: pd.DataFrame | None) -> list[tuple]:
