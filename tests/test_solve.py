@@ -138,7 +138,7 @@ def lost_whatever():
     return _last_life([(1, "doll", ("intruder",)), (2, "hat", ())])
 
 
-def test_a_deal_only_a_declined_kiai_effect_wins_is_won_and_certified_and_the_shipped_players_lose_it():
+def test_hand_built_deal_only_a_declined_kiai_effect_wins_is_won_certified_and_lost_by_the_shipped_players_r10_r9_r15():
     """R-10 (Kiai is optional), §5 (Gorobei's effect), R-9, §9 step 1, §6, R-15."""
     from kiai.simcore.questions import KIAI_EFFECT, KIAI_PLAIN
 
@@ -154,7 +154,7 @@ def test_a_deal_only_a_declined_kiai_effect_wins_is_won_and_certified_and_the_sh
         assert S.keyed_outcomes(HAND, "heroic", 1, strategy=strategy, start=start)[0, O_OUTCOME] != 0, strategy
 
 
-def test_a_hand_built_deal_lost_whatever_is_played_is_proved_lost():
+def test_hand_built_deal_lost_whatever_is_played_is_proved_lost_r4_r9_r15():
     """§3 (battle penalty), R-4 (Gorobei ignores even cards' penalties only), §7 'intruder', R-9,
     §9 step 1, §6, R-15: no line wins, and the search exhausts them all."""
     lost = S.Solver(HAND, "heroic", budget=2000).solve(0, 0, 2000, start=lost_whatever())
