@@ -14,23 +14,41 @@ from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped
               "then search every decision the rules allow for a line that wins, seeing every card. "
               "Each deal is won (with the winning line, replayed by the engine as a check), lost "
               "(no line wins: proved) or unknown (the budget of nodes ran out). The winnable share "
-              "bounds every player, honest or not. Tables are solved without absent support tokens.")
+              "bounds every player, honest or not. Tables are solved without absent support tokens. "
+              "With --bracket, solve the report's team sizes and levels instead (--cells), 400 deals "
+              "each at 2,000 nodes unless told, shared among each size's line-ups, into a table the "
+              "report reads (make report's solve stage); --check also plays foresight, judge and the "
+              "default on the same deals and counts the deals proved lost that any of them won (must "
+              "be none).")
 @grouped
 def solve(
     table: Options = TABLE,
-    games: int = typer.Option(10, "--games", "-n", help="Number of deals to solve (at most 100,000)."),
+    games: int = typer.Option(None, "--games", "-n", help="Number of deals to solve (at most 100,000; "
+                                                          "default 10, with --bracket 400 per cell)."),
     seed: int = SeedOpt,
-    budget: int = typer.Option(200_000, "--budget", help="Nodes (turn plays) a deal may search before it is "
-                                                          "called unknown."),
+    budget: int = typer.Option(None, "--budget", help="Nodes (turn plays) a deal may search before it is "
+                                                      "called unknown (default 200,000; with --bracket 2,000)."),
     order: str = typer.Option("foresight", "--order", help="What is tried first: foresight (its rollouts on the "
                                                           "true deal) or default (kiai's default strategy)."),
     out: str = typer.Option(None, "--out", "-o", help="Write every deal's answer, line and nodes as JSON."),
+    bracket: str = typer.Option(None, "--bracket", help="Solve the team sizes and levels of --cells into this "
+                                                        ".parquet table (one row a deal; cells already in it with "
+                                                        "the same seed, budget and deals are kept)."),
+    cells: str = typer.Option(None, "--cells", help="With --bracket: team size-level pairs, e.g. 3-easy,4-normal "
+                                                    "(default: the report's, 2 to 7 samurai at Easy and Normal)."),
+    check: bool = typer.Option(False, "--check", help="With --bracket: also play foresight, judge and the default "
+                                                      "on every deal's fixed outcomes, and count the proved-lost "
+                                                      "deals any of them won."),
     force: bool = ForceOpt,
 ):
+    if bracket is not None or check or cells is not None:
+        return _bracket(bracket, cells, games, seed, budget, check)
     from kiai.paths import check_output
     from kiai.progress import Bar
     from kiai.solve import check_solve, solve_table, write_solved
 
+    games = 10 if games is None else games
+    budget = 200_000 if budget is None else budget
     check_solve(table.samurai, table.difficulty, games, seed, budget, order)
     if out:
         check_output(Path(out), force=force, suffixes=(".json",))
@@ -49,3 +67,38 @@ def solve(
           + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
     if out:
         write_solved(res, out)
+
+
+def _bracket(path, cells, games, seed, budget, check) -> None:
+    """`kiai solve --bracket`: the report's cells solved into a table, and with --check the players' count."""
+    from kiai.bracket import BRACKET_BUDGET, BRACKET_DEALS, check_bracket, check_rows, solve_bracket
+    from kiai.checks import fail
+    from kiai.progress import Bar
+
+    if path is None:
+        fail("--cells and --check go with --bracket TABLE.parquet")
+    games = BRACKET_DEALS if games is None else games
+    budget = BRACKET_BUDGET if budget is None else budget
+    picked = check_bracket(path, cells, games, seed, budget)
+    with Bar(name="solve") as bar:
+
+        def each(_row) -> None:
+            if bar.started is None:
+                bar.start("deals", games * len(picked))
+            bar.advance(1)
+
+        table = solve_bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, on_deal=each)
+    per = check_rows(table)
+    for r in per.itertuples():
+        line = f"{r.n_samurai} samurai {r.difficulty}: {r.deals} deals, won {r.won}, lost {r.lost}, unknown {r.unknown}"
+        if check:
+            line += ("; proved lost and won by " + ", ".join(f"{p} {getattr(r, f'lost_won_{p}')}" for p in
+                                                            ("default", "judge", "foresight"))
+                     + "; unknown and won by " + ", ".join(f"{p} {getattr(r, f'unknown_won_{p}')}" for p in
+                                                          ("default", "judge", "foresight")))
+        print(line + ".")
+    if check:
+        bad = int(per[[c for c in per if c.startswith("lost_won_")]].to_numpy().sum())
+        print(f"Deals proved lost: {int(per['lost'].sum())}; won by a player all the same: {bad} (must be 0).")
+        if bad:
+            raise typer.Exit(1)

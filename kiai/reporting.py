@@ -59,11 +59,27 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
             notes[key if len(results) == 1 else f"{key} ({path.name})"] = value
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    solved = _solved(results[0])
     try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
-        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names))
+        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names,
+                                                              solved=solved))
     except ValueError as e:
         fail(f"{results[0]}: {e}")
     return written
+
+
+def _solved(first: Path):
+    """The solve stage's table (kiai solve --bracket) beside the first results table, or None (the
+    page then says 'not solved'); a bad one is refused in one line."""
+    from kiai.reports.page.bracket import SOLVED, read_solved
+
+    path = (first if first.is_dir() else first.parent) / SOLVED
+    if not path.is_file():
+        return None
+    try:
+        return read_solved(path)
+    except ValueError as e:
+        fail(f"{path}: {e}")
 
 
 def _sweep_notes(path: Path) -> dict:

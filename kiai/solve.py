@@ -61,13 +61,22 @@ def keyed_config(config: GameConfig, **kw) -> np.recarray:
     return cfgs
 
 
+def _start_records(start):
+    """The kernel's start records: start = (pub, hid), a position, or None (none: the deal's setup)."""
+    from kiai.simcore.state import HIDDEN, TABLE
+
+    if start is None:
+        return np.zeros(0, dtype=TABLE), np.zeros(0, dtype=HIDDEN)
+    return np.array(start[0], dtype=TABLE).reshape(1), np.array(start[1], dtype=HIDDEN).reshape(1)
+
+
 class Solver:
     """The search's configuration for one table, reused deal after deal."""
 
     def __init__(self, samurai, level: str = "normal", tt_bits: int | None = None, budget: int = DEFAULT_BUDGET,
                  order: str = "foresight"):
         from kiai.simcore.gateway import HOOK_ARGS, address
-        from kiai.simcore.solve import QBUF, question_hook
+        from kiai.simcore.solve import QBUF, question_hook, work_arrays
         from kiai.simcore.state import TABLE
 
         if order not in ORDERS:
@@ -88,13 +97,17 @@ class Solver:
         self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
         self.line = np.zeros(LINE_CAP, dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
+        self.work = work_arrays()  # made once: a deal's search then allocates nothing
 
-    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET) -> Solved:
+    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET, start=None) -> Solved:
+        """Deal `game` of `seed`, or (start = (pub, hid), a hand-built turn's start: tests/scenario.py)
+        that position, its later random events keyed on (seed, game)."""
         from kiai.simcore.solve import S_NODES, S_STATES, STATUS, solve_deal
 
+        pubs, hids = _start_records(start)
         t0 = time.perf_counter()
         answer, n = solve_deal(self.cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), np.int64(budget),
-                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats)
+                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats, pubs, hids, self.work)
         dt = time.perf_counter() - t0
         if n > LINE_CAP:
             raise RuntimeError(f"deal {game}: a winning line of {n} answers is longer than {LINE_CAP}")
@@ -115,32 +128,36 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
     return out
 
 
-def certify(samurai, level: str, seed: int, game: int, line) -> bool:
+def certify(samurai, level: str, seed: int, game: int, line, start=None) -> bool:
     """Whether `line`, fed as forced decisions to the engine's own kernel from the deal's setup
-    with the same keyed outcomes, wins, uses every answer and breaks no rule."""
+    (or the position start = (pub, hid)) with the same keyed outcomes, wins, uses every answer
+    and breaks no rule."""
     from kiai.simcore.kernel import play_games
     from kiai.strategies.compiling import state_records
 
     config = _table(samurai, level)
-    cfgs = keyed_config(config)
+    cfgs = keyed_config(config, from_state=start is not None)
     bufs = script(cfgs[0], None, (), list(line))  # noqa: F841 - kept alive while played
     recs = state_records()
     out = np.zeros((1, N_OUT), dtype=np.int32)
-    pub, hid = (r[0] for r in state_records()[:2])
-    play_games(cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), out, *(r[0] for r in recs), pub, hid)
+    pubs, hids = _start_records(start)
+    if start is None:
+        pubs, hids = (r for r in state_records()[:2])
+    play_games(cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), out, *(r[0] for r in recs), pubs[0], hids[0])
     book = recs[2][0]
     return int(out[0, O_OUTCOME]) == 0 and int(out[0, O_ERR]) == 0 and int(book["fd_pos"]) == len(line)
 
 
 def keyed_outcomes(samurai, level: str, games: int, seed: int = 0, strategy: str = registry.DEFAULT,
-                   params=None, game0: int = 0) -> np.ndarray:
+                   params=None, game0: int = 0, start=None) -> np.ndarray:
     """The results rows (simcore.results) of `strategy` on deals game0.. of `seed`, outcomes keyed
-    by event: the deals solve() searches."""
+    by event: the deals solve() searches (from the position start = (pub, hid), if given)."""
     from kiai.strategies.playing import play_batch
 
     config = _table(samurai, level, strategy, params)
     out = np.zeros((games, N_OUT), dtype=np.int32)
-    play_batch(keyed_config(config), seed, game0, out)
+    play_batch(keyed_config(config, from_state=start is not None), seed, game0, out,
+               None if start is None else _start_records(start))
     return out
 
 

@@ -39,9 +39,10 @@ from numba.extending import intrinsic
 from kiai.simcore.codes import OUT_WIN
 from kiai.simcore.gateway import call_decide, call_hook
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from kiai.simcore.kernel import load_tables
+from kiai.simcore.kernel import load_readings, load_tables
 from kiai.simcore.rng import seed_streams
 from kiai.simcore.rounds import play_game, setup
+from kiai.simcore.unseen import recount_unseen
 from kiai.simcore.state import (
     BOOK,
     BOOK_SIZE,
@@ -208,28 +209,33 @@ def _save(w, pubs, hids, mems, slot):
     copy_record(mems[slot], w[4], MEM_HEAD)
 
 
+@njit(cache=True)
+def work_arrays():
+    """The search's own arrays, made once for a table and reused deal after deal (solve_deal's
+    `work`): a turn start's records by slot, the answers fixed in each turn, the frames of the
+    stack, and a flag set once the card tables are copied into the slots."""
+    return (np.zeros(MAX_TURNS, dtype=TABLE), np.zeros(MAX_TURNS, dtype=HIDDEN), np.zeros(MAX_TURNS, dtype=MEM),
+            np.zeros((MAX_TURNS, MAX_ASKED), dtype=np.int64), np.zeros(MAX_TURNS, dtype=np.int64),
+            np.zeros((MAX_FRAMES, 4), dtype=np.int64), np.zeros((MAX_FRAMES, 64), dtype=np.int64),
+            np.zeros(1, dtype=np.int64))
+
+
 # long: one search loop over an explicit stack (numba compiles no recursion over these records); its steps share
 # every local, and helpers would pass them all back and forth
 @njit(cache=True)
-def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats):
-    """Search deal `game` of `seed` under cfg (event-keyed, the default's decide, question_hook
-    as its planner at every question but Q_ABSENT, cfg.pdata = qbuf's address) for at most
+def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats, start_pub, start_hid, work):
+    """Search deal `game` of `seed` (or, where start_pub holds one, the position start_pub[0],
+    start_hid[0]: a turn's start, built by hand as tests build them, R-16a; its later events keyed
+    on the deal) under cfg (event-keyed, the default's decide, question_hook as its planner at
+    every question but Q_ABSENT, cfg.pdata = qbuf's address) for at most
     `budget` turn plays (nodes). Returns (answer, the winning line's length); WON writes the line
     into `line`, and stats gets the nodes, turns played through, states kept and deepest turn."""
-    pubs = np.zeros(MAX_TURNS, dtype=TABLE)
-    hids = np.zeros(MAX_TURNS, dtype=HIDDEN)
-    mems = np.zeros(MAX_TURNS, dtype=MEM)
+    pubs, hids, mems, pre, slen, fr, f_opts, ready = work
+    f_slot, f_plen, f_k, f_i = fr[:, 0], fr[:, 1], fr[:, 2], fr[:, 3]
     wpubs = np.zeros(1, dtype=TABLE)
     whids = np.zeros(1, dtype=HIDDEN)
     books = np.zeros(1, dtype=BOOK)
     wmems = np.zeros(1, dtype=MEM)
-    pre = np.zeros((MAX_TURNS, MAX_ASKED), dtype=np.int64)
-    slen = np.zeros(MAX_TURNS, dtype=np.int64)
-    f_slot = np.zeros(MAX_FRAMES, dtype=np.int64)
-    f_plen = np.zeros(MAX_FRAMES, dtype=np.int64)
-    f_k = np.zeros(MAX_FRAMES, dtype=np.int64)
-    f_i = np.zeros(MAX_FRAMES, dtype=np.int64)
-    f_opts = np.zeros((MAX_FRAMES, 64), dtype=np.int64)
     pub, hid, book, mem = wpubs[0], whids[0], books[0], wmems[0]
     w = (pub, hid, book, cfg, mem)
     scalars, skip = layout[0], layout[1]
@@ -245,16 +251,25 @@ def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats):
     mem.plan = 0
     mem.plan_at = 0
     mem.own = -1.0
+    given = start_pub.shape[0] > 0
+    if given:
+        copy_record(pub, start_pub[0], TABLE_SIZE)
+        copy_record(hid, start_hid[0], HIDDEN_SIZE)
+        load_readings(pub, cfg)
+        recount_unseen(pub)
     seed_streams(hid, mem, seed, game)
     mem.game = game
     cfg.from_state = 0
     cfg.stop_turns = 0
     cfg.fd_n = 0
     qbuf[0] = 0
-    setup(w)
-    play_game(w)
-    for s in range(MAX_TURNS):
-        copy_record(pubs[s], pub, TABLE_SIZE)  # the card tables once
+    if not given:
+        setup(w)
+        play_game(w)
+    if ready[0] == 0:  # the card tables once for the table (the slots' other fields are saved before read)
+        for s in range(MAX_TURNS):
+            copy_record(pubs[s], pub, TABLE_SIZE)
+        ready[0] = 1
     _save(w, pubs, hids, mems, 0)
     h1, h2 = state_hash(pub, hid, scalars, skip)
     tt_visit(tt1, tt2, h1, h2, stats)

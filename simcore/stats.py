@@ -79,6 +79,16 @@ def _normal_isf(alpha: float) -> float:
     return float(-ndtri(alpha))
 
 
+def clopper_pearson(wins, n, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval for wins/n, two-sided at `level`."""
+    wins, n = _as_count(wins, "wins"), _as_count(n, "n")
+    _check_level(level)
+    if n <= 0 or not 0 <= wins <= n:
+        raise ValueError(f"need 0 <= wins <= n and n > 0, got {wins} of {n}")
+    lo, hi = _clopper_pearson(wins, n, (1.0 - level) / 2.0)
+    return float(lo), float(hi)
+
+
 def _clopper_pearson(wins: int, n: int, alpha: float) -> tuple[float, float]:
     """statsmodels' proportion_confint(method="beta"): scipy's beta quantiles, 0 and 1 at the ends."""
     from scipy.stats import beta

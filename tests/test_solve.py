@@ -96,13 +96,94 @@ def test_every_won_line_replays_as_a_win(easy_solved):
         assert not S.certify(LINEUP, "easy", 0, s.game, s.line + [0])  # every answer is used
 
 
+# Hand-built deals (tests/scenario.py, R-16a): round 3 at Heroic (no family bonus heals, R-14), Gorobei at
+# seat 0 on his last life (animal side with a wound token, §6), his defence side a farm and a doll but no hat;
+# kanbei and kikuchiyo hold a full defence side and have passed. The round ends when the raider stack is
+# empty or all have passed (R-9, §9); its first step then wounds Gorobei for the missing hat, which kills
+# him and loses the game (§6, R-15). He lives only by defending the hat card at the stack's bottom.
+HAND = ("gorobei", "kanbei", "kikuchiyo")
+
+
+def _last_life(stack, line=()):
+    """The position above, the raider stack `stack` top first and Gorobei's combat line `line`."""
+    from conftest import Cards
+    from scenario import Position
+
+    cards = Cards()
+    pos = Position(S._table(HAND, "heroic"))
+    for seat in (1, 2):
+        pos.defence(seat, cards.guard()).passed(seat)
+    pos.defence(0, cards.guard()[1:])  # farm and doll, no hat
+    pos.line(0, [cards(value=v, symbol=y, penalties=[]) for v, y in line])
+    pos.raider([cards(value=v, symbol=y, penalties=list(p)) for v, y, p in stack])
+    pos.wound(0, 3).turn(0, 3).village(barricades=3, farmsteads=6, families=3)
+    return (pos.pub, pos.hid)
+
+
+def kiai_trap():
+    """Gorobei's line holds 9 (4 + 3 + 2); the stack is a doll 3 (which he cannot defend: he holds a doll)
+    over a hat 1. Confronting the 3 brings him to exactly 12, his animal Kiai (§5): the shipped players
+    activate it with its effect (R-10), which discards the top two raider cards, the hat among them; the
+    stack is empty, the round ends, he dies. Declining the effect (or the Kiai) keeps the hat for his
+    next turn (R-10: activation is optional): fight it, defend it, the stack empties, the village holds."""
+    return _last_life([(3, "doll", ()), (1, "hat", ())], line=[(4, "hat"), (3, "hat"), (2, "doll")])
+
+
+def lost_whatever():
+    """The stack is a doll 1 with the penalty 'intruder' (the top raider card goes to the intruder
+    stack) over a hat 2; Gorobei's line is empty. Pass: all have passed, the round ends. Fight: he must
+    confront the 1 (he holds a doll, §4), and at his next turn its penalty (odd: Gorobei may not ignore
+    it, R-4; §3's battle penalty) moves the hat away, which empties the stack and ends the round (R-9).
+    Either way the hat never reaches him."""
+    return _last_life([(1, "doll", ("intruder",)), (2, "hat", ())])
+
+
+def test_hand_built_deal_only_a_declined_kiai_effect_wins_is_won_certified_and_lost_by_the_shipped_players_r10_r9_r15():
+    """R-10 (Kiai is optional), §5 (Gorobei's effect), R-9, §9 step 1, §6, R-15."""
+    from kiai.simcore.questions import KIAI_EFFECT, KIAI_PLAIN
+
+    start = kiai_trap()
+    won = S.Solver(HAND, "heroic", budget=2000).solve(0, 0, 2000, start=start)
+    assert won.answer == "won", won
+    assert S.certify(HAND, "heroic", 0, 0, won.line, start=start)
+    # by hand: fight (1), the Kiai without its effect or declined, fight (1), defend the hat (1)
+    assert won.line[0] == 1 and won.line[1] != KIAI_EFFECT and won.line[2:] == [1, 1]
+    assert S.certify(HAND, "heroic", 0, 0, [1, KIAI_PLAIN, 1, 1], start=start)
+    assert not S.certify(HAND, "heroic", 0, 0, [1, KIAI_EFFECT], start=start)
+    for strategy in ("selfplay", "counter", "reference"):  # the default, the greedy counter, the rules tests' player
+        assert S.keyed_outcomes(HAND, "heroic", 1, strategy=strategy, start=start)[0, O_OUTCOME] != 0, strategy
+
+
+def test_hand_built_deal_lost_whatever_is_played_is_proved_lost_r4_r9_r15():
+    """§3 (battle penalty), R-4 (Gorobei ignores even cards' penalties only), §7 'intruder', R-9,
+    §9 step 1, §6, R-15: no line wins, and the search exhausts them all."""
+    lost = S.Solver(HAND, "heroic", budget=2000).solve(0, 0, 2000, start=lost_whatever())
+    assert lost.answer == "lost", lost
+    assert lost.nodes < 50
+    # with the hat on top instead, the same search finds the win: the proof is not a failure to search
+    won = S.Solver(HAND, "heroic", budget=2000).solve(0, 0, 2000, start=_last_life([(2, "hat", ()), (1, "doll", ("intruder",))]))
+    assert won.answer == "won"
+
+
 def test_no_strategy_wins_a_deal_proved_lost():
+    """Real deals (none proved lost at this budget, PILOT-60) and the hand-built one that is: every
+    strategy, honest or cheating, loses each deal the solver proved lost."""
     solved = S.solve(LINEUP, "heroic", 6, seed=0, budget=3000)
     lost = [s.game for s in solved if s.answer == "lost"]
     for strategy in ("counter", "selfplay"):
         out = S.keyed_outcomes(LINEUP, "heroic", 6, seed=0, strategy=strategy)
         for g in lost:
             assert out[g, O_OUTCOME] != 0
+    start = lost_whatever()
+    met = 0
+    for game in range(3):  # the position's later events keyed on three deals
+        if S.Solver(HAND, "heroic", budget=2000).solve(0, game, 2000, start=start).answer != "lost":
+            continue
+        met += 1
+        for strategy in ("counter", "selfplay", "reference", "foresight"):
+            out = S.keyed_outcomes(HAND, "heroic", 1, game0=game, strategy=strategy, start=start)
+            assert out[0, O_OUTCOME] != 0, (strategy, game)
+    assert met == 3
 
 
 def test_kiai_solve_writes_every_deal_and_refuses_bad_input_in_one_line(capsys, tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page import advice, agreement, charts, house, ladder, sections
+from kiai.reports.page import advice, agreement, bracket, charts, house, ladder, sections
 from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.files import atomic_write
 from kiai.reports.page.glance import glance_blocks
@@ -87,10 +87,11 @@ def views(df: pd.DataFrame) -> Views:
 
 
 def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: dict | None = None,
-                 components: dict | None = None) -> dict:
+                 components: dict | None = None, solved: pd.DataFrame | None = None) -> dict:
     """Write charts (PNG and SVG), tables (CSV), report.md and report.html into out_dir.
     `components`: {sha256: name} of other component files the House rules section compares
-    (reports.page.house; the table's rows of other files are shown there only).
+    (reports.page.house; the table's rows of other files are shown there only). `solved`: the solve
+    stage's table (reports.page.bracket), None where the folder has none.
 
     Returns {file name: path} for every file written. Charts with nothing to draw are left
     out with a note in the pages.
@@ -117,8 +118,9 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
     page.add(("p", scope.precision()), ("toc",))
     with rc_context(charts.STYLE):
         strong = v.strong
-        _in_short(page, played, strategy, scope, strong)
+        _in_short(page, played, strategy, scope, strong, solved)
         _levels(page, scope, strong)
+        page.add(*bracket.section(solved))
         sections.lineups(page, main, scope)
         sections.seating(page, main, scope)
         sections.house_rules(page, played, strategy, scope)
@@ -142,7 +144,8 @@ def summary(df: pd.DataFrame) -> str:
     )
 
 
-def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong: pd.DataFrame) -> None:
+def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong: pd.DataFrame,
+              solved: pd.DataFrame | None = None) -> None:
     page.add(("h2", "In short"))
     by_size = in_short(df, strategy, strong)
     if not by_size:
@@ -154,7 +157,9 @@ def _in_short(page: Page, df: pd.DataFrame, strategy: str, scope: Scope, strong:
         "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."
         # who the two players are, and how the strongest's rate is estimated: under the headline
         + (" Who kiai's two players are: How hard is each level." if not strong.empty else "")))
+    at_best = bracket.in_short_players(strong, advice.level_rates(scope.grid))
     for n, lines in by_size.items():
+        lines = lines + bracket.in_short_line(solved, n, at_best)
         page.add(("h3", f"{n} samurai" + (" (absent tokens on, R-18)" if n == 2 else "")), ("ul", lines))
 
 
