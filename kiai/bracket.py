@@ -1,4 +1,4 @@
-"""How hard at best, per team size and level (issue 60): `kiai solve --bracket` and `--check`.
+"""How hard at best, per team size and level: `kiai solve --bracket` and `--check`.
 
 solve_bracket() solves the deals of each cell (a team size and a level) with perfect information
 (kiai.solve: every random event keyed on the deal and the event, so the deal is a puzzle with one

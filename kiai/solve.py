@@ -1,4 +1,4 @@
-"""How hard at best (issue 60): solve deals with perfect information, and play strategies on the
+"""How hard at best: solve deals with perfect information, and play strategies on the
 same fixed outcomes.
 
 solve() asks simcore.solve's exact search, deal by deal, whether any sequence of decisions wins
@@ -203,7 +203,7 @@ def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 
     solve(config.samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
     counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
     return {"samurai": list(config.samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
-            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a; issue 60)", **counts,
+            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a)", **counts,
             "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
 
 

@@ -15,7 +15,7 @@ the next one instead of drawing, so tests can script every random event. With cf
 value is the element drawn (a card, a token, a seat) rather than its index: kiai replay feeds a
 record's outcomes so, and an outcome that is not among the candidates is an error.
 
-Event-keyed outcomes (cfg.event_keyed, off by default; issue 60): each random event of a game
+Event-keyed outcomes (cfg.event_keyed, off by default): each random event of a game
 restarts the game's stream from a key of its own, a function of (seed, game index), the kind of
 event (EV_*) and how many events of that kind came before it in the game: round r's deck, the
 k-th farmstead pick, the k-th family lost, ... (event()). With one shared stream, how many draws

@@ -1,4 +1,4 @@
-"""Perfect-information search of one deal (issue 60): can any sequence of decisions win it?
+"""Perfect-information search of one deal: can any sequence of decisions win it?
 
 With event-keyed outcomes (cfg.event_keyed, simcore.rng.event) every random event of a deal is
 fixed in advance, whatever is played, and no samurai holds a private card: the game becomes a

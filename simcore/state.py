@@ -236,7 +236,8 @@ CFG = np.dtype([_field(name, f) for name, *f in (
     ("fd_n",),
     # 1: every random event of a game draws from a stream keyed on the deal and the event itself
     # (round r's deck, the k-th farmstead pick, ...; rng.event), not from one shared stream, so
-    # that no sequence of decisions can steer a later outcome (issue 60's solver). 0: the default
+    # that no sequence of decisions can steer a later outcome (the perfect-information solver,
+    # simcore.solve). 0: the default
     ("event_keyed",),
 )])
 

@@ -1,4 +1,4 @@
-"""How hard at best (issue 60): the solve stage's table (kiai solve --bracket, kiai.bracket), its
+"""How hard at best: the solve stage's table (kiai solve --bracket, kiai.bracket), its
 check against the players, and its section of the report (reports.page.bracket)."""
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""How hard at best: the share of deals a player who knew every card could win (issue 60).
+"""How hard at best: the share of deals a player who knew every card could win.
 
 The solve stage of `make report` (`kiai solve --bracket`, kiai.bracket) writes solved.parquet
 beside the results table: one row a deal, its answer won (a winning line, replayed by the engine),
