@@ -58,3 +58,27 @@ def test_the_heavy_libraries_are_still_there_when_used():
     """A lazy import is still an import: the statistics that need statsmodels get it."""
     loaded = loaded_after("from kiai.simcore.stats import paired_test\npaired_test([True, False] * 20, [False, True] * 20)")
     assert "statsmodels" in loaded
+
+
+def modules_after(code: str) -> list[str]:
+    """Every module (dotted name) a fresh interpreter has loaded after running `code`; its
+    standard error is a pipe, as in a log or under a test runner: no terminal."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+SIMULATE = ("import contextlib, io\n"
+            "from kiai.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['simulate', '-n', '50', '-s', 'kyuzo,kikuchiyo']) == 0\n")
+
+
+def test_simulate_on_no_terminal_loads_no_progress_bar_and_nothing_of_the_page():
+    """`kiai simulate` with standard error on no terminal draws no bar, so rich stays unloaded;
+    nothing of the report's page, searches or records is loaded."""
+    loaded = modules_after(SIMULATE)
+    assert "kiai.cli.simulate" in loaded  # the probe did play
+    assert not [m for m in loaded if m.split(".")[0] == "rich"], "rich is loaded without a bar to draw"
+    assert not [m for m in loaded if m.startswith(("kiai.reports.page", "kiai.reports.search", "kiai.reports.records"))]
