@@ -82,3 +82,19 @@ def test_simulate_on_no_terminal_loads_no_progress_bar_and_nothing_of_the_page()
     assert "kiai.cli.simulate" in loaded  # the probe did play
     assert not [m for m in loaded if m.split(".")[0] == "rich"], "rich is loaded without a bar to draw"
     assert not [m for m in loaded if m.startswith(("kiai.reports.page", "kiai.reports.search", "kiai.reports.records"))]
+
+
+def test_simulate_imports_only_its_own_command_and_each_name_registers_its_command():
+    """The CLI imports only the module of the command it runs (each brings its own imports);
+    `kiai --help` and the tests get the whole app, and each name of cli.main.COMMANDS registers
+    the command of that name."""
+    loaded = modules_after(SIMULATE)
+    others = [m for m in loaded if m.startswith("kiai.cli.") and m not in ("kiai.cli.main", "kiai.cli.common", "kiai.cli.simulate")]
+    assert not others, f"`kiai simulate` imports the other commands {others}"
+    import typer
+
+    from kiai.cli import main
+
+    for name, _, _ in main.COMMANDS:
+        assert list(typer.main.get_command(main.make_app(name)).commands) == [name]
+    assert list(typer.main.get_command(main.app).commands) == [name for name, _, _ in main.COMMANDS] + ["train"]
