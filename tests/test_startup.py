@@ -98,3 +98,14 @@ def test_simulate_imports_only_its_own_command_and_each_name_registers_its_comma
     for name, _, _ in main.COMMANDS:
         assert list(typer.main.get_command(main.make_app(name)).commands) == [name]
     assert list(typer.main.get_command(main.app).commands) == [name for name, _, _ in main.COMMANDS] + ["train"]
+
+
+def test_main_called_by_a_program_leaves_the_garbage_collectors_pace_alone(capsys):
+    """Only the `kiai` process itself (main() reading sys.argv) sets the collector's pace."""
+    import gc
+
+    from kiai.cli.main import main
+
+    before = gc.get_threshold()
+    assert main(["rules"]) == 0
+    assert gc.get_threshold() == before
