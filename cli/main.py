@@ -161,10 +161,11 @@ def _collect_as_a_command() -> None:
     typer's and pydantic's models) and few cycles among them; at Python's default pace the collector
     walks them all twice while the engine loads, and once more at the exit, some 0.1 s of a warm
     `kiai simulate` that frees next to nothing. A young-object collection every 10,000 allocations
-    rather than 700 leaves those walks out of a start (a long sweep keeps a bounded heap all the
-    same: the young objects are still collected); the objects alive at the exit are frozen
-    (gc.freeze), which the exit's collection then leaves alone."""
-    gc.set_threshold(10_000, *gc.get_threshold()[1:])
+    rather than 700, and one of the middle generation every 100 of those rather than 10, leave
+    those walks out of a start (a long sweep keeps a bounded heap all the same: every generation
+    is still collected, less often); the objects alive at the exit are frozen (gc.freeze), which
+    the exit's collection then leaves alone."""
+    gc.set_threshold(10_000, 100, gc.get_threshold()[2])
     atexit.register(gc.freeze)
 
 
