@@ -109,3 +109,16 @@ def test_main_called_by_a_program_leaves_the_garbage_collectors_pace_alone(capsy
     before = gc.get_threshold()
     assert main(["rules"]) == 0
     assert gc.get_threshold() == before
+
+
+def test_a_warm_simulate_loads_none_of_the_event_logs_writers():
+    """The event log's writers are compiled with the engine that calls them, and its cached code
+    holds them: a warm start loads none of them (they were compiled at import, two loads of numba's
+    cache in every start). The first run warms the cache where this session's sources are new."""
+    modules_after(SIMULATE)
+    loaded = modules_after(
+        SIMULATE + "from numba.core.dispatcher import Dispatcher\n"
+        "from kiai.simcore import events\n"
+        "compiled = [name for name, f in vars(events).items() if isinstance(f, Dispatcher) and f.overloads]\n"
+        "assert not compiled, compiled\n")
+    assert "kiai.simcore.events" in loaded
