@@ -44,29 +44,21 @@ def _kiai(
     """kiai's own options, before a command (the app's help text says what kiai is)."""
 
 
-# Each command lives in its own module (cli/MODULE.py) as a plain function marked with
-# cli.common.command; they are registered here as (command, module, function), in this order
-# (the order of `kiai --help`). No command module imports this one.
-COMMANDS = (
-    ("balance", "balance", "balance"),
-    ("bench", "bench", "bench"),
-    ("compare", "compare", "compare"),
-    ("record", "record_cmd", "record"),
-    ("replay", "record_cmd", "replay"),
-    ("report", "report_cmd", "report"),
-    ("rules", "rules_cmd", "rules"),
-    ("simulate", "simulate", "simulate"),
-    ("solve", "solve_cmd", "solve"),
-    ("strategies", "strategies_cmd", "strategies"),
-    ("sweep", "sweep", "sweep"),
-    ("trace", "trace_cmd", "trace"),
-    ("tune", "tune", "tune"),
-)
+# Each command lives in its own module as a plain function marked with cli.common.command; they
+# are registered here as {command: "module.function"} of cli/, in this order (the order of
+# `kiai --help`). No command module imports this one.
+COMMANDS = {
+    "balance": "balance.balance", "bench": "bench.bench", "compare": "compare.compare", "record": "record_cmd.record",
+    "replay": "record_cmd.replay", "report": "report_cmd.report", "rules": "rules_cmd.rules",
+    "simulate": "simulate.simulate", "solve": "solve_cmd.solve", "strategies": "strategies_cmd.strategies",
+    "sweep": "sweep.sweep", "trace": "trace_cmd.trace", "tune": "tune.tune",
+}
 # the training commands, one group: what a user who only analyses the game never needs
-TRAINING = (("learned", "train", "train"), ("value", "train_value", "train_value"), ("ship", "ship_value", "ship_value"))
+TRAINING = {"learned": "train.train", "value": "train_value.train_value", "ship": "ship_value.ship_value"}
 
 
-def _register(app: typer.Typer, module: str, function: str) -> None:
+def _register(app: typer.Typer, where: str) -> None:
+    module, function = where.split(".")
     marked = getattr(importlib.import_module(f"kiai.cli.{module}"), function)
     app.command(**marked.command_settings)(marked)
 
@@ -77,15 +69,15 @@ def make_app(only: str | None = None) -> typer.Typer:
     with their registration take some 0.02 s of a start that numba's floor leaves 0.35 s for."""
     app = typer.Typer(name="kiai", help=HELP, pretty_exceptions_enable=False, **SETTINGS)
     app.callback()(_kiai)
-    for name, module, function in COMMANDS:
+    for name, where in COMMANDS.items():
         if only in (None, name):
-            _register(app, module, function)
+            _register(app, where)
     if only is None:
         train_app = typer.Typer(name="train", help="Train kiai's learned players (needs PyTorch, the extra kiai[train]): "
                                                    "`learned`'s model, the values `selfplay` and `judge` play by, and "
                                                    "ship a value as a family's own.", **SETTINGS)
-        for _, module, function in TRAINING:
-            _register(train_app, module, function)
+        for where in TRAINING.values():
+            _register(train_app, where)
         app.add_typer(train_app, name="train", short_help="Train the learned players: kiai train learned|value|ship.")
     return app
 
@@ -110,7 +102,7 @@ def moved(argv: list[str]) -> str | None:
     `kiai train FOLDER --options`), or None."""
     if argv and argv[0] in MOVED:
         return f"`kiai {argv[0]}` is now `{MOVED[argv[0]]}` (same options)"
-    subcommands = {name for name, _, _ in TRAINING}
+    subcommands = set(TRAINING)
     if len(argv) > 1 and argv[0] == "train" and argv[1] not in subcommands and argv[1] not in ("--help", "-h"):
         return ("`kiai train` takes a subcommand: `kiai train learned` (what `kiai train` was), "
                 "`kiai train value`, `kiai train ship`")
@@ -180,7 +172,7 @@ def _drop_stdout() -> None:
 
 def _main(argv: list[str] | None) -> int:
     args = [str(a) for a in (sys.argv[1:] if argv is None else argv)]
-    asked = args[0] if args and args[0] in {name for name, _, _ in COMMANDS} else None
+    asked = args[0] if args and args[0] in COMMANDS else None
     command = typer.main.get_command(make_app(asked))
     set_command_line(args)
     if environment.PROBLEM is not None:

@@ -95,9 +95,9 @@ def test_simulate_imports_only_its_own_command_and_each_name_registers_its_comma
 
     from kiai.cli import main
 
-    for name, _, _ in main.COMMANDS:
+    for name in main.COMMANDS:
         assert list(typer.main.get_command(main.make_app(name)).commands) == [name]
-    assert list(typer.main.get_command(main.app).commands) == [name for name, _, _ in main.COMMANDS] + ["train"]
+    assert list(typer.main.get_command(main.app).commands) == [*main.COMMANDS, "train"]
 
 
 def test_main_called_by_a_program_leaves_the_garbage_collectors_pace_alone(capsys):
