@@ -91,7 +91,10 @@ class Bar(Progress):
         self.started = time.perf_counter()
         self.threads, self.workers = threads, workers
         make = self.make or bar
-        self._bar = make() if self.enabled is None else make(enabled=self.enabled)
+        if self.enabled is None and make is bar and not may_be_terminal():
+            self._bar = _Unshown()  # as rich's bar would be here, without importing rich
+        else:
+            self._bar = make() if self.enabled is None else make(enabled=self.enabled)
         self._bar.__enter__()
         if configurations is not None:
             self._configurations = self._bar.add_task("configurations", total=configurations, rate=" ")
@@ -122,6 +125,42 @@ class Bar(Progress):
         if self._bar is not None:
             self._bar.__exit__(*exc)
             self._bar = None
+        return False
+
+
+class _Unshown:
+    """The calls Bar makes of a rich bar that is not shown: none does anything."""
+
+    disable = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+    def add_task(self, *args, **fields) -> int:
+        return 0
+
+    def advance(self, *args) -> None:
+        pass
+
+    def update(self, *args, **fields) -> None:
+        pass
+
+
+def may_be_terminal() -> bool:
+    """False where rich would surely find standard error no terminal, known without importing
+    rich (a few hundredths of a second of a start): it is not a tty, and neither TTY_COMPATIBLE=1
+    nor FORCE_COLOR, by which rich takes a pipe for a terminal, is set. Where this is True, bar()
+    asks rich itself."""
+    import os
+
+    if os.environ.get("TTY_COMPATIBLE") == "1" or "FORCE_COLOR" in os.environ:
+        return True
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed: rich says no terminal too
         return False
 
 

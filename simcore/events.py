@@ -6,9 +6,10 @@ of each code says. The codes from EV_DECISION on are written only when a game is
 each turn and end-of-round step (reports.records.game turns them into JSON).
 """
 
-from numba import carray, njit, types
+import numpy as np
+from numba import carray, njit
 
-from kiai.simcore.state import G_TYPE, int_to_pointer
+from kiai.simcore.state import int_to_pointer
 
 TR_COLS = 8  # code, round, then the arguments a .. f (zeros where an event has fewer)
 EV_ROUND_START = 1  # first seat, raider count
@@ -93,17 +94,30 @@ def _append(g, code, a, b, c, d, e, f):
     book.trace_n = i + 1
 
 
-@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64), cache=True)
+# log and record_row hand every argument on as an int64 to a function compiled once (a call with a
+# literal 3 or a uint8 field would otherwise compile one of its own), and that function is compiled
+# with the first engine function that calls it, not at import: the engine's cached code holds it,
+# so a warm start never loads it.
+@njit(cache=True, inline="always")
 def log(g, code, a, b, c, d):
     """Append an event when the game is traced (cfg.tracing)."""
+    _log(g, np.int64(code), np.int64(a), np.int64(b), np.int64(c), np.int64(d))
+
+
+@njit(cache=True)
+def _log(g, code, a, b, c, d):
     if g[3].tracing:
         _append(g, code, a, b, c, d, 0, 0)
 
 
-@njit(types.void(G_TYPE, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-                 types.int64), cache=True)
+@njit(cache=True, inline="always")
 def record_row(g, code, a, b, c, d, e, f):
     """Append a recorded game's row (cfg.recording): six arguments."""
+    _record_row(g, np.int64(code), np.int64(a), np.int64(b), np.int64(c), np.int64(d), np.int64(e), np.int64(f))
+
+
+@njit(cache=True)
+def _record_row(g, code, a, b, c, d, e, f):
     if g[3].recording:
         _append(g, code, a, b, c, d, e, f)
 

@@ -58,3 +58,67 @@ def test_the_heavy_libraries_are_still_there_when_used():
     """A lazy import is still an import: the statistics that need statsmodels get it."""
     loaded = loaded_after("from kiai.simcore.stats import paired_test\npaired_test([True, False] * 20, [False, True] * 20)")
     assert "statsmodels" in loaded
+
+
+def modules_after(code: str) -> list[str]:
+    """Every module (dotted name) a fresh interpreter has loaded after running `code`; its
+    standard error is a pipe, as in a log or under a test runner: no terminal."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+SIMULATE = ("import contextlib, io\n"
+            "from kiai.cli.main import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    assert main(['simulate', '-n', '50', '-s', 'kyuzo,kikuchiyo']) == 0\n")
+
+
+def test_simulate_on_no_terminal_loads_no_progress_bar_and_nothing_of_the_page():
+    """`kiai simulate` with standard error on no terminal draws no bar, so rich stays unloaded;
+    nothing of the report's page, searches or records is loaded."""
+    loaded = modules_after(SIMULATE)
+    assert "kiai.cli.simulate" in loaded  # the probe did play
+    assert not [m for m in loaded if m.split(".")[0] == "rich"], "rich is loaded without a bar to draw"
+    assert not [m for m in loaded if m.startswith(("kiai.reports.page", "kiai.reports.search", "kiai.reports.records"))]
+
+
+def test_simulate_imports_only_its_own_command_and_each_name_registers_its_command():
+    """The CLI imports only the module of the command it runs (each brings its own imports);
+    `kiai --help` and the tests get the whole app, and each name of cli.main.COMMANDS registers
+    the command of that name."""
+    loaded = modules_after(SIMULATE)
+    others = [m for m in loaded if m.startswith("kiai.cli.") and m not in ("kiai.cli.main", "kiai.cli.common", "kiai.cli.simulate")]
+    assert not others, f"`kiai simulate` imports the other commands {others}"
+    import typer
+
+    from kiai.cli import main
+
+    for name in main.COMMANDS:
+        assert list(typer.main.get_command(main.make_app(name)).commands) == [name]
+    assert list(typer.main.get_command(main.app).commands) == [*main.COMMANDS, "train"]
+
+
+def test_main_called_by_a_program_leaves_the_garbage_collectors_pace_alone(capsys):
+    """Only the `kiai` process itself (main() reading sys.argv) sets the collector's pace."""
+    import gc
+
+    from kiai.cli.main import main
+
+    before = gc.get_threshold()
+    assert main(["rules"]) == 0
+    assert gc.get_threshold() == before
+
+
+def test_a_warm_simulate_loads_none_of_the_event_logs_writers():
+    """The event log's writers are compiled with the engine that calls them, and its cached code
+    holds them: a warm start loads none of them (they were compiled at import, two loads of numba's
+    cache in every start). The first run warms the cache where this session's sources are new."""
+    modules_after(SIMULATE)
+    loaded = modules_after(
+        SIMULATE + "from numba.core.dispatcher import Dispatcher\n"
+        "from kiai.simcore import events\n"
+        "compiled = [name for name, f in vars(events).items() if isinstance(f, Dispatcher) and f.overloads]\n"
+        "assert not compiled, compiled\n")
+    assert "kiai.simcore.events" in loaded
