@@ -113,6 +113,19 @@ def test_a_cell_plays_its_members_together_until_the_pooled_rate_is_precise(monk
     assert stopping.half_width(300, 600) <= 0.04 < stopping.half_width(250, 500)
 
 
+def test_a_cell_near_certain_plays_until_each_side_of_its_interval_is_within_h(monkeypatch):
+    """At 95% Wilson's interval leans toward the middle: its half-width is within 2 points well before
+    its lower side is. "Within +-2 points" asks it of each side (widest_side)."""
+    rule = stopping.Cell(50, 50, 5000, h=0.02)
+    games, _ = race(monkeypatch, [0.95, 0.95], [R.Group(rule, (0, 1), (1, 1))])
+    def wins(n):  # both members' wins in their first n games each
+        return 2 * Tally.of(rows_at(0.95, 0, n, 0.0)).wins
+
+    n = games[0]
+    assert stopping.widest_side(wins(n), 2 * n) <= 0.02 < stopping.widest_side(wins(n - 50), 2 * n - 100)
+    assert stopping.half_width(wins(n - 50), 2 * n - 100) <= 0.02  # where the half-width alone stopped
+
+
 def test_a_configuration_plays_on_while_one_of_its_groups_keeps_it(monkeypatch):
     """Member 1 is out of the first race at once, but the second (a tie) keeps it to the cap."""
     first = stopping.Extremes(200, 200, 1000, worst=False)

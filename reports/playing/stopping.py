@@ -34,6 +34,14 @@ def half_width(wins: int, games: int) -> float:
     return (hi - lo) / 2
 
 
+def widest_side(wins: int, games: int) -> float:
+    """The longer side of the 95% interval kiai reports, from the rate to its farther limit: what
+    "within +-h" asks of an interval that is not symmetric (Wilson's, near 0% or 100%)."""
+    lo, hi, _ = proportion_ci(wins, games)
+    rate = wins / games
+    return max(hi - rate, rate - lo)
+
+
 def exact_bounds(wins, games, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Clopper-Pearson (exact binomial) bounds at two-sided confidence `level`, per member: their
     coverage is at least `level` whatever the rate, which a union bound over members and looks
@@ -196,7 +204,8 @@ class Difference(Rule):
 @dataclass(frozen=True)
 class Cell(Rule):
     """Members play together until the pooled rate of those labelled 1 (equal weight, effective
-    games: pooled) has a 95% interval within +-`h` (the precision the report's sentence needs): the
+    games: pooled) has a 95% interval within +-`h`, each side of it (widest_side; the precision the
+    report's sentence needs): the
     interval the report gives kiai's strongest player (reports.page.stronger.strongest_rates), those
     labelled 0 (the default) playing beside it on the same deals. With `against`, until the
     difference of that pooled rate from the pooled rate of those labelled 0 has a 95% interval
@@ -224,7 +233,7 @@ class Cell(Rule):
         if (~s).any():
             sides.append(pooled(np.asarray(wins)[~s], np.asarray(games)[~s]))
         if not self.against:
-            return held & (half_width(round(rate * size), max(1, round(size))) > self._need(*sides))
+            return held & (widest_side(round(rate * size), max(1, round(size))) > self._need(*sides))
         (rate0, size0) = sides[1]
         if self.shared:
             hw = paired_half_width(outcomes, s, deals)
