@@ -61,3 +61,18 @@ def test_kiai_report_compare_prints_each_finding_and_fails_where_one_differs(cap
     assert not list(tmp_path.glob("*/report.md"))  # nothing written
     code, out, err = run(capsys, "report", "--compare", old, tmp_path / "nowhere")
     assert code == 2 and out == "" and err.startswith("kiai: error:") and "nowhere" in err
+
+
+def test_a_report_folder_with_its_solve_stages_table_compares(capsys, tmp_path):
+    """make report's folder holds the solve stage's solved.parquet beside the results tables: it is
+    no results table, and --compare reads the folder without it."""
+    from kiai.reports.page.bracket import COLUMNS, SOLVED, write_solved_table
+
+    old, new = tmp_path / "old", tmp_path / "new"
+    solved = pd.DataFrame([{c: 0 for c in COLUMNS} | {"difficulty": "easy", "lineup": "a,b", "answer": "won"}])
+    for folder, seed in ((old, 1), (new, 2)):
+        folder.mkdir()
+        _tables(seed, lift=0.3).to_parquet(folder / "results.parquet")
+        write_solved_table(solved, folder / SOLVED)
+    code, out, err = run(capsys, "report", "--compare", old, new)
+    assert code == 0 and err == "" and out.strip().splitlines()[-1].startswith("3 findings of In short compared")

@@ -50,13 +50,14 @@ class Finding:
 
 def read_folder(folder) -> pd.DataFrame:
     """Every results table of a report folder (make report's kiai-report/: results.parquet and the
-    other stages' tables beside it), as one table."""
+    other stages' tables beside it, not the solve stage's table of solved deals), as one table."""
+    from kiai.reports.page.bracket import SOLVED
     from kiai.reports.page.report import load_results
     from kiai.reports.page.table_check import check_results
     from kiai.reports.playing.tables import with_rules_column
 
     folder = Path(folder)
-    files = sorted(folder.glob("*.parquet")) if folder.is_dir() else [folder]
+    files = sorted(p for p in folder.glob("*.parquet") if p.name != SOLVED) if folder.is_dir() else [folder]
     if not files:
         raise ValueError(f"{folder} holds no results table (.parquet)")
     frames = []
