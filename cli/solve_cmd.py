@@ -71,7 +71,7 @@ def solve(
 
 def _bracket(path, cells, games, seed, budget, check) -> None:
     """`kiai solve --bracket`: the report's cells solved into a table, and with --check the players' count."""
-    from kiai.bracket import BRACKET_BUDGET, BRACKET_DEALS, check_bracket, check_rows, solve_bracket
+    from kiai.bracket import BRACKET_BUDGET, BRACKET_DEALS, CHECK_PLAYERS, check_bracket, check_rows, solve_bracket
     from kiai.checks import fail
     from kiai.progress import Bar
 
@@ -92,10 +92,8 @@ def _bracket(path, cells, games, seed, budget, check) -> None:
     for r in per.itertuples():
         line = f"{r.n_samurai} samurai {r.difficulty}: {r.deals} deals, won {r.won}, lost {r.lost}, unknown {r.unknown}"
         if check:
-            line += ("; proved lost and won by " + ", ".join(f"{p} {getattr(r, f'lost_won_{p}')}" for p in
-                                                            ("default", "judge", "foresight"))
-                     + "; unknown and won by " + ", ".join(f"{p} {getattr(r, f'unknown_won_{p}')}" for p in
-                                                          ("default", "judge", "foresight")))
+            line += ("; proved lost and won by " + ", ".join(f"{p} {getattr(r, f'lost_won_{p}')}" for p in CHECK_PLAYERS)
+                     + "; unknown and won by " + ", ".join(f"{p} {getattr(r, f'unknown_won_{p}')}" for p in CHECK_PLAYERS))
         print(line + ".")
     if check:
         bad = int(per[[c for c in per if c.startswith("lost_won_")]].to_numpy().sum())

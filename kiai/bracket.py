@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from kiai.checks import fail
+from kiai.simcore.codes import LEVELS
 
 # every team size at Easy and Normal: at Hard and Heroic most deals stay unknown at any budget the
 # stage's time allows (a tenth of make report's), so they are not solved
@@ -30,7 +31,6 @@ CHECK_PLAYERS = ("default", "judge", "foresight")  # what `--check` plays beside
 # plays each deal the search left unknown: where it wins, its game is a winning line (the engine's own,
 # on the same fixed outcomes), and the deal is won
 FINISHER = "foresight"
-LEVELS = ("easy", "normal", "hard", "heroic")
 
 
 def parse_cells(text: str | None) -> list[tuple[int, str]]:

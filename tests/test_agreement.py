@@ -399,8 +399,6 @@ def test_whether_the_strongest_wins_more_reads_the_deals_both_played(tmp_path):
     the rows kept each game's win: the strongest wins every deal the default wins and 1.5% more, a
     gap Newcombe's interval over 8,400 games a side cannot tell from noise, and the deal by deal
     reading can (it fails where the section reads Newcombe's alone)."""
-    import numpy as np
-
     from kiai.reports.playing.tables import outcome_text
     from kiai.simcore.stats import difference_ci
 

@@ -17,11 +17,11 @@ import pandas as pd
 
 from kiai.reports.files import atomic_write
 from kiai.reports.page.wording import fmt_pct
+from kiai.simcore.codes import LEVELS
 
 SOLVED = "solved.parquet"  # its name in a report's folder
 COLUMNS = ("n_samurai", "difficulty", "lineup", "seed", "game", "budget", "deals", "answer", "nodes")
 ANSWERS = ("won", "lost", "unknown", "failed")
-LEVELS = ("easy", "normal", "hard", "heroic")
 MIN_DEALS = 400
 WIDEST = 0.05  # the largest half-width shown
 TITLE = "How hard at best, knowing every card"
