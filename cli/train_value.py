@@ -28,7 +28,9 @@ from kiai.progress import bar as progress
               "value to the games' outcomes. Each later iteration plays the player over the previous value and "
               "fits the TD(lambda) returns of its games. With --teacher judge (expert iteration), judge plays "
               "the games instead and weighs every answer of each question, and selfplay's value learns its "
-              "estimates of all of them. After each iteration the player over the new value, over "
+              "estimates of all of them; with --loss regret as well, the default plays the games over the previous "
+              "value and judge weighs every answer of its questions (DAgger), and the value learns to rank each "
+              "question's answers as judge does (training.within). After each iteration the player over the new value, over "
               "the previous one, learned and the lookahead play the same --eval-games deals of three evaluation "
               "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
               "FOLDER gets each step as it finishes (a killed run resumes: "
@@ -87,6 +89,14 @@ def train_value(
                                      "its estimates of all of them."),
     share: float = typer.Option(0.5, "--share", help="With --teacher: the share of the expert's differences between "
                                                      "answers in the targets, the rest the previous value's (0-1)."),
+    loss: str = typer.Option("share", "--loss", help="With --teacher: share (targets mixing in the expert's values of "
+                                                     "every answer, on its own games) or regret (the expected regret, "
+                                                     "by judge's values, of a softmax over each question's answers, "
+                                                     "on the default's own games: docs/training.md)."),
+    temperature: float = typer.Option(0.05, "--temperature", help="With --loss regret: the softmax's temperature, in "
+                                                                   "logits (0-10)."),
+    anchor: float = typer.Option(0.1, "--anchor", help="With --loss regret: the weight of the squared change of the "
+                                                       "value's logit from the previous value's (0-100)."),
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
                                                              "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
@@ -104,7 +114,8 @@ def train_value(
         done = training.value(folder, player=player, iterations=iterations, tables=tables, games=games, keep=keep,
                               lam=lam, samples=samples, explore=explore, base=base, weigh=weigh, samurai=samurai,
                               size=size, hold_out=hold_out, difficulty=difficulty, h1=h1, h2=h2, epochs=epochs,
-                              edge=edge, start_from=start_from, teacher=teacher, share=share, eval_games=eval_games,
+                              edge=edge, start_from=start_from, teacher=teacher, share=share, loss=loss,
+                              temperature=temperature, anchor=anchor, eval_games=eval_games,
                               seed=seed, deal_seed=deal_seed, components=components, threads=threads,
                               stages=StageBars(bar), command=command_line(), note=stderr)  # fmt: skip
     for line in training.evaluations(folder):

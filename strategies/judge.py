@@ -25,12 +25,15 @@ reads it with the value judge found for it (TEACH: strategies.nets.afterstate.te
 for selfplay's value, training.teacher).
 """
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
+from kiai.simcore.questions import ACT_FIGHT, Q_ABSENT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, QUESTIONS
+from kiai.simcore.gateway import call_decide
 from kiai.simcore.rng import mix64, stream_below
 from kiai.simcore.rounds import play_game
 from kiai.simcore.state import int_to_voidptr, keep_alive
@@ -73,10 +76,16 @@ STRATEGY = Strategy(
         # a race inside each question (strategies.helpers.race): samples go where answers are close
         Param("race", 0.05, 0.0, 0.5, False, "inside a question, an answer stops sampling once a paired t bound at this one-sided error rate shows it behind the best (0: every answer plays all `samples`)"),
         Param("first", 4, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
+        # a teacher on the default's own positions (training.teacher, DAgger): the labels are judge's,
+        # the games the default's, bit for bit
+        Param("follow", 0, 0, 1, True, "1: weigh every answer as judge does, but play the default's answers (a teacher on the default's own positions)", expert=True),
+        Param("salt", 0, 0, 2**31 - 1, True, "mixed into the samples' seeds: 0 as judge plays, another number draws other samples for the same questions", expert=True),
     ),
     planner=True,
     bases=BASES,
-    data=DATA + (("race_t", np.float64, (MAX_DF,)),),  # the race's t quantiles, from `race` (plan_record)
+    # the race's t quantiles, from `race` (plan_record); with `follow`, the followed default's decide()
+    # and its record, by address
+    data=DATA + (("race_t", np.float64, (MAX_DF,)), ("follow_fn", np.int64), ("follow_at", np.int64)),
 )
 params = STRATEGY.reader()
 VARIANT = 0
@@ -234,6 +243,8 @@ def _judge(g, p):
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 0), mems[0])
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
     seed0 = question_seed(g)
+    if p.salt != 0.0:
+        seed0 = np.uint64(mix64(seed0 ^ np.uint64(int(p.salt))))
     # the next card's candidates, for an exact expectation over it (`chance` 1): every unseen
     # card, each equally likely (section 12); none when Katsushiro made the top card known
     nxt = np.empty(pub.n_cards, dtype=np.int64)
@@ -258,12 +269,19 @@ def _judge(g, p):
                 best = i
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
-    mem.answer = cand[best]
+    played = cand[best] if p.follow_fn == 0 else _followed(pub, mem, p)
     # as a teacher (`kiai train learned`), the question with every answer's value, as the lookahead writes it
     if collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
     elif collecting(mem, TEACH):  # a teacher of selfplay's value (training.teacher): every answer's afterstate
-        teach_rows(pub, mem, book.decisions, cand, k, vals[:, 0], best)
+        teach_rows(pub, mem, book.decisions, cand, k, vals[:, 0], best, played)
+    mem.answer = played
+
+
+@njit(cache=True)
+def _followed(pub, mem, p):
+    """The followed default's answer to the question in mem (`follow`)."""
+    return call_decide(p.follow_fn, int_to_voidptr(p.follow_at), pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
 
 
 @njit(cache=True)
@@ -272,29 +290,78 @@ def plan(pub, hid, book, cfg, mem):
     p = params(int_to_voidptr(cfg.pdata))
     if mem.q == 0:
         _collect(pub, book, mem)
+    elif p.follow_fn != 0 and not (int(p.weigh) >> _weigh_bit(mem.q)) & 1:
+        mem.answer = _followed(pub, mem, p)  # a question judge does not weigh: the default's answer
     else:
         _judge((pub, hid, book, cfg, mem), p)
+        if p.follow_fn != 0 and mem.answer < 0:  # one legal answer, or none to weigh: the default's
+            mem.answer = _followed(pub, mem, p)
     return 0
+
+
+@njit(cache=True, inline="always")
+def _weigh_bit(q):
+    """The bit of `weigh` for question q (8: a question judge never weighs)."""
+    return 0 if q == Q_ACTION else 1 if q == Q_CARD else 2 if q == Q_FIGHT_AGAIN else 8
 
 
 def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
     """(plan_turns, plan_questions): where a run collects the tables at turns' starts (`collects`,
     strategies.helpers.collect), every turn's start; the questions judge weighs, unless its base
-    plays (TABLES_BASE)."""
+    plays (TABLES_BASE); following the default (`follow`), every question but the absent tokens'
+    (whose answer is a set), so that the default answers them all."""
     which = int(STRATEGY.param_vector({"weigh": prm.get("weigh", 7)})[STRATEGY.index("weigh")])
     mask = sum(1 << q for bit, q in ((1, Q_ACTION), (2, Q_CARD), (4, Q_FIGHT_AGAIN)) if which & bit)
+    if int(prm.get("follow", 0)):
+        mask = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
     return int(collects in (TABLES_BASE, TABLES)), 0 if collects == TABLES_BASE else mask
+
+
+# the value file of the default that judge follows (`follow`): None, the family's shipped one
+_FOLLOWED_MODEL: ContextVar[str | None] = ContextVar("kiai_judge_follows", default=None)
+_FOLLOWED: dict = {}  # the followed default's records, alive while the process runs
+
+
+@contextmanager
+def following(model: str | None):
+    """Inside the block, judge with `follow` 1 follows the default playing the value file `model`
+    (None: its family's shipped one): a teacher on a new value's own positions (DAgger)."""
+    token = _FOLLOWED_MODEL.set(None if model is None else str(model))
+    try:
+        yield
+    finally:
+        _FOLLOWED_MODEL.reset(token)
+
+
+def _follow(config, rec) -> None:
+    """Point judge's record at the default's decide() and its record for config's table."""
+    from kiai.strategies import registry
+    from kiai.strategies.compiling import decide_address
+    from kiai.strategies.game_config import GameConfig
+
+    followed = GameConfig(config.samurai, config.difficulty, registry.DEFAULT, absent_tokens=config.absent_tokens,
+                          components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
+                          rules=dict(config.rules))
+    data_record = registry.hook_of(registry.DEFAULT, "data_record")
+    key = (followed.samurai, followed.difficulty, followed.model, followed.components.data_sha256,
+           tuple(sorted(followed.rules.items())))
+    frec = _FOLLOWED.setdefault(key, data_record(followed))
+    rec[0]["follow_fn"] = decide_address(registry.DEFAULT)
+    rec[0]["follow_at"] = frec.ctypes.data
 
 
 def plan_record(config) -> np.ndarray:
     """The planner's record: its parameters, then the value's weights (load_model: --model's, else the family's
-    where kiai ships one), then the race's t quantiles."""
+    where kiai ships one), then the race's t quantiles, then (with `follow`) the followed default's
+    decide() and record."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
     load_model(config.model, table=_table(config)).pack(rec[0])
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
+    if int(rec[0]["follow"]):
+        _follow(config, rec)
     return rec
 
 

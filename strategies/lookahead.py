@@ -531,7 +531,7 @@ def plan_question(g, p, sampled, peek):
         est = np.empty(k)
         for i in range(k):
             est[i] = vals[i].mean()
-        teach_rows(pub, mem, book.decisions, cand, k, est, max(best, 0))  # -1: the base's own, cand[0]
+        teach_rows(pub, mem, book.decisions, cand, k, est, max(best, 0), cand[max(best, 0)])  # -1: the base's own, cand[0]
     elif collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
 

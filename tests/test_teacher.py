@@ -32,8 +32,8 @@ JUDGES = str(Path(A.__file__).parents[1] / "data" / "value.npz")  # judge's valu
 
 
 @njit(cache=True)
-def _teach(pub, mems, question, cand, k, est, best):
-    A.teach_rows(pub, mems[0], question, cand, k, est, best)
+def _teach(pub, mems, question, cand, k, est, best, played):
+    A.teach_rows(pub, mems[0], question, cand, k, est, best, played)
 
 
 @pytest.mark.parametrize("lineup,level,turns", [(FOUR, "normal", 5), (("gorobei", "kanbei", "katsushiro"), "easy", 11)])
@@ -51,18 +51,18 @@ def test_a_teachers_rows_are_each_answers_afterstate_as_selfplay_reads_it(lineup
     mems[0]["collect"], mems[0]["game"] = hook.ctypes.data, 17
     mems[0]["q"], mems[0]["seat"], mems[0]["a"] = Q_ACTION, seat, -1
     est = np.linspace(0.2, 0.4, k)
-    _teach(pub, mems, 42, cand, k, est, 1)
+    _teach(pub, mems, 42, cand, k, est, 1, cand[2])  # the teacher's best is answer 1; answer 2 is played
     assert hook[0]["n"] == k and not buf[k].any()
     np.testing.assert_array_equal(buf[:k, A.T_GAME], 17)
     np.testing.assert_array_equal(buf[:k, A.T_QUESTION], 42)
     np.testing.assert_array_equal(buf[:k, A.T_RANK], np.arange(k))
-    np.testing.assert_array_equal(buf[:k, A.T_CHOSEN], np.arange(k) == 1)
+    np.testing.assert_array_equal(buf[:k, A.T_CHOSEN], (np.arange(k) == 1) * A.CHOSEN_BEST + (np.arange(k) == 2) * A.CHOSEN_PLAYED)
     np.testing.assert_allclose(buf[:k, A.T_ESTIMATE], est, rtol=1e-6)
     for i in range(k):
         np.testing.assert_array_equal(buf[i, A.T_ESTIMATE + 1:], _features(pub, Q_ACTION, seat, -1, cand[i], False))
     # a question whose rows do not all fit is left out whole
     hook[0]["n"] = 2
-    _teach(pub, mems, 43, cand, k, est, 0)
+    _teach(pub, mems, 43, cand, k, est, 0, cand[0])
     assert hook[0]["n"] == 2
 
 
@@ -197,8 +197,70 @@ def test_a_tiny_expert_iteration_goes_end_to_end_resumes_and_repeats(tmp_path, c
     # the family's shipped value played the line-ups another seed would hold out
     (["--player", "selfplay", "--teacher", "judge", "--size", 4, "-d", "easy", "--hold-out", 3, "--seed", 8],
      ["--start", "played"]),
+    (["--player", "selfplay", "--teacher", "judge", "--size", 2, "-d", "easy", "--loss", "hinge"], ["--loss", "regret"]),
+    (["--player", "selfplay", "--size", 2, "-d", "easy", "--loss", "regret"], ["--loss", "--teacher judge"]),
+    (["--player", "selfplay", "--teacher", "lookahead", "--size", 2, "-d", "easy", "--loss", "regret"],
+     ["--loss regret", "--teacher judge"]),
+    (["--player", "selfplay", "--teacher", "judge", "--size", 2, "-d", "easy", "--loss", "regret", "--temperature", 0],
+     ["--temperature"]),
+    (["--player", "selfplay", "--teacher", "judge", "--size", 2, "-d", "easy", "--loss", "regret", "--anchor", -1],
+     ["--anchor"]),
 ])
 def test_bad_input_to_the_teacher_mode_is_one_line_before_any_work(tmp_path, capsys, argv, words):
     folder = tmp_path / "run"
     one_line_error(*run(capsys, "train", "value", folder, *argv), *words)
     assert not folder.exists()
+
+
+@pytest.mark.parametrize("lineup,level", [(FOUR, "easy"), (("gorobei", "kanbei", "kikuchiyo"), "normal")])
+def test_judge_following_the_default_plays_the_defaults_games_bit_for_bit(lineup, level, tmp_path):
+    """judge with `follow` 1 weighs every answer but plays the default's: its games are selfplay's own
+    (over learned at 4 Easy, over keeper at 3 Normal), with the family's value or the one `following`
+    names; each question's rows share one game and question, with one best and one played answer;
+    another `salt` labels the same questions on other samples."""
+    params = {**T.FOLLOW, "samples": 2}
+    lab = T.collect_labels(GameConfig(lineup, level, "judge", params), 5, seed=9)
+    np.testing.assert_array_equal(lab["out"], run_games(GameConfig(lineup, level, "selfplay"), 5, seed=9))
+    q = T.question_ids(lab["rank"])
+    assert (np.bincount(q) >= 2).all()
+    assert (np.bincount(q, lab["chosen"]) == 1).all() and (np.bincount(q, lab["played"]) == 1).all()
+    for col in ("game", "question"):  # the groups never mix two questions
+        first = np.flatnonzero(lab["rank"] == 0)
+        np.testing.assert_array_equal(lab[col], lab[col][first][q])
+    assert 0.5 < lab["chosen"][lab["played"]].mean() < 1.0  # the default often, not always, plays judge's best
+    other = T.collect_labels(GameConfig(lineup, level, "judge", {**params, "salt": 1}), 5, seed=9)
+    np.testing.assert_array_equal(other["out"], lab["out"])
+    np.testing.assert_array_equal(other["rank"], lab["rank"])
+    assert (other["estimate"] != lab["estimate"]).any()
+    # following another value: the games of selfplay playing it
+    from kiai.strategies import judge
+    from kiai.strategies.nets import modelfile as M
+
+    theirs = M.load(M.family_path(len(lineup), level), M.AFTER)
+    arrays = {k: v * (0.5 if k == "w3" else 1.0) for k, v in theirs.arrays.items()}
+    path = tmp_path / "other.npz"
+    M.save(path, arrays, {k: v for k, v in theirs.header.items() if k not in ("format", "kind", "feature_schema")}, M.AFTER)
+    with judge.following(str(path)):
+        moved = T.collect_labels(GameConfig(lineup, level, "judge", params), 5, seed=9)
+    np.testing.assert_array_equal(moved["out"], run_games(GameConfig(lineup, level, "selfplay", model=str(path)), 5,
+                                                          seed=9))
+
+
+def test_a_tiny_run_of_the_regret_loss_follows_the_default_end_to_end(tmp_path, capsys):
+    """--loss regret: the labels come from the default's games (judge following it), and the value
+    is fitted to the within-question loss; its header says how it was made."""
+    pytest.importorskip("torch")
+    from kiai.strategies.nets import modelfile as M
+
+    folder = tmp_path / "run"
+    code, out, err = run(capsys, "train", "value", folder, *TINY, "--iterations", 1, "--eval-games", 0,
+                         "--loss", "regret")
+    assert code == 0, err
+    v = M.load(folder / "value-0.npz", M.AFTER)
+    h = v.header
+    assert h["settings"]["loss"] == "regret" and "DAgger" in h["method"] and "calibration" not in h
+    assert h["positions"] > h["questions"] > 0
+    start = M.load(M.family_path(2, "easy"), M.AFTER)
+    assert any((v.arrays[k] != start.arrays[k]).any() for k in v.arrays)
+    rows = run_games(GameConfig(("gorobei", "kanbei"), "easy", "selfplay", model=str(folder / "value-0.npz")), 5, seed=1)
+    assert (rows[:, O_ILLEGAL] == 0).all()

@@ -37,8 +37,9 @@ import numpy as np
 
 from kiai.strategies.helpers.collect import TEACH
 from kiai.strategies.nets import modelfile as M
-from kiai.strategies.nets.afterstate import T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
+from kiai.strategies.nets.afterstate import CHOSEN_BEST, CHOSEN_PLAYED, T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
 from kiai.training import value as V
+from kiai.training import within as W
 from kiai.training.common import TEACHERS, TrainError
 
 CHUNK = 200  # the expert's games per batch (its rows fill a buffer sized for them)
@@ -67,8 +68,9 @@ def collect_labels(config, games: int, seed: int, game_offset: int = 0, per_game
                                                 what=TEACH)
     col = {name: rows[:, k - 1] for name, k in (("question", T_QUESTION), ("rank", T_RANK), ("chosen", T_CHOSEN),
                                                   ("estimate", T_ESTIMATE))}
+    bits = col["chosen"].astype(np.int64)
     return {"game": game, "question": col["question"].astype(np.int64), "rank": col["rank"].astype(np.int64),
-            "chosen": col["chosen"] > 0, "estimate": col["estimate"].astype(np.float64), "x": rows[:, FEATURES - 1:],
+            "chosen": (bits & int(CHOSEN_BEST)) > 0, "played": (bits & int(CHOSEN_PLAYED)) > 0, "estimate": col["estimate"].astype(np.float64), "x": rows[:, FEATURES - 1:],
             "won": won, "out": out}
 
 
@@ -109,19 +111,29 @@ def targets(estimate: np.ndarray, rank: np.ndarray, chosen: np.ndarray, own: np.
 
 
 # ------------------------------------------------------------------------------------ the run
-def label(path: Path, settings, components, stages, it: int) -> None:
+FOLLOW = {"race": 0, "samples": 48, "follow": 1}  # judge as the teacher of `--loss regret`: every answer on the same 48 samples
+
+
+def label(path: Path, settings, components, stages, it: int, follows: str | None = None) -> None:
     """Iteration `it`'s labels: the expert's games on the iteration's training tables, a share
-    `keep` of its questions (every answer of each), saved to path."""
+    `keep` of its questions (every answer of each), saved to path. With `--loss regret` the games
+    are the default's, playing the value file `follows` (the iteration's start), and judge weighs
+    every answer of its questions (FOLLOW: DAgger)."""
+    from kiai.strategies import judge
     from kiai.strategies.game_config import GameConfig
 
+    within = settings.loss == "regret"
     drawn = V.tables(settings, it)
     rng = np.random.default_rng([settings.deals, 2, it])
-    stages.stage(f"iteration {it}: {settings.teacher} labels every answer", len(drawn) * settings.games)
+    played = "the default's games" if within else "labels every answer"
+    stages.stage(f"iteration {it}: {settings.teacher} {played}", len(drawn) * settings.games)
     keys = ("x", "estimate", "rank", "chosen", "won")
     parts = {k: [] for k in keys}
+    params = FOLLOW if within else expert_params(settings.teacher)
     for t, (seating, level) in enumerate(drawn):
-        cfg = GameConfig(seating, level, settings.teacher, expert_params(settings.teacher), components=components)
-        lab = collect_labels(cfg, settings.games, settings.deals + 1_000_003 * it + t)
+        cfg = GameConfig(seating, level, settings.teacher, params, components=components)
+        with judge.following(follows if within else None):
+            lab = collect_labels(cfg, settings.games, settings.deals + 1_000_003 * it + t)
         q = question_ids(lab["rank"])
         keep = (rng.random(q[-1] + 1) < settings.keep)[q]
         for k in keys:
@@ -150,10 +162,11 @@ def fit_iteration(folder: Path, settings, previous, stages, threads: int, it: in
     targets); the arrays and what the header says of the fit."""
 
     d = load_labels(folder, it)
-    a, b = calibration(d["estimate"], d["won"], d["chosen"])
     own = V.predict(previous.arrays, d["x"])
-    y = targets(d["estimate"], d["rank"], d["chosen"], own, settings.share, b)
-    stages.stage(f"iteration {it}: fit on {len(y):,} answers", settings.epochs, unit="epochs")
+    within = settings.loss == "regret"
+    # the answers given carry their games' outcomes only where the expert played them
+    a, b = (None, None) if within else calibration(d["estimate"], d["won"], d["chosen"])
+    stages.stage(f"iteration {it}: fit on {len(own):,} answers", settings.epochs, unit="epochs")
     curve = []
 
     def on_epoch(e, loss):
@@ -161,12 +174,31 @@ def fit_iteration(folder: Path, settings, previous, stages, threads: int, it: in
         stages.advance()
         stages.note(f"epoch {e}: loss {loss:.5f}")
 
-    arrays = V.fit(d["x"], y, settings, seed=settings.deals + it, threads=threads, on_epoch=on_epoch,
-                   init=dict(previous.arrays))
+    if within:
+        q = question_ids(d["rank"])
+        arrays = W.fit(d["x"], q, W.regret(d["estimate"], q), logit(own), dict(previous.arrays), epochs=settings.epochs,
+                       tau=settings.tau, anchor=settings.anchor, seed=settings.deals + it, threads=threads,
+                       on_epoch=on_epoch)
+    else:
+        y = targets(d["estimate"], d["rank"], d["chosen"], own, settings.share, b)
+        arrays = V.fit(d["x"], y, settings, seed=settings.deals + it, threads=threads, on_epoch=on_epoch,
+                       init=dict(previous.arrays))
     (folder / f"curve-{it}.json").write_text(json.dumps(curve))
     questions = int(d["chosen"].sum())
-    return arrays, {"positions": len(y), "questions": questions, "calibration": [a, b],
+    return arrays, {"positions": len(own), "questions": questions, **({} if within else {"calibration": [a, b]}),
                     "expert_left_base": float(np.mean(d["rank"][d["chosen"]] != 0))}
+
+
+def method(settings) -> str:
+    """How a run's value was made, for its header."""
+    if settings.loss == "regret":
+        return (f"expert iteration on the default's own positions (DAgger): {settings.teacher} weighs every answer "
+                f"of the questions the default meets playing the previous value ({FOLLOW['samples']} shared samples), "
+                f"and the value learns the expected regret of a softmax over each question's answers "
+                f"(temperature {settings.tau:g}, anchor {settings.anchor:g}), fitted from the previous value's weights")
+    return (f"expert iteration: {settings.teacher}'s estimates of every answer of its games' questions, "
+            f"a share {settings.share:g} of its differences in logits over the previous value "
+            "(iteration 0: the value settings.start names), fitted from that value's weights")
 
 
 def train(folder: Path, settings, components, stages, command: str, threads: int, mine: dict, start: Path) -> None:
@@ -186,15 +218,13 @@ def train(folder: Path, settings, components, stages, command: str, threads: int
             previous = M.load(value, M.AFTER)
             continue
         if not positions.exists():
-            label(positions, settings, components, stages, it)
+            label(positions, settings, components, stages, it, follows=str(previous.path))
         arrays, made = fit_iteration(folder, settings, previous, stages, threads, it)
         M.save(value, arrays, {
             "architecture": {"kind": "mlp", "layers": "features -> h1 (ReLU) -> h2 (ReLU) -> logit",
                              "h1": settings.h1, "h2": settings.h2},
             "iteration": it, "games": settings.tables * settings.games * (it + 1), **made,
-            "method": (f"expert iteration: {settings.teacher}'s estimates of every answer of its games' questions, "
-                       f"a share {settings.share:g} of its differences in logits over the previous value "
-                       "(iteration 0: the value settings.start names), fitted from that value's weights"),
+            "method": method(settings),
             "settings": mine, **M.made_for_header(components), "kiai_version": kiai_version(),
             "date": datetime.date.today().isoformat(), "command": command,
             # it plays as the value it started from did (over whose answers, its edge and doubt)

@@ -47,6 +47,7 @@ LOOSE = ("iterations", "eval_games")  # settings a resumed run may change
 EVAL_SEED = 31  # every iteration on the same deals
 EVAL_ARMS = ("new", "previous", "learned", "lookahead")
 PLAYERS = ("judge", "selfplay")  # whose value a run learns
+LOSSES = ("share", "regret")  # what a value with a teacher learns (ValueSettings.loss)
 CHUNK = 2000  # selfplay's games per batch while collecting (its rows fill a buffer sized for them)
 
 
@@ -83,6 +84,11 @@ class ValueSettings:
     # learns ("": self-play), and the share of the expert's differences between answers in the targets
     teacher: str = ""
     share: float = 0.5
+    # with a teacher, what the value learns: "share" (targets mixing the teacher's values in, on its
+    # games) or "regret" (training.within: each question's ranking, on the default's own games)
+    loss: str = "share"
+    tau: float = 0.05
+    anchor: float = 0.1
 
     @property
     def deals(self) -> int:
@@ -128,6 +134,16 @@ class ValueSettings:
                                       "family kiai ships a value for)")
         if not 0.0 <= self.share <= 1.0:
             raise TrainError(f"--share must be in [0, 1], got {self.share}")
+        if self.loss not in LOSSES:
+            raise TrainError(f"--loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
+        if self.loss != "share" and not self.teacher:
+            raise TrainError(f"--loss {self.loss} learns from a teacher: give --teacher judge")
+        if self.loss == "regret" and self.teacher != "judge":
+            raise TrainError("--loss regret follows the default with judge weighing its questions: give --teacher judge")
+        if not 0.0 < self.tau <= 10.0:
+            raise TrainError(f"--temperature must be in (0, 10], got {self.tau:g}")
+        if not 0.0 <= self.anchor <= 100.0:
+            raise TrainError(f"--anchor must be in [0, 100], got {self.anchor:g}")
         if self.family and self.table:
             raise TrainError("--size trains on a family of tables, --samurai on one: give one of them")
         if self.hold_out and not self.family:

@@ -493,15 +493,18 @@ def _forecast(pub, parts, x):
 # answer's place among the teacher's candidates (0: its base's own), whether the teacher gave it,
 # the teacher's estimate of it (a chance to win), then the answer's afterstate's features
 T_GAME, T_QUESTION, T_RANK, T_CHOSEN, T_ESTIMATE = range(5)
+CHOSEN_BEST, CHOSEN_PLAYED = 1.0, 2.0  # T_CHOSEN's bits: the teacher's best answer, the answer played
 TEACH_WIDTH = 5 + N_AFTER
 
 
 @njit(cache=True)
-def teach_rows(pub, mem, question, cand, k, est, best):
+def teach_rows(pub, mem, question, cand, k, est, best, played):
     """Write a teacher's rows for the question in mem into its label buffer: one for each answer
     cand[i] (i < k), with the teacher's estimate est[i] and the features selfplay reads for it
     (edit_for, then after_features: what selfplay's self-play rows hold); best: the index of the
-    answer the teacher gave. Answers that do not fit in the buffer are left out whole."""
+    answer the teacher found best, `played` the answer the game goes on with (the teacher's, or
+    the default's where it follows it), as bits of T_CHOSEN (CHOSEN_BEST, CHOSEN_PLAYED). Answers
+    that do not fit in the buffer are left out whole."""
     if not room(mem, k):
         return
     u = np.empty(N_U, dtype=np.int64)
@@ -516,7 +519,7 @@ def teach_rows(pub, mem, question, cand, k, est, best):
         row[T_GAME] = mem.game
         row[T_QUESTION] = question
         row[T_RANK] = i
-        row[T_CHOSEN] = 1.0 if i == best else 0.0
+        row[T_CHOSEN] = (CHOSEN_BEST if i == best else 0.0) + (CHOSEN_PLAYED if cand[i] == played else 0.0)
         row[T_ESTIMATE] = est[i]
         for j in range(N_AFTER):
             row[5 + j] = x[j]
