@@ -48,6 +48,27 @@ def test_games_are_the_stored_games(key):
     assert _digest(run_games(config, games, seed=SEED)) == STORED["games"][key]
 
 
+def _shipped_families() -> list[tuple[int, str]]:
+    from kiai.simcore.codes import LEVELS
+    from kiai.strategies.nets.modelfile import family_path
+
+    return [(k, level) for k in range(2, 8) for level in LEVELS if family_path(k, level) is not None]
+
+
+def test_every_family_that_ships_a_value_has_the_defaults_stored_games():
+    """The default on one table of every family kiai ships a value for (make_digests.py --families):
+    a family whose value changes shows it in its own entry, and only there."""
+    tables = {(len(k.split("|")[1].split(",")), k.split("|")[2]) for k in STORED["families"]}
+    assert tables == set(_shipped_families())
+
+
+@pytest.mark.parametrize("key", sorted(STORED["families"]))
+def test_the_default_plays_each_familys_stored_games(key):
+    strategy, lineup, level, absent, games = key.split("|")
+    config = GameConfig(tuple(lineup.split(",")), level, strategy, absent_tokens=absent)
+    assert _digest(run_games(config, int(games), seed=SEED)) == STORED["families"][key]
+
+
 @pytest.mark.parametrize("key", sorted(STORED["traces"]))
 def test_event_logs_are_the_stored_logs(key):
     strategy, lineup, level, absent, index = key.split("|")

@@ -2,6 +2,7 @@
 
     python tests/data/make_digests.py              every registered strategy
     python tests/data/make_digests.py random ...   the named strategies only
+    python tests/data/make_digests.py --families   the default on one table of every family that ships a value
 
 Entries of the strategies not regenerated (named or not registered) are kept as they are.
 """
@@ -22,12 +23,42 @@ CONFIGS = [
 ]
 TRACED = ("reference", "random", "keeper")  # strategies whose event logs are stored too
 
+FAMILY_ORDER = ("heihachi", "daisuke", "gorobei", "kanbei", "kyuzo", "katsushiro", "kikuchiyo")
+FAMILY_GAMES = 500
+
+
+def family_case(size: int, level: str):
+    """The default's table for the family (size, level): the first `size` samurai of FAMILY_ORDER."""
+    return f"selfplay|{','.join(FAMILY_ORDER[:size])}|{level}|auto|{FAMILY_GAMES}"
+
+
+if sys.argv[1:] == ["--families"]:  # a family whose value changed: only its entry changes
+    from kiai.strategies.nets.modelfile import family_path
+    from kiai.simcore.codes import LEVELS
+
+    out = json.loads(PATH.read_text())
+    out["families"] = {}
+    for size in range(2, 8):
+        for level in LEVELS:
+            if family_path(size, level) is None:
+                continue
+            key = family_case(size, level)
+            _, lineup, lv, absent, games = key.split("|")
+            rows = run_games(GameConfig(tuple(lineup.split(",")), lv, "selfplay", absent_tokens=absent), int(games),
+                             seed=20261123)
+            out["families"][key] = hashlib.sha256(np.ascontiguousarray(rows).tobytes()).hexdigest()
+            print(key, out["families"][key][:12], flush=True)
+    PATH.write_text(json.dumps(out, indent=1, sort_keys=True))
+    sys.exit(0)
+
 chosen = sys.argv[1:] or [s.name for s in REGISTRY]
 unknown = set(chosen) - {s.name for s in REGISTRY}
 if unknown:
     sys.exit(f"not registered: {', '.join(sorted(unknown))}")
 out = json.loads(PATH.read_text()) if PATH.exists() else {"games": {}, "traces": {}}
-for part in out.values():  # a regenerated strategy's old entries go (its configurations may change)
+for name, part in out.items():  # a regenerated strategy's old entries go (its configurations may change)
+    if name == "families":
+        continue
     for key in [k for k in part if k.split("|")[0] in chosen]:
         del part[key]
 for s in REGISTRY:
