@@ -17,8 +17,9 @@ from kiai.cli.common import command
               "that one replaced, so that a value started from any of them still names its start. --play gives "
               "the parameters it plays best with (e.g. --play base=1 --play doubt=0.05, for playing over learned's "
               "answers), which `selfplay` then plays unless a user gives others, and --why says how they were "
-              "chosen. Afterwards the stored digests of selfplay's games change: "
-              "python tests/data/make_digests.py selfplay.")
+              "chosen. Afterwards the stored digests of the default's games on that family's table change: "
+              "python tests/data/make_digests.py --families (and python tests/data/make_digests.py selfplay where "
+              "the family holds one of selfplay's own digest tables).")
 def ship_value(
     file: Path = typer.Argument(..., metavar="FILE", help="The value file (value-I.npz of a train value run)."),
     size: int = typer.Option(None, "--size", help="The family's team size (2-7); default: the file's header's."),

@@ -22,7 +22,9 @@ run asks for: the features of the table at every turn's start (the positions its
 from; TABLES_BASE with its base playing, TABLES with judge playing), every question it weighs
 with each answer's value (LABELS, learned's teacher), or every answer's afterstate as selfplay
 reads it with the value judge found for it (TEACH: strategies.nets.afterstate.teach_rows, labels
-for selfplay's value, training.teacher).
+for selfplay's value, training.teacher). With `follow` 1 judge weighs as ever but plays the
+default's answers (the value `following` names, else the family's): the games are the default's,
+bit for bit, labelled by judge (DAgger's positions: `kiai train value --loss regret`).
 """
 
 from contextlib import contextmanager
@@ -343,8 +345,8 @@ def _follow(config, rec) -> None:
                           components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
                           rules=dict(config.rules))
     data_record = registry.hook_of(registry.DEFAULT, "data_record")
-    key = (followed.samurai, followed.difficulty, followed.model, followed.components.data_sha256,
-           tuple(sorted(followed.rules.items())))
+    key = (followed.samurai, followed.difficulty, followed.load_model().sha256, followed.components.data_sha256,
+           tuple(sorted(followed.rules.items())))  # the value's bytes: a file rewritten in place is another
     frec = _FOLLOWED.setdefault(key, data_record(followed))
     rec[0]["follow_fn"] = decide_address(registry.DEFAULT)
     rec[0]["follow_at"] = frec.ctypes.data

@@ -264,3 +264,25 @@ def test_a_tiny_run_of_the_regret_loss_follows_the_default_end_to_end(tmp_path, 
     assert any((v.arrays[k] != start.arrays[k]).any() for k in v.arrays)
     rows = run_games(GameConfig(("gorobei", "kanbei"), "easy", "selfplay", model=str(folder / "value-0.npz")), 5, seed=1)
     assert (rows[:, O_ILLEGAL] == 0).all()
+
+
+def test_labels_that_cannot_be_written_leave_no_file_behind(tmp_path, monkeypatch):
+    """A full disk while the labels are saved: the error goes up, and neither the labels nor a
+    half-written file of them stays, so a resumed run labels that iteration again."""
+    from kiai.training import value as V
+    from kiai.training.common import Stages
+
+    settings = V.ValueSettings(player="selfplay", teacher="judge", loss="regret", tables=1, games=1, keep=1.0,
+                               table="gorobei,kanbei@easy")
+    rows = {"x": np.zeros((2, A.N_AFTER), np.float32), "estimate": np.array([0.4, 0.5]), "rank": np.array([0, 1]),
+            "chosen": np.array([False, True]), "played": np.array([True, False]), "won": np.array([True, True])}
+    monkeypatch.setattr(T, "collect_labels", lambda *a, **k: dict(rows))
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(T.np, "savez", full)
+    path = tmp_path / "positions-0.npz"
+    with pytest.raises(OSError, match="No space"):
+        T.label(path, settings, None, Stages(), 0, follows=None)
+    assert list(tmp_path.iterdir()) == []

@@ -141,8 +141,12 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
         del lab
         stages.advance(settings.games)
     tmp = path.with_name(f".{path.name}")  # renamed once whole: a killed run leaves no half a file
-    with open(tmp, "wb") as f:
-        np.savez(f, **{k: np.concatenate(v) for k, v in parts.items()})
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, **{k: np.concatenate(v) for k, v in parts.items()})
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a full disk leaves no half a file behind either
+        raise
     tmp.replace(path)
 
 
