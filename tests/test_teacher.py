@@ -264,6 +264,14 @@ def test_a_tiny_run_of_the_regret_loss_follows_the_default_end_to_end(tmp_path, 
     assert any((v.arrays[k] != start.arrays[k]).any() for k in v.arrays)
     rows = run_games(GameConfig(("gorobei", "kanbei"), "easy", "selfplay", model=str(folder / "value-0.npz")), 5, seed=1)
     assert (rows[:, O_ILLEGAL] == 0).all()
+    # from the same seed, the same labels and the same weights; a finished run recomputes nothing
+    stamp = (folder / "value-0.npz").stat().st_mtime_ns
+    args = [*TINY, "--iterations", 1, "--eval-games", 0, "--loss", "regret"]
+    assert run(capsys, "train", "value", folder, *args)[0] == 0 and (folder / "value-0.npz").stat().st_mtime_ns == stamp
+    assert run(capsys, "train", "value", tmp_path / "again", *args)[0] == 0
+    again = M.load(tmp_path / "again" / "value-0.npz", M.AFTER)
+    for name, a in v.arrays.items():
+        np.testing.assert_array_equal(again.arrays[name], a)
 
 
 def test_labels_that_cannot_be_written_leave_no_file_behind(tmp_path, monkeypatch):
