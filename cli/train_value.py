@@ -18,6 +18,7 @@ from kiai.cli.common import (
 from kiai.progress import bar as progress
 
 
+# long: one option per line, each with its help: the lines are declarations
 @command("value", short_help="Learn by self-play the value that `selfplay` or `judge` plays by.",
          help="Learn a value by self-play: with --player selfplay, the value of the table each answer leads to "
               "(its afterstate), that `selfplay` plays by; with --player judge (the default), the value of the "

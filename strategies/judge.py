@@ -23,12 +23,10 @@ from; TABLES_BASE with its base playing, TABLES with judge playing), every quest
 with each answer's value (LABELS, learned's teacher), or every answer's afterstate as selfplay
 reads it with the value judge found for it (TEACH: strategies.nets.afterstate.teach_rows, labels
 for selfplay's value, training.teacher). With `follow` 1 judge weighs as ever but plays the
-default's answers (the value `following` names, else the family's): the games are the default's,
+default's answers (the value strategies.playing.following names, else the family's): the games are the default's,
 bit for bit, labelled by judge (DAgger's positions: `kiai train value --loss regret`).
 """
 
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -319,52 +317,16 @@ def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
     return int(collects in (TABLES_BASE, TABLES)), 0 if collects == TABLES_BASE else mask
 
 
-# the value file of the default that judge follows (`follow`): None, the family's shipped one
-_FOLLOWED_MODEL: ContextVar[str | None] = ContextVar("kiai_judge_follows", default=None)
-_FOLLOWED: dict = {}  # the followed default's records, alive while the process runs
-
-
-@contextmanager
-def following(model: str | None):
-    """Inside the block, judge with `follow` 1 follows the default playing the value file `model`
-    (None: its family's shipped one): a teacher on a new value's own positions (DAgger)."""
-    token = _FOLLOWED_MODEL.set(None if model is None else str(model))
-    try:
-        yield
-    finally:
-        _FOLLOWED_MODEL.reset(token)
-
-
-def _follow(config, rec) -> None:
-    """Point judge's record at the default's decide() and its record for config's table."""
-    from kiai.strategies import registry
-    from kiai.strategies.compiling import decide_address
-    from kiai.strategies.game_config import GameConfig
-
-    followed = GameConfig(config.samurai, config.difficulty, registry.DEFAULT, absent_tokens=config.absent_tokens,
-                          components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
-                          rules=dict(config.rules))
-    data_record = registry.hook_of(registry.DEFAULT, "data_record")
-    key = (followed.samurai, followed.difficulty, followed.load_model().sha256, followed.components.data_sha256,
-           tuple(sorted(followed.rules.items())))  # the value's bytes: a file rewritten in place is another
-    frec = _FOLLOWED.setdefault(key, data_record(followed))
-    rec[0]["follow_fn"] = decide_address(registry.DEFAULT)
-    rec[0]["follow_at"] = frec.ctypes.data
-
-
 def plan_record(config) -> np.ndarray:
     """The planner's record: its parameters, then the value's weights (load_model: --model's, else the family's
-    where kiai ships one), then the race's t quantiles, then (with `follow`) the followed default's
-    decide() and record."""
+    where kiai ships one), then the race's t quantiles."""
     rec = STRATEGY.new_record()
     vec = STRATEGY.param_vector(config.params)
     for i, p in enumerate(STRATEGY.params):
         rec[0][p.name] = vec[i]
     load_model(config.model, table=_table(config)).pack(rec[0])
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
-    if int(rec[0]["follow"]):
-        _follow(config, rec)
-    return rec
+    return rec  # with `follow`, the run layer points follow_fn and follow_at at the default (playing.follow_default)
 
 
 def _table(config) -> tuple[int, str]:

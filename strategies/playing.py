@@ -84,6 +84,8 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
         plan_record = registry.hook_of(info.name, "plan_record")
         if plan_record is not None:  # a planner with data (judge's value): kept alive by its bytes
             rec = plan_record(config)
+            if "follow" in rec.dtype.names and int(rec[0]["follow"]):
+                follow_default(config, rec)
             key = ("plan", info.name, hashlib.sha256(rec.tobytes()).hexdigest())
             cfg.pdata = _RECORDS.setdefault(key, rec).ctypes.data
     cfg.check = checker_address() if check else 0
@@ -93,6 +95,36 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     cfg.stop_round_end = int(stop_round_end)
     cfg.from_state = int(from_state)
     return cfgs
+
+
+# the value file of the default that a planner with `follow` 1 (judge) follows: None, the family's shipped one
+_FOLLOWED_MODEL: ContextVar[str | None] = ContextVar("kiai_follows", default=None)
+_FOLLOWED: dict = {}  # the followed default's records, alive while the process runs
+
+
+@contextmanager
+def following(model: str | None):
+    """Inside the block, judge with `follow` 1 follows the default playing the value file `model`
+    (None: its family's shipped one): a teacher on a new value's own positions (DAgger)."""
+    token = _FOLLOWED_MODEL.set(None if model is None else str(model))
+    try:
+        yield
+    finally:
+        _FOLLOWED_MODEL.reset(token)
+
+
+def follow_default(config: GameConfig, rec: np.ndarray) -> None:
+    """Point the planner's record (its follow_fn, follow_at) at the default's decide() and its
+    record for config's table, the default playing the value `following` names."""
+    followed = GameConfig(config.samurai, config.difficulty, registry.DEFAULT, absent_tokens=config.absent_tokens,
+                          components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
+                          rules=dict(config.rules))
+    data_record = registry.hook_of(registry.DEFAULT, "data_record")
+    key = (followed.samurai, followed.difficulty, followed.load_model().sha256, followed.components.data_sha256,
+           tuple(sorted(followed.rules.items())))  # the value's bytes: a file rewritten in place is another
+    frec = _FOLLOWED.setdefault(key, data_record(followed))
+    rec[0]["follow_fn"] = decide_address(registry.DEFAULT)
+    rec[0]["follow_at"] = frec.ctypes.data
 
 
 _THREADS = [None]  # set_threads; None: every core numba may use

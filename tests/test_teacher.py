@@ -233,14 +233,14 @@ def test_judge_following_the_default_plays_the_defaults_games_bit_for_bit(lineup
     np.testing.assert_array_equal(other["rank"], lab["rank"])
     assert (other["estimate"] != lab["estimate"]).any()
     # following another value: the games of selfplay playing it
-    from kiai.strategies import judge
     from kiai.strategies.nets import modelfile as M
+    from kiai.strategies.playing import following
 
     theirs = M.load(M.family_path(len(lineup), level), M.AFTER)
     arrays = {k: v * (0.5 if k == "w3" else 1.0) for k, v in theirs.arrays.items()}
     path = tmp_path / "other.npz"
     M.save(path, arrays, {k: v for k, v in theirs.header.items() if k not in ("format", "kind", "feature_schema")}, M.AFTER)
-    with judge.following(str(path)):
+    with following(str(path)):
         moved = T.collect_labels(GameConfig(lineup, level, "judge", params), 5, seed=9)
     np.testing.assert_array_equal(moved["out"], run_games(GameConfig(lineup, level, "selfplay", model=str(path)), 5,
                                                           seed=9))

@@ -119,8 +119,8 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
     `keep` of its questions (every answer of each), saved to path. With `--loss regret` the games
     are the default's, playing the value file `follows` (the iteration's start), and judge weighs
     every answer of its questions (FOLLOW: DAgger)."""
-    from kiai.strategies import judge
     from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.playing import following
 
     within = settings.loss == "regret"
     drawn = V.tables(settings, it)
@@ -132,7 +132,7 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
     params = FOLLOW if within else expert_params(settings.teacher)
     for t, (seating, level) in enumerate(drawn):
         cfg = GameConfig(seating, level, settings.teacher, params, components=components)
-        with judge.following(follows if within else None):
+        with following(follows if within else None):
             lab = collect_labels(cfg, settings.games, settings.deals + 1_000_003 * it + t)
         q = question_ids(lab["rank"])
         keep = (rng.random(q[-1] + 1) < settings.keep)[q]
