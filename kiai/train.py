@@ -89,12 +89,13 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
           weigh: str = "action+cards+second-fight", samurai: str | None = None, size: int | None = None,
           hold_out: int = 0, difficulty: str | None = None, h1: int | None = None, h2: int | None = None,
           epochs: int = 6, edge: float = 0.0, start_from=None, teacher: str | None = None, share: float = 0.5,
-          loss: str = "share", temperature: float = 0.05, anchor: float = 0.1, eval_games: int = 300, seed: int = 0, deal_seed: int | None = None, components=None,
+          loss: str = "share", temperature: float = 0.05, anchor: float = 0.1, eval_games: int = 300, seed: int = 0,
+          deal_seed: int | None = None, components=None,
           threads: int | None = None, stages=None, command: str = "kiai.train.value (Python)", note=None) -> dict:
     """Learn by self-play the value that `selfplay` or `judge` (player) plays by, into `folder`, as
     `kiai train value` (its options say what each argument does; lam is --lambda, start_from
-    --start; loss, temperature and anchor: training.within). Returns the `last` value file written and the `seconds` taken; evaluations(folder)
-    gives each iteration's win rates."""
+    --start; loss, temperature and anchor: training.within). Returns the `last` value file written
+    and the `seconds` taken; evaluations(folder) gives each iteration's win rates."""
     from kiai.simcore.components import ComponentsError, load_components
     from kiai.strategies.nets import modelfile as M
     from kiai.strategies.playing import set_threads

@@ -87,5 +87,5 @@ def test_the_fit_moves_each_question_toward_the_teachers_best_answer():
         z = predict(arrays, x).reshape(nq, k)
         return np.bincount(z.argmax(1), minlength=k) / nq
 
-    arrays = W.fit(x, q, W.regret(est, q), np.zeros(len(q)), init, epochs=30, anchor=0.0, lr=1e-2)
+    arrays = W.fit(x.copy(), q, W.regret(est, q), np.zeros(len(q)), init, epochs=30, anchor=0.0, lr=1e-2)
     assert first(arrays)[2] > 0.99

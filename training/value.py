@@ -286,21 +286,8 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    mean = x.mean(axis=0, dtype=np.float64)
-    scale = x.std(axis=0, dtype=np.float64)
-    scale = np.where(scale > 1e-6, scale, 1.0)
-    x -= mean.astype(np.float32)  # in place, in float32: millions of rows of 300 features
-    x /= scale.astype(np.float32)
-    X = torch.from_numpy(x)
+    X, net, mean, scale = scaled_net(x, settings.h1, settings.h2, init)
     Y = torch.from_numpy(np.ascontiguousarray(y, dtype=np.float32))
-    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], settings.h1), torch.nn.ReLU(),
-                              torch.nn.Linear(settings.h1, settings.h2), torch.nn.ReLU(), torch.nn.Linear(settings.h2, 1))
-    if init is not None:  # its first layer reads unscaled features: unfold the scaling into it
-        w1 = init["w1"].astype(np.float64) * scale
-        start = [w1, init["b1"] + init["w1"].astype(np.float64) @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]
-        with torch.no_grad():
-            for p, a in zip(net.parameters(), start):
-                p.copy_(torch.from_numpy(np.array(a, dtype=np.float32)))  # a copy: a loaded value is read-only
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     n = len(X)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(1, settings.epochs * -(-n // batch)))
@@ -319,6 +306,33 @@ def fit(x: np.ndarray, y: np.ndarray, settings: ValueSettings, seed: int, thread
             total += loss.item() * len(idx)
         if on_epoch:
             on_epoch(e, total / max(n, 1))
+    return folded_arrays(net, mean, scale)
+
+
+def scaled_net(x: np.ndarray, h1: int, h2: int, init: dict | None = None):
+    """The value's network over standardised inputs: (X, net, mean, scale), x scaled in place (in
+    float32: millions of rows of 300 features) and X its tensor; `init`, a value's arrays, whose
+    first layer reads unscaled features, starts the network as the same function."""
+    import torch
+
+    mean = x.mean(axis=0, dtype=np.float64)
+    scale = x.std(axis=0, dtype=np.float64)
+    scale = np.where(scale > 1e-6, scale, 1.0)
+    x -= mean.astype(np.float32)
+    x /= scale.astype(np.float32)
+    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], h1), torch.nn.ReLU(), torch.nn.Linear(h1, h2),
+                              torch.nn.ReLU(), torch.nn.Linear(h2, 1))
+    if init is not None:  # unfold the scaling into its first layer
+        w1 = init["w1"].astype(np.float64) * scale
+        start = [w1, init["b1"] + init["w1"].astype(np.float64) @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]
+        with torch.no_grad():
+            for p, a in zip(net.parameters(), start):
+                p.copy_(torch.from_numpy(np.array(a, dtype=np.float32)))  # a copy: a loaded value is read-only
+    return torch.from_numpy(x), net, mean, scale
+
+
+def folded_arrays(net, mean: np.ndarray, scale: np.ndarray) -> dict:
+    """A fitted scaled_net's arrays as a value file holds them, the input scaling folded into the first layer."""
     w1 = net[0].weight.detach().numpy().astype(np.float64)
     b1 = net[0].bias.detach().numpy().astype(np.float64)
     return {"w1": (w1 / scale).astype(np.float32), "b1": (b1 - (w1 / scale) @ mean).astype(np.float32),

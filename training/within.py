@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from kiai.training.common import TrainError
+from kiai.training.value import folded_arrays, scaled_net
 
 TAU = 0.05  # the policy's temperature, in logits: answers this far apart share their weight about 3:1
 ANCHOR = 0.1  # weight of the squared change of the logit from the starting value
@@ -56,7 +57,8 @@ def fit(x: np.ndarray, q: np.ndarray, r: np.ndarray, anchor_z: np.ndarray, init:
         on_epoch=None) -> dict:
     """Fit the value (its arrays `init`: strategies.nets.modelfile's w1 .. b3) to the question loss
     on rows x (q: each row's question, counted from 0 in order; r: each row's regret) plus `anchor`
-    times the squared change of the logit from anchor_z; the arrays of the fitted value."""
+    times the squared change of the logit from anchor_z; the arrays of the fitted value. x is scaled
+    in place (training.value.scaled_net)."""
     import torch
 
     if len(q) == 0:
@@ -65,21 +67,7 @@ def fit(x: np.ndarray, q: np.ndarray, r: np.ndarray, anchor_z: np.ndarray, init:
         raise TrainError("a question's answers must come together (rows sorted by question)")
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    mean = x.mean(0, dtype=np.float64)
-    scale = x.std(0, dtype=np.float64)
-    scale = np.where(scale > 1e-6, scale, 1.0)
-    xs = x.astype(np.float32)  # standardised in float32, in place of a copy: the rows are most of the memory
-    xs -= mean.astype(np.float32)
-    xs /= scale.astype(np.float32)
-    X = torch.from_numpy(xs)
-    h1, h2 = init["w1"].shape[0], init["w2"].shape[0]
-    net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], h1), torch.nn.ReLU(), torch.nn.Linear(h1, h2),
-                              torch.nn.ReLU(), torch.nn.Linear(h2, 1))
-    w1 = init["w1"].astype(np.float64)
-    start = [w1 * scale, init["b1"] + w1 @ mean, init["w2"], init["b2"], init["w3"], init["b3"]]  # same function, standardised inputs
-    with torch.no_grad():
-        for p, s in zip(net.parameters(), start):
-            p.copy_(torch.from_numpy(np.array(s, dtype=np.float32).reshape(p.shape)))
+    X, net, mean, scale = scaled_net(x, init["w1"].shape[0], init["w2"].shape[0], init)
     Z0 = torch.from_numpy(anchor_z.astype(np.float32))
     R = torch.from_numpy(r.astype(np.float32))
     nq = int(q[-1]) + 1
@@ -105,8 +93,4 @@ def fit(x: np.ndarray, q: np.ndarray, r: np.ndarray, anchor_z: np.ndarray, init:
             total += loss_q.item() * len(qs)
         if on_epoch is not None:
             on_epoch(e, total / nq)
-    W1 = net[0].weight.detach().numpy().astype(np.float64)
-    B1 = net[0].bias.detach().numpy().astype(np.float64)
-    return {"w1": (W1 / scale).astype(np.float32), "b1": (B1 - (W1 / scale) @ mean).astype(np.float32),
-            "w2": net[2].weight.detach().numpy().copy(), "b2": net[2].bias.detach().numpy().copy(),
-            "w3": net[4].weight.detach().numpy().copy(), "b3": net[4].bias.detach().numpy().copy()}
+    return folded_arrays(net, mean, scale)
