@@ -122,7 +122,9 @@ def follow_default(config: GameConfig, rec: np.ndarray) -> None:
     data_record = registry.hook_of(registry.DEFAULT, "data_record")
     key = (followed.samurai, followed.difficulty, followed.load_model().sha256, followed.components.data_sha256,
            tuple(sorted(followed.rules.items())))  # the value's bytes: a file rewritten in place is another
-    frec = _FOLLOWED.setdefault(key, data_record(followed))
+    frec = _FOLLOWED.get(key)
+    if frec is None:  # built once a table and value; setdefault: two threads at once both keep the first
+        frec = _FOLLOWED.setdefault(key, data_record(followed))
     rec[0]["follow_fn"] = decide_address(registry.DEFAULT)
     rec[0]["follow_at"] = frec.ctypes.data
 

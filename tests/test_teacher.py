@@ -294,3 +294,20 @@ def test_labels_that_cannot_be_written_leave_no_file_behind(tmp_path, monkeypatc
     with pytest.raises(OSError, match="No space"):
         T.label(path, settings, None, Stages(), 0, follows=None)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_followed_defaults_record_is_built_once_a_table_and_value(monkeypatch):
+    """follow_default builds the default's record for a table and value once, and points every
+    later planner record of that table at the same one."""
+    from kiai.strategies import playing, selfplay
+    from kiai.strategies.game_config import GameConfig
+
+    monkeypatch.setattr(playing, "_FOLLOWED", {})
+    built = []
+    real = selfplay.data_record
+    monkeypatch.setattr(selfplay, "data_record", lambda config: built.append(config) or real(config))
+    cfg = GameConfig(("gorobei", "kanbei"), "easy", "judge", {"follow": 1})
+    recs = [np.zeros(1, dtype=[("follow_fn", "i8"), ("follow_at", "i8")]) for _ in range(2)]
+    for rec in recs:
+        playing.follow_default(cfg, rec)
+    assert len(built) == 1 and recs[0]["follow_at"] == recs[1]["follow_at"] != 0
