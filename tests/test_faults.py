@@ -248,14 +248,16 @@ def table(tmp_path_factory):
 
 
 def _files(folder: Path) -> list[str]:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    """What a run left in `folder`, but the lock files of the outputs it claimed (kiai/outputs.py:
+    each stays in place, unlocked, so that runs waiting on it share one file)."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if not p.name.endswith(".lock"))
 
 
 @pytest.mark.parametrize("args", WRITERS)
 def test_a_full_disk_is_one_line_exit_1_and_leaves_nothing(capsys, monkeypatch, tmp_path, table, args):  # 4
-    from kiai.reports import files
+    from kiai import outputs
 
-    monkeypatch.setattr(files, "finish", _disk_full)  # every file kiai writes passes here
+    monkeypatch.setattr(outputs, "finish", _disk_full)  # every file kiai writes passes here
     argv = [a.replace("OUT", str(tmp_path)).replace("TABLE", str(table)) for a in shlex.split(args)]
     code, out, err = run(capsys, *argv)
     lines = [line for line in err.strip().splitlines() if line.startswith("kiai: error")]
@@ -321,9 +323,9 @@ def test_a_record_on_a_small_disk_leaves_nothing(capsys, small_disk):  # 4
 
 
 def test_the_api_raises_the_write_error_and_leaves_nothing(monkeypatch, tmp_path):  # 4
-    from kiai.reports import files
+    from kiai import outputs
 
-    monkeypatch.setattr(files, "finish", _disk_full)
+    monkeypatch.setattr(outputs, "finish", _disk_full)
     with pytest.raises(OSError, match="No space left"):
         kiai.record("kyuzo,kikuchiyo", "easy", 2, out=tmp_path / "r.jsonl")
     with pytest.raises(OSError, match="No space left"):
