@@ -1,8 +1,8 @@
 """kiai's packages are layers: simcore < strategies < training < reports < the API (kiai/) < cli.
 
-Below them all sit kiai/words.py, kiai/errors.py and kiai/outputs.py (BASE): any module may import
-them, and they import nothing of kiai's but each other. The commands (cli/) work through the API alone: no cli module imports
-the engine, the players, training or the reports (kiai.simcore, kiai.strategies, kiai.training,
+Below them all sit kiai/words.py, kiai/errors.py, kiai/outputs.py and kiai/states.py (BASE): any
+module may import them, and they import nothing of kiai's but each other. The commands (cli/) work
+through the API alone: no cli module imports the engine, the players, training or the reports (kiai.simcore, kiai.strategies, kiai.training,
 kiai.reports), not even inside a function.
 
 A module may import its own layer and the layers below it, never one above (an import inside
@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("simcore", "strategies", "training", "reports", "kiai", "cli")  # lowest first; kiai/ holds the API
 FOLDERS = ("simcore", "strategies", "training", "reports", "cli")  # installed as kiai.<folder>
-BASE = ("kiai.words", "kiai.errors", "kiai.outputs")  # below every layer: wording, errors and writing that every layer uses
+BASE = ("kiai.words", "kiai.errors", "kiai.outputs", "kiai.states")  # below every layer: wording, errors and writing that every layer uses
 BELOW_THE_API = ("kiai.simcore", "kiai.strategies", "kiai.training", "kiai.reports")  # what cli/ never imports
 
 
