@@ -30,8 +30,9 @@ from kiai.progress import bar as progress
               "fits the TD(lambda) returns of its games. With --teacher judge (expert iteration), judge plays "
               "the games instead and weighs every answer of each question, and selfplay's value learns its "
               "estimates of all of them; with --loss regret as well, the default plays the games over the previous "
-              "value and judge weighs every answer of its questions (DAgger), and the value learns to rank each "
-              "question's answers as judge does (training.within). After each iteration the player over the new value, over "
+              "value and the teacher (judge, or the lookahead) weighs every answer of its questions (DAgger), and the "
+              "value learns to rank each question's answers as the teacher does (training.within). After each "
+              "iteration the player over the new value, over "
               "the previous one, learned and the lookahead play the same --eval-games deals of three evaluation "
               "tables; FOLDER's training.csv, curve.csv and training.png report every iteration. "
               "FOLDER gets each step as it finishes (a killed run resumes: "
@@ -92,12 +93,15 @@ def train_value(
                                                      "answers in the targets, the rest the previous value's (0-1)."),
     loss: str = typer.Option("share", "--loss", help="With --teacher: share (targets mixing in the expert's values of "
                                                      "every answer, on its own games) or regret (the expected regret, "
-                                                     "by judge's values, of a softmax over each question's answers, "
-                                                     "on the default's own games: docs/training.md)."),
+                                                     "by the teacher's values, of a softmax over each question's "
+                                                     "answers, on the default's own games: docs/training.md)."),
     temperature: float = typer.Option(0.05, "--temperature", help="With --loss regret: the softmax's temperature, in "
                                                                    "logits (0-10)."),
     anchor: float = typer.Option(0.1, "--anchor", help="With --loss regret: the weight of the squared change of the "
                                                        "value's logit from the previous value's (0-100)."),
+    teacher_samples: int = typer.Option(0, "--teacher-samples", help="With --teacher: the teacher's sampled hidden "
+                                                                     "orders per answer (1-64; 0: its own, "
+                                                                     "docs/training.md)."),
     eval_games: int = typer.Option(300, "--eval-games", help="Deals per evaluation table after each iteration, "
                                                              "played by each of the four (0: no evaluation)."),
     seed: int = SeedOpt,
@@ -116,7 +120,8 @@ def train_value(
                               lam=lam, samples=samples, explore=explore, base=base, weigh=weigh, samurai=samurai,
                               size=size, hold_out=hold_out, difficulty=difficulty, h1=h1, h2=h2, epochs=epochs,
                               edge=edge, start_from=start_from, teacher=teacher, share=share, loss=loss,
-                              temperature=temperature, anchor=anchor, eval_games=eval_games,
+                              temperature=temperature, anchor=anchor, teacher_samples=teacher_samples,
+                              eval_games=eval_games,
                               seed=seed, deal_seed=deal_seed, components=components, threads=threads,
                               stages=StageBars(bar), command=command_line(), note=stderr)  # fmt: skip
     for line in training.evaluations(folder):

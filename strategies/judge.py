@@ -32,14 +32,14 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from kiai.simcore.questions import ACT_FIGHT, Q_ABSENT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, QUESTIONS
-from kiai.simcore.gateway import call_decide
+from kiai.simcore.questions import ACT_FIGHT, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.simcore.rng import mix64, stream_below
 from kiai.simcore.rounds import play_game
 from kiai.simcore.state import int_to_voidptr, keep_alive
 from kiai.strategies.base import VALUE_BASES, WEIGHED, Param, Strategy
 from kiai.strategies.helpers.race import MAX_DF, drop, leader, t_quantiles
 from kiai.strategies.helpers.collect import LABELS, TABLES, TABLES_BASE, TEACH, collecting, next_row, room
+from kiai.strategies.helpers.follow import FOLLOW_DATA, FOLLOWED_QUESTIONS, follow_params, followed, salted
 from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.lookahead import (
     MAX_CANDIDATES,
@@ -78,14 +78,13 @@ STRATEGY = Strategy(
         Param("first", 4, 2, 64, True, "samples every answer plays before the race may drop one", expert=True),
         # a teacher on the default's own positions (training.teacher, DAgger): the labels are judge's,
         # the games the default's, bit for bit
-        Param("follow", 0, 0, 1, True, "1: weigh every answer as judge does, but play the default's answers (a teacher on the default's own positions)", expert=True),
-        Param("salt", 0, 0, 2**31 - 1, True, "mixed into the samples' seeds: 0 as judge plays, another number draws other samples for the same questions", expert=True),
+        *follow_params("judge"),
     ),
     planner=True,
     bases=BASES,
     # the race's t quantiles, from `race` (plan_record); with `follow`, the followed default's decide()
     # and its record, by address
-    data=DATA + (("race_t", np.float64, (MAX_DF,)), ("follow_fn", np.int64), ("follow_at", np.int64)),
+    data=DATA + (("race_t", np.float64, (MAX_DF,)), *FOLLOW_DATA),
 )
 params = STRATEGY.reader()
 VARIANT = 0
@@ -242,9 +241,7 @@ def _judge(g, p):
     pubs, hids, books, mems, rcfgs = rollout_records(pub)
     r = (pubs[0], hids[0], books[0], rollout_config(cfg, rcfgs, 0), mems[0])
     x = np.empty(N_VALUE_FEATURES, dtype=np.float64)
-    seed0 = question_seed(g)
-    if p.salt != 0.0:
-        seed0 = np.uint64(mix64(seed0 ^ np.uint64(int(p.salt))))
+    seed0 = salted(question_seed(g), p.salt)
     # the next card's candidates, for an exact expectation over it (`chance` 1): every unseen
     # card, each equally likely (section 12); none when Katsushiro made the top card known
     nxt = np.empty(pub.n_cards, dtype=np.int64)
@@ -269,7 +266,7 @@ def _judge(g, p):
                 best = i
     keep_alive(pubs, hids, books, mems)
     keep_alive(rcfgs, rcfgs, rcfgs, rcfgs)
-    played = cand[best] if p.follow_fn == 0 else _followed(pub, mem, p)
+    played = cand[best] if p.follow_fn == 0 else followed(p.follow_fn, p.follow_at, pub, mem)
     # as a teacher (`kiai train learned`), the question with every answer's value, as the lookahead writes it
     if collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
@@ -279,23 +276,17 @@ def _judge(g, p):
 
 
 @njit(cache=True)
-def _followed(pub, mem, p):
-    """The followed default's answer to the question in mem (`follow`)."""
-    return call_decide(p.follow_fn, int_to_voidptr(p.follow_at), pub, mem, mem.q, mem.seat, mem.a, mem.b, mem.legal)
-
-
-@njit(cache=True)
 def plan(pub, hid, book, cfg, mem):
     """The engine's hook (simcore.gateway.HOOK_ARGS)."""
     p = params(int_to_voidptr(cfg.pdata))
     if mem.q == 0:
         _collect(pub, book, mem)
     elif p.follow_fn != 0 and not (int(p.weigh) >> _weigh_bit(mem.q)) & 1:
-        mem.answer = _followed(pub, mem, p)  # a question judge does not weigh: the default's answer
+        mem.answer = followed(p.follow_fn, p.follow_at, pub, mem)  # a question judge does not weigh: the default's
     else:
         _judge((pub, hid, book, cfg, mem), p)
         if p.follow_fn != 0 and mem.answer < 0:  # one legal answer, or none to weigh: the default's
-            mem.answer = _followed(pub, mem, p)
+            mem.answer = followed(p.follow_fn, p.follow_at, pub, mem)
     return 0
 
 
@@ -313,7 +304,7 @@ def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
     which = int(STRATEGY.param_vector({"weigh": prm.get("weigh", 7)})[STRATEGY.index("weigh")])
     mask = sum(1 << q for bit, q in ((1, Q_ACTION), (2, Q_CARD), (4, Q_FIGHT_AGAIN)) if which & bit)
     if int(prm.get("follow", 0)):
-        mask = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
+        mask = FOLLOWED_QUESTIONS
     return int(collects in (TABLES_BASE, TABLES)), 0 if collects == TABLES_BASE else mask
 
 

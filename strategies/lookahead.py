@@ -16,7 +16,9 @@ Parameters: samples, base (the heuristic that plays the rest, BASES), horizon (0
 of the round, then a value of the village; 1: to the end of the game), support (consider
 Support actions), the village value's weights (farm, family, wound, scarce), value (0 those
 weights, 1 the fitted chance to win from the village, WIN_FIT), and margin (how sure the
-honest planner must be before it overrides its base).
+honest planner must be before it overrides its base); follow (weigh every answer, but play the
+default's: a teacher on the default's own positions, strategies.helpers.follow) and salt (other
+samples for the same questions).
 """
 
 import numpy as np
@@ -49,11 +51,13 @@ from kiai.simcore.state import (
 from kiai.strategies import keeper
 from kiai.strategies.helpers.race import MAX_DF, drop, t_quantiles
 from kiai.strategies.helpers.collect import LABELS, TEACH, collecting, next_row, room
+from kiai.strategies.helpers.follow import FOLLOW_DATA, FOLLOWED_QUESTIONS, follow_params, followed, salted
 from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
 from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
 
 HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
+WEIGHED_QUESTIONS = (1 << Q_ACTION) | (1 << Q_CARD) | (1 << Q_FIGHT_AGAIN)  # what `decisions` 1 weighs
 BASES = ("counter", "kiai", "team", "risk", "keeper", "learned")  # the `base` parameter's values
 MAX_CANDIDATES = 9
 
@@ -92,11 +96,14 @@ LOOKAHEAD_PARAMS = (
 STRATEGY = Strategy(
     "lookahead",
     "Before each turn, samples hidden card orders consistent with what is public and plays every action forward with a base heuristic; takes the best.",
-    LOOKAHEAD_PARAMS,
+    # a teacher on the default's own positions (training.teacher, DAgger): it weighs the questions
+    # as `decisions` 1 does, the games are the default's (not peek's: it measures one card)
+    LOOKAHEAD_PARAMS + follow_params("the lookahead"),
     planner=True,
     bases=BASES,
-    # the race's t quantiles, from `race`, and keeper's address where it plays the rollouts (plan_record)
-    data=(("race_t", np.float64, (MAX_DF,)), ("keeper_at", np.int64)),
+    # the race's t quantiles, from `race`, and keeper's address where it plays the rollouts (plan_record);
+    # with `follow`, the followed default's decide() and its record, by address (the run layer's)
+    data=(("race_t", np.float64, (MAX_DF,)), ("keeper_at", np.int64), *FOLLOW_DATA),
 )
 params = STRATEGY.reader()
 VARIANT = HONEST
@@ -481,7 +488,7 @@ def plan_turn(g, p, sampled, peek):
     if k < 2:
         return
     vals = np.empty((k + 1, int(p.samples) if sampled else 1))
-    seed0 = np.uint64(mem.stream[0]) ^ np.uint64(key * 0x9E3779B97F4A7C15)
+    seed0 = salted(np.uint64(mem.stream[0]) ^ np.uint64(key * 0x9E3779B97F4A7C15), p.salt)
     best = weigh(g, p, sampled, peek, 0, cand, k, key, seed0, vals)
     if best >= 0:
         mem.plan = cand[best]
@@ -524,16 +531,20 @@ def plan_question(g, p, sampled, peek):
     if k < 2:
         return
     vals = np.empty((k + 1, int(p.samples) if sampled else 1))
-    seed0 = question_seed(g)
+    seed0 = salted(question_seed(g), p.salt)
     best = weigh(g, p, sampled, peek, mem.q, cand, k, 0, seed0, vals)
     mem.answer = cand[best] if best >= 0 else -1
+    mine = max(best, 0)  # -1: the base's own, cand[0]
+    played = cand[mine] if p.follow_fn == 0 else followed(p.follow_fn, p.follow_at, pub, mem)
     if collecting(mem, TEACH):  # a teacher of selfplay's value (training.teacher): every answer's afterstate
         est = np.empty(k)
         for i in range(k):
             est[i] = vals[i].mean()
-        teach_rows(pub, mem, book.decisions, cand, k, est, max(best, 0), cand[max(best, 0)])  # -1: the base's own, cand[0]
+        teach_rows(pub, mem, book.decisions, cand, k, est, mine, played)
     elif collecting(mem, LABELS) and room(mem, 1):
         write_label(g, cand, k, vals)
+    if p.follow_fn != 0:
+        mem.answer = played
 
 
 @njit(cache=True)
@@ -545,15 +556,20 @@ def plan(pub, hid, book, cfg, mem):
     g = (pub, hid, book, cfg, mem)
     if mem.q == 0:
         plan_turn(g, p, v != FORESIGHT, v == PEEK)
+    elif p.follow_fn != 0 and not (WEIGHED_QUESTIONS >> mem.q) & 1:
+        mem.answer = followed(p.follow_fn, p.follow_at, pub, mem)  # a question it does not weigh: the default's
     else:
         plan_question(g, p, v != FORESIGHT, v == PEEK)
+        if p.follow_fn != 0 and mem.answer < 0:  # one legal answer: the default's
+            mem.answer = followed(p.follow_fn, p.follow_at, pub, mem)
     return 0
 
 
 def plan_record(config) -> np.ndarray:
     """The planner's record (lookahead, peek and foresight alike): the parameters by name (those a
-    strategy lacks stay 0: no race, the base's rollouts), then the race's t quantiles and keeper's
-    address where it plays the rollouts."""
+    strategy lacks stay 0: no race, the base's rollouts, no `follow`), then the race's t quantiles
+    and keeper's address where it plays the rollouts; with `follow`, the run layer points
+    follow_fn and follow_at at the default (playing.follow_default)."""
     rec = STRATEGY.new_record()
     for name, value in config.strategy_info.param_dict(config.params).items():
         rec[0][name] = value
@@ -571,7 +587,11 @@ def hooks(prm: dict, collects: int = 0) -> tuple[int, int]:
     """(plan_turns, plan_questions) for the run layer: the lookahead plans each turn's action
     at the turn's start; with `decisions` 1 it weighs instead the action, every card in hand
     and Kikuchiyo's second fight as they are asked, after the battle penalty and with every
-    card revealed so far in view (what a run collects, `collects`, changes neither)."""
+    card revealed so far in view (what a run collects, `collects`, changes neither). Following
+    the default (`follow`), it weighs those as `decisions` 1 does and is asked every other
+    question but the absent tokens' too, so that the default answers them all."""
+    if int(prm.get("follow", 0)):
+        return 0, FOLLOWED_QUESTIONS
     if int(prm.get("decisions", 0)) == 0:
         return 1, 0
-    return 0, (1 << Q_ACTION) | (1 << Q_CARD) | (1 << Q_FIGHT_AGAIN)
+    return 0, WEIGHED_QUESTIONS

@@ -84,7 +84,7 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
         plan_record = registry.hook_of(info.name, "plan_record")
         if plan_record is not None:  # a planner with data (judge's value): kept alive by its bytes
             rec = plan_record(config)
-            if "follow" in rec.dtype.names and int(rec[0]["follow"]):
+            if "follow" in rec.dtype.names and int(rec[0]["follow"]):  # strategies.helpers.follow
                 follow_default(config, rec)
             key = ("plan", info.name, hashlib.sha256(rec.tobytes()).hexdigest())
             cfg.pdata = _RECORDS.setdefault(key, rec).ctypes.data
@@ -97,14 +97,15 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     return cfgs
 
 
-# the value file of the default that a planner with `follow` 1 (judge) follows: None, the family's shipped one
+# the value file of the default that a planner with `follow` 1 (judge, the lookahead) follows: None, the
+# family's shipped one (strategies.helpers.follow)
 _FOLLOWED_MODEL: ContextVar[str | None] = ContextVar("kiai_follows", default=None)
 _FOLLOWED: dict = {}  # the followed default's records, alive while the process runs
 
 
 @contextmanager
 def following(model: str | None):
-    """Inside the block, judge with `follow` 1 follows the default playing the value file `model`
+    """Inside the block, a planner with `follow` 1 follows the default playing the value file `model`
     (None: its family's shipped one): a teacher on a new value's own positions (DAgger)."""
     token = _FOLLOWED_MODEL.set(None if model is None else str(model))
     try:

@@ -35,12 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.outputs import atomic_write
 from kiai.strategies.helpers.collect import TEACH
 from kiai.strategies.nets import modelfile as M
+from kiai.strategies.registry import RACED_LOOKAHEAD
 from kiai.strategies.nets.afterstate import CHOSEN_BEST, CHOSEN_PLAYED, T_CHOSEN, T_ESTIMATE, T_QUESTION, T_RANK, TEACH_WIDTH
 from kiai.training import value as V
 from kiai.training import within as W
-from kiai.training.common import TEACHERS, TrainError
+from kiai.training.common import TEACHERS, TrainError, save_to
 
 CHUNK = 200  # the expert's games per batch (its rows fill a buffer sized for them)
 PER_GAME = 250  # room for a game's rows per samurai, every answer of every weighed question: about twice a 4-samurai game's
@@ -111,14 +113,30 @@ def targets(estimate: np.ndarray, rank: np.ndarray, chosen: np.ndarray, own: np.
 
 
 # ------------------------------------------------------------------------------------ the run
-FOLLOW = {"race": 0, "samples": 48, "follow": 1}  # judge as the teacher of `--loss regret`: every answer on the same 48 samples
+# each teacher of `--loss regret`, following the default (strategies.helpers.follow): every answer on
+# the same samples, no race (a raced answer that left is scored by its mean: weaker labels); the
+# lookahead as the strongest player of 5 to 7 samurai plays (registry), but for the race; at 5 Easy, 32
+# samples label hundreds of questions a second on 2 cores, and past them a second labelling agrees
+# little more often (docs/training.md)
+FOLLOWS = {"judge": {"race": 0, "samples": 48, "follow": 1},
+           "lookahead": {**RACED_LOOKAHEAD[1], "race": 0, "samples": 32, "follow": 1}}
+FOLLOW = FOLLOWS["judge"]
+
+
+def teacher_params(settings) -> dict:
+    """The expert's parameters as it labels: as it teaches (TEACHERS), or following the default
+    with `--loss regret` (FOLLOWS); --teacher-samples' samples per answer where given."""
+    params = dict(FOLLOWS[settings.teacher]) if settings.loss == "regret" else expert_params(settings.teacher)
+    if settings.teacher_samples:
+        params["samples"] = settings.teacher_samples
+    return params
 
 
 def label(path: Path, settings, components, stages, it: int, follows: str | None = None) -> None:
     """Iteration `it`'s labels: the expert's games on the iteration's training tables, a share
     `keep` of its questions (every answer of each), saved to path. With `--loss regret` the games
-    are the default's, playing the value file `follows` (the iteration's start), and judge weighs
-    every answer of its questions (FOLLOW: DAgger)."""
+    are the default's, playing the value file `follows` (the iteration's start), and the teacher
+    weighs every answer of its questions (FOLLOWS: DAgger)."""
     from kiai.strategies.game_config import GameConfig
     from kiai.strategies.playing import following
 
@@ -129,7 +147,7 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
     stages.stage(f"iteration {it}: {settings.teacher} {played}", len(drawn) * settings.games)
     keys = ("x", "estimate", "rank", "chosen", "won")
     parts = {k: [] for k in keys}
-    params = FOLLOW if within else expert_params(settings.teacher)
+    params = teacher_params(settings)
     for t, (seating, level) in enumerate(drawn):
         cfg = GameConfig(seating, level, settings.teacher, params, components=components)
         with following(follows if within else None):
@@ -140,14 +158,8 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
             parts[k].append(lab[k][keep])  # a copy: the rows themselves can go
         del lab
         stages.advance(settings.games)
-    tmp = path.with_name(f".{path.name}")  # renamed once whole: a killed run leaves no half a file
-    try:
-        with open(tmp, "wb") as f:
-            np.savez(f, **{k: np.concatenate(v) for k, v in parts.items()})
-    except BaseException:
-        tmp.unlink(missing_ok=True)  # a full disk leaves no half a file behind either
-        raise
-    tmp.replace(path)
+    # renamed once whole: a killed run, or a full disk, leaves no half a file
+    atomic_write(path, lambda tmp: save_to(tmp, np.savez, **{k: np.concatenate(v) for k, v in parts.items()}))
 
 
 def load_labels(folder: Path, it: int) -> dict:
@@ -197,7 +209,8 @@ def method(settings) -> str:
     """How a run's value was made, for its header."""
     if settings.loss == "regret":
         return (f"expert iteration on the default's own positions (DAgger): {settings.teacher} weighs every answer "
-                f"of the questions the default meets playing the previous value ({FOLLOW['samples']} shared samples), "
+                f"of the questions the default meets playing the previous value "
+                f"({teacher_params(settings)['samples']} shared samples), "
                 f"and the value learns the expected regret of a softmax over each question's answers "
                 f"(temperature {settings.tau:g}, anchor {settings.anchor:g}), fitted from the previous value's weights")
     return (f"expert iteration: {settings.teacher}'s estimates of every answer of its games' questions, "

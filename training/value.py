@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.outputs import atomic_write
 from kiai.simcore.codes import OUT_WIN, SAMURAI
 from kiai.simcore.results import N_OUT, O_OUTCOME
 from kiai.simcore.seatings import all_lineups
@@ -37,7 +38,7 @@ from kiai.strategies.base import WEIGHED
 from kiai.strategies.helpers.collect import AFTERSTATES, TABLES, TABLES_BASE
 from kiai.strategies.nets import modelfile as M
 from kiai.training import families as F
-from kiai.training.common import EVAL_TABLES, KEEP_OUT, TEACHERS, Stages, TrainError, require
+from kiai.training.common import EVAL_TABLES, KEEP_OUT, TEACHERS, Stages, TrainError, read_settings, require, save_to
 
 SIZES = (2, 3, 3, 4, 4, 4, 5, 5, 6, 7)  # team sizes drawn for training tables: the usual ones weigh most
 LEVEL_DRAW = ("easy", "normal", "normal", "hard", "heroic")
@@ -89,6 +90,7 @@ class ValueSettings:
     loss: str = "share"
     tau: float = 0.05
     anchor: float = 0.1
+    teacher_samples: int = 0  # the teacher's samples per answer (0: its own, training.teacher.teacher_params)
 
     @property
     def deals(self) -> int:
@@ -137,9 +139,10 @@ class ValueSettings:
         if self.loss not in LOSSES:
             raise TrainError(f"--loss must be one of {', '.join(LOSSES)}, got {self.loss!r}")
         if self.loss != "share" and not self.teacher:
-            raise TrainError(f"--loss {self.loss} learns from a teacher: give --teacher judge")
-        if self.loss == "regret" and self.teacher != "judge":
-            raise TrainError("--loss regret follows the default with judge weighing its questions: give --teacher judge")
+            raise TrainError(f"--loss {self.loss} learns from a teacher: give --teacher judge or lookahead")
+        require(self, (("teacher_samples", 0, 64),))
+        if self.teacher_samples and not self.teacher:
+            raise TrainError("--teacher-samples sets the teacher's samples per answer: give --teacher")
         if not 0.0 < self.tau <= 10.0:
             raise TrainError(f"--temperature must be in (0, 10], got {self.tau:g}")
         if not 0.0 <= self.anchor <= 100.0:
@@ -370,7 +373,7 @@ def train_value(folder: Path, settings: ValueSettings, components, stages: Stage
     mine = {**asdict(settings), "components_sha256": components.sha256}
     # a run may be resumed with more (or fewer) iterations; everything else must be the same
     if stored.exists():
-        held = {**asdict(ValueSettings()), **json.loads(stored.read_text())}  # a run from before a setting existed
+        held = {**asdict(ValueSettings()), **read_settings(stored)}  # a run from before a setting existed
         # the evaluation does not change the values: its size may change too
         if {k: v for k, v in held.items() if k not in LOOSE} != {k: v for k, v in mine.items() if k not in LOOSE}:
             raise TrainError(f"{folder} holds a run with other settings; give another folder")
@@ -459,10 +462,7 @@ def _positions(positions: Path, settings, components, stages, it: int, previous,
         stages.advance(settings.games)
     # written under another name, then renamed: a run killed while writing leaves no half a file
     # for its resumption to read
-    tmp = positions.with_name(f".{positions.name}")
-    with open(tmp, "wb") as f:
-        np.savez(f, x=np.concatenate(xs), y=np.concatenate(ys))
-    tmp.replace(positions)
+    atomic_write(positions, lambda tmp: save_to(tmp, np.savez, x=np.concatenate(xs), y=np.concatenate(ys)))
 
 
 def _save_value(value: Path, arrays: dict, settings, components, it: int, n_positions: int, command: str, mine: dict,
