@@ -127,6 +127,13 @@ def stderr(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
+def interrupted(what: str):
+    """Ctrl-C: one line saying what became of the output ('interrupted; OUT left as it was'), and
+    exit code 130, as kiai's other runs."""
+    stderr(f"kiai: interrupted; {what}")
+    raise typer.Exit(130)
+
+
 class StageBars:
     """A training run's stages (training.learned.Stages) as progress bars on a terminal;
     elsewhere (a log file: a run takes an hour) a line as each stage starts and at every tenth of

@@ -132,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     with code 130."""
     if argv is None:  # the process's own command line (the `kiai` script): it exits after this
         _collect_as_a_command()
+        _forgiving_streams()
     try:
         code = _main(argv)
         sys.stdout.flush()  # here, not at the interpreter's exit, where a fault would go unsaid
@@ -159,6 +160,16 @@ def _collect_as_a_command() -> None:
     the exit's collection then leaves alone."""
     gc.set_threshold(10_000, 100, gc.get_threshold()[2])
     atexit.register(gc.freeze)
+
+
+def _forgiving_streams() -> None:
+    """Standard output and error that write any text in the encoding they have: a name or a path
+    their encoding lacks (an ASCII terminal, PYTHONIOENCODING=ascii, a file name of undecodable
+    bytes) is written as Python's backslash escapes, not a UnicodeEncodeError after the work is
+    done. Here once, for every line of every command."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a TextIOWrapper (None under pythonw, or a caller's own object)
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _drop_stdout() -> None:

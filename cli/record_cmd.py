@@ -17,6 +17,7 @@ from kiai.cli.common import (
     command,
     config_args,
     grouped,
+    interrupted,
     stderr,
 )
 from kiai.progress import Bar, bar as progress
@@ -44,11 +45,19 @@ def record(
 
     asked = dict(game_index=game_index, seed=seed, **config_args(player, setup))
     if out is None:  # to standard output as they are played; no bar there
-        for line in api.records(table.samurai, table.difficulty, games, **asked, as_lines=True,
-                                progress=Bar(progress, enabled=False)):
-            sys.stdout.write(line + "\n")
+        done = 0
+        try:
+            for line in api.records(table.samurai, table.difficulty, games, **asked, as_lines=True,
+                                    progress=Bar(progress, enabled=False)):
+                sys.stdout.write(line + "\n")
+                done += 1
+        except KeyboardInterrupt:
+            interrupted(f"{plural(done, 'game record')} written to standard output")
         return
-    api.record(table.samurai, table.difficulty, games, **asked, out=out, force=force, progress=Bar(progress))
+    try:
+        api.record(table.samurai, table.difficulty, games, **asked, out=out, force=force, progress=Bar(progress))
+    except KeyboardInterrupt:  # the records go to a temporary file, moved onto --out once complete
+        interrupted(f"{out} left as it was")
     stderr(f"{plural(1 if game_index is not None else games or 1, 'game record')} written to {out}")
 
 

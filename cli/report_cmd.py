@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from kiai.checks import fail
-from kiai.cli.common import command
+from kiai.cli.common import command, interrupted
 from kiai.words import plural
 
 
@@ -40,10 +40,16 @@ def report(
     if compare and compare[0] is not None:
         if results:
             fail("--compare takes two reports (OLD NEW) and no other table")
-        lines, differs = compare_reports(*compare)
+        try:
+            lines, differs = compare_reports(*compare)
+        except KeyboardInterrupt:
+            interrupted("nothing written")
         print("\n".join(lines))
         raise typer.Exit(1 if differs else 0)
-    written = write(results, out, title=title, components=components)
+    try:
+        written = write(results, out, title=title, components=components)
+    except KeyboardInterrupt:  # the report is made in a folder beside --out, moved into it once whole
+        interrupted(f"{out} left as it was")
     charts = sorted({Path(n).stem for n in written if n.endswith(".png")})
     tables = sum(1 for n in written if n.endswith(".csv"))
     print(f"report written to {out / 'report.html'} and {out / 'report.md'} "

@@ -21,7 +21,6 @@ from kiai.cli.common import (
     stderr,
 )
 from kiai.progress import Bar, bar as progress
-from kiai.paths import check_output
 
 
 @command(short_help="Play N games of one configuration and summarise them.",
@@ -44,14 +43,13 @@ def simulate(
 ):
     from kiai import api
 
-    if out is not None:
-        check_output(out, force=force, suffixes=(".csv", ".parquet"))
+    # --out is checked and claimed by the API before the first game, and written after the summary
     result = api.simulate(table.samurai, table.difficulty, games, seed=seed, **config_args(player, setup),
-                          threads=threads, progress=Bar(progress))  # fmt: skip
+                          threads=threads, out=out, force=force, progress=Bar(progress))  # fmt: skip
     print(json.dumps(result.to_dict()) if as_json else str(result))
     if out is not None:
         try:
-            result.write_table(out)
+            result.write_table()
         except OSError as e:  # checked before playing; the disk may still fill or vanish
             stderr(f"kiai: error: cannot write --out {out}: {e.strerror or e}")
             raise typer.Exit(1) from None

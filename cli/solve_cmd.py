@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -17,11 +18,14 @@ from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped
               "bounds every player, honest or not. Tables are solved without absent support tokens. "
               "With --bracket, solve the report's team sizes and levels instead (--cells), 400 deals "
               "each at 2,000 nodes unless told, shared among each size's line-ups, into a table the "
-              "report reads (make report's solve stage); --check also plays foresight, judge and the "
-              "default on the same deals and counts the deals proved lost that any of them won (must "
-              "be none).")
+              "report reads (make report's solve stage): the cells not asked are kept, a cell asked "
+              "again with the same settings is kept, and one asked with other settings is replaced "
+              "whole. --bracket takes no -s, -d, --order, --out or --force. --check also plays "
+              "foresight, judge and the default on the same deals and counts the deals proved lost "
+              "that any of them won (must be none).")
 @grouped
 def solve(
+    ctx: typer.Context,
     table: Options = TABLE,
     games: int = typer.Option(None, "--games", "-n", help="Number of deals to solve (at most 100,000; "
                                                           "default 10, with --bracket 400 per cell)."),
@@ -32,8 +36,9 @@ def solve(
                                                           "true deal) or default (kiai's default strategy)."),
     out: str = typer.Option(None, "--out", "-o", help="Write every deal's answer, line and nodes as JSON."),
     bracket: str = typer.Option(None, "--bracket", help="Solve the team sizes and levels of --cells into this "
-                                                        ".parquet table (one row a deal; cells already in it with "
-                                                        "the same seed, budget and deals are kept)."),
+                                                        ".parquet table (one row a deal). Every cell not asked is "
+                                                        "kept; a cell asked with the same seed, budget and deals "
+                                                        "is kept, with others it is replaced whole."),
     cells: str = typer.Option(None, "--cells", help="With --bracket: team size-level pairs, e.g. 3-easy,4-normal "
                                                     "(default: the report's, 2 to 7 samurai at Easy and Normal)."),
     check: bool = typer.Option(False, "--check", help="With --bracket: also play foresight, judge and the default "
@@ -42,52 +47,95 @@ def solve(
     force: bool = ForceOpt,
 ):
     if bracket is not None or check or cells is not None:
-        return _bracket(bracket, cells, games, seed, budget, check)
+        return _bracket(ctx, bracket, cells, games, seed, budget, check)
     from kiai.paths import check_output
-    from kiai.progress import Bar
-    from kiai.solve import check_solve, solve_table, write_solved
+    from kiai.solve import check_solve
 
     games = 10 if games is None else games
     budget = 200_000 if budget is None else budget
     check_solve(table.samurai, table.difficulty, games, seed, budget, order)
     if out:
         check_output(Path(out), force=force, suffixes=(".json",))
-    with Bar(name="solve") as bar:
-
-        def each(_deal) -> None:  # the first deal carries the compile: the rate starts after it
-            if bar.started is None:
-                bar.start("deals", games)
-            bar.advance(1)
-
-        res = solve_table(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order,
-                          on_deal=each)
-    n = res["games"]
-    print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
-          f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
-          + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
-    if out:
-        write_solved(res, out)
+    try:
+        _solve(table, games, seed, budget, order, out, force)
+    except KeyboardInterrupt:
+        _interrupted(f"{out} left as it was" if out else "nothing written")
 
 
-def _bracket(path, cells, games, seed, budget, check) -> None:
+# options of one table's solve that --bracket, which solves the report's cells, does not take
+NOT_WITH_BRACKET = (("samurai", "--samurai (-s)"), ("difficulty", "--difficulty (-d)"), ("order", "--order"),
+                    ("out", "--out (-o)"), ("force", "--force"))
+
+
+def _bracket_only(ctx) -> None:
+    """Refuse, before any work, an option given with --bracket that it would ignore."""
+    from kiai.checks import fail
+
+    for name, option in NOT_WITH_BRACKET:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):  # typed, not defaulted
+            fail(f"{option} does not go with --bracket, which solves the cells of --cells into its table")
+
+
+def _interrupted(what: str) -> None:
+    """Ctrl-C: one line saying what became of the output, exit code 130 (as kiai's other runs)."""
+    print(f"kiai: interrupted; {what}", file=sys.stderr)
+    raise typer.Exit(130)
+
+
+def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool) -> None:
+    """`kiai solve` of one table, its output (if any) claimed from before the first deal to its write."""
+    import contextlib
+
+    from kiai.outputs import claim
+    from kiai.progress import Bar
+    from kiai.solve import solve_table, write_solved
+
+    with claim(Path(out), "--out", replace=force) if out else contextlib.nullcontext():
+        with Bar(name="solve") as bar:
+
+            def each(_deal) -> None:  # the first deal carries the compile: the rate starts after it
+                if bar.started is None:
+                    bar.start("deals", games)
+                bar.advance(1)
+
+            res = solve_table(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order,
+                              on_deal=each)
+        n = res["games"]
+        print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
+              f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
+              + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
+        if out:
+            write_solved(res, out)
+
+
+def _bracket(ctx, path, cells, games, seed, budget, check) -> None:
     """`kiai solve --bracket`: the report's cells solved into a table, and with --check the players' count."""
-    from kiai.bracket import BRACKET_BUDGET, BRACKET_DEALS, CHECK_PLAYERS, check_bracket, check_rows, solve_bracket
+    from kiai.bracket import (BRACKET_BUDGET, BRACKET_DEALS, CHECK_PLAYERS, cell_name, check_bracket, check_rows,
+                              solve_bracket)
     from kiai.checks import fail
     from kiai.progress import Bar
 
     if path is None:
         fail("--cells and --check go with --bracket TABLE.parquet")
+    _bracket_only(ctx)
     games = BRACKET_DEALS if games is None else games
     budget = BRACKET_BUDGET if budget is None else budget
     picked = check_bracket(path, cells, games, seed, budget)
-    with Bar(name="solve") as bar:
+    finished = []
+    try:
+        with Bar(name="solve") as bar:
 
-        def each(_row) -> None:
-            if bar.started is None:
-                bar.start("deals", games * len(picked))
-            bar.advance(1)
+            def each(_row) -> None:
+                if bar.started is None:
+                    bar.start("deals", games * len(picked))
+                bar.advance(1)
 
-        table = solve_bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, on_deal=each)
+            table = solve_bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, on_deal=each,
+                                  on_cell=lambda n, level: finished.append(cell_name(n, level)))
+    except KeyboardInterrupt:
+        _interrupted(f"{path} left as it was" + (f", but for the cells finished, kept in it ({', '.join(finished)}); "
+                                                 "run the same command to solve the others" if finished else ""))
     per = check_rows(table)
     for r in per.itertuples():
         line = f"{r.n_samurai} samurai {r.difficulty}: {r.deals} deals, won {r.won}, lost {r.lost}, unknown {r.unknown}"

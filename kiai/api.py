@@ -11,6 +11,7 @@ kiai.Progress (kiai.progress says what it is told).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from kiai.configs import (
     parse_samurai,
 )
 from kiai.counts import check_game_index, check_games, check_seed, check_threads
+from kiai.outputs import atomic_write, claim, hold
 from kiai.paths import check_output, record_sources
 from kiai.players import check_model, parse_strategy_params, resolve_strategy
 from kiai.progress import reporter, warm_engine
@@ -55,7 +57,7 @@ def _threads(threads: int | None):
 def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int = 0,
              strategy: str | None = None, params=None, params_file=None, absent_tokens: str = "auto",
              components=None, model: str | None = None, rules=None, threads: int | None = None,
-             strict: bool = False, progress: bool | Progress = False) -> Simulation:
+             strict: bool = False, out=None, force: bool = False, progress: bool | Progress = False) -> Simulation:
     """Play games 0..games-1 of `seed` with one configuration and summarise them, as `kiai simulate`.
 
     samurai: the seats, seat 0 first: a list of 2 to 7 names or 'kyuzo,kikuchiyo,...'.
@@ -65,25 +67,35 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     absent_tokens: on, off or auto (on with two samurai). components: a component file (TOML);
     model: the model file the strategy plays (selfplay's value, learned's model);
     rules: rule readings, {'heal': 'wounded'}. strict: refuse a model made for other component data
-    (else it plays, and the result says 'model trained on other components').
+    (else it plays, and the result says 'model trained on other components'). out: the one-row
+    table file (.parquet or .csv; an existing one needs force) that the result's write_table()
+    writes, checked and claimed before the first game, and held until it is written.
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
     from kiai.reports.playing.summary import summarize
     from kiai.reports.playing.play import play_range
 
     with reporter(progress) as p:
+        if check_path(out, "--out") is not None:
+            out = check_output(out, force=check_flag(force, "--force"), suffixes=(".csv", ".parquet"))
         games = check_games(games)
         seed = check_seed(seed)
         check_threads(threads, p.note)
         config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
                              params_file=params_file, model=model, rules=items_of(rules, "--rule"),
                              note=p.note, strict=strict)  # fmt: skip
-        with _threads(threads) as used:
-            warm_engine(config, note=p.note)  # compile (or load) before the clock starts
-            start = time.perf_counter()
-            p.start("games", games)
-            tally = play_range(config, seed, 0, games, p.advance)
-            seconds = time.perf_counter() - start
-    return Simulation(summarize(tally, config, seed, seconds, used), config)
+        held = hold(out, replace=force) if out is not None else None
+        try:
+            with _threads(threads) as used:
+                warm_engine(config, note=p.note)  # compile (or load) before the clock starts
+                start = time.perf_counter()
+                p.start("games", games)
+                tally = play_range(config, seed, 0, games, p.advance)
+                seconds = time.perf_counter() - start
+        except BaseException:
+            if held is not None:
+                held.close()
+            raise
+    return Simulation(summarize(tally, config, seed, seconds, used), config, out, held)
 
 
 # ----------------------------------------------------------------------------------------- sweep
@@ -118,9 +130,9 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     from kiai.reports.playing import sweep as S
     from kiai.reports.playing import tables as T
 
-    with reporter(progress) as p:
+    with reporter(progress) as p, contextlib.ExitStack() as held:  # held: the claim on `out`, to the last write
         plan, request, job, groups = sweep_plan(
-            p, levels=levels, players=players, lineups=lineups, sample=sample, seatings=seatings,
+            p, held=held, levels=levels, players=players, lineups=lineups, sample=sample, seatings=seatings,
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
             preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
@@ -317,16 +329,15 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
                                    strict=strict)  # fmt: skip
     if out is None:
         return list(_recorded(config, seed, indices, p))
-    from kiai.reports.files import atomic_write
-
     out = Path(out)
 
-    def write(tmp):  # a temporary file beside `out`, moved onto it once complete
+    def write(tmp):  # this run's temporary file beside `out`, moved onto it once complete
         with open_text(tmp, "wt", gz=out.name.lower().endswith(".gz")) as sink:
             for rec in _recorded(config, seed, indices, p):
                 sink.write(dumps(rec) + "\n")
 
-    atomic_write(out, write)
+    with claim(out, replace=force):  # from the first game to the last line: a second run refuses
+        atomic_write(out, write)
     return out
 
 
@@ -376,7 +387,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     made with, when not the packaged one. Returns a Replay: the games verified, or the first
     divergence (the replay stops there)."""
     from kiai.reports.records.game import RecordError
-    from kiai.reports.records.replay import first_divergence, read, replayed
+    from kiai.reports.records.replay import damaged, first_divergence, read, replayed
     from kiai.reports.playing.summary import kiai_version
     from kiai.strategies.game_config import GameConfig
 
@@ -405,6 +416,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
                              "pass its file with --components")
                     diff = first_divergence(rec, replayed(rec, comps[sha], where, version))
                     if diff is not None:
+                        damaged(rec, where)  # a field of the wrong kind is refused, not a divergence
                         part, field, recorded, again = diff
                         return Replay(checked, time.perf_counter() - start, {
                             "where": where, "game": rec["game"], "seed": rec["seed"], "part": part, "field": field,

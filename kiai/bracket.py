@@ -4,7 +4,9 @@ solve_bracket() solves the deals of each cell (a team size and a level) with per
 (kiai.solve: every random event keyed on the deal and the event, so the deal is a puzzle with one
 answer) and writes one row a deal to a table (.parquet), whole or not at all, after every cell:
 a run stopped half way keeps the cells it finished, and the next run with the same settings (seed,
-budget, deals, and the engine's sources) solves only the others. A cell's deals are shared among
+budget, deals, and the engine's sources) solves only the others. The table keeps every cell it
+was not asked for; a cell asked with other settings is replaced whole, so each cell's rows share
+one seed, budget and deal count (the page reads them cell by cell). A cell's deals are shared among
 its team size's rule line-ups (reports.playing.presets.rule_lineups: they hold Kikuchiyo), each
 line-up a block of deals.
 
@@ -34,23 +36,33 @@ FINISHER = "foresight"
 
 
 def parse_cells(text: str | None) -> list[tuple[int, str]]:
-    """--cells '3-easy,4-normal' as [(3, 'easy'), (4, 'normal')]; None: the report's cells. One-line errors."""
+    """--cells '3-easy,4-Normal' as [(3, 'easy'), (4, 'normal')] (levels in any case, as every
+    command takes them); None: the report's cells. One-line errors."""
+    from kiai.checks import once, split
+
     if text is None:
         return list(BRACKET_CELLS)
     cells = []
-    for part in (p.strip() for p in str(text).split(",")):
+    for part in split(str(text), "--cells", "cell"):
         size, _, level = part.partition("-")
-        if not size.isdigit() or not 2 <= int(size) <= 7 or level not in LEVELS:
+        level = level.strip().lower()
+        if not size.strip().isdigit() or not 2 <= int(size) <= 7 or level not in LEVELS:
             fail(f"--cells takes team size-level pairs such as 3-easy,4-normal (2 to 7 samurai; "
                  f"{', '.join(LEVELS)}), got '{part}'")
-        if (int(size), level) in cells:
-            fail(f"--cells names {part} twice")
         cells.append((int(size), level))
+    if not cells:
+        fail("--cells takes team size-level pairs such as 3-easy,4-normal")
+    once([cell_name(n, lv) for n, lv in cells], "--cells")
     return cells
+
+
+def cell_name(n: int, level: str) -> str:
+    return f"{n}-{level}"
 
 
 def check_bracket(out, cells, deals: int, seed: int, budget: int) -> list[tuple[int, str]]:
     """Check `kiai solve --bracket`'s input before any work (one-line errors naming the option)."""
+    from kiai.checks import check_path
     from kiai.counts import check_games, check_seed
     from kiai.paths import check_output
     from kiai.solve import MAX_BUDGET, MAX_DEALS
@@ -60,7 +72,7 @@ def check_bracket(out, cells, deals: int, seed: int, budget: int) -> list[tuple[
     check_games(deals, most=MAX_DEALS)
     if not 1 <= int(budget) <= MAX_BUDGET:
         fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
-    check_output(Path(out), force=True, suffixes=(".parquet",))
+    check_output(Path(check_path(out, "--bracket")), "--bracket", force=True, suffixes=(".parquet",))
     return cells
 
 
@@ -127,8 +139,8 @@ def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=Fal
     return rows
 
 
-def _kept(path: Path, cells, deals: int, seed: int, budget: int, check: bool):
-    """The rows of `path` (an earlier run's) for the cells asked, solved with the same settings."""
+def _earlier(path: Path):
+    """The table an earlier run wrote to `path` (every cell of it), or an empty one."""
     import pandas as pd
 
     from kiai.reports.page.bracket import read_solved
@@ -136,41 +148,57 @@ def _kept(path: Path, cells, deals: int, seed: int, budget: int, check: bool):
     if not path.is_file():
         return pd.DataFrame()
     try:
-        df = read_solved(path)
+        return read_solved(path, mixed=True)  # a cell of two settings is solved again where asked
     except ValueError as e:
         fail(f"{path}: {e}")
+
+
+def _is_kept(part, deals: int, seed: int, budget: int, check: bool) -> bool:
+    """Whether a cell's rows of an earlier run are the cell asked: every deal, solved with these
+    settings by this engine's sources (and, for --check, played by every player)."""
     from kiai.reports.playing.tables import engine_hash
 
-    keep = (df["seed"] == seed) & (df["budget"] == budget) & (df["deals"] == deals)
-    keep &= df["engine"] == engine_hash() if "engine" in df else False  # solved by this engine's sources
+    if len(part) != deals or "engine" not in part:
+        return False
+    same = (part["seed"] == seed) & (part["budget"] == budget) & (part["deals"] == deals)
+    same &= part["engine"] == engine_hash()
     if check:
-        keep &= df[[f"won_{p}" for p in CHECK_PLAYERS]].notna().all(axis=1) if all(
-            f"won_{p}" in df for p in CHECK_PLAYERS) else False
-    keep &= pd.Series([(int(n), str(lv)) in cells for n, lv in zip(df["n_samurai"], df["difficulty"])], index=df.index)
-    return df[keep]
+        if not all(f"won_{p}" in part for p in CHECK_PLAYERS):
+            return False
+        same &= part[[f"won_{p}" for p in CHECK_PLAYERS]].notna().all(axis=1)
+    return bool(same.all()) and part["game"].nunique() == deals
 
 
 def solve_bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_SEED,
-                  budget: int = BRACKET_BUDGET, check: bool = False, on_deal=None) -> "object":
-    """Solve every cell not already in `out` (same seed, budget and deals), writing the table after
-    each cell; returns the table of the cells asked."""
+                  budget: int = BRACKET_BUDGET, check: bool = False, on_deal=None, on_cell=None) -> "object":
+    """Solve the cells asked into `out`, each written as soon as it is done: a cell already there
+    with the same settings (seed, budget, deals, engine) is kept, one with others is replaced
+    whole, and the cells not asked are kept as they are. Returns the table of the cells asked;
+    on_cell(n, level) follows each cell written. The output is claimed for the whole run."""
     import pandas as pd
 
+    from kiai.outputs import claim
     from kiai.reports.page.bracket import write_solved_table
 
     cells = check_bracket(out, cells if cells is None or isinstance(cells, str) else
-                          ",".join(f"{n}-{lv}" for n, lv in cells), deals, seed, budget)
+                          ",".join(cell_name(n, lv) for n, lv in cells), deals, seed, budget)
     path = Path(out)
-    table = _kept(path, cells, deals, seed, budget, check)
-    for n, level in cells:
-        if not table.empty and ((table["n_samurai"] == n) & (table["difficulty"] == level)).sum() == deals:
-            continue
-        t0 = time.perf_counter()
-        rows = solve_cell(n, level, deals, seed, budget, check, on_deal)
-        done = pd.DataFrame(rows).assign(cell_seconds=time.perf_counter() - t0)
-        table = pd.concat([table, done], ignore_index=True) if not table.empty else done
-        write_solved_table(table, path)
-    return table
+    with claim(path, "--bracket"):
+        table = _earlier(path)
+        for n, level in cells:
+            mine = ((table["n_samurai"] == n) & (table["difficulty"] == level)) if not table.empty else None
+            if mine is not None and _is_kept(table[mine], deals, seed, budget, check):
+                continue
+            t0 = time.perf_counter()
+            rows = solve_cell(n, level, deals, seed, budget, check, on_deal)
+            done = pd.DataFrame(rows).assign(cell_seconds=time.perf_counter() - t0)
+            table = pd.concat([table[~mine], done], ignore_index=True) if mine is not None else done
+            write_solved_table(table, path)
+            if on_cell is not None:
+                on_cell(n, level)
+    asked = pd.Series([(int(n), str(lv)) in cells for n, lv in zip(table["n_samurai"], table["difficulty"])],
+                      index=table.index, dtype=bool)
+    return table[asked].reset_index(drop=True)
 
 
 def check_rows(table) -> "object":

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 from kiai.checks import check_flag, check_path, fail, items_of, text_of, whole
 from kiai.configs import load_components, parse_counts
 from kiai.counts import check_seed, check_threads
+from kiai.outputs import claim
 from kiai.paths import check_output_folder
 from kiai.players import resolve_strategy
 from kiai.progress import reporter, warm_engine
+from kiai.states import StateError
 
 if TYPE_CHECKING:
     from kiai.progress import Progress
@@ -83,8 +85,10 @@ def _check_out(out, resume: bool, force: bool, key: dict):
     if held and resume and not force and state.exists():
         try:
             known, played = State.read(state)
-        except (OSError, ValueError, KeyError) as e:
-            fail(f"--resume: cannot read {state} ({e}); --force starts afresh")
+        except StateError as e:  # damaged: it names the file and the field
+            fail(f"--resume: cannot read {e}; --force starts afresh")
+        except OSError as e:
+            fail(f"--resume: cannot read {state} ({e.strerror or e}); --force starts afresh")
         if known != key:
             changed = sorted(k for k in set(known) | set(key) if known.get(k) != key.get(k))
             fail(f"--resume: {out} holds a run of other settings ({', '.join(changed)}); give the same, or --force")
@@ -141,9 +145,11 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
                "kiai_version": kiai_version(), "engine": _engine()}
         if check_path(out, "--out") is None:
             fail("--out expects a folder name, got None")
-        played = _check_out(out, check_flag(resume, "--resume"), check_flag(force, "--force"), key)
+        _check_out(out, check_flag(resume, "--resume"), check_flag(force, "--force"), key)
         out = Path(out)
-        return _run(request, comp, out, State(out / STATE, key, played), p, threads)
+        with claim(out, folder=True):  # from before the first game to the page: a second run refuses
+            played = _check_out(out, resume, force, key)  # again, now that the folder is this run's
+            return _run(request, comp, out, State(out / STATE, key, played), p, threads)
 
 
 def _engine() -> str:

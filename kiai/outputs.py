@@ -171,35 +171,48 @@ def claim(path, option: str = "--out", *, replace: bool = True, exists_hint: str
     run holds it. With replace False, an output that exists once claimed is refused as
     check_output refuses it (another run may have finished writing it since that check). Stale
     temporaries of dead runs are removed once the claim is held. The same process may claim an
-    output it holds again (nested)."""
+    output it holds again; the lock goes when the last of its claims ends, in whatever order
+    they end (a result may hold one past the call that made it: kiai.tune's Tuning)."""
     path = Path(path)
     lock = lock_path(path)
     key = lock.absolute()
-    if key in _HELD:
-        _HELD[key][1] += 1
+    held = _HELD.get(key)
+    if held is None:
         try:
-            yield path
-        finally:
-            _HELD[key][1] -= 1
-        return
+            flock = FileLock(lock, blocking=False, on_acquired=_stamp)
+            flock.acquire()
+        except Timeout:
+            raise ClaimError(f"{option} {path} is being written by another kiai run ({_holder_text(lock)}); "
+                             "wait for it to finish, or write elsewhere") from None
+        except OSError as e:
+            raise WriteError(lock, e) from None
+        held = _HELD[key] = [flock, 0]
+        first = True
+    else:
+        first = False
+    held[1] += 1
     try:
-        flock = FileLock(lock, blocking=False, on_acquired=_stamp)
-        flock.acquire()
-    except Timeout:
-        raise ClaimError(f"{option} {path} is being written by another kiai run ({_holder_text(lock)}); "
-                         "wait for it to finish, or write elsewhere") from None
-    except OSError as e:
-        raise WriteError(lock, e) from None
-    _HELD[key] = [flock, 1]
-    try:
-        if not replace and os.path.lexists(path) and not (folder and path.is_dir()):
+        if first and not replace and os.path.lexists(path) and not (folder and path.is_dir()):
             raise KiaiError(f"{option} {path} exists (written by another run since this one started); {exists_hint}")
-        clean_stale(path)
+        if first:
+            clean_stale(path)
         yield path
     finally:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            flock.release()
+        held[1] -= 1
+        if held[1] == 0:
+            if _HELD.get(key) is held:
+                del _HELD[key]
+            with contextlib.suppress(OSError):
+                held[0].release()
+
+
+def hold(path, option: str = "--out", **how) -> contextlib.ExitStack:
+    """claim(path, option, **how) held past the call that takes it, for a result written later
+    (kiai.simulate's table, kiai.tune's file): close() the stack once the output is written. A
+    stack dropped unclosed lets the claim go too (its generator is closed)."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(claim(path, option, **how))
+    return stack
 
 
 def holds(path) -> bool:
@@ -257,5 +270,5 @@ def temp_folder(folder) -> Path:
     return tmp
 
 
-__all__ = ["ClaimError", "TAG", "atomic_write", "claim", "clean_stale", "finish", "holds", "lock_path",
+__all__ = ["ClaimError", "TAG", "atomic_write", "claim", "clean_stale", "finish", "hold", "holds", "lock_path",
            "stale_temps", "temp_folder", "temp_path", "umask"]

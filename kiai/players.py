@@ -170,6 +170,43 @@ def _strategy_items(text: str) -> list[str]:
     return [t for t in items if t]
 
 
+def _check_distinct(arms: list[tuple[str, str, dict]]) -> None:
+    """Two arms of --strategies that play alike (the same label, or brackets that set the same
+    parameters, defaults included) would play the same games twice: refused, with a bracket the
+    strategy does take as the example."""
+    from kiai.strategies import registry
+
+    seen: dict = {}
+    for label, name, own in arms:
+        try:  # the parameters as played; a bad value is refused later, with its own message
+            key = (name, tuple(registry.get(name).param_dict(own).items()))
+        except ValueError:
+            key = (name, label)
+        if key in seen:
+            what = f"'{label}' twice" if seen[key] == label else f"'{seen[key]}' and '{label}', which play alike"
+            example = bracket_example(name, own)
+            fail(f"--strategies lists {what}; each plays once (the games are the same): "
+                 + (f"give one of them other parameters in brackets, e.g. {example}" if example
+                    else f"{name} takes no parameters to tell two apart, so list it once"))
+        seen[key] = label
+
+
+def bracket_example(name: str, own: dict) -> str | None:
+    """NAME[P=V]: a parameter strategy `name` takes (one a user tunes, where it has one) at a value
+    in its range other than its default and than `own`'s; None for a strategy without parameters."""
+    from kiai.strategies import registry
+    from kiai.words import said
+
+    params = [p for p in registry.get(name).params if p.low < p.high and not p.choices]
+    for p in sorted(params, key=lambda p: p.expert):
+        taken = {p.default, own.get(p.name, p.default)}
+        for v in (p.default / 2, (p.low + p.high) / 2, p.low, p.high):
+            v = round(v) if p.integer else v
+            if p.low <= v <= p.high and v not in taken:
+                return f"{name}[{p.name}={said(v)}]"
+    return None
+
+
 def parse_strategy_params(strategies: str, param: list[str] | None,
                           params_files: list[str] | None) -> list[tuple[str, str, dict]]:
     """(label, name, overrides) for each strategy of --strategies: NAME, or NAME[P=V,...] with
@@ -199,10 +236,6 @@ def parse_strategy_params(strategies: str, param: list[str] | None,
         label = name + ("[" + ",".join(f"{k}={said(v)}" for k, v in own.items()) + "]" if own else "")
         arms.append((label, name, own))
     labels = [a[0] for a in arms]
-    twice = sorted({x for x in labels if labels.count(x) > 1})
-    if twice:
-        fail(f"--strategies lists '{twice[0]}' twice; each plays once (the games are the same): "
-             f"give one of them other parameters in brackets, e.g. {twice[0].split('[')[0]}[samples=8]")
     names = [a[1] for a in arms]
     repeated = {n for n in names if names.count(n) > 1}
 
@@ -231,4 +264,5 @@ def parse_strategy_params(strategies: str, param: list[str] | None,
             fail(f"--param {key}: '{name}' is not one of --strategies ({', '.join(labels)})")
         i = only(name, f"--param {key}")
         arms[i][2][pname] = value
+    _check_distinct(arms)  # last: a strategy listed twice is first told that --param cannot pick one of them
     return arms

@@ -54,7 +54,7 @@ def jit_symbols() -> list[tuple[int, int, str]]:
                 warnings.simplefilter("error")  # returns no module: skipped
                 try:
                     ir = lib.get_llvm_str()
-                except Exception:
+                except Warning:  # that warning, raised by the filter above
                     continue
             for name in _DEFINE.findall(ir):
                 address = lib.get_pointer_to_function(name)

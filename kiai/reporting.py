@@ -3,10 +3,11 @@ results tables, and two reports' findings compared."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from kiai.checks import check_input, fail
+from kiai.errors import WriteError
+from kiai.outputs import atomic_write, claim
 from kiai.paths import check_output_folder
 from kiai.words import plural
 
@@ -16,12 +17,14 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
     write them, or a folder holding results.parquet) into the folder `out`, as `kiai report`:
     charts as PNG and SVG, every full table as CSV, report.md and report.html. Several tables are
     read as one. components: other component files (comma-separated) whose games the tables hold,
-    compared in the House rules section by name. The folder is made whole or not at all. Returns
-    the names of the files written."""
+    compared in the House rules section by name. The folder is made whole or not at all, under
+    its claim; it gets a list of the files the report made (FILES_LIST), and of an earlier report's
+    files there, those this one does not make again are removed (never a table it reads, nor a
+    file no report listed). Returns the names of the files written."""
     import pandas as pd
 
     from kiai.reports.files import atomic_folder
-    from kiai.reports.page.report import load_results, write_report
+    from kiai.reports.page.report import UNREADABLE, load_results, write_report
     from kiai.reports.page.table_check import check_results
     from kiai.reports.playing.tables import with_rules_column
 
@@ -47,7 +50,7 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
             fail(f"{path}: no such file")
         try:
             df = load_results(path)
-        except Exception as e:  # noqa: BLE001 - pandas/pyarrow raise many kinds for a bad file
+        except UNREADABLE as e:  # a damaged or foreign file
             msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             fail(f"cannot read {path}: {msg}")
         try:
@@ -60,12 +63,51 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
     notes["Results table" + ("s" if len(results) > 1 else "")] = ", ".join(str(p) for p in results)
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     solved = _solved(results[0])
-    try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
-        written = atomic_folder(out, lambda tmp: write_report(df, tmp, title=title, notes=notes, components=names,
-                                                              solved=solved))
-    except ValueError as e:
-        fail(f"{results[0]}: {e}")
+
+    def fill(tmp: Path) -> dict:
+        made = write_report(df, tmp, title=title, notes=notes, components=names, solved=solved)
+        made[FILES_LIST] = tmp / FILES_LIST
+        text = "".join(f"{name}\n" for name in sorted(made))
+        atomic_write(tmp / FILES_LIST, lambda f: f.write_text(text, encoding="utf-8"))
+        return made
+
+    with claim(out, folder=True):  # from the first chart to the last move: a second report refuses
+        earlier = _listed(out)
+        try:  # made in a folder beside --out, moved into it once whole: a full disk leaves no half report
+            written = atomic_folder(out, fill)
+        except ValueError as e:
+            fail(f"{results[0]}: {e}")
+        _remove_earlier(out, earlier - set(written), read)
     return written
+
+
+FILES_LIST = "report-files.txt"  # the files a report made in its folder, one name a line
+MADE = (".png", ".svg", ".csv", ".md", ".html")  # what a report makes: charts, its tables, pages
+
+
+def _listed(out: Path) -> set[str]:
+    """The files an earlier report in `out` made, as its FILES_LIST names them (plain names of
+    the kinds a report makes; anything else a hand may have put there is left out)."""
+    try:
+        lines = (out / FILES_LIST).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):  # no earlier report, or no list of ours
+        return set()
+    return {name for name in lines if name and name == Path(name).name and not name.startswith(".")
+            and name.lower().endswith(MADE)}
+
+
+def _remove_earlier(out: Path, names: set[str], read: set[Path]) -> None:
+    """Remove an earlier report's files that this one did not make again (a chart with nothing
+    to draw now): only plain files, never a table this report read, nor a CSV beside a Parquet
+    table of its name (a sweep's --csv copy)."""
+    for name in sorted(names):
+        path = out / name
+        if (path.is_file() and not path.is_symlink() and path.resolve() not in read
+                and not path.with_suffix(".parquet").exists()):
+            try:
+                path.unlink(missing_ok=True)
+            except OSError as e:
+                raise WriteError(path, e) from None
 
 
 def _solved(first: Path):
@@ -83,18 +125,20 @@ def _solved(first: Path):
 
 
 def _sweep_notes(path: Path) -> dict:
-    """What the sweep's Parquet metadata says about how it was made (empty if nothing)."""
+    """What the sweep's Parquet metadata says about how it was made (empty if nothing); damaged
+    metadata is refused in one line naming the file and the field (tables.sweep_info)."""
     if path.suffix.lower() != ".parquet":
         return {}
+    import pyarrow.parquet as pq
+
+    from kiai.reports.page.report import UNREADABLE
+    from kiai.reports.playing.tables import sweep_info
+
     try:
-        import pyarrow.parquet as pq
-
-        from kiai.reports.playing.tables import METADATA_KEY
-
-        raw = (pq.read_schema(path).metadata or {}).get(METADATA_KEY)
-        info = json.loads(raw) if raw else {}
-    except Exception:  # noqa: BLE001 - notes are optional
-        return {}
+        metadata = pq.read_schema(path).metadata
+    except UNREADABLE as e:  # read whole a moment ago (load_results): changed since
+        fail(f"cannot read {path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+    info = sweep_info(metadata, path) or {}  # a table of `kiai simulate --out` has none
     notes = {}
     if info.get("command"):
         notes["Sweep"] = info["command"]

@@ -16,11 +16,14 @@ class Simulation:
     lost_in_round, grades, mean_barricades_left, seed, samurai, strategy, params, seconds,
     threads...), read as attributes; ci_low and ci_high are the ends of ci95. to_dict() gives
     them all, to_frame() the one-row table of `kiai simulate --out` (the schema of a sweep's
-    table), and str() the text `kiai simulate` prints. `config` is the configuration played."""
+    table), and str() the text `kiai simulate` prints. `config` is the configuration played; `out`
+    the table file kiai.simulate claimed for write_table(), or None."""
 
-    def __init__(self, summary: dict, config):
+    def __init__(self, summary: dict, config, out=None, held=None):
         self._summary = summary
         self.config = config
+        self.out = out
+        self._held = held  # the claim on `out` (kiai.outputs.hold), let go once the table is written
 
     def __getattr__(self, name: str):
         summary = self.__dict__.get("_summary", {})
@@ -49,18 +52,27 @@ class Simulation:
 
         return to_frame([row_from_summary(self._summary, self.config)])
 
-    def write_table(self, path) -> None:
-        """Write to_frame() to `path` (.parquet, else CSV), as `kiai simulate --out` does: whole
-        or not at all (reports.files.atomic_write)."""
+    def write_table(self, path=None) -> None:
+        """Write to_frame() to `path` (default: `out`; .parquet, else CSV), as `kiai simulate
+        --out` does: whole or not at all (reports.files.atomic_write), under the file's claim."""
         from pathlib import Path
 
+        from kiai.outputs import claim
         from kiai.reports import files
 
-        path, df = Path(path), self.to_frame()
-        if path.suffix.lower() == ".parquet":
-            files.atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
-        else:
-            files.atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+        if path is None and self.out is None:
+            raise TypeError("write_table() needs a path: kiai.simulate was given no out")
+        path, df = Path(path if path is not None else self.out), self.to_frame()
+        try:
+            with claim(path):  # the claim simulate took, where it is that file
+                if path.suffix.lower() == ".parquet":
+                    files.atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
+                else:
+                    files.atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+        finally:
+            if self._held is not None and path == Path(self.out):
+                self._held.close()
+                self._held = None
 
     def __str__(self) -> str:
         from kiai.reports.playing.summary import format_summary

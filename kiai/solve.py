@@ -25,6 +25,17 @@ from kiai.strategies.game_config import GameConfig
 DEFAULT_BUDGET = 20_000  # turn plays per deal (PILOT-60.md)
 ORDERS = ("foresight", "default")  # what orders the answers tried: foresight's rollouts on the true deal, or the default strategy
 LINE_CAP = 1 << 14
+# the transposition tables' largest size, 2^23 entries: two tables of 64 MiB. Sized from the budget,
+# they are as before up to 2,097,151 nodes a deal (2^20 entries at 200,000), where no search can
+# fill them; above, a full table stops storing states (simcore.solve.tt_visit) and the search
+# repeats work, never answers wrongly, and memory stays bounded at the top budget
+TT_MAX_BITS = 23
+
+
+def table_bits(budget: int) -> int:
+    """log2 of the transposition tables' entries for a budget: at least twice the states a search
+    of `budget` nodes can keep (it stores at most one a node, and stops at 75% full), capped."""
+    return min(TT_MAX_BITS, max(16, int(np.ceil(np.log2(max(budget, 1) * 2 + 1))) + 1))
 
 
 @dataclass
@@ -91,7 +102,7 @@ class Solver:
         cfg.plan_turns = 0
         cfg.plan_questions = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
         cfg.pdata = self.qbuf.ctypes.data
-        bits = tt_bits if tt_bits is not None else max(16, int(np.ceil(np.log2(max(budget, 1) * 2 + 1))) + 1)
+        bits = tt_bits if tt_bits is not None else table_bits(budget)
         self.tt1 = np.zeros(1 << bits, dtype=np.uint64)
         self.tt2 = np.zeros(1 << bits, dtype=np.uint64)
         self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
@@ -167,10 +178,11 @@ MAX_DEALS = 100_000
 
 def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
     """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
-    from kiai.checks import fail, whole
+    from kiai.checks import fail, name_text, whole
     from kiai.counts import check_games, check_seed
     from kiai.simcore.components import ComponentsError
 
+    level = name_text(level, "--difficulty").lower()  # any case, as every command takes it
     check_seed(seed)
     check_games(games, most=MAX_DEALS)
     budget = whole(budget, "--budget")
@@ -189,6 +201,7 @@ def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 
                 order: str = "foresight", on_deal=None) -> dict:
     """`kiai solve`: every deal's answer (won lines certified by the engine) and the shares."""
     config = check_solve(samurai, level, games, seed, budget, order)
+    level = config.difficulty
     t0 = time.perf_counter()
     deals = []
 
@@ -208,10 +221,10 @@ def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 
 
 
 def write_solved(res: dict, path) -> None:
-    """Write solve_table's answer as JSON to path, whole or not at all (reports.files.atomic_write)."""
+    """Write solve_table's answer as JSON to path, whole or not at all (kiai.outputs.atomic_write)."""
     import json
     from pathlib import Path
 
-    from kiai.reports.files import atomic_write
+    from kiai.outputs import atomic_write
 
     atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))

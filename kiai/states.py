@@ -17,9 +17,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-
 from kiai.errors import KiaiError
 
 
@@ -27,10 +24,13 @@ class StateError(KiaiError):
     """A state file that is not what kiai wrote: one line naming the file and the field."""
 
 
-_VALIDATORS: dict[int, Draft202012Validator] = {}
+_VALIDATORS: dict = {}  # id(schema) -> its validator
 
 
-def _validator(schema: Mapping) -> Draft202012Validator:
+def _validator(schema: Mapping):
+    # jsonschema on the first check, not at import: `kiai simulate` reads no state file
+    from jsonschema import Draft202012Validator
+
     key = id(schema)
     v = _VALIDATORS.get(key)
     if v is None or v.schema is not schema:
@@ -55,32 +55,34 @@ def _said(value) -> str:
 def check(doc, schema: Mapping, source, what: str = "state"):
     """Return `doc` if it matches `schema`, else raise StateError naming `source` (the file), the
     failing field (jsonschema's best match) and what was found."""
+    from jsonschema.exceptions import best_match
+
     e = best_match(_validator(schema).iter_errors(doc))
     if e is None:
         return doc
-    field = field_name(e.absolute_path)
-    expected = _expected(e)
-    found = _said(e.instance)
-    raise StateError(f"{source}: damaged {what}: {field} {expected}, found {found}")
+    path = list(e.absolute_path)
+    if e.validator == "required":  # named as the field that is missing, not the object that lacks it
+        missing = [k for k in e.validator_value if not (isinstance(e.instance, dict) and k in e.instance)]
+        raise StateError(f"{source}: damaged {what}: {field_name([*path, missing[0]])} is missing")
+    field = f"{field_name(path)} " if path else ""  # the document itself: no field to name
+    raise StateError(f"{source}: damaged {what}: {field}{_expected(e)}, found {_said(e.instance)}")
 
 
 def _expected(e) -> str:
     if e.validator == "type":
         kinds = e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]
         return "must be " + " or ".join(_TYPE_WORDS.get(k, k) for k in kinds)
-    if e.validator == "required":
-        missing = [k for k in e.validator_value if not (isinstance(e.instance, dict) and k in e.instance)]
-        return f"lacks {', '.join(missing)}"
     if e.validator == "enum":
-        return "must be one of " + ", ".join(map(str, e.validator_value))[:60]
+        values = ", ".join(map(str, e.validator_value))
+        return "must be one of " + (values if len(values) <= 60 else values[:60].rsplit(", ", 1)[0] + ", ...")
     if e.validator == "const":
         return f"must be {_said(e.validator_value)}"
     if e.validator in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         word = {"minimum": "at least", "exclusiveMinimum": "above", "maximum": "at most", "exclusiveMaximum": "below"}
         return f"must be {word[e.validator]} {e.validator_value}"
-    if e.validator in ("minItems", "maxItems", "minLength", "maxLength"):
-        return e.message.split(" is ", 1)[-1] if " is " in e.message else e.message
-    return e.message.replace(_said(e.instance), "it")[:80]
+    if e.validator in ("minItems", "maxItems"):
+        return f"must list {'at least' if e.validator == 'minItems' else 'at most'} {e.validator_value} items"
+    return e.message.replace(repr(e.instance), "it").replace(_said(e.instance), "it")[:80]
 
 
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "a string", "integer": "an integer",

@@ -3,6 +3,7 @@ command's checks, the grid or preset it names, and the table it resumes or write
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -13,11 +14,13 @@ from kiai.checks import check_flag, check_input, check_path, fail, items_of, onc
 from kiai.configs import load_components, parse_counts, parse_levels, parse_rules, parse_samurai
 from kiai.counts import MAX_GAMES, check_games, check_seed, check_threads
 from kiai.errors import KiaiError
+from kiai.outputs import claim
 from kiai.paths import check_output
 from kiai.players import check_model, load_params_file, param_value
 from kiai.words import plural
 
 SWEEP_GAMES = 10_000  # games per configuration of a sweep that names neither games nor a preset
+RESUME_HINT = "use --resume to continue that sweep or --force to replace it"
 
 
 @dataclass
@@ -56,9 +59,10 @@ class Axes:
 
 def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
-                resume, force, threads, workers, scheduler, block, strict=False):
+                resume, force, threads, workers, scheduler, block, held: contextlib.ExitStack, strict=False):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
-    reports.playing.sweep.Sweep bound to `out` or None, the race's groups or None)."""
+    reports.playing.sweep.Sweep bound to `out` or None, the race's groups or None). The claim on
+    `out` is entered into `held`, which the caller keeps until the sweep's last write."""
     from kiai.reports.playing import sweep as S
     from kiai.simcore.config import ConfigError
 
@@ -113,7 +117,10 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
         info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
                                           results if isinstance(results, (str, Path)) else None)}  # fmt: skip
         job = None
-        if out is not None:
+        if out is not None:  # claimed before the table is read or replaced: a second run refuses here
+            held.enter_context(claim(out, replace=force or resume, exists_hint=RESUME_HINT))
+            if csv and not (force or resume):
+                check_output(out.with_suffix(".csv"), "--csv")  # again, now that the table is this run's
             job = S.Sweep(plan, seed, request, out, csv=csv, resume=resume, force=force, info=info, groups=groups)
             if job.resume_note() is not None:
                 p.note(job.resume_note())
@@ -135,8 +142,7 @@ def check_sweep_files(out, csv: bool, resume: bool, force: bool) -> Path | None:
             if given:
                 fail(f"{option} goes with --out (the table file)")
         return None
-    out = check_output(out, force=force or resume, suffixes=(".parquet",),
-                       exists_hint="use --resume to continue that sweep or --force to replace it")  # fmt: skip
+    out = check_output(out, force=force or resume, suffixes=(".parquet",), exists_hint=RESUME_HINT)
     if csv and not (force or resume):
         check_output(out.with_suffix(".csv"), "--csv")
     return out
@@ -183,7 +189,7 @@ def sweep_strategies(strategy: str | None, params_file, preset: str | None):
 
     loaded = load_params_file(params_file) if params_file is not None else None
     if strategy is not None:
-        chosen = split(strategy, "--strategy")
+        chosen = once(split(strategy, "--strategy"), "--strategy")
     else:
         chosen = ([loaded.strategy] if loaded is not None
                   else list(presets.PRESET_STRATEGIES.get(preset, [presets.DEFAULT_STRATEGY])))  # fmt: skip
@@ -221,7 +227,7 @@ def results_table(results):
     """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
     if results is None:
         return None
-    from kiai.reports.page.report import load_results
+    from kiai.reports.page.report import UNREADABLE, load_results
     from kiai.reports.page.table_check import check_results
 
     table, where = results, "--from"
@@ -234,7 +240,7 @@ def results_table(results):
             fail(f"{where}: no such file")
         try:
             table = load_results(path)
-        except Exception as e:  # noqa: BLE001 - pandas and pyarrow raise many kinds for a bad file
+        except UNREADABLE as e:  # a damaged or foreign file
             fail(f"{where}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
     try:  # the checks `kiai report` makes of a table, and the seat orders the plan reads
         check_results(table)
@@ -258,6 +264,7 @@ def grid_plan(axes: Axes, strategies: list[str], param_grid: dict, rule_grid: di
         if axes.lineups is not None:
             fail("--lineup and --lineups exclude each other")
         chosen = parse_given_lineups(axes.lineup)
+        check_distinct_lineups(chosen, axes.seatings)
     else:
         mode, k = parse_lineup_mode(axes.lineups)
         counts = parse_counts(axes.players)
@@ -335,6 +342,21 @@ def parse_given_lineups(values: list[str]) -> list[tuple[str, ...]]:
         except ValueError as e:
             fail(f"--lineup {text}: {e}")
     return out
+
+
+def check_distinct_lineups(lineups: list[tuple[str, ...]], seatings: str) -> None:
+    """--lineup given twice: the same seat order, or with --seatings all the same samurai (whose
+    seatings it plays anyway) would play the same games twice under two names."""
+    seen: dict = {}
+    for names in lineups:
+        key = names if seatings == "given" else frozenset(names)
+        if key in seen:
+            first, this = ",".join(seen[key]), ",".join(names)
+            if first == this:
+                fail(f"--lineup lists {this} twice; give each line-up once")
+            fail(f"--lineup lists {first} and {this}, one line-up; --seatings all plays every seating of it, "
+                 f"so give it once")
+        seen[key] = names
 
 
 def parse_param_grid(values: list[str] | None) -> dict[str, list[float]]:

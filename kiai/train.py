@@ -14,9 +14,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kiai.checks import fail, items_of
+from kiai.checks import fail, items_of, once
 from kiai.configs import parse_levels, parse_samurai
 from kiai.counts import check_seed, check_size, check_threads
+from kiai.outputs import claim
 from kiai.paths import check_output_folder
 from kiai.players import parse_params
 from kiai.words import said_params
@@ -56,10 +57,10 @@ def learned(folder="kiai-train", *, iterations: int = 2, games: int = 30_000, ta
     folder = Path(folder)
     check_seed(seed)
     check_threads(threads, note)
-    _need_torch("kiai train")
     try:
         comp = load_components(components)
         evals = [parse_table(t) for t in items_of(eval_tables, "--eval")] if eval_tables else list(T.EVAL_TABLES)
+        once([f"{','.join(seating)}:{level}" for seating, level in evals], "--eval")
         for seating, level in evals:
             GameConfig(seating, level, "keeper", components=comp)  # a bad table fails here, before any work
         settings = T.Settings(iterations=iterations, games=games, tables=tables, samples=samples, hidden=hidden,
@@ -74,12 +75,14 @@ def learned(folder="kiai-train", *, iterations: int = 2, games: int = 30_000, ta
         fail(f"FOLDER {folder} is a file; give a folder")
     # the run's folder, checked the way every output is, before any game is played
     check_output_folder(folder, "FOLDER")
+    _need_torch("kiai train")  # after the arguments: a bad one is told before PyTorch is asked for
     start = time.perf_counter()
-    try:
-        done = T.train(T.Folder(folder), settings, comp, stages or T.Stages(), command=command)
-    except (T.TrainError, ConfigError) as e:
-        fail(str(e))
-    paths = R.write(folder)
+    with claim(folder, "FOLDER", folder=True):  # a second run on the folder refuses before its first game
+        try:
+            done = T.train(T.Folder(folder), settings, comp, stages or T.Stages(), command=command)
+        except (T.TrainError, ConfigError) as e:
+            fail(str(e))
+        paths = R.write(folder)
     return {"history": done["history"], "best": done["best"], "paths": paths, "threads": used,
             "seconds": time.perf_counter() - start}
 
@@ -89,8 +92,8 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
           weigh: str = "action+cards+second-fight", samurai: str | None = None, size: int | None = None,
           hold_out: int = 0, difficulty: str | None = None, h1: int | None = None, h2: int | None = None,
           epochs: int = 6, edge: float = 0.0, start_from=None, teacher: str | None = None, share: float = 0.5,
-          loss: str = "share", temperature: float = 0.05, anchor: float = 0.1, eval_games: int = 300, seed: int = 0,
-          deal_seed: int | None = None, components=None,
+          loss: str = "share", temperature: float = 0.05, anchor: float = 0.1, teacher_samples: int = 0,
+          eval_games: int = 300, seed: int = 0, deal_seed: int | None = None, components=None,
           threads: int | None = None, stages=None, command: str = "kiai.train.value (Python)", note=None) -> dict:
     """Learn by self-play the value that `selfplay` or `judge` (player) plays by, into `folder`, as
     `kiai train value` (its options say what each argument does; lam is --lambda, start_from
@@ -118,7 +121,7 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
                                start=begin.sha256 if begin else "", eval_games=eval_games, player=player,
                                explore=explore, base=base, questions=_weighed(weigh), hold_out=hold_out,
                                deal_seed=deal_seed, teacher=teacher or "", share=share, loss=loss, tau=temperature,
-                               anchor=anchor)
+                               anchor=anchor, teacher_samples=teacher_samples)
     try:
         comp = load_components(components)
     except ComponentsError as e:
@@ -134,19 +137,20 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
     _need_torch("kiai train value")
     used = set_threads(threads)
     start = time.perf_counter()
-    try:
-        iterate = None
-        if settings.teacher:
-            from kiai.training import teacher as T
-
-            iterate = T.train
-        last = V.train_value(folder, settings, comp, stages, command=command, threads=used, start=start_from,
-                             iterate=iterate)  # fmt: skip
-    except V.TrainError as e:
-        fail(str(e))
     from kiai.training import figures as R
 
-    R.write(folder, value=True)
+    with claim(folder, "FOLDER", folder=True):  # a second run on the folder refuses before its first game
+        try:
+            iterate = None
+            if settings.teacher:
+                from kiai.training import teacher as T
+
+                iterate = T.train
+            last = V.train_value(folder, settings, comp, stages, command=command, threads=used, start=start_from,
+                                 iterate=iterate)  # fmt: skip
+        except V.TrainError as e:
+            fail(str(e))
+        R.write(folder, value=True)
     return {"last": last, "seconds": time.perf_counter() - start}
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from kiai.checks import fail, items_of, once
 from kiai.configs import DEFAULT_SAMURAI, parse_levels, parse_rules, parse_samurai
 from kiai.counts import check_games, check_seed, check_threads
+from kiai.outputs import claim, hold
 from kiai.paths import check_output
 from kiai.players import check_model, parse_params, resolve_strategy
 from kiai.progress import reporter, warm_engine
@@ -46,14 +47,21 @@ def tune(strategy: str | None = None, *, samurai=None, levels=None, games: int =
     the start point play `games` fresh games per configuration and are tested against each other.
 
     out: where the result is to be written (default tuned-STRATEGY.json), checked (and refused if
-    it exists, unless force) before the search starts; Tuning.write() writes it there. command: the provenance the file keeps.
+    it exists, unless force) and claimed before the search starts, and held until Tuning.write()
+    writes it there. command: the provenance the file keeps.
     The other arguments are kiai.simulate's. Bad input raises KiaiError before any game."""
     p = reporter(progress)
     samurai, levels = ([x] if isinstance(x, str) else x for x in (samurai, levels))
     search = _plan(strategy, samurai, levels, games, candidates, method, eta, seed, params, params_file, out, force,
                    absent_tokens, rules, components, model, threads, generations, strict, p.note)  # fmt: skip
-    found, fresh, played, seconds = _search(search, p, p.note)
-    return Tuning(search, found, fresh, played, seconds, _document(search, found, fresh, command))
+    held = hold(search.out, replace=force)  # a second run on the same file refuses before its search
+    try:
+        found, fresh, played, seconds = _search(search, p, p.note)
+        document = _document(search, found, fresh, command)
+    except BaseException:
+        held.close()
+        raise
+    return Tuning(search, found, fresh, played, seconds, document, held)
 
 
 class Tuning:
@@ -61,19 +69,26 @@ class Tuning:
     (the best parameters, their evaluation on fresh games, the search, provenance); `search`: the
     run as planned; `played` games in `seconds`. str() is the text `kiai tune` prints."""
 
-    def __init__(self, search: Search, found, fresh, played: int, seconds: float, document: dict):
+    def __init__(self, search: Search, found, fresh, played: int, seconds: float, document: dict, held=None):
         self.search, self.found, self.fresh = search, found, fresh
         self.played, self.seconds, self.document = played, seconds, document
         self.best = search.cands[found.best]
+        self._held = held  # the claim on tune()'s out (kiai.outputs.hold), let go once that is written
 
     def write(self, path=None) -> Path:
-        """Write the document to `path` (default: tune()'s `out`), whole or not at all; returns the
-        path."""
+        """Write the document to `path` (default: tune()'s `out`), whole or not at all, under the
+        file's claim; returns the path."""
         from kiai.reports import files
 
         path = Path(path if path is not None else self.search.out)
         text = json.dumps(self.document, indent=2) + "\n"
-        files.atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        try:
+            with claim(path):  # the claim tune() took, where it is that file
+                files.atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        finally:
+            if self._held is not None and path == Path(self.search.out):
+                self._held.close()
+                self._held = None
         return path
 
     def __str__(self) -> str:

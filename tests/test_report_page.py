@@ -312,3 +312,62 @@ def test_layout_fits_every_window(report, page, width):
     form, answer = page.locator("#your-table-form").bounding_box(), page.locator("#your-answer").bounding_box()
     assert problems == [], "\n".join(problems)
     assert 0 <= answer["y"] - (form["y"] + form["height"]) < 40
+
+
+def _follow(page, fragment: str) -> None:
+    """Follow a link to `fragment` on the open page (no reload), once the form has read it."""
+    page.evaluate("""f => new Promise(done => {
+        window.addEventListener("hashchange", () => setTimeout(done, 0), {once: true});
+        location.hash = f;
+    })""", fragment)
+
+
+def _ticked(page) -> list[str]:
+    return page.eval_on_selector_all('input[name="samurai"]:checked', "els => els.map(e => e.value)")
+
+
+@pytest.mark.parametrize("link, words", [
+    ("#level=hard", "the link names no table"),
+    ("#rules=V-1", "the link names no table"),
+    ("#", None),  # an empty fragment: a fresh form
+])
+def test_a_link_without_a_table_leaves_no_answer_up(report, page, link, words):
+    """Followed from an answered link, a link without table= clears the answer: an answer left up
+    would read as this link's. A section's anchor only scrolls, and leaves the answer."""
+    harness.load(page, report / "report.html", 1400, fragment="#table=daisuke,kanbei&level=easy")
+    _follow(page, "#in-short")
+    assert _rate_text(_csv_row(report, "easy", ("daisuke", "kanbei"))) in _answer(page)
+    _follow(page, link)
+    text = _answer(page)
+    assert "Daisuke" not in text and "Win rate" not in text and _ticked(page) == [], text
+    assert ("error" in page.get_attribute("#your-answer", "class")) == (words is not None)
+    assert words is None or words in text
+    if link == "#level=hard":
+        assert page.input_value('select[name="level"]') == "hard"
+    assert harness.measure_page(page)["errors"] == []
+
+
+@pytest.mark.parametrize("link, key", [
+    ("#table=daisuke,kanbei&table=gorobei,kyuzo&level=easy", "table"),
+    ("#table=daisuke,kanbei&level=easy&level=normal", "level"),
+    ("#table=daisuke,kanbei&level=easy&rules=V-1&rules=V-2", "rules"),
+])
+def test_a_key_given_twice_is_refused(report, page, link, key):
+    """A repeated key has no one value: the form says so rather than take the first in silence."""
+    harness.load(page, report / "report.html", 1400, fragment=link)
+    text = _answer(page)
+    assert f"the link gives {key}= twice" in text and "Win rate" not in text, text
+    assert "error" in page.get_attribute("#your-answer", "class")
+    assert harness.measure_page(page)["errors"] == []
+
+
+def test_the_level_list_starts_at_the_level_a_link_without_one_means(report, page):
+    """A fresh page's level list shows the level a link without level= plays: kiai's default."""
+    harness.load(page, report / "report.html", 1400)
+    assert page.input_value('select[name="level"]') == "normal"
+    for name in ("daisuke", "kanbei"):
+        page.check(f'input[name="samurai"][value="{name}"]')
+    assert _rate_text(_csv_row(report, "normal", ("daisuke", "kanbei"))) in _answer(page)
+    harness.load(page, report / "report.html", 1400, fragment="#table=daisuke,kanbei")
+    assert page.input_value('select[name="level"]') == "normal"
+    assert _rate_text(_csv_row(report, "normal", ("daisuke", "kanbei"))) in _answer(page)

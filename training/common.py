@@ -8,6 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.outputs import atomic_write
+from kiai.states import check, load_json
+
 KEEP_OUT = ("format", "kind", "feature_schema")  # a header's keys that save() writes anew
 # the experts that teach selfplay's value (training.teacher) and how each teaches: judge as it plays
 # by default; the lookahead over learned that weighs every question (the stronger of the two with
@@ -40,6 +43,15 @@ class Stages:
     def note(self, line: str) -> None: ...
 
 
+def read_settings(path: Path) -> dict:
+    """A run's settings.json, read back to resume it: a JSON object (kiai.states), else one line
+    naming the file (a field of another value is the run's own message: other settings)."""
+    return check(load_json(path.read_bytes(), path, "training settings"), _SETTINGS, path, "training settings")
+
+
+_SETTINGS = {"type": "object"}  # its fields are compared with the run's: one of another value is "other settings"
+
+
 def require(settings, bounds) -> None:
     """Refuse, in one line naming the option, a setting outside its bounds: `bounds` holds
     (name, low, high) with high None for no upper bound."""
@@ -52,18 +64,20 @@ def require(settings, bounds) -> None:
 
 
 def write_json(path: Path, data) -> None:
-    """Write JSON atomically (a temporary file, then a rename): a killed run leaves no half file."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-    tmp.replace(path)
+    """Write JSON atomically (this run's temporary file, then a rename): a killed run leaves no half file."""
+    text = json.dumps(data, indent=1, sort_keys=True)
+    atomic_write(path, lambda tmp: tmp.write_text(text))
 
 
 def write_npy(path: Path, rows: np.ndarray) -> None:
     """np.save, atomically."""
-    tmp = path.with_name(f".{path.name}.tmp")
+    atomic_write(path, lambda tmp: save_to(tmp, np.save, rows))
+
+
+def save_to(tmp: Path, save, *args, **arrays) -> None:
+    """numpy's save, savez... into the file `tmp` as named (given a name, they add a suffix)."""
     with open(tmp, "wb") as f:
-        np.save(f, rows)
-    tmp.replace(path)
+        save(f, *args, **arrays)
 
 
 def seed_of(*key: int) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from kiai.training.common import read_settings
+
 ARMS = ("new", "previous", "teacher")
 ARM_LABELS = {"new": "learned (this iteration)", "previous": "previous model (iteration 0: keeper)",
               "teacher": "teacher (lookahead over the previous model)"}
@@ -31,7 +33,7 @@ def value_labels(player: str) -> dict:
 def run_player(folder: Path) -> str:
     """Whose value a `kiai train value` run learns (its settings; judge before the setting existed)."""
     stored = Path(folder) / "settings.json"
-    return json.loads(stored.read_text()).get("player", "judge") if stored.exists() else "judge"
+    return read_settings(stored).get("player", "judge") if stored.exists() else "judge"
 VALUE_PAIRS = ("new_vs_previous", "new_vs_learned", "new_vs_lookahead")
 
 

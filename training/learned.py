@@ -22,7 +22,6 @@ CPU build needs no GPU. Playing needs none of it.
 from __future__ import annotations
 
 import datetime
-import json
 import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -30,10 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.outputs import atomic_write
 from kiai.simcore.questions import Q_CARD
 from kiai.strategies.nets.features import N_ACTION, N_CARD, N_FEATURES, NAMES
 from kiai.strategies.nets.modelfile import HEADS, LEARNED, MAX_HIDDEN, MAX_MEMBERS, load, made_for_header, save, shapes
-from kiai.training.common import EVAL_TABLES, KEEP_OUT, Stages, TrainError, require, seed_of, write_json, write_npy
+from kiai.states import load_json
+from kiai.training.common import (EVAL_TABLES, KEEP_OUT, Stages, TrainError, read_settings, require, seed_of,
+                                  write_json, write_npy)
 
 LEVEL_WEIGHTS = {"easy": 1, "normal": 2, "hard": 1, "heroic": 1}
 SIZE_WEIGHTS = {2: 1, 3: 3, 4: 4, 5: 3, 6: 1, 7: 1}  # team sizes: the analyser's usual tables weigh most
@@ -216,7 +218,7 @@ class Folder:
         write_json(name, data)
 
     def read_json(self, name: Path):
-        return json.loads(name.read_text())
+        return load_json(name.read_bytes(), name, "training state")
 
 
 def header_for(settings: Settings, k: int, positions: int, losses: dict, command: str) -> dict:
@@ -414,7 +416,7 @@ def train(folder: Folder, settings: Settings, components, stages: Stages, comman
     mine = asdict(settings)
     mine["eval_tables"] = [[list(t[0]), t[1]] for t in settings.eval_tables]
     if settings_path.exists():
-        theirs = folder.read_json(settings_path)
+        theirs = read_settings(settings_path)
         # --iterations is a limit and --members says what the final model is made of, neither
         # part of what an iteration is: a run may be cut short, extended or finished otherwise
         # by running it again with other values
@@ -506,9 +508,7 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
 
 
 def copy_model(src: Path, dst: Path) -> None:
-    tmp = dst.with_name(f".{dst.name}.tmp")
-    shutil.copyfile(src, tmp)
-    tmp.replace(dst)
+    atomic_write(dst, lambda tmp: shutil.copyfile(src, tmp))
 
 
 __all__ = ["EVAL_TABLES", "Folder", "Settings", "Stages", "TrainError", "copy_model", "evaluate", "finish_ensemble", "fit",

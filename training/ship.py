@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kiai.outputs import claim
 from kiai.simcore.components import load_components
 from kiai.strategies.nets.modelfile import AFTER, ModelError, ModelFile, family_file, load, made_for, save
 from kiai.strategies.selfplay import STRATEGY
@@ -29,17 +30,21 @@ def ship(model: ModelFile, family: str, play: dict | None = None, why: str = "",
     data = made_for(header, load_components())  # a file from before the entry: its component file's data
     if data:
         header["components_data_sha256"] = data
-    old = load(dest, AFTER) if dest.exists() else None
-    if old is not None:
-        earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"),
-                   old.header.get("converted_from"), *old.header.get("replaces", [])]
-        header["replaces"] = list(dict.fromkeys(s for s in earlier if s and s != model.sha256))
     if play:
         try:
             STRATEGY.param_vector(play)
         except (KeyError, ValueError) as e:
             raise ModelError(f"play: {e}") from None
-        header["play_added_to"] = header.get("play_added_to", model.sha256)
-        header["play"], header["play_chosen_by"] = dict(play), why
-    save(dest, dict(model.arrays), header, AFTER)
+    # claimed from reading the value it replaces to writing this one: a second ship refuses, and
+    # neither loses the other's `replaces`
+    with claim(dest, "the shipped value"):
+        old = load(dest, AFTER) if dest.exists() else None
+        if old is not None:
+            earlier = [*header.get("replaces", []), old.sha256, old.header.get("play_added_to"),
+                       old.header.get("converted_from"), *old.header.get("replaces", [])]
+            header["replaces"] = list(dict.fromkeys(s for s in earlier if s and s != model.sha256))
+        if play:
+            header["play_added_to"] = header.get("play_added_to", model.sha256)
+            header["play"], header["play_chosen_by"] = dict(play), why
+        save(dest, dict(model.arrays), header, AFTER)
     return dest, old

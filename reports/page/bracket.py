@@ -6,11 +6,13 @@ lost (no line wins: proved) or unknown (the search's budget ran out). Per team s
 winnable share is bracketed by a 95% Clopper-Pearson interval whose lower limit counts the
 unknown deals as lost and whose upper limit counts them as won (cell_brackets). A cell is shown
 when it holds at least MIN_DEALS deals and its interval is at most WIDEST either side; the others
-are named with their unknown share.
+are named with their unknown share. Each cell is shown with its own seed and budget: kiai solve
+--bracket replaces a cell whole, and a table whose cell mixes two settings is refused, never pooled.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pandas as pd
@@ -21,26 +23,65 @@ from kiai.simcore.codes import LEVELS
 
 SOLVED = "solved.parquet"  # its name in a report's folder
 COLUMNS = ("n_samurai", "difficulty", "lineup", "seed", "game", "budget", "deals", "answer", "nodes")
+SETTINGS = ("seed", "budget", "deals")  # what a cell was solved with: one of each a cell, never two pooled
+# the kinds of the table's columns (kiai.states.columns_doc); the later ones are not in every table
+KINDS = {"n_samurai": "integer", "difficulty": "string", "lineup": "string", "seed": "integer", "game": "integer",
+         "budget": "integer", "deals": "integer", "answer": "string", "nodes": "integer"}
+LATER = {"found_by": ("string", "null"), "seconds": ("number", "null"), "cell_seconds": ("number", "null"),
+         "engine": ("string", "null"), **{f"won_{p}": ("boolean", "null") for p in ("default", "judge", "foresight")}}
 ANSWERS = ("won", "lost", "unknown", "failed")
 MIN_DEALS = 400
 WIDEST = 0.05  # the largest half-width shown
 TITLE = "How hard at best, knowing every card"
 
 
-def read_solved(path) -> pd.DataFrame:
-    """The solve stage's table; a ValueError in one line where it is not one."""
+@functools.cache  # one schema object: kiai.states keeps its validator
+def _schema() -> dict:
+    from kiai.states import columns_schema
+
+    schema = columns_schema(KINDS)
+    schema["properties"].update(columns_schema(LATER)["properties"])
+    return schema
+
+
+def read_solved(path, mixed: bool = False) -> pd.DataFrame:
+    """The solve stage's table; a ValueError in one line where it is not one (a column of the wrong
+    kind of value named; the callers name the file). A cell whose rows were solved with two
+    settings is refused unless `mixed` (kiai.bracket solves it again)."""
+    import pyarrow
+    import pyarrow.parquet as pq
+
+    from kiai.states import StateError, check, columns_doc
+
     try:
-        df = pd.read_parquet(path)
-    except Exception as e:  # noqa: BLE001 - pyarrow raises many kinds for a bad file
+        columns = columns_doc(pq.read_schema(path))
+        df = pd.read_parquet(path) if set(COLUMNS) <= set(columns) else None
+    except (pyarrow.ArrowException, OSError, ValueError) as e:  # what pyarrow raises for a file that is no table
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ValueError(f"cannot read it: {first}") from None
-    missing = [c for c in COLUMNS if c not in df]
+    missing = [c for c in COLUMNS if c not in columns]
     if missing:
         raise ValueError(f"not a solved table (kiai solve --bracket writes one): no column {', '.join(missing)}")
+    try:
+        check(columns, _schema(), path, "solved table")
+    except StateError as e:  # a ValueError whose callers name the file, as for the others here
+        raise ValueError(str(e).removeprefix(f"{path}: ")) from None
     odd = sorted(set(df["answer"].astype(str)) - set(ANSWERS))
     if odd:
         raise ValueError(f"an answer must be one of {', '.join(ANSWERS)}, got {odd[0]!r}")
+    if not mixed:
+        _one_setting_a_cell(df)
     return df
+
+
+def _one_setting_a_cell(df: pd.DataFrame) -> None:
+    """Refuse (ValueError) a cell whose rows were solved with two settings: its deals are not one sample."""
+    keys = [c for c in (*SETTINGS, "engine") if c in df]
+    for (n, level), part in df.groupby(["n_samurai", "difficulty"], sort=True):
+        two = [c for c in keys if part[c].nunique() > 1]
+        if two:
+            raise ValueError(f"{n} samurai {level} holds deals solved with two settings ({', '.join(two)} differ); "
+                             f"solve the cell again: kiai solve --bracket FILE --cells {n}-{level}")
 
 
 def write_solved_table(df: pd.DataFrame, path) -> None:
@@ -57,8 +98,9 @@ def bracket(won: int, unknown: int, deals: int, level: float = 0.95) -> tuple[fl
 
 
 def cell_brackets(df: pd.DataFrame) -> pd.DataFrame:
-    """Per team size and level: deals, won, lost, unknown, the interval (lo, hi) and whether it is
-    shown, with why not ('why')."""
+    """Per team size and level: its seed and budget, deals, won, lost, unknown, the interval (lo, hi)
+    and whether it is shown, with why not ('why'). A cell solved with two settings is a ValueError."""
+    _one_setting_a_cell(df)
     rows = []
     for (n, level), part in df.groupby(["n_samurai", "difficulty"], sort=True):
         answer = part["answer"].astype(str)
@@ -71,10 +113,11 @@ def cell_brackets(df: pd.DataFrame) -> pd.DataFrame:
         elif (hi - lo) / 2 > WIDEST:
             why = (f"{fmt_pct(unknown / deals)} of its deals unknown: the interval is wider than "
                    f"±{WIDEST * 100:.0f} points")
-        rows.append({"n_samurai": int(n), "difficulty": str(level), "deals": deals, "won": won, "lost": lost,
+        rows.append({"n_samurai": int(n), "difficulty": str(level), "seed": int(part["seed"].iloc[0]),
+                     "budget": int(part["budget"].iloc[0]), "deals": deals, "won": won, "lost": lost,
                      "unknown": unknown, "lo": lo, "hi": hi, "shown": not why, "why": why})
-    return pd.DataFrame(rows, columns=["n_samurai", "difficulty", "deals", "won", "lost", "unknown", "lo", "hi",
-                                       "shown", "why"])
+    return pd.DataFrame(rows, columns=["n_samurai", "difficulty", "seed", "budget", "deals", "won", "lost", "unknown",
+                                       "lo", "hi", "shown", "why"])
 
 
 def _range(r) -> str:
@@ -89,12 +132,14 @@ def section(solved: pd.DataFrame | None) -> list[tuple]:
         return blocks + [("note", f"Not solved: the report's folder holds no {SOLVED} (the solve stage of "
                                   "make report writes it; kiai solve --bracket).")]
     cells = cell_brackets(solved)
-    budget = int(solved["budget"].max())
+    budgets = sorted(set(cells["budget"]))
+    one = len(budgets) == 1 and cells["seed"].nunique() == 1  # else each cell's own are named with it
+    stopped = f"{budgets[0]:,} turns played" if len(budgets) == 1 else "each cell's budget of turns played"
     blocks.append(("p", "Fix every random outcome of a deal in advance (each round's deck, each farmstead and family "
                         "lost, the first player) and the game is a puzzle with one answer. kiai's solver searches every "
                         "decision the rules allow, seeing every card: a deal is won (a winning line, found by the search "
                         "or by the cheating foresight's game on the same outcomes, and played by the engine), lost "
-                        f"(no line wins: proved) or unknown (the search stopped after {budget:,} turns played). The "
+                        f"(no line wins: proved) or unknown (the search stopped after {stopped}). The "
                         "share of deals winnable this way bounds every player, honest or not. Its 95% "
                         "interval counts the unknown deals as lost for the lower limit and as won for the upper; "
                         f"a cell is shown where it holds at least {MIN_DEALS} deals and the interval reaches at most "
@@ -102,11 +147,13 @@ def section(solved: pd.DataFrame | None) -> list[tuple]:
     shown = cells[cells["shown"]]
     if not shown.empty:
         blocks.append(("table", pd.DataFrame([{
-            "team size": f"{r.n_samurai} samurai", "level": r.difficulty, "deals": f"{r.deals:,}",
+            "team size": f"{r.n_samurai} samurai", "level": r.difficulty, "seed": f"{r.seed}",
+            "budget": f"{r.budget:,}", "deals": f"{r.deals:,}",
             "won": f"{r.won:,}", "lost (proved)": f"{r.lost:,}", "unknown": f"{r.unknown:,}",
             "winnable, knowing every card": _range(r)} for r in shown.itertuples()])))
     out = cells[~cells["shown"]]
-    left = [f"{r.n_samurai} samurai {r.difficulty} ({r.why})" for r in out.itertuples()]
+    left = [f"{r.n_samurai} samurai {r.difficulty} ({'' if one else f'seed {r.seed}, {r.budget:,} turns: '}{r.why})"
+            for r in out.itertuples()]
     absent = [level.capitalize() for level in LEVELS if level not in set(cells["difficulty"])]
     if absent:
         left.append(f"{' and '.join(absent)}, not solved: the stage may add no more than a tenth of make report's "

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from kiai.reports.page import advice, agreement, bracket, charts, house, ladder, sections
 from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
@@ -30,12 +32,19 @@ from kiai.words import plural
 
 
 
+# what load_results raises for a damaged or foreign file: OSError (no such file, a damaged page),
+# ValueError (pyarrow's ArrowInvalid, pandas' ParserError, bytes that are no UTF-8) and pyarrow's
+# other errors
+UNREADABLE = (OSError, ValueError, pa.ArrowException)
+
+
 def load_results(path) -> pd.DataFrame:
-    """A results table from a .parquet or .csv file."""
+    """A results table from a .parquet or .csv file (UNREADABLE where it is none)."""
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        return pd.read_parquet(path)
+    if suffix == ".parquet":  # the pandas entry of its metadata unused: a damaged one is no TypeError
+        df = pq.read_table(path).to_pandas(ignore_metadata=True)
+        return df.drop(columns=[c for c in df.columns if str(c).startswith("__index_level_")])  # a frame's index
     if suffix == ".csv":  # hashes as text: one made of digits alone would otherwise read as a number
         df = pd.read_csv(path, dtype={"components_sha256": str, "engine": str, "outcomes": str})
         return df.fillna({"outcomes": ""}) if "outcomes" in df else df  # an empty field reads as NaN

@@ -199,16 +199,26 @@
     show(reading ? answerUnder(level, readingOf(reading)) : answerFor(level));
   }
 
+  // A link sets the whole form: the keys below, each once. A section's anchor (#in-short) only
+  // scrolls, and leaves the form as it is; an empty fragment is a fresh form; a link without
+  // table= answers nothing, so that no earlier answer stays up beside it.
+  var KEYS = ["table", "level", "rules"];
+
   function fromHash() {
     var hash = location.hash.replace(/^#/, "");
-    if (hash.indexOf("table=") !== 0 && hash.indexOf("&table=") < 0) { return; }
-    var params = new URLSearchParams(hash);
-    var wanted = (params.get("table") || "").split(",").map(function (s) { return s.trim().toLowerCase(); })
+    var params = new URLSearchParams(hash), problems = [];
+    var given = KEYS.filter(function (k) { return params.has(k); });
+    if (hash && !given.length) { return; }
+    // a key given twice has no one value: refused, rather than the first taken in silence
+    var twice = given.filter(function (k) { return params.getAll(k).length > 1; });
+    twice.forEach(function (k) { problems.push("the link gives " + k + "= twice; give it once"); });
+    function one(k) { return twice.indexOf(k) < 0 ? params.get(k) : null; }
+    if (hash && !params.has("table")) { problems.push("the link names no table (table=NAME,NAME,...)"); }
+    var wanted = (one("table") || "").split(",").map(function (s) { return s.trim().toLowerCase(); })
       .filter(function (s) { return s; });
-    var level = (params.get("level") || "normal").toLowerCase();
-    var rules = (params.get("rules") || "").trim();
+    var level = (one("level") || data.default_level).toLowerCase();
+    var rules = (one("rules") || "").trim();
     var unknown = wanted.filter(function (s) { return rank(s) < 0; });
-    var problems = [];
     if (unknown.length) {
       problems.push("unknown samurai " + unknown.map(function (s) { return "'" + s + "'"; }).join(", ") +
         " (known: " + data.samurai.join(", ") + ")");
@@ -220,7 +230,9 @@
     }
     var kept = wanted.filter(function (s, i) { return rank(s) >= 0 && wanted.indexOf(s) === i; });
     if (kept.length !== wanted.length - unknown.length) { problems.push("a samurai is named twice"); }
-    if (!problems.length && (kept.length < 2 || kept.length > 7)) { problems.push("a table seats 2 to 7 samurai, the link names " + kept.length); }
+    if (!problems.length && hash && (kept.length < 2 || kept.length > 7)) {
+      problems.push("a table seats 2 to 7 samurai, the link names " + kept.length);
+    }
     order = kept;
     reading = rules && readingOf(rules) ? readingOf(rules).v : "";
     Array.prototype.forEach.call(form.elements.samurai, function (box) { box.checked = order.indexOf(box.value) >= 0; });

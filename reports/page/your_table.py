@@ -24,6 +24,9 @@ from kiai.simcore.stats import proportion_ci_arrays
 # this many games its rate of one line-up is known to no better than about +/-10 points, too
 # loose to help a group choose, so the form says there were too few and gives the command instead
 STRONG_MIN_GAMES = 100
+# the level a link without level= means, and the form's level on a fresh page: what kiai plays
+# without -d
+DEFAULT_LEVEL = "normal"
 # games a printed command plays: a line-up's rate within about +/-2 points, a seating's within 3
 SIMULATE_GAMES, COMPARE_GAMES = 2000, 1000
 LOSS_COLUMNS = {"death": "out_death", "farmsteads": "out_farmsteads", "families": "out_families",
@@ -178,7 +181,7 @@ def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, stra
                 "wins": int(round(r.wins)), "games": int(r.games), "rate": _r(r.rate), "lo": _r(r.lo), "hi": _r(r.hi),
                 **_words(r.rate, r.lo, r.hi), "rank": [int(r.rank_best), int(r.rank_worst)], "of": int(of)}
     seeds = sorted(set(grid["seed"].astype(int))) if "seed" in grid and not grid.empty else [0]
-    return {"samurai": list(SAMURAI), "levels": [lv for lv in LEVELS],
+    return {"samurai": list(SAMURAI), "levels": [lv for lv in LEVELS], "default_level": DEFAULT_LEVEL,
             "strategy": strategy, "seed": seeds[0], "strong_min_games": STRONG_MIN_GAMES,
             "simulate_games": SIMULATE_GAMES, "compare_games": COMPARE_GAMES,
             "lineups": lineups, "strongest": _strongest(shown), "effects": _effects(grid),
@@ -201,7 +204,8 @@ def form_html(data: dict) -> str:
     """The form, its answer box, its data and its script, as one piece of HTML."""
     boxes = "".join(f'<label><input type="checkbox" name="samurai" value="{s}"> {s.capitalize()}</label>'
                     for s in data["samurai"])
-    levels = "".join(f'<option value="{lv}">{lv.capitalize()}</option>' for lv in data["levels"])
+    levels = "".join(f'<option value="{lv}"{" selected" if lv == data["default_level"] else ""}>{lv.capitalize()}</option>'
+                     for lv in data["levels"])
     return (
         '<div id="your-table-box"><form id="your-table-form" class="your-table" autocomplete="off">'
         f'<fieldset><legend>Tick your samurai (2 to 7), in the order you sit, clockwise</legend>'

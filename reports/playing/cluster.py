@@ -109,13 +109,16 @@ class DaskBackend:
 
         try:
             client = Client(address, timeout=timeout)
-        except Exception as e:  # noqa: BLE001 - OSError, TimeoutError, ValueError...
+        # broad on purpose, and around this one call: no answer is an OSError, a bad address a
+        # ValueError, and a server of another kind whatever distributed's reading of its bytes
+        # meets (an HTTP server: a MemoryError for a message of exabytes)
+        except Exception as e:  # noqa: BLE001
             raise SweepError(f"cannot reach the Dask scheduler at {address}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         backend = cls(client, owned=[client])
         try:
             try:
                 client.wait_for_workers(1, timeout=timeout)
-            except Exception:  # noqa: BLE001
+            except OSError:  # distributed's WorkerStartTimeoutError (a TimeoutError), or the scheduler gone
                 raise SweepError(f"the Dask scheduler at {address} has no workers") from None
             backend.prepare(threads, warm_config)
         except BaseException:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kiai.outputs import clean_stale
 from kiai.reports.playing.play import BLOCK
 from kiai.reports.playing.racing import Group, Race, check_groups, deal_seeds, signatures
 from kiai.reports.playing.stopping import PRECISION_MAX_GAMES, PRECISION_START, Fixed, Precision
@@ -272,10 +273,8 @@ class Sweep:
         if force:  # replace: a table or CSV of the old sweep must not outlive a killed new one
             self.out.unlink(missing_ok=True)
             self.out.with_suffix(".csv").unlink(missing_ok=True)
-        for stale in self.out.parent.glob(f".{self.out.name}.*.tmp"):  # left by a killed write
-            stale.unlink(missing_ok=True)
-        for stale in self.out.parent.glob(f".{self.out.with_suffix('.csv').name}.*.tmp"):
-            stale.unlink(missing_ok=True)
+        for path in (self.out, self.out.with_suffix(".csv")):  # temporaries of killed runs; never a live run's
+            clean_stale(path)
 
     def _load(self) -> None:
         """Keep the rows of the table at --out that this run would play the same way: same key

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kiai.reports.files import atomic_write
-from kiai.reports.playing.summary import MAX_SCORE, kiai_version
+from kiai.reports.playing.summary import MAX_SCORE, ROUNDS, SUMMED, kiai_version
 from kiai.simcore.codes import OUTCOMES
 from kiai.simcore.seatings import lineup_key
+from kiai.states import check, columns_doc, columns_schema, load_json
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -231,20 +232,68 @@ def write_table(df: pd.DataFrame, path, keys: list[str], info: dict | None = Non
 
 
 def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
-    """A sweep table written by write_table: (frame, row keys, metadata). Raises SweepError
-    when the file is not one."""
+    """A sweep table written by write_table: (frame, row keys, metadata), its metadata and its
+    columns' types checked first (kiai.states). Raises SweepError when the file is no sweep
+    table, StateError (one line naming the file and the field) when it is a damaged one."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         table = pq.read_table(path)
-    except Exception as e:  # noqa: BLE001 - pyarrow raises several kinds for a bad file
+        df = table.to_pandas(ignore_metadata=True)  # pandas' own entry unused: a damaged one is no TypeError
+    except (OSError, ValueError, pa.ArrowException) as e:  # a damaged file: ArrowInvalid, thrift's OSError...
         raise SweepError(f"cannot read {path}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
-    if raw is None:
+    info = sweep_info(table.schema.metadata, path)
+    if info is None:
         raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
-    info = json.loads(raw)
-    df = with_outcomes_column(with_engine_column(with_rules_column(table.to_pandas())))
-    keys = list(info.pop("keys", []))
+    check(columns_doc(table.schema), TABLE_SCHEMA, path, "sweep table")
+    df = with_outcomes_column(with_engine_column(with_rules_column(df)))
+    keys = info.pop("keys")
     if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
         raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
     return df.astype(COLUMNS), keys, info
+
+
+def sweep_info(metadata: dict | None, path) -> dict | None:
+    """The sweep metadata of a table's Parquet metadata, checked against METADATA_SCHEMA (a damaged
+    one is a StateError naming `path` and the field); None where the table has none."""
+    raw = (metadata or {}).get(METADATA_KEY)
+    if raw is None:
+        return None
+    return check(load_json(raw, path, "sweep metadata"), METADATA_SCHEMA, path, "sweep metadata")
+
+
+# The sweep metadata as write_table and Sweep.write write it: row keys, how the sweep was asked,
+# and where a race stands (Sweep.rounds, racing.Member.partial). Every entry but the keys is
+# optional (write_table writes the keys alone where it is given no more).
+_COUNT = {"type": "integer", "minimum": 0}
+_WINS = {"type": "array", "items": _COUNT}
+
+
+def _counts(n: int) -> dict:
+    return {**_WINS, "minItems": n, "maxItems": n}
+
+
+_TALLY = {"type": "object", "required": ["games", "outcomes", "ended", "lost", "scores", "sums"], "properties": {
+    "games": _COUNT, "outcomes": _counts(len(OUTCOMES)), "ended": _counts(len(ROUNDS)), "lost": _counts(len(ROUNDS)),
+    "scores": _counts(MAX_SCORE + 1), "sums": _counts(len(SUMMED))}}  # summary.Tally's counts
+METADATA_SCHEMA = {"type": "object", "required": ["keys"], "properties": {
+    "format": {"const": FORMAT},
+    "keys": {"type": "array", "items": {"type": "string"}},
+    "seed": {"type": "integer"},
+    "request": {"type": "object", "properties": {"games": _COUNT, "race": {"type": "string"}, "precision": {
+        "type": "number"}, "start": _COUNT, "max_games": _COUNT}},
+    "engine": {"type": "string"},
+    "configurations": _COUNT,
+    "command": {"type": "string"},
+    "rounds": {"type": "object", "additionalProperties": _WINS},
+    "partial": {"type": "object", "additionalProperties": {
+        "type": "object", "required": ["rounds", "tally"],
+        "properties": {"rounds": _WINS, "tally": _TALLY,
+                       "outcomes": {"type": "string", "pattern": "^[0-9]+:[0-9a-f]*$"}}}},  # outcome_text
+}}
+# the columns' types; those older tables lack are filled in by read_table (with_rules_column...). An
+# empty table's text columns are of Arrow's type null where pandas keeps text as objects
+_KIND = {"str": ("string", "null"), "int64": "integer", "float64": "number", "bool": "boolean"}
+TABLE_SCHEMA = {**columns_schema({c: _KIND[t] for c, t in COLUMNS.items()}),
+                "required": [c for c in COLUMNS if c not in ("rules", "engine", "outcomes")]}

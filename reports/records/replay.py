@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from kiai.reports.records.game import FORMAT, RecordError, write
+from kiai.reports.records.schema import checked
 from kiai.simcore.codes import BOSS, LIEUTENANT, PLUNDERER, SAMURAI
 from kiai.simcore.questions import Q_ABSENT, QUESTIONS
+from kiai.states import check
 
 
 def open_text(path: Path, mode: str = "rt", gz: bool | None = None):
@@ -75,6 +77,7 @@ def replay_inputs(rec: dict, comp, where: str) -> tuple[dict, list[int], list[in
     decisions: list[int] = []
     for k, e in enumerate(events):
         if not isinstance(e, dict) or not isinstance(e.get("e"), str):
+            damaged(rec, where)
             raise RecordError(f"{where}, event {k}: an event is an object with a string 'e'")
         kind = e["e"]
         try:
@@ -95,14 +98,24 @@ def replay_inputs(rec: dict, comp, where: str) -> tuple[dict, list[int], list[in
                 elif len(e["options"]) > 1:
                     decisions.append(int(e["choice"]))
         except (KeyError, TypeError, ValueError, OverflowError):
+            damaged(rec, where)  # the schema names the field
             raise RecordError(f"{where}, event {k} ({kind}): a field is missing or of the wrong kind") from None
     return setup, values, decisions
+
+
+def damaged(rec: dict, where: str) -> None:
+    """Refuse `rec` if the record schema does (a StateError naming `where` and the field). A record
+    that replays is not checked: the schema's check of a whole game takes longer than its replay,
+    so it is made where a record fails with no field to name, or diverges: to say which field of a
+    damaged record is wrong, and to tell it from a record the engine plays otherwise."""
+    check(rec, checked(), where, "record")
 
 
 def replayed(rec: dict, comp, where: str, version: str) -> dict:
     """The record the engine writes when it plays `rec` again: the record's table, readings and
     first player, its random outcomes and its decisions (`reference` stands in for the strategy:
-    it is asked nothing while the record's decisions last). Bad fields are RecordErrors."""
+    it is asked nothing while the record's decisions last). Bad fields are RecordErrors, or
+    StateErrors naming the field where the schema refuses the record (damaged)."""
     from kiai.simcore.config import ConfigError
     from kiai.strategies.game_config import GameConfig
     from kiai.strategies.playing import record_game
@@ -124,6 +137,7 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     except ConfigError as e:
         raise RecordError(f"{where}: {e}") from None
     except (KeyError, TypeError, ValueError, AttributeError):
+        damaged(rec, where)
         raise RecordError(f"{where}: samurai, level, absent_tokens, rules, seed and game must be given") from None
     row, rows = record_game(config, seed, game, forced_random=values, forced_decisions=decisions)
     return write(config, seed, game, row, rows, version)

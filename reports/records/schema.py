@@ -3,6 +3,7 @@ python -m kiai.reports.records.schema > docs/record.schema.json"""
 
 from __future__ import annotations
 
+import functools
 import json
 
 from kiai.reports.records.game import FORMAT, KIAI_USES, PASS_WHY, PLAIN, RANDOM, ROUND_END_WHY
@@ -140,6 +141,18 @@ def schema() -> dict:
                 "barricades": _INT, "farmsteads": _INT, "families": _INT}},
         },
     }
+
+
+@functools.cache
+def checked() -> dict:
+    """schema() as kiai checks a record it reads back (kiai.states.check): each event against the
+    schema of its kind, as its "e" names it, so that a damaged event is named by its field (a oneOf
+    over every kind names none)."""
+    whole, events = schema(), _event_schemas()
+    kinds = [e["properties"]["e"]["const"] for e in events]
+    item = {"type": "object", "required": ["e"], "properties": {"e": {"enum": kinds}}, "allOf": [
+        {"if": {"properties": {"e": {"const": k}}, "required": ["e"]}, "then": e} for k, e in zip(kinds, events)]}
+    return {**whole, "properties": {**whole["properties"], "events": {"type": "array", "items": item}}}
 
 
 if __name__ == "__main__":  # python -m kiai.reports.records.schema > docs/record.schema.json

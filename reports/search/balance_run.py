@@ -21,9 +21,17 @@ import numpy as np
 
 from kiai.reports.search import balance as B
 from kiai.reports.files import atomic_write
+from kiai.states import StateError, check, field_name, load_json
 
 FRESH = 10**9  # the verification's first game index: the search never plays so far
 STATE = "balance-state.json"
+WHAT = "balance state"
+_COUNT = {"type": "integer", "minimum": 0}
+# the state file as State.put writes it: the run's key and, for each result played, [wins, games]
+STATE_SCHEMA = {"type": "object", "required": ["key", "played"], "properties": {
+    "key": {"type": "object"},
+    "played": {"type": "object", "additionalProperties": {
+        "type": "array", "prefixItems": [_COUNT, _COUNT], "minItems": 2, "maxItems": 2}}}}
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,13 @@ class State:
 
     @classmethod
     def read(cls, path: Path) -> tuple[dict, dict]:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        """The run's key and what it played, checked (kiai.states): a damaged file is a StateError
+        naming it and the field."""
+        doc = check(load_json(path.read_bytes(), path, WHAT), STATE_SCHEMA, path, WHAT)
+        for what, (wins, games) in doc["played"].items():
+            if wins > games:
+                raise StateError(f"{path}: damaged {WHAT}: {field_name(['played', what, 0])} is {wins} wins "
+                                 f"of {games} games")
         return doc["key"], doc["played"]
 
     def get(self, what: str) -> list | None:

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.outputs import atomic_write
+from kiai.states import StateError, check
 from kiai.strategies.nets import afterstate, features, table_value
 from kiai.strategies.nets.dense import MAX_HIDDEN
 
@@ -126,6 +128,25 @@ AFTER = Kind("afterstate-value", "selfplay's value", "value file", "value file",
              _value_check(afterstate.N_AFTER, afterstate.H1, afterstate.H2), afterstate.H1, afterstate.H2)
 KINDS = (LEARNED, TABLE, AFTER)
 
+# The header's fields this kiai reads, of the types it writes them (save(), training/): a header
+# edited by hand is refused in one line naming the field (check_header), never a TypeError where
+# one is read. Other fields are kept as they are.
+_TEXT = {"type": "string"}
+_WHOLE = {"type": "integer"}
+_MADE = {"type": "object", "properties": {  # how a value was made, and the value it started from
+    "settings": {"type": "object", "properties": {"family": _TEXT, "table": _TEXT, "base": _TEXT, "hold_out": _WHOLE,
+                                                  "seed": _WHOLE, "questions": _WHOLE}},
+    "started_from": {"$ref": "#/$defs/made"}}}
+HEADER = {"type": "object", "$defs": {"made": _MADE}, "allOf": [{"$ref": "#/$defs/made"}], "properties": {
+    "format": _TEXT, "kind": _TEXT, "feature_schema": {"type": ["string", "integer"]},
+    "architecture": {"type": "object", "properties": {k: _WHOLE for k in ("hidden", "inputs", "members", "h1", "h2")}},
+    "play": {"type": "object"}, "positions": _WHOLE, "date": _TEXT, "kiai_version": _TEXT,
+    "components_sha256": _TEXT, "components_data_sha256": _TEXT, "play_added_to": _TEXT, "converted_from": _TEXT,
+    "replaces": {"type": "array", "items": _TEXT}, "member_sha256": {"type": "array", "items": _TEXT},
+    "training": {"type": "object"}}}
+# learned's files were of this format before it named kinds; a file of any other kind names its own
+NAMED_HEADER = {**HEADER, "if": {"properties": {"format": {"const": FORMAT}}}, "then": {"required": ["kind"]}}
+
 
 @dataclass(frozen=True)
 class ModelFile:
@@ -206,11 +227,13 @@ def save(path: str | Path, arrays: dict, header: dict, kind: Kind) -> None:
     rename), its weights as float32 without subnormal numbers."""
     path = Path(path)
     header = {"format": FORMAT, "kind": kind.name, "feature_schema": kind.schema, **header}
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "wb") as f:
-        np.savez_compressed(f, header=np.array(json.dumps(header)),
-                            **{k: flush_subnormals(np.asarray(v, dtype=np.float32)) for k, v in arrays.items()})
-    tmp.replace(path)
+
+    def write(tmp: Path) -> None:  # this run's temporary file (kiai.outputs), given a handle: numpy adds no suffix
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, header=np.array(json.dumps(header)),
+                                **{k: flush_subnormals(np.asarray(v, dtype=np.float32)) for k, v in arrays.items()})
+
+    atomic_write(path, write)
 
 
 def ways_out(kind: Kind) -> str:
@@ -301,9 +324,18 @@ def read_header(raw: bytes, file: str = "model file") -> tuple[dict, dict]:
         raise ModelError(f"not a kiai {file} ({'empty' if not raw else 'unreadable or damaged'})") from None
     except RecursionError:  # a header is a few levels deep; JSON nested beyond Python's stack is none
         raise ModelError(f"not a kiai {file} (its header is nested too deeply)") from None
-    if not isinstance(header, dict) or header.get("format") not in (FORMAT, LEGACY_VALUE_FORMAT):
+    if isinstance(header, dict) and header.get("format") not in (FORMAT, LEGACY_VALUE_FORMAT):
         raise ModelError(f"not a kiai {file}")
-    return header, arrays
+    return header, arrays  # a header that is no JSON object: check_header names it
+
+
+def check_header(header, kind: Kind, where: str) -> None:
+    """The header's schema step (kiai.states): a ModelError naming `where` and the field where it
+    is no object, or a field this kiai reads is of another type than it writes."""
+    try:
+        check(header, HEADER if kind is LEARNED else NAMED_HEADER, where, "model header")
+    except StateError as e:
+        raise ModelError(str(e)) from None
 
 
 @functools.lru_cache(maxsize=32)
@@ -314,6 +346,8 @@ def _read(path_text: str, raw: bytes, kind: Kind) -> ModelFile:
         header, arrays = read_header(raw, kind.file)
     except ModelError as e:
         raise ModelError(f"{where}: {e}") from None
+    if not isinstance(header, dict) or Path(path_text).parent != DATA:  # the shipped files: checked by the tests
+        check_header(header, kind, where)
     found = kind_of(header)
     if found is None:
         raise ModelError(f"{where}: not a kiai {kind.file} (of no kind this kiai knows)")
