@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.checks import check_flag, check_input, check_path, fail, items_of, listed, one_item, text_of
+from kiai.checks import check_flag, check_input, check_path, fail, items_of, listed, once, one_item, text_of
 from kiai.configs import (
     component_files,
     load_components,
@@ -394,7 +394,7 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     with reporter(progress) as p:
         sources = record_sources(records)
         comps = {}
-        for c in [None, *listed(components)]:
+        for c in [None, *once(listed(components), "--components")]:
             comp = load_components(c)
             comps[comp.sha256] = comp
         version = kiai_version()

@@ -58,6 +58,7 @@ def record_sources(records) -> list:
     sources = [records] if isinstance(records, (str, os.PathLike, dict)) else records
     if not isinstance(sources, (list, tuple)) or not all(isinstance(f, (str, os.PathLike, dict)) for f in sources):
         fail(f"replay expects record files (.jsonl, .jsonl.gz) or records (dicts), one or a list, got {records!r}")
+    seen = set()
     for f in sources:
         if isinstance(f, dict):
             continue
@@ -66,6 +67,9 @@ def record_sources(records) -> list:
         if not Path(f).exists():
             fail(f"{f}: no such file")
         check_input(f, "FILES")  # records may be large: no bound
+        if Path(f).resolve() in seen:  # its games would be counted as verified twice
+            fail(f"{f} is given twice; give each record file once")
+        seen.add(Path(f).resolve())
     if not sources:
         fail("no records given")
     return list(sources)

@@ -149,12 +149,12 @@ def _sweep_notes(path: Path) -> dict:
 
 def _component_names(text: str | None) -> dict:
     """--components: {sha256: file name} of each file listed (checked before anything is read)."""
-    from kiai.checks import split
+    from kiai.checks import once, split
     from kiai.configs import load_components
 
     if text is None:
         return {}
-    comps = [load_components(f) for f in split(text, "--components", "file")]
+    comps = [load_components(f) for f in once(split(text, "--components", "file"), "--components")]
     if not comps:
         fail("--components expects component files, comma-separated")
     return {c.sha256: Path(c.path).name for c in comps}

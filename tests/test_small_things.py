@@ -242,3 +242,26 @@ def test_ctrl_c_on_report_says_the_folder_was_left_as_it_was(capsys, monkeypatch
     assert _left(tmp_path) == (["rep"] if earlier else [])
     if earlier:
         assert _left(out) == ["notes.txt"]
+
+
+# ------------------------------------------------------------ a file or component file given twice
+def test_replay_refuses_a_record_file_given_twice(capsys, tmp_path):
+    records = tmp_path / "r.jsonl"
+    kiai.record("kyuzo,kikuchiyo", "easy", 2, out=records)
+    one_line_error(*run(capsys, "replay", records, f"{tmp_path}/./r.jsonl"), "given twice")
+
+
+COMPONENTS = Path(__file__).resolve().parent.parent / "simcore" / "data" / "components.toml"
+
+
+def test_replay_refuses_a_component_file_given_twice(capsys, tmp_path):
+    records = tmp_path / "r.jsonl"
+    kiai.record("kyuzo,kikuchiyo", "easy", 2, out=records)
+    one_line_error(*run(capsys, "replay", records, "--components", COMPONENTS, "--components", COMPONENTS), "twice")
+
+
+def test_report_refuses_a_component_file_given_twice(capsys, tmp_path):
+    table = tmp_path / "t.parquet"
+    kiai.simulate("kyuzo,kikuchiyo", "easy", 20).to_frame().to_parquet(table)
+    one_line_error(*run(capsys, "report", table, "--out", tmp_path / "rep", "--components", f"{COMPONENTS},{COMPONENTS}"),
+                   "twice")
