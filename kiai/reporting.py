@@ -161,20 +161,23 @@ def _component_names(text: str | None) -> dict:
 
 
 def compare_reports(old, new) -> tuple[list[str], bool]:
-    """The findings of In short of two reports (folders as `make report` writes, or tables) side by
-    side with their verdicts, as the lines `kiai report --compare` prints; and whether one of the
-    old report's differs in the new (or is gone)."""
+    """Every difference of provenance between two reports (folders as `make report` writes, or
+    tables: findings.provenance), then the findings of In short of both side by side with their
+    verdicts, as the lines `kiai report --compare` prints; and whether a finding of the old
+    report differs in the new (or is gone)."""
     from kiai.reports.page import findings as F
 
-    tables = []
+    frames, tables = [], []
     for path in (Path(old), Path(new)):
         if not path.exists():
             fail(f"{path}: no such file or folder")
         try:
-            tables.append(F.findings(F.read_folder(path)))
+            frames.append(F.read_folder(path))
+            tables.append(F.findings(frames[-1]))
         except (ValueError, OSError) as e:
             fail(f"{path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
     table = F.compare(*tables)
     lines = [f"{r.samurai} samurai, {r.finding}{f', {r.where}' if r.where else ''}: {r.verdict}\n"
              f"  old: {r.old}\n  new: {r.new}" for r in table.itertuples()]  # fmt: skip
-    return [*lines, F.summary(table)], bool(F.differs(table))
+    # what played each report first: a finding's change may be the players', not the deals'
+    return [*F.provenance(*frames), *lines, F.summary(table)], bool(F.differs(table))

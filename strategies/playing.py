@@ -97,6 +97,32 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     return cfgs
 
 
+def models_read(config: GameConfig) -> dict[str, str]:
+    """Every model file the games of `config` read, by role, as the SHA-256 of its bytes, as
+    kernel_config hands them to the engine: `model`, its model owner's (the file --model names:
+    learned's networks, selfplay's or judge's value); `base`, the model of the base it plays over
+    where that is another file (selfplay over learned's answers; judge over learned, which plays
+    its shipped model); with `follow` 1, the followed default's own, as `follow` and `follow-base`.
+    Empty for a strategy that reads no model."""
+    out: dict[str, str] = {}
+    info = config.strategy_info
+    base = info.base(config.params)
+    if config.uses_model:
+        model = config.load_model()
+        out["model"] = model.sha256
+        own_base = registry.hook_of(config.model_owner, "base_model")
+        under = own_base(config, model) if own_base is not None else None
+        if under is not None:
+            out["base"] = under.sha256
+    if config.model_owner != base and registry.hook_of(base, "data_record") is not None:
+        # as _data_record: the planner's own model is its value, the base plays its shipped one
+        out["base"] = GameConfig(config.samurai, config.difficulty, base, components=config.components).load_model().sha256
+    if info.planner and int(info.param_dict(config.params).get("follow", 0)):
+        for role, sha in models_read(followed_config(config)).items():
+            out["follow" if role == "model" else f"follow-{role}"] = sha
+    return out
+
+
 # the value file of the default that a planner with `follow` 1 (judge, the lookahead) follows: None, the
 # family's shipped one (strategies.helpers.follow)
 _FOLLOWED_MODEL: ContextVar[str | None] = ContextVar("kiai_follows", default=None)
@@ -114,12 +140,18 @@ def following(model: str | None):
         _FOLLOWED_MODEL.reset(token)
 
 
+def followed_config(config: GameConfig) -> GameConfig:
+    """The default a planner with `follow` 1 follows on config's table, playing the value
+    `following` names."""
+    return GameConfig(config.samurai, config.difficulty, registry.DEFAULT, absent_tokens=config.absent_tokens,
+                      components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
+                      rules=dict(config.rules))
+
+
 def follow_default(config: GameConfig, rec: np.ndarray) -> None:
     """Point the planner's record (its follow_fn, follow_at) at the default's decide() and its
     record for config's table, the default playing the value `following` names."""
-    followed = GameConfig(config.samurai, config.difficulty, registry.DEFAULT, absent_tokens=config.absent_tokens,
-                          components=config.components, first_seat=config.first_seat, model=_FOLLOWED_MODEL.get(),
-                          rules=dict(config.rules))
+    followed = followed_config(config)
     data_record = registry.hook_of(registry.DEFAULT, "data_record")
     key = (followed.samurai, followed.difficulty, followed.load_model().sha256, followed.components.data_sha256,
            tuple(sorted(followed.rules.items())))  # the value's bytes: a file rewritten in place is another

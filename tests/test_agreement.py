@@ -416,3 +416,24 @@ def test_whether_the_strongest_wins_more_reads_the_deals_both_played(tmp_path):
     write_report(df, tmp_path)
     md = (tmp_path / "report.md").read_text()
     assert "beyond noise (on the deals both played) at 1 of the 1 levels and team sizes, less at 0." in md
+
+
+def test_the_strongest_players_figures_count_the_agreement_stages_games_alone():
+    """The skill ladder's few games of the same player (judge, on the main sweep's deals, each
+    game's win not kept) are no part of the strongest player's figures: the headline and the form
+    count the agreement stage's games of every line-up, on deals of its own, and nothing else."""
+    from kiai.reports.page import advice, your_table
+    from kiai.reports.page.stronger import strongest_rates
+    from kiai.reports.playing.tables import outcome_text
+
+    lineups = all_lineups(3)
+    main = [_main_row("easy", x, 1500, 3000) for x in lineups]
+    stage = [{**_main_row("easy", x, 20, 40, strategy=s), "seed": 100 + i, "outcomes": outcome_text(np.arange(40) < 20)}
+             for i, x in enumerate(lineups) for s in (MAIN, "judge")]
+    planners = [_main_row("easy", x, 90, 100, strategy="judge") for x in lineups[:2]]  # ladder-planners' rows
+    df = pd.DataFrame(main + stage + planners).fillna({"outcomes": ""})
+    rates = advice.level_rates(advice.grid_rows(agreement.without_controls(df[df["strategy"] == MAIN])))
+    strong = strongest_rates(df, rates).iloc[0]
+    assert (strong["lineups"], strong["games"], strong["wins"]) == (len(lineups), 40 * len(lineups), 20 * len(lineups))
+    form = your_table._strongest(df)["easy|" + ",".join(lineups[0])]
+    assert (form["wins"], form["games"]) == (20, 40)

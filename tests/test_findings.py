@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from test_reports_advice import _grid
 
 from conftest import run
@@ -76,3 +77,35 @@ def test_a_report_folder_with_its_solve_stages_table_compares(capsys, tmp_path):
         write_solved_table(solved, folder / SOLVED)
     code, out, err = run(capsys, "report", "--compare", old, new)
     assert code == 0 and err == "" and out.strip().splitlines()[-1].startswith("3 findings of In short compared")
+
+
+PROVENANCE = {"kiai_version": "0.1.0", "engine": "e" * 16, "components_sha256": "ab" * 32, "params": "{}", "models": ""}
+
+
+@pytest.mark.parametrize("column, value, words", [
+    ("kiai_version", "0.2.0", "kiai version: old 0.1.0; new 0.2.0"),
+    ("engine", "f" * 16, "engine: old eeeeeeeeeeee; new ffffffffffff"),
+    ("components_sha256", "cd" * 32, "component file: old abababababab; new cdcdcdcdcdcd"),
+    ("strategy", "keeper", "strategies: old selfplay; new keeper"),
+    ("params", '{"edge": 0.05}', 'parameters: old selfplay {}; new selfplay {"edge": 0.05}'),
+    ("models", "model=" + "d" * 64 + ";base=" + "b" * 64, "models: old selfplay no model; "
+                                                          "new selfplay model=dddddddddddd;base=bbbbbbbbbbbb"),
+])
+def test_report_compare_names_each_difference_of_provenance_before_the_findings(capsys, tmp_path, column, value, words):
+    """Two reports whose tables differ in one field of provenance: --compare names it first, with
+    both sides' values, however alike their figures."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    df = _tables(1, lift=0.3).assign(**PROVENANCE)
+    for folder, table in ((old, df), (new, df.assign(**{column: value}))):
+        folder.mkdir()
+        table.to_parquet(folder / "results.parquet")
+    code, out, _ = run(capsys, "report", "--compare", old, new)
+    lines = out.splitlines()
+    assert lines[0] == f"Provenance differs, {words}", lines[0]
+    named = [line.split(":")[0] for line in lines if line.startswith("Provenance")]
+    # parameters and models are named beside their strategy: another strategy changes them too
+    also = ["Provenance differs, parameters", "Provenance differs, models"] if column == "strategy" else []
+    assert named == [lines[0].split(":")[0], *also] and lines[len(named)].startswith("3 samurai, ")
+    code, out, _ = run(capsys, "report", "--compare", old, old)
+    assert code == 0 and out.splitlines()[0] == ("Provenance: the same kiai version, engine, component file, "
+                                                 "strategies, parameters and models.")

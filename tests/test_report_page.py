@@ -178,6 +178,29 @@ def test_ticking_a_table_answers_from_the_csv(report, page):
     assert harness.measure_page(page)["errors"] == []
 
 
+def test_the_win_rate_is_the_typed_seatings_own_or_says_whose_it_is(report, page):
+    """The answer's heading names the seating as typed: where the report played that seating, the
+    win rate under it is that seating's own, with its interval; where it did not, the answer names
+    the seating whose rate it shows."""
+    from kiai.simcore.stats import proportion_ci_arrays
+
+    typed = ("heihachi", "kanbei", "daisuke", "kikuchiyo")  # a seating of SEATED, not its own order
+    rows = _table()
+    row = rows[(rows["difficulty"] == "easy") & (rows["seating"] == ",".join(typed))].iloc[0]
+    lo, hi, _ = proportion_ci_arrays([row["wins"]], [row["games"]])
+    own = (f"{fmt_pct(row['wins'] / row['games'])} ({row['wins']:,} of {row['games']:,} games; "
+           f"95% interval {fmt_ci(lo[0], hi[0])}), seated as you typed")
+    harness.load(page, report / "report.html", 1400, fragment="#table=" + ",".join(typed) + "&level=easy")
+    text = _answer(page)
+    assert f"Win rate: {own}; the line-up seated Heihachi, Daisuke, Kanbei, Kikuchiyo" in text, text
+    assert "(seated Heihachi, Daisuke, Kanbei, Kikuchiyo)" in text.split("Rank: ")[1].splitlines()[0]
+    harness.load(page, report / "report.html", 1400, fragment="#table=" + ",".join(typed) + "&level=normal")
+    text = _answer(page)
+    assert (f"Win rate: {_rate_text(_csv_row(report, 'normal', typed))}, seated Heihachi, Daisuke, Kanbei, "
+            "Kikuchiyo: the seating the report played, not yours") in text, text
+    assert harness.measure_page(page)["errors"] == []
+
+
 def test_shared_link_fills_the_form_and_answers(report, page):
     link = "#table=daisuke,kanbei&level=easy"
     harness.load(page, report / "report.html", 1400, fragment=link)

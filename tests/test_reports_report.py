@@ -259,3 +259,19 @@ def test_methods_say_how_a_strategy_with_family_values_played():
     note = _models_note(pd.DataFrame(rows))
     assert note.startswith("selfplay: the value of each table's family") and "header" in note
     assert _models_note(pd.DataFrame(rows[1:])) == ""  # none of these plays a value per family
+
+
+def test_the_header_and_methods_count_each_configuration_once(tmp_path):
+    """A second table whose rows repeat configurations of the first (the same seed's first deals,
+    a shorter run): the header and the methods count what the tables count, each configuration's
+    longer run once."""
+    base = _table(cheater=False)
+    again = pd.DataFrame([_row(r.difficulty, r.seating.split(","), wins=r.wins // 2, games=100)
+                          for r in base.iloc[:7].itertuples()])
+    write_report(pd.concat([base, again], ignore_index=True), tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    once = base.drop_duplicates(["difficulty", "seating"])  # its seatings' table repeats the grid's row too
+    configs, games, won = len(once), int(once["games"].sum()), int(once["wins"].sum())
+    assert f"\n{configs} configurations, {games:,} games, {won:,} won." in md
+    methods = md.split("## How these results were made")[1]
+    assert re.search(rf"Games per configuration: [^;\n]+; {configs} configurations\.", methods), methods[:400]

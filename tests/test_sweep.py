@@ -239,6 +239,54 @@ def test_resume_plays_again_what_another_component_file_played(tmp_path, monkeyp
     assert "0 of 1 configuration reused; 1 played again (component file changed)" in err
 
 
+def test_resume_plays_again_what_another_base_model_played(tmp_path, monkeypatch, capsys):
+    """selfplay over learned's answers (base 1) reads learned's shipped model beside its own value:
+    learned's model changed is another player, and --resume plays its rows again; every row names
+    each model that played (the `models` column)."""
+    from kiai.strategies.nets import modelfile as M
+
+    path = tmp_path / "base.parquet"
+    small = ["--strategy", "selfplay", "--param", "base=1", "-d", "easy", "--lineup", "kyuzo,heihachi,daisuke",
+             "--games", 20]
+    assert run(capsys, "sweep", "--out", path, *small)[0] == 0
+    shipped = M.load(None, M.LEARNED)
+    other = tmp_path / "learned.npz"  # learned retrained: the same networks, another file
+    M.save(other, shipped.arrays, {**shipped.header, "date": "another day"}, M.LEARNED)
+    real = M.shipped_path
+    monkeypatch.setattr(M, "shipped_path", lambda kind: other if kind is M.LEARNED else real(kind))
+    again = Counter(monkeypatch)
+    code, _, err = run(capsys, "sweep", "--out", path, "--resume", *small)
+    assert code == 0 and len(again.configs) == 1
+    assert "0 of 1 configuration reused; 1 played again (model changed)" in err
+    models = T.models_of(pd.read_parquet(path).loc[0, "models"])
+    assert models["base"] == M.load(other, M.LEARNED).sha256 != shipped.sha256 and set(models) == {"model", "base"}
+    again = Counter(monkeypatch)
+    code, _, err = run(capsys, "sweep", "--out", path, "--resume", *small)  # the same models: nothing to play
+    assert code == 0 and again.configs == [] and "1 of 1 configuration reused" in err
+
+
+def test_resume_plays_again_a_table_older_than_the_models_column(table, tmp_path, monkeypatch, capsys):
+    path = tmp_path / "old.parquet"
+    path.write_bytes(table.read_bytes())
+    _rewrite(path, lambda df: df.drop(columns="models"))
+    frame, _, _ = T.read_table(path)  # still read, the column filled in as unknown
+    assert list(frame.columns) == list(T.COLUMNS) and (frame["models"] == T.UNKNOWN_MODELS).all()
+    again = Counter(monkeypatch)
+    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
+    assert code == 0 and len(again.configs) == 8 and "8 played again (models not recorded)" in err
+    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
+
+
+def test_the_manual_names_every_column_of_the_table():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text()
+    table = " ".join(text[text.index("The table (Parquet;"):].split("\n\n")[0].split())
+    named = {c for c in T.COLUMNS if f"`{c}`" in table}
+    grouped = {c for c in T.COLUMNS if c.startswith(("out_", "lost_round_", "score_", "mean_"))}  # named by pattern
+    assert set(T.COLUMNS) - named - grouped == set()
+
+
 def test_resume_with_no_table_yet_plays_everything(tmp_path, capsys):
     """`make report` runs its sweeps with --resume, the first time too, when no table exists."""
     from pathlib import Path
@@ -500,5 +548,5 @@ def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays()
     assert configs[0].played_params() != configs[1].played_params()  # both families' headers set a play
     rows = pd.DataFrame([T.config_columns(c) for c in configs])
     assert rows["params"].map(json.loads).eq(configs[0].param_dict()).all()
-    assert rows["model_sha256"].nunique() == 2
+    assert rows["models"].nunique() == 2
     assert set(charts.strategy_labels(rows)) == {"selfplay"}

@@ -88,6 +88,17 @@ def without_controls(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[~kept.to_numpy()] if not kept.all() else rows
 
 
+def own_race(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of `rows` a paired race played on deals of their own (they kept each game's win: the
+    agreement stage's), unless none did. The strongest player's figures are that stage's measure:
+    the skill ladder's few games of the same player, on the main sweep's deals, would weigh its
+    line-ups unevenly and count games the stage did not play for them."""
+    if "outcomes" not in rows or rows.empty:
+        return rows
+    kept = (rows["outcomes"].fillna("").astype(str) != "").to_numpy()
+    return rows[kept] if kept.any() else rows
+
+
 def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.DataFrame:
     """The main rows (advice.main_rows: the rules' own readings and absent tokens) of the
     configurations that `strategy` and kiai's strongest player of their family (reports.page.strongest,

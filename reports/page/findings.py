@@ -202,6 +202,53 @@ def _difference_verdict(x, y) -> str:
     return WITHIN if x.lo <= y.hi and y.lo <= x.hi else DIFFERENT
 
 
+# what played two reports' games, named before their findings are compared: (words, column)
+PROVENANCE = (("kiai version", "kiai_version"), ("engine", "engine"), ("component file", "components_sha256"),
+              ("strategies", "strategy"), ("parameters", "params"), ("models", "models"))
+_SHOWN = 3  # values listed of a side's own, the rest counted
+
+
+def provenance(old: pd.DataFrame, new: pd.DataFrame) -> list[str]:
+    """A line for each field of PROVENANCE whose values differ between the two reports' tables,
+    naming the values each holds that the other lacks ('Provenance differs, engine: old
+    1a2b3c4d5e6f; new 9f8e7d6c5b4a'); else one line saying they agree. Two reports' findings differ
+    by noise alone only where the same players played the same game."""
+    lines = []
+    for words, column in PROVENANCE:
+        a, b = _provenance_values(old, column), _provenance_values(new, column)
+        sides = [f"{side} {_listed(only)}" for side, only in (("old", a - b), ("new", b - a)) if only]
+        if sides:
+            lines.append(f"Provenance differs, {words}: " + "; ".join(sides))
+    if lines:
+        return lines
+    fields = [words for words, _ in PROVENANCE]
+    return [f"Provenance: the same {', '.join(fields[:-1])} and {fields[-1]}."]
+
+
+def _provenance_values(df: pd.DataFrame, column: str) -> set[str]:
+    """The values of `column` in a report's tables, hashes cut to 12 characters; parameters and
+    models beside the strategy they are of; {'not recorded'} where the tables lack the column."""
+    from kiai.reports.playing.tables import UNKNOWN_MODELS, models_of
+
+    if column not in df:
+        return {"not recorded"}
+    values = df[column].fillna("not recorded").astype(str)
+    if column in ("components_sha256", "engine"):
+        values = values.str[:12]
+    if column == "models":
+        values = values.map(lambda v: v if v == UNKNOWN_MODELS else ";".join(
+            f"{role}={sha[:12]}" for role, sha in models_of(v).items()) or "no model")
+    if column in ("params", "models"):
+        values = df["strategy"].astype(str) + " " + values
+    return set(values)
+
+
+def _listed(values: set[str]) -> str:
+    shown = sorted(values)[:_SHOWN]
+    more = len(values) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more else "")
+
+
 def summary(table: pd.DataFrame) -> str:
     """'58 findings of In short compared: 12 the same, 45 within noise, 1 different; 20 new.'"""
     counts = table["verdict"].value_counts()

@@ -51,7 +51,7 @@ def distinct_games(df: pd.DataFrame) -> pd.DataFrame:
     the ladder (same strategy, seating, level, parameters and seed) holds the same games, games
     0..N-1 of the seed: keep the longer run, never both."""
     key = [c for c in ("strategy", "difficulty", "seating", "params", "seed", "absent_tokens", "rules",
-                       "components_sha256", "model_sha256") if c in df]
+                       "components_sha256", "models") if c in df]
     return df.sort_values("games", ascending=False, kind="stable").drop_duplicates(key).sort_index()
 
 

@@ -12,15 +12,21 @@ from kiai.words import plural
 
 def rules_note(df: pd.DataFrame, shown: str) -> str:
     """The methods' line on the rule readings (docs/rules.md section 14) the table played."""
-    others = sorted(set(advice.rules_of(df)) - {shown})
+    from kiai.reports.page.ladder import distinct_games
+
+    rules = advice.rules_of(distinct_games(df))  # each configuration once, as the tables count it
+    others = sorted(set(rules) - {shown})
     text = f"Rule readings (docs/rules.md section 14, `kiai rules`): {shown}"
     if others:
         text += (f" in the charts and tables; the results also hold {'; '.join(others)} "
-                 f"({plural(int((advice.rules_of(df) != shown).sum()), 'configuration')}, not shown)")
+                 f"({plural(int((rules != shown).sum()), 'configuration')}, not shown)")
     return text + "."
 
 
 def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None) -> list[tuple]:
+    from kiai.reports.page.ladder import distinct_games
+
+    once = distinct_games(df)  # two runs of the same deals count as the tables count them: the longer once
     labels = charts.strategy_labels(df)
     strategies = []
     for label, sub in df.groupby(labels, sort=True):
@@ -29,14 +35,14 @@ def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None)
     items = [
         "Strategies: " + (", ".join(strategies) or "none") + ".",
         *([models] if (models := models_note(df)) else []),
-        f"Games per configuration: {spread(df['games'])}; {plural(len(df), 'configuration')}.",
+        f"Games per configuration: {spread(once['games'])}; {plural(len(once), 'configuration')}.",
         f"Seeds: {listing(df, 'seed')}.",
         *([rules_note] if rules_note else []),
         f"Components file SHA-256: {listing(df, 'components_sha256')}.",
         f"kiai version: {listing(df, 'kiai_version')}.",
     ]
-    if "stalled_games" in df and df["stalled_games"].sum() > 0:
-        items.append(f"Stalled games (stopped at the engine's turn cap): {int(df['stalled_games'].sum()):,}.")
+    if "stalled_games" in once and once["stalled_games"].sum() > 0:
+        items.append(f"Stalled games (stopped at the engine's turn cap): {int(once['stalled_games'].sum()):,}.")
     items += [f"{key}: {value}" for key, value in notes.items()]
     statement = (
         "Win rates are shares of games won. Intervals are 95% intervals: Wilson score "

@@ -46,8 +46,8 @@ def load_results(path) -> pd.DataFrame:
         df = pq.read_table(path).to_pandas(ignore_metadata=True)
         return df.drop(columns=[c for c in df.columns if str(c).startswith("__index_level_")])  # a frame's index
     if suffix == ".csv":  # hashes as text: one made of digits alone would otherwise read as a number
-        df = pd.read_csv(path, dtype={"components_sha256": str, "engine": str, "outcomes": str})
-        return df.fillna({"outcomes": ""}) if "outcomes" in df else df  # an empty field reads as NaN
+        df = pd.read_csv(path, dtype={"components_sha256": str, "models": str, "engine": str, "outcomes": str})
+        return df.fillna({c: "" for c in ("models", "outcomes") if c in df})  # an empty field reads as NaN
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 
@@ -147,6 +147,9 @@ def write_report(df: pd.DataFrame, out_dir, title: str = "kiai report", notes: d
 
 
 def summary(df: pd.DataFrame) -> str:
+    """The header's count: every configuration once, its games once (the tables' count:
+    ladder.distinct_games keeps the longer of two runs of the same deals)."""
+    df = ladder.distinct_games(df)
     return (
         f"{plural(len(df), 'configuration')}, {plural(int(df['games'].sum()), 'game')}, "
         f"{int(df['wins'].sum()):,} won."

@@ -38,6 +38,25 @@
       (extra || "") + " --seed " + data.seed;
   }
 
+  // The heading names the seating as typed, so the figure under it is that seating's own where the
+  // report played it; else it names the seating the line-up's figures are of, or says they pool
+  // several. The line-ups' rank, the strongest player and the losses are of that seating too.
+  function headline(found, mine, typed) {
+    var other = found.seating ? "seated " + esc(names(found.seating.split(","))) : "";
+    if (found.seating === typed) { return rate(found); }
+    if (mine) {
+      return rate(mine) + ", seated as you typed" + (other ? "; the line-up " + other + ", as the rank below " +
+        "compares it: " + found.pct : "; the line-up, all its seatings pooled: " + found.pct);
+    }
+    return rate(found) + (other ? ", " + other + ": the seating the report played, not yours" :
+      ", pooled over the seatings of this line-up the report played");
+  }
+  // after a figure of the line-up's own seating, where the heading's is another
+  function seatedNote(found, typed) {
+    if (found.seating === typed) { return ""; }
+    return found.seating ? " (seated " + esc(names(found.seating.split(","))) + ")" : " (its seatings pooled)";
+  }
+
   function answerFor(level) {
     var key = level + "|" + lineupKey(order), n = order.length, found = data.lineups[key];
     var out = ["<h3>" + esc(names(order)) + " at " + cap(level) + "</h3>", "<ul class=\"facts\">"];
@@ -46,18 +65,21 @@
         code(simulate(level)), "rate"));
       return out.join("") + "</ul>";
     }
-    out.push(item("Win rate", rate(found), "rate"));
+    var typed = seatingKey(order), seat = data.seatings[key];
+    var mine = seat && seat.rates ? seat.rates[typed] : null, note = seatedNote(found, typed);
+    out.push(item("Win rate", headline(found, mine, typed), "rate"));
     var r = found.rank[0] === found.rank[1] ? String(found.rank[0]) : found.rank[0] + " to " + found.rank[1];
     out.push(item("Rank", found.of < 2 ? "the only line-up of " + n + " the report played" :
-      r + " of " + found.of + " line-ups of " + n + " at " + cap(level) + (found.rank[0] === found.rank[1] ? "" :
+      r + " of " + found.of + " line-ups of " + n + " at " + cap(level) + note + (found.rank[0] === found.rank[1] ? "" :
         " (a range: the line-ups around it are within noise of it)"), "rank"));
     var s = data.strongest[key];
     var strongCmd = code(simulate(level, " --strategy strongest"));
     if (s && s.games >= data.strong_min_games) {
-      out.push(item("kiai's strongest player", rate(s) +
+      out.push(item("kiai's strongest player", rate(s) + note +
         (s.same ? "; on the " + count(s.same.games) + " deals both played, it won " + s.same.strong_pct + " (" +
           count(s.same.strong_wins) + ") and the default " + s.same.pct + " (" + count(s.same.wins) + ")" : "") +
-        (s.lo <= found.rate && found.rate <= s.hi ? "; within noise of the default's rate above" : ""), "strongest"));
+        (s.lo <= found.rate && found.rate <= s.hi ? "; within noise of the default's rate " +
+          (note ? "so seated, " + found.pct : "above") : ""), "strongest"));
     } else {
       out.push(item("kiai's strongest player", (s ? "too few games to say (" + count(s.games) + " played, fewer than " +
         data.strong_min_games + ")" : "not played on this line-up") + ". This command answers it: " + strongCmd, "strongest"));
@@ -84,7 +106,7 @@
       var when = ["round 1", "round 2", "round 3"].filter(function (k) { return k in loss; }).map(function (k) {
         return count(loss[k]) + " in " + k;
       });
-      out.push(item("How its games were lost", count(lost) + " lost: " + how.join(", ") +
+      out.push(item("How its games were lost", count(lost) + " lost" + note + ": " + how.join(", ") +
         (when.length ? "; " + when.join(", ") : ""), "losses"));
     }
     out.push(seatings(level, key, n));

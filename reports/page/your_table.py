@@ -62,13 +62,15 @@ def _losses(grid: pd.DataFrame) -> dict[str, dict[str, int]]:
 
 def _strongest(shown: pd.DataFrame) -> dict[str, dict]:
     """kiai's strongest player's wins and games of each level and line-up (its rows of the rules' own
-    readings, one seating per line-up, each configuration's longest run once), with a 95% interval."""
+    readings, the agreement stage's where the table holds them (agreement.own_race), one seating
+    per line-up, each configuration's longest run once), with a 95% interval."""
+    from kiai.reports.page.agreement import own_race
     from kiai.reports.page.ladder import distinct_games
     from kiai.reports.page.strongest import tiers
 
     if shown.empty:
         return {}
-    strong = shown[(tiers(shown) == "strongest").to_numpy()]
+    strong = own_race(shown[(tiers(shown) == "strongest").to_numpy()])
     if strong.empty:
         return {}
     rates = advice.lineup_rates(advice.grid_rows(distinct_games(strong)))
@@ -128,8 +130,23 @@ def _seatings(main: pd.DataFrame, strategy: str) -> dict[str, dict]:
     out = {}
     for (level, lineup), count in counts.items():
         if count >= 2:
-            out[_key(level, lineup)] = advice.seating_verdict(advice.seating_rates(main, level, lineup, strategy))
+            table = advice.seating_rates(main, level, lineup, strategy)
+            # each seating's own rate with its 95% interval: the headline of a group seated so
+            rates = {r.seating: {"wins": int(r.wins), "games": int(r.games), **_words(r.rate, r.lo, r.hi)}
+                     for r in table.itertuples()}
+            out[_key(level, lineup)] = {**advice.seating_verdict(table), "rates": rates}
     return out
+
+
+def _seated(grid: pd.DataFrame) -> dict[str, str | None]:
+    """The seating (seat 0 first, in its canonical rotation) whose games each level and line-up's
+    figures of the grid are; None where they pool several seatings of it."""
+    from kiai.simcore.seatings import seating_key
+
+    if grid.empty or "seating" not in grid:
+        return {}
+    seats = grid.assign(seat=grid["seating"].map(seating_key)).groupby(["difficulty", "lineup"])["seat"].unique()
+    return {_key(lv, lu): (str(s[0]) if len(s) == 1 else None) for (lv, lu), s in seats.items()}
 
 
 def _readings(played: pd.DataFrame, strategy: str) -> dict[str, dict]:
@@ -168,18 +185,21 @@ def rule_readings() -> list[dict]:
 def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str,
                played: pd.DataFrame | None = None) -> dict:
     """The JSON the form reads: every played level and line-up of the grid (advice.grid_rows of the
-    main strategy, as the line-up tables and lineups.csv) with its rate, interval and rank range,
-    and beside them the strongest player's rates, the effects, the losses, the seatings and the rule
+    main strategy, as the line-up tables and lineups.csv) with its rate, interval, rank range and
+    the seating those are of (None: pooled over several), and beside them the strongest player's rates, the effects, the losses, the seatings and the rule
     readings played (`played`: the main strategy's rows of every reading)."""
     rates = advice.lineup_rates(grid) if not grid.empty else pd.DataFrame()
     lineups = {}
     if not rates.empty:
         ranked = pd.concat([rank_range(part) for _, part in rates.groupby(["difficulty", "n_samurai"])])
         counts = ranked.groupby(["difficulty", "n_samurai"])["lineup"].transform("count")
+        seated = _seated(grid)
         for r, of in zip(ranked.itertuples(), counts):
-            lineups[_key(r.difficulty, r.lineup)] = {
+            key = _key(r.difficulty, r.lineup)
+            lineups[key] = {
                 "wins": int(round(r.wins)), "games": int(r.games), "rate": _r(r.rate), "lo": _r(r.lo), "hi": _r(r.hi),
-                **_words(r.rate, r.lo, r.hi), "rank": [int(r.rank_best), int(r.rank_worst)], "of": int(of)}
+                **_words(r.rate, r.lo, r.hi), "rank": [int(r.rank_best), int(r.rank_worst)], "of": int(of),
+                "seating": seated.get(key)}
     seeds = sorted(set(grid["seed"].astype(int))) if "seed" in grid and not grid.empty else [0]
     return {"samurai": list(SAMURAI), "levels": [lv for lv in LEVELS], "default_level": DEFAULT_LEVEL,
             "strategy": strategy, "seed": seeds[0], "strong_min_games": STRONG_MIN_GAMES,

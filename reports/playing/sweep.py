@@ -32,13 +32,14 @@ from kiai.reports.playing.tables import (
     COLUMNS,
     DEFINING,
     PROVENANCE,
-    UNKNOWN_ENGINE,
+    UNKNOWN_MODELS,
     SweepError,
     config_columns,
     engine_hash,
     identity_key,
     outcome_bits,
     read_table,
+    stale_reasons,
     to_frame,
     write_table,
 )
@@ -278,11 +279,11 @@ class Sweep:
 
     def _load(self) -> None:
         """Keep the rows of the table at --out that this run would play the same way: same key
-        (the configuration, the component file's and the model's SHA-256, the kiai version, the
-        seed, the games or precision asked for, the engine's source hash) and the engine that
-        played them recorded as this one. A row of a configuration of this plan whose provenance
-        differs (another engine, model, component file or kiai version; or a table older than
-        the `engine` column) is dropped, to be played again; a row of any other configuration,
+        (the configuration, the SHA-256 of the component file and of every model it reads, the
+        kiai version, the seed, the games or precision asked for, the engine's source hash) and the
+        engine that played them recorded as this one. A row of a configuration of this plan whose
+        provenance differs (another engine, model, component file or kiai version; or a table
+        older than the `engine` or `models` column) is dropped, to be played again; a row of any other configuration,
         seed or request is refused (another sweep's results, not to be mixed in or lost)."""
         df, keys, info = read_table(self.out)
         rounds = info.get("rounds", {})
@@ -302,7 +303,8 @@ class Sweep:
         stale: dict[int, list[str]] = {}  # plan index -> why its stored row is played again
         for key, row in zip(keys, df.to_dict("records")):
             i = where.get(key)
-            if i is not None and row["engine"] == engine and (key in rounds or self.request.race is None):
+            known = row["engine"] == engine and row["models"] != UNKNOWN_MODELS  # a row older than either: stale
+            if i is not None and known and (key in rounds or self.request.race is None):
                 self.rows[i] = row
                 self.rounds[i] = list(rounds.get(key, [row["wins"]]))
                 if (won := outcome_bits(row["outcomes"])) is not None:
@@ -351,18 +353,7 @@ class Sweep:
 
     def _why_stale(self, row: dict, config) -> list[str]:
         """Why a stored row of `config` (same configuration, seed and request) is played again."""
-        now = config_columns(config)
-        why = []
-        if row["engine"] == UNKNOWN_ENGINE:
-            why.append("engine not recorded")
-        elif row["engine"] != engine_hash():
-            why.append("engine changed")
-        if row["components_sha256"] != now["components_sha256"]:
-            why.append("component file changed")
-        if row["kiai_version"] != now["kiai_version"]:
-            why.append("kiai version changed")
-        # the key's other ingredients: the model's SHA-256, and in a race its groups
-        return why or ["model or race changed" if self.request.race is not None else "model changed"]
+        return stale_reasons(row, config_columns(config), engine_hash(), self.request.race is not None)
 
     def resume_note(self) -> str | None:
         """One line for stderr after loading a table to resume: how many configurations are

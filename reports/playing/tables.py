@@ -57,6 +57,8 @@ COLUMNS: dict[str, str] = {
     "stalled_games": "int64",
     "seed": "int64",
     "components_sha256": "str",
+    # every model file the strategy read, 'ROLE=SHA256' joined by ';' (models_text): '' where it read none
+    "models": "str",
     "kiai_version": "str",
     "engine": "str",  # the engine's source hash (engine_hash: simcore.sources.source_hash) that played the row
     # each game's win, in game order, where a race read them (stopping.Cell's paired cells):
@@ -65,13 +67,14 @@ COLUMNS: dict[str, str] = {
 }
 # the columns that say which configuration a row is (with seed and request, its key)
 DEFINING = ("difficulty", "n_samurai", "lineup", "seating", "strategy", "honest", "params",
-            "absent_tokens", "rules", "components_sha256", "kiai_version")  # fmt: skip
+            "absent_tokens", "rules", "components_sha256", "models", "kiai_version")  # fmt: skip
 DEFAULT_RULES = "default"  # the `rules` column of the rules' own readings (and of tables older than the column)
 # the defining columns that say how a configuration was played rather than which one it is: a row
-# of the same configuration, seed and games whose provenance (these, the model's SHA-256 and the
-# engine) differs from this run's is played again by --resume
-PROVENANCE = ("components_sha256", "kiai_version")
+# of the same configuration, seed and games whose provenance (these and the engine) differs from
+# this run's is played again by --resume
+PROVENANCE = ("components_sha256", "models", "kiai_version")
 UNKNOWN_ENGINE = ""  # the `engine` column of tables older than it: stale for --resume
+UNKNOWN_MODELS = "not recorded"  # the `models` column of tables older than it: stale for --resume
 
 
 class SweepError(ValueError):
@@ -80,6 +83,8 @@ class SweepError(ValueError):
 
 def config_columns(config) -> dict:
     """The defining columns of a configuration's row."""
+    from kiai.strategies.playing import models_read
+
     d = config.describe()
     return {
         "difficulty": d["difficulty"],
@@ -93,9 +98,41 @@ def config_columns(config) -> dict:
         "absent_tokens": bool(d["absent_tokens"]),
         "rules": rules_label(config),
         "components_sha256": d["components_sha256"],
-        "model_sha256": d["model"]["sha256"] if "model" in d else "",  # learned's model (or a planner's base's)
+        "models": models_text(models_read(config)),
         "kiai_version": _version(),
     }
+
+
+def models_text(models: dict[str, str]) -> str:
+    """The `models` column of {role: SHA-256} (strategies.playing.models_read): 'model=...;base=...'."""
+    return ";".join(f"{role}={sha}" for role, sha in models.items())
+
+
+def models_of(text: str) -> dict[str, str]:
+    """{role: SHA-256} of a `models` value; {} where it names none (or does not know them)."""
+    if not isinstance(text, str) or text == UNKNOWN_MODELS:
+        return {}
+    return dict(item.partition("=")[::2] for item in text.split(";") if item)
+
+
+def stale_reasons(row: dict, now: dict, engine: str, raced: bool) -> list[str]:
+    """Why --resume plays a stored row again whose configuration, seed and request are this run's
+    (`now`: its config_columns; `engine`: this engine's hash): its provenance differs."""
+    why = []
+    if row["engine"] == UNKNOWN_ENGINE:
+        why.append("engine not recorded")
+    elif row["engine"] != engine:
+        why.append("engine changed")
+    if row["components_sha256"] != now["components_sha256"]:
+        why.append("component file changed")
+    if row["models"] == UNKNOWN_MODELS:
+        why.append("models not recorded")
+    elif row["models"] != now["models"]:
+        why.append("model changed")
+    if row["kiai_version"] != now["kiai_version"]:
+        why.append("kiai version changed")
+    # what else the key holds: in a race, its groups
+    return why or ["race changed" if raced else "provenance changed"]
 
 
 def rules_label(config) -> str:
@@ -120,6 +157,12 @@ def with_engine_column(df: pd.DataFrame) -> pd.DataFrame:
 def with_outcomes_column(df: pd.DataFrame) -> pd.DataFrame:
     """A results table with the `outcomes` column: '' (not kept) where the table predates it."""
     return _with_column(df, "outcomes", "", after="engine")
+
+
+def with_models_column(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table with the `models` column: tables written before it existed do not say which
+    models played them, so it is filled with UNKNOWN_MODELS (which --resume plays again)."""
+    return _with_column(df, "models", UNKNOWN_MODELS, after="components_sha256")
 
 
 def outcome_text(won) -> str:
@@ -247,7 +290,7 @@ def read_table(path) -> tuple[pd.DataFrame, list[str], dict]:
     if info is None:
         raise SweepError(f"{path} is not a kiai sweep table (no sweep metadata)")
     check(columns_doc(table.schema), TABLE_SCHEMA, path, "sweep table")
-    df = with_outcomes_column(with_engine_column(with_rules_column(df)))
+    df = with_outcomes_column(with_engine_column(with_models_column(with_rules_column(df))))
     keys = info.pop("keys")
     if len(keys) != len(df) or list(df.columns) != list(COLUMNS):
         raise SweepError(f"{path} is not a kiai sweep table of this version (columns or keys differ)")
@@ -296,4 +339,4 @@ METADATA_SCHEMA = {"type": "object", "required": ["keys"], "properties": {
 # empty table's text columns are of Arrow's type null where pandas keeps text as objects
 _KIND = {"str": ("string", "null"), "int64": "integer", "float64": "number", "bool": "boolean"}
 TABLE_SCHEMA = {**columns_schema({c: _KIND[t] for c, t in COLUMNS.items()}),
-                "required": [c for c in COLUMNS if c not in ("rules", "engine", "outcomes")]}
+                "required": [c for c in COLUMNS if c not in ("rules", "models", "engine", "outcomes")]}
