@@ -186,11 +186,6 @@ class StrategyModule(Protocol):
 
     BY_FAMILY: bool  # its shipped models come one per family (team size, level): load_model takes `table`
 
-    def base_model(self, config, model=None):
-        """The model file of the base whose answers it plays over, where its record reads one
-        beside its own (selfplay with `base` 1: learned's); None where it reads none. `model`:
-        config.load_model(), when the caller holds it."""
-
     def played(self, config, model=None) -> dict:
         """The parameters as its games play them, where a model file sets some."""
 
@@ -206,7 +201,7 @@ class StrategyModule(Protocol):
 
 
 HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "load_model", "BY_FAMILY",
-         "base_model", "played", "plays", "family_of", "label")
+         "played", "plays", "family_of", "label")
 
 
 def hook(module, name: str, default=None):

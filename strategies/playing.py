@@ -97,23 +97,27 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     return cfgs
 
 
+# the strategies whose record points at learned's where their `base` parameter plays as 1, beside
+# their own model (selfplay's data_record: learned's record with its shipped model); kept here, in
+# plain Python, so that naming what a record reads recompiles nothing
+OVER_LEARNED = ("selfplay",)
+
+
 def models_read(config: GameConfig) -> dict[str, str]:
     """Every model file the games of `config` read, by role, as the SHA-256 of its bytes, as
     kernel_config hands them to the engine: `model`, its model owner's (the file --model names:
-    learned's networks, selfplay's or judge's value); `base`, the model of the base it plays over
-    where that is another file (selfplay over learned's answers; judge over learned, which plays
-    its shipped model); with `follow` 1, the followed default's own, as `follow` and `follow-base`.
-    Empty for a strategy that reads no model."""
+    learned's networks, selfplay's or judge's value); `base`, the model of the base it plays over,
+    where its records read one beside `model` (selfplay over learned's answers; judge over learned,
+    which plays its shipped model); with `follow` 1, the followed default's, as `follow` and
+    `follow-base`. Empty for a strategy that reads no model."""
     out: dict[str, str] = {}
     info = config.strategy_info
     base = info.base(config.params)
     if config.uses_model:
         model = config.load_model()
         out["model"] = model.sha256
-        own_base = registry.hook_of(config.model_owner, "base_model")
-        under = own_base(config, model) if own_base is not None else None
-        if under is not None:
-            out["base"] = under.sha256
+        if config.model_owner in OVER_LEARNED and int(config.played_params(model)["base"]) == 1:
+            out["base"] = registry.hook_of("learned", "load_model")(None, config.components).sha256
     if config.model_owner != base and registry.hook_of(base, "data_record") is not None:
         # as _data_record: the planner's own model is its value, the base plays its shipped one
         out["base"] = GameConfig(config.samurai, config.difficulty, base, components=config.components).load_model().sha256

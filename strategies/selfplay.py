@@ -525,22 +525,12 @@ def data_record(config) -> np.ndarray:
     if model.kind is not LEARNED:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
-        model = base_model(config, model)
-        key = (config.components.data_sha256, model.sha256)  # a file rewritten in place is another model
+        key = config.components.data_sha256
         base = _BASES.get(key)
         if base is None:  # setdefault: made by two threads at once, both keep the first
-            base = _BASES.setdefault(key, learned.record(model, {}))
+            base = _BASES.setdefault(key, learned.record(learned.load_model(None, config.components), {}))
         rec[0]["base_at"] = base.ctypes.data
     return rec
 
 
-def base_model(config, model=None):
-    """learned's shipped model, which selfplay plays over where its `base` is 1 (played: a value
-    file's header may set it, and learned's answers stand in for a family without a value); None
-    where its base is keeper. `model`: config.load_model(), when the caller holds it."""
-    if int(played(config, model)["base"]) != 1:
-        return None
-    return learned.load_model(None, config.components)
-
-
-_BASES: dict = {}  # learned's records that selfplay's records point to, by component data and model
+_BASES: dict = {}  # learned's records that selfplay's records point to, by component data

@@ -104,6 +104,15 @@ def test_a_column_of_another_type_is_named(table, tmp_path, capsys):
     one_line_error(*run(capsys, "sweep", "--out", path, "--resume", *SWEEP), str(path), "damaged sweep table: games")
 
 
+def test_a_models_column_of_another_type_is_named(table, tmp_path, capsys):
+    """The `models` column (every model a row's strategy read) is checked like the others."""
+    t = pq.read_table(table)
+    df = t.to_pandas().assign(models=7)
+    path = tmp_path / "m.parquet"
+    pq.write_table(pa_table(df).replace_schema_metadata(t.schema.metadata), path)
+    one_line_error(*run(capsys, "sweep", "--out", path, "--resume", *SWEEP), str(path), "damaged sweep table: models")
+
+
 def pa_table(df):
     import pyarrow as pa
 

@@ -232,9 +232,10 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
     ladder's few line-ups are no rate of a team size), and only the agreement stage's games where
     the table holds them (agreement.own_race: not the ladder's games of the same player); a
     configuration played twice counts by its longer run of the same deals. Its rate is read on its
-    own games: each line-up met deals of its own, so they are independent. The default's games on the same deals would not narrow it:
-    on a deal the two players' wins barely correlate (the play's own luck outweighs the deal's), so
-    the default's rate plus the difference on the deals both played is wider than this."""
+    own games: each line-up met deals of its own, so they are independent. The default's games on
+    the same deals would not narrow it: on a deal the two players' wins barely correlate (the
+    play's own luck outweighs the deal's), so the default's rate plus the difference on the deals
+    both played is wider than this."""
     from kiai.reports.page.agreement import own_race
     from kiai.reports.page.ladder import distinct_games
     from kiai.reports.page.strongest import tiers

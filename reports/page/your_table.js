@@ -51,10 +51,10 @@
     return rate(found) + (other ? ", " + other + ": the seating the report played, not yours" :
       ", pooled over the seatings of this line-up the report played");
   }
-  // after a figure of the line-up's own seating, where the heading's is another
-  function seatedNote(found, typed) {
+  // whose a figure of the line-up is, where the heading's seating is another: "" where it is the same
+  function seatedAs(found, typed) {
     if (found.seating === typed) { return ""; }
-    return found.seating ? " (seated " + esc(names(found.seating.split(","))) + ")" : " (its seatings pooled)";
+    return found.seating ? "seated " + esc(names(found.seating.split(","))) : "its seatings pooled";
   }
 
   function answerFor(level) {
@@ -66,11 +66,12 @@
       return out.join("") + "</ul>";
     }
     var typed = seatingKey(order), seat = data.seatings[key];
-    var mine = seat && seat.rates ? seat.rates[typed] : null, note = seatedNote(found, typed);
+    var mine = seat && seat.rates ? seat.rates[typed] : null, whose = seatedAs(found, typed);
+    var note = whose ? " (" + whose + ")" : "";
     out.push(item("Win rate", headline(found, mine, typed), "rate"));
     var r = found.rank[0] === found.rank[1] ? String(found.rank[0]) : found.rank[0] + " to " + found.rank[1];
     out.push(item("Rank", found.of < 2 ? "the only line-up of " + n + " the report played" :
-      r + " of " + found.of + " line-ups of " + n + " at " + cap(level) + note + (found.rank[0] === found.rank[1] ? "" :
+      r + " of " + found.of + " line-ups of " + n + " at " + cap(level) + (whose ? ", " + whose : "") + (found.rank[0] === found.rank[1] ? "" :
         " (a range: the line-ups around it are within noise of it)"), "rank"));
     var s = data.strongest[key];
     var strongCmd = code(simulate(level, " --strategy strongest"));

@@ -283,8 +283,9 @@ class Sweep:
         kiai version, the seed, the games or precision asked for, the engine's source hash) and the
         engine that played them recorded as this one. A row of a configuration of this plan whose
         provenance differs (another engine, model, component file or kiai version; or a table
-        older than the `engine` or `models` column) is dropped, to be played again; a row of any other configuration,
-        seed or request is refused (another sweep's results, not to be mixed in or lost)."""
+        older than the `engine` or `models` column) is dropped, to be played again; a row of any
+        other configuration, seed or request is refused (another sweep's results, not to be mixed
+        in or lost)."""
         df, keys, info = read_table(self.out)
         rounds = info.get("rounds", {})
         where = {k: i for i, k in enumerate(self.keys)}
