@@ -212,16 +212,18 @@ def test_resume_after_an_engine_update_plays_everything_again(table, tmp_path, m
     pd.testing.assert_frame_equal(df.drop(columns="engine"), pd.read_parquet(table).drop(columns="engine"))
 
 
-def test_resume_plays_again_a_table_older_than_the_engine_column(table, tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("column, unknown, why", [("engine", "UNKNOWN_ENGINE", "engine not recorded"),
+                                                  ("models", "UNKNOWN_MODELS", "models not recorded")])
+def test_resume_plays_again_a_table_older_than_a_provenance_column(table, tmp_path, monkeypatch, capsys, column,
+                                                                   unknown, why):
     path = tmp_path / "old.parquet"
     path.write_bytes(table.read_bytes())
-    _rewrite(path, lambda df: df.drop(columns="engine"))
-    frame, keys, _ = T.read_table(path)  # still read, the column filled in as unknown
-    assert list(frame.columns) == list(T.COLUMNS) and (frame["engine"] == T.UNKNOWN_ENGINE).all()
+    _rewrite(path, lambda df: df.drop(columns=column))
+    frame, _, _ = T.read_table(path)  # still read, the column filled in as unknown
+    assert list(frame.columns) == list(T.COLUMNS) and (frame[column] == getattr(T, unknown)).all()
     again = Counter(monkeypatch)
     code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
-    assert code == 0 and len(again.configs) == 8
-    assert "8 played again (engine not recorded)" in err
+    assert code == 0 and len(again.configs) == 8 and f"8 played again ({why})" in err
     pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
 
 
@@ -263,18 +265,6 @@ def test_resume_plays_again_what_another_base_model_played(tmp_path, monkeypatch
     again = Counter(monkeypatch)
     code, _, err = run(capsys, "sweep", "--out", path, "--resume", *small)  # the same models: nothing to play
     assert code == 0 and again.configs == [] and "1 of 1 configuration reused" in err
-
-
-def test_resume_plays_again_a_table_older_than_the_models_column(table, tmp_path, monkeypatch, capsys):
-    path = tmp_path / "old.parquet"
-    path.write_bytes(table.read_bytes())
-    _rewrite(path, lambda df: df.drop(columns="models"))
-    frame, _, _ = T.read_table(path)  # still read, the column filled in as unknown
-    assert list(frame.columns) == list(T.COLUMNS) and (frame["models"] == T.UNKNOWN_MODELS).all()
-    again = Counter(monkeypatch)
-    code, out, err = run(capsys, "sweep", "--out", path, "--resume", *GRID)
-    assert code == 0 and len(again.configs) == 8 and "8 played again (models not recorded)" in err
-    pd.testing.assert_frame_equal(pd.read_parquet(path), pd.read_parquet(table))
 
 
 def test_the_manual_names_every_column_of_the_table():
