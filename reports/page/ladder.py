@@ -52,6 +52,8 @@ def distinct_games(df: pd.DataFrame) -> pd.DataFrame:
     0..N-1 of the seed: keep the longer run, never both."""
     key = [c for c in ("strategy", "difficulty", "seating", "params", "seed", "absent_tokens", "rules",
                        "components_sha256", "models") if c in df]
+    if not key:  # a bare table of counts names no configuration: each row is its own
+        return df
     return df.sort_values("games", ascending=False, kind="stable").drop_duplicates(key).sort_index()
 
 
