@@ -212,7 +212,23 @@ def hold(path, option: str = "--out", **how) -> contextlib.ExitStack:
     stack dropped unclosed lets the claim go too (its generator is closed)."""
     stack = contextlib.ExitStack()
     stack.enter_context(claim(path, option, **how))
+    stack.path = Path(path)  # what it holds, for write_held
     return stack
+
+
+def write_held(path, write: Callable[[Path], object], held: contextlib.ExitStack | None) -> bool:
+    """atomic_write(path, write) under path's claim (the one `held` keeps, where it is that
+    file's), then let `held` go if so, however the write ends; returns whether it let it go (the
+    result written later: kiai.simulate's table, kiai.tune's file)."""
+    path = Path(path)
+    lets_go = held is not None and held.path == path
+    try:
+        with claim(path):
+            atomic_write(path, write)
+    finally:
+        if lets_go:
+            held.close()
+    return lets_go
 
 
 def holds(path) -> bool:
@@ -271,4 +287,4 @@ def temp_folder(folder) -> Path:
 
 
 __all__ = ["ClaimError", "TAG", "atomic_write", "claim", "clean_stale", "finish", "hold", "holds", "lock_path",
-           "stale_temps", "temp_folder", "temp_path", "umask"]
+           "stale_temps", "temp_folder", "temp_path", "umask", "write_held"]

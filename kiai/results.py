@@ -54,25 +54,18 @@ class Simulation:
 
     def write_table(self, path=None) -> None:
         """Write to_frame() to `path` (default: `out`; .parquet, else CSV), as `kiai simulate
-        --out` does: whole or not at all (reports.files.atomic_write), under the file's claim."""
+        --out` does: whole or not at all (kiai.outputs.write_held), under the file's claim."""
         from pathlib import Path
 
-        from kiai.outputs import claim
-        from kiai.reports import files
+        from kiai.outputs import write_held
 
         if path is None and self.out is None:
             raise TypeError("write_table() needs a path: kiai.simulate was given no out")
         path, df = Path(path if path is not None else self.out), self.to_frame()
-        try:
-            with claim(path):  # the claim simulate took, where it is that file
-                if path.suffix.lower() == ".parquet":
-                    files.atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
-                else:
-                    files.atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
-        finally:
-            if self._held is not None and path == Path(self.out):
-                self._held.close()
-                self._held = None
+        parquet = path.suffix.lower() == ".parquet"
+        if write_held(path, lambda tmp: df.to_parquet(tmp, index=False) if parquet else df.to_csv(tmp, index=False),
+                      self._held):
+            self._held = None
 
     def __str__(self) -> str:
         from kiai.reports.playing.summary import format_summary

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from kiai.checks import fail, items_of, once
 from kiai.configs import DEFAULT_SAMURAI, parse_levels, parse_rules, parse_samurai
 from kiai.counts import check_games, check_seed, check_threads
-from kiai.outputs import claim, hold
+from kiai.outputs import hold, write_held
 from kiai.paths import check_output
 from kiai.players import check_model, parse_params, resolve_strategy
 from kiai.progress import reporter, warm_engine
@@ -78,17 +78,10 @@ class Tuning:
     def write(self, path=None) -> Path:
         """Write the document to `path` (default: tune()'s `out`), whole or not at all, under the
         file's claim; returns the path."""
-        from kiai.reports import files
-
         path = Path(path if path is not None else self.search.out)
         text = json.dumps(self.document, indent=2) + "\n"
-        try:
-            with claim(path):  # the claim tune() took, where it is that file
-                files.atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
-        finally:
-            if self._held is not None and path == Path(self.search.out):
-                self._held.close()
-                self._held = None
+        if write_held(path, lambda tmp: tmp.write_text(text, encoding="utf-8"), self._held):
+            self._held = None
         return path
 
     def __str__(self) -> str:

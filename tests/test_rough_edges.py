@@ -88,12 +88,12 @@ def test_tune_unwritable_out_fails_before_the_search(capsys, no_games):  # 3
 
 
 def test_tune_prints_the_best_parameters_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 3
-    from kiai.reports import files
+    from kiai import outputs
 
     def disk_full(*a, **k):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files, "atomic_write", disk_full)
+    monkeypatch.setattr(outputs, "finish", disk_full)  # every file kiai writes passes here
     code, out, err = run(capsys, "tune", "reference", "-s", "kyuzo,heihachi,daisuke", "-d", "easy", "-n", 300,
                          "-k", 2, "-o", tmp_path / "t.json")  # fmt: skip
     assert code == 1 and "best parameters" in out and "No space left" in err
