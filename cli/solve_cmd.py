@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
 
-from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped
+from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped, interrupted
 
 
 @command(short_help="Solve deals with perfect information: won, lost or unknown.",
@@ -59,7 +58,7 @@ def solve(
     try:
         _solve(table, games, seed, budget, order, out, force)
     except KeyboardInterrupt:
-        _interrupted(f"{out} left as it was" if out else "nothing written")
+        interrupted(f"{out} left as it was" if out else "nothing written")
 
 
 # options of one table's solve that --bracket, which solves the report's cells, does not take
@@ -75,12 +74,6 @@ def _bracket_only(ctx) -> None:
         source = ctx.get_parameter_source(name)
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):  # typed, not defaulted
             fail(f"{option} does not go with --bracket, which solves the cells of --cells into its table")
-
-
-def _interrupted(what: str) -> None:
-    """Ctrl-C: one line saying what became of the output, exit code 130 (as kiai's other runs)."""
-    print(f"kiai: interrupted; {what}", file=sys.stderr)
-    raise typer.Exit(130)
 
 
 def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool) -> None:
@@ -134,7 +127,7 @@ def _bracket(ctx, path, cells, games, seed, budget, check) -> None:
             table = solve_bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, on_deal=each,
                                   on_cell=lambda n, level: finished.append(cell_name(n, level)))
     except KeyboardInterrupt:
-        _interrupted(f"{path} left as it was" + (f", but for the cells finished, kept in it ({', '.join(finished)}); "
+        interrupted(f"{path} left as it was" + (f", but for the cells finished, kept in it ({', '.join(finished)}); "
                                                  "run the same command to solve the others" if finished else ""))
     per = check_rows(table)
     for r in per.itertuples():
