@@ -1,6 +1,6 @@
 """Options shared by kiai's commands, and what they share with the Python API.
 
-The checks of bad input and their one-line messages are the API's (kiai.checks and its kin): a KiaiError is
+The checks of bad input and their one-line messages are the API's (kiai.inputs): a KiaiError is
 printed as one line, exit code 2 (cli/main.py). The progress bar and the compile notes are the
 API's too (kiai.progress), shown here on standard error."""
 
@@ -10,11 +10,12 @@ import functools
 import inspect
 import shlex
 import sys
+import time
 from types import SimpleNamespace
 
 import typer
 
-from kiai.configs import DEFAULT_SAMURAI
+from kiai.inputs.configs import DEFAULT_SAMURAI
 from kiai.progress import rate_column
 
 _COMMAND_LINE: list[str] = []  # the arguments of this run, set by cli.main.main
@@ -144,8 +145,6 @@ class StageBars:
         self.bar, self.task, self.log = bar, None, not bar.console.is_terminal
 
     def stage(self, description, total, unit="games"):
-        import time
-
         if self.task is not None:
             self.bar.remove_task(self.task)
         self.task = self.bar.add_task(description, total=total, rate=" ")
@@ -162,8 +161,6 @@ class StageBars:
         return f"{r:,.0f} {self.unit}/s" if r >= 100 else f"{r:.3g} {self.unit}/s"
 
     def advance(self, k=1):
-        import time
-
         tenth = 10 * self.done // max(self.total, 1)
         self.done += k
         now = time.perf_counter()

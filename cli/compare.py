@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import typer
 
-from kiai.configs import DEFAULT_SAMURAI
+from kiai.inputs.configs import DEFAULT_SAMURAI
 from kiai.cli.common import (
     AbsentOpt,
     DifficultyOpt,

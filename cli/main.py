@@ -18,6 +18,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     import click.exceptions as cx
 
 from kiai import environment
+from kiai.about import version_line
 from kiai.cli.common import set_command_line
 from kiai.errors import KiaiError, WriteError
 
@@ -29,8 +30,6 @@ SETTINGS = dict(add_completion=False, rich_markup_mode=None, no_args_is_help=Tru
 def _show_version(value: bool) -> None:
     if not value:
         return
-    from kiai.about import version_line
-
     print(version_line())
     raise typer.Exit()
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from kiai.checks import fail
+from kiai.inputs.checks import fail
 from kiai.cli.common import command, interrupted
 from kiai.words import plural
 

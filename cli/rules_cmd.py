@@ -6,6 +6,7 @@ import json
 
 import typer
 
+from kiai.about import readings
 from kiai.cli.common import command
 
 
@@ -15,8 +16,6 @@ from kiai.cli.common import command
               "--rule NAME=VALUE on simulate, trace, record, compare and tune; sweep it as an axis "
               "(--rule NAME=V1,V2); compare two with `kiai compare --rules NAME=V1,V2`.")
 def rules(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of text.")):
-    from kiai.about import readings
-
     items = readings()
     if as_json:
         print(json.dumps(items))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped, interrupted
@@ -47,14 +45,8 @@ def solve(
 ):
     if bracket is not None or check or cells is not None:
         return _bracket(ctx, bracket, cells, games, seed, budget, check)
-    from kiai.paths import check_output
-    from kiai.solve import check_solve
-
     games = 10 if games is None else games
     budget = 200_000 if budget is None else budget
-    check_solve(table.samurai, table.difficulty, games, seed, budget, order)
-    if out:
-        check_output(Path(out), force=force, suffixes=(".json",))
     try:
         _solve(table, games, seed, budget, order, out, force)
     except KeyboardInterrupt:
@@ -68,7 +60,7 @@ NOT_WITH_BRACKET = (("samurai", "--samurai (-s)"), ("difficulty", "--difficulty 
 
 def _bracket_only(ctx) -> None:
     """Refuse, before any work, an option given with --bracket that it would ignore."""
-    from kiai.checks import fail
+    from kiai.inputs.checks import fail
 
     for name, option in NOT_WITH_BRACKET:
         source = ctx.get_parameter_source(name)
@@ -77,59 +69,37 @@ def _bracket_only(ctx) -> None:
 
 
 def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool) -> None:
-    """`kiai solve` of one table, its output (if any) claimed from before the first deal to its write."""
-    import contextlib
-
-    from kiai.outputs import claim
+    """`kiai solve` of one table: the API checks the input, and claims the output (if any) from before
+    the first deal to its write (kiai.solve.solve)."""
+    from kiai import solve as S
     from kiai.progress import Bar
-    from kiai.solve import solve_table, write_solved
 
-    with claim(Path(out), "--out", replace=force) if out else contextlib.nullcontext():
-        with Bar(name="solve") as bar:
-
-            def each(_deal) -> None:  # the first deal carries the compile: the rate starts after it
-                if bar.started is None:
-                    bar.start("deals", games)
-                bar.advance(1)
-
-            res = solve_table(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order,
-                              on_deal=each)
-        n = res["games"]
-        print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
-              f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
-              + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
-        if out:
-            write_solved(res, out)
+    res = S.solve(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order, out=out,
+                  force=force, progress=Bar(name="solve"))
+    n = res["games"]
+    print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
+          f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
+          + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
 
 
 def _bracket(ctx, path, cells, games, seed, budget, check) -> None:
     """`kiai solve --bracket`: the report's cells solved into a table, and with --check the players' count."""
-    from kiai.bracket import (BRACKET_BUDGET, BRACKET_DEALS, CHECK_PLAYERS, cell_name, check_bracket, check_rows,
-                              solve_bracket)
-    from kiai.checks import fail
+    from kiai.inputs.checks import fail
     from kiai.progress import Bar
+    from kiai.solve import BRACKET_BUDGET, BRACKET_DEALS, CHECK_PLAYERS, bracket, cell_name
 
     if path is None:
         fail("--cells and --check go with --bracket TABLE.parquet")
     _bracket_only(ctx)
     games = BRACKET_DEALS if games is None else games
     budget = BRACKET_BUDGET if budget is None else budget
-    picked = check_bracket(path, cells, games, seed, budget)
     finished = []
     try:
-        with Bar(name="solve") as bar:
-
-            def each(_row) -> None:
-                if bar.started is None:
-                    bar.start("deals", games * len(picked))
-                bar.advance(1)
-
-            table = solve_bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, on_deal=each,
-                                  on_cell=lambda n, level: finished.append(cell_name(n, level)))
+        per = bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, progress=Bar(name="solve"),
+                      on_cell=lambda n, level: finished.append(cell_name(n, level)))
     except KeyboardInterrupt:
         interrupted(f"{path} left as it was" + (f", but for the cells finished, kept in it ({', '.join(finished)}); "
                                                  "run the same command to solve the others" if finished else ""))
-    per = check_rows(table)
     for r in per.itertuples():
         line = f"{r.n_samurai} samurai {r.difficulty}: {r.deals} deals, won {r.won}, lost {r.lost}, unknown {r.unknown}"
         if check:

@@ -6,7 +6,9 @@ import json
 
 import typer
 
+from kiai.about import strategies as listed
 from kiai.cli.common import command
+from kiai.words import said_params
 
 
 @command(short_help="List the strategies and their parameters.",
@@ -18,9 +20,6 @@ def strategies(as_json: bool = typer.Option(False, "--json", help="Print a JSON 
                                                                  "default strategy has \"default\": true)."),
                every: bool = typer.Option(False, "--all", help="Also the experts' parameters, and the default's "
                                                                "play on each family of tables.")):
-    from kiai.about import strategies as listed
-    from kiai.words import said_params
-
     items = listed()
     if as_json:
         print(json.dumps(items))

@@ -8,10 +8,10 @@ from pathlib import Path
 import typer
 from typer.core import TyperCommand
 
-from kiai.sweep_plan import SWEEP_GAMES
+from kiai.inputs.sweep_plan import SWEEP_GAMES, preset_words
 from kiai.cli.common import AbsentOpt, ComponentsOpt, ModelOpt, ParamsFileOpt, StrictOpt, command
 from kiai.progress import Bar, bar as progress
-from kiai.checks import fail
+from kiai.inputs.checks import fail
 from kiai.words import plural
 
 LEVELS_HELP = "Levels, comma-separated, or 'all' (default: normal)."
@@ -26,8 +26,6 @@ class SweepCommand(TyperCommand):
     too slow for each start of kiai."""
 
     def format_help_text(self, ctx, formatter) -> None:
-        from kiai.sweep_plan import preset_words
-
         self.help = self.help.replace(DEFAULT_PRESET, preset_words("default"))
         super().format_help_text(ctx, formatter)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from kiai.configs import DEFAULT_SAMURAI
+from kiai.inputs.configs import DEFAULT_SAMURAI
 from kiai.cli.common import (
     AbsentOpt,
     ComponentsOpt,

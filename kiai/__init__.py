@@ -29,7 +29,7 @@ if not _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "simcore")) and 
 ):
     __path__.append(_top)  # noqa: F821  (a package's own __path__)
 
-# name -> the module of the API that defines it
+# name -> the module that defines it: the API's functions, and the results its calls return
 _EXPORTS = {
     "simulate": "kiai.api",
     "sweep": "kiai.api",
@@ -39,9 +39,9 @@ _EXPORTS = {
     "replay": "kiai.api",
     "balance": "kiai.levels",
     "KiaiError": "kiai.errors",
-    "Simulation": "kiai.results",
-    "Comparison": "kiai.results",
-    "Replay": "kiai.results",
+    "Simulation": "kiai.reports.playing.simulation",
+    "Comparison": "kiai.reports.search.compare",
+    "Replay": "kiai.reports.records.run",
     "Balance": "kiai.levels",
     "Progress": "kiai.progress",
 }

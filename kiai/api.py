@@ -7,48 +7,31 @@ takes text, a function takes that text or Python values: a line-up as 'kyuzo,hei
 {'heal': 'wounded'}. `threads=` applies to the call alone. `progress=` is False (silent), True
 (a bar and notes on standard error), a function f(n) called with the games just played, or a
 kiai.Progress (kiai.progress says what it is told).
+
+The checks are kiai.inputs's (one plan function a command: play_plan, sweep_plan, compare_plan),
+and the games are played below the API: reports.playing.simulation and sweep_run,
+reports.search.compare, reports.records.run. Each function here reads its arguments through its
+plan, then makes that one call.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.checks import check_flag, check_input, check_path, fail, items_of, listed, once, one_item, text_of
-from kiai.configs import (
-    component_files,
-    load_components,
-    make_config,
-    parse_rule_axis,
-    parse_rules,
-    parse_samurai,
-)
-from kiai.counts import check_game_index, check_games, check_seed, check_threads
-from kiai.outputs import atomic_write, claim, hold
-from kiai.paths import check_output, record_sources
-from kiai.players import check_model, parse_strategy_params, resolve_strategy
-from kiai.progress import reporter, warm_engine
-from kiai.words import plural
-from kiai.results import Comparison, Replay, Simulation
-from kiai.sweep_plan import sweep_plan
+from kiai.inputs.play_plan import record_plan, replay_plan, simulate_plan
+from kiai.inputs.sweep_plan import sweep_plan
+from kiai.progress import reporter
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the games' modules are imported on use: `import kiai; kiai.simulate` loads no engine
     import pandas as pd
 
     from kiai.progress import Progress
-
-MAX_RECORDED = 1_000_000  # games one call records (a record is some 20 to 100 KB)
-
-
-def _threads(threads: int | None):
-    """The call's own engine threads (strategies.playing.threads_for): the caller's are left as they are."""
-    from kiai.strategies.playing import threads_for
-
-    return threads_for(threads)
+    from kiai.reports.playing.simulation import Simulation
+    from kiai.reports.records.run import Replay
+    from kiai.reports.search.compare import Comparison
 
 
 # -------------------------------------------------------------------------------------- simulate
@@ -71,31 +54,13 @@ def simulate(samurai, level: str = "normal", games: int = 100_000, *, seed: int 
     table file (.parquet or .csv; an existing one needs force) that the result's write_table()
     writes, checked and claimed before the first game, and held until it is written.
     Returns a Simulation: the fields of `kiai simulate --json`, to_frame(), and str() the text."""
-    from kiai.reports.playing.summary import summarize
-    from kiai.reports.playing.play import play_range
+    from kiai.reports.playing.simulation import simulate as play_simulation
 
     with reporter(progress) as p:
-        if check_path(out, "--out") is not None:
-            out = check_output(out, force=check_flag(force, "--force"), suffixes=(".csv", ".parquet"))
-        games = check_games(games)
-        seed = check_seed(seed)
-        check_threads(threads, p.note)
-        config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
-                             params_file=params_file, model=model, rules=items_of(rules, "--rule"),
-                             note=p.note, strict=strict)  # fmt: skip
-        held = hold(out, replace=force) if out is not None else None
-        try:
-            with _threads(threads) as used:
-                warm_engine(config, note=p.note)  # compile (or load) before the clock starts
-                start = time.perf_counter()
-                p.start("games", games)
-                tally = play_range(config, seed, 0, games, p.advance)
-                seconds = time.perf_counter() - start
-        except BaseException:
-            if held is not None:
-                held.close()
-            raise
-    return Simulation(summarize(tally, config, seed, seconds, used), config, out, held)
+        config, games, seed, out = simulate_plan(p, samurai, level, games, seed, strategy, params, params_file,
+                                                 absent_tokens, components, model, rules, threads, strict, out,
+                                                 force)  # fmt: skip
+        return play_simulation(config, seed, games, threads, p, out, force)
 
 
 # ----------------------------------------------------------------------------------------- sweep
@@ -126,9 +91,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
     Dask."""
-    from kiai.reports.playing import play as P
-    from kiai.reports.playing import sweep as S
-    from kiai.reports.playing import tables as T
+    from kiai.reports.playing.sweep_run import run
 
     with reporter(progress) as p, contextlib.ExitStack() as held:  # held: the claim on `out`, to the last write
         plan, request, job, groups = sweep_plan(
@@ -137,48 +100,10 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
             preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
             workers=workers, scheduler=scheduler, block=block, strict=strict)  # fmt: skip
-        todo = job.todo if job is not None else list(enumerate(plan))
-        local = workers is None and scheduler is None
-        backend = None
-        try:
-            with _threads(threads if local else None) as used:
-                if todo:  # compile (or load) before any clock or cluster starts
-                    warm_engine(*(config for _, config in todo), note=p.note)
-                if local:
-                    backend = P.LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
-                elif todo:
-                    from kiai.reports.playing.cluster import DaskBackend
-
-                    backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
-                               DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
-                else:
-                    backend = P.LocalBackend()
-                p.start("games", S.expected_games(len(todo), request), configurations=len(todo),
-                        threads=used if local else None,
-                        workers=None if local else len(getattr(backend, "threads", {})))  # fmt: skip
-                run = dict(block=block or P.BLOCK, on_finished=p.finished, on_block=None if local else p.advance,
-                           on_estimate=p.estimate)
-                if job is not None:
-                    return job.run(backend, **run)
-                rows = S.run_plan(todo, seed, request, backend, groups=groups, **run)
-                return T.to_frame([rows[i] for i in sorted(rows)])
-        except KeyboardInterrupt:
-            if job is not None:
-                saved = len(job.rows)
-                p.note(f"interrupted: {saved} of {plural(len(job.plan), 'configuration')} "
-                       f"{'is' if saved == 1 else 'are'} saved in {job.out}; "
-                       "run the same command with --resume to finish")  # fmt: skip
-            raise
-        except T.SweepError as e:
-            fail(str(e))
-        finally:
-            if backend is not None:
-                backend.close()
+        return run(plan, request, job, groups, seed, threads, workers, scheduler, block, p)
 
 
 # --------------------------------------------------------------------------------------- compare
-
-_ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading", "components": "file"}
 
 
 def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 0,
@@ -198,99 +123,16 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     to compare on the one seating and `strategy`, every pair tested; strict: refuse a model made
     for other component data. Returns a Comparison.
 
-    Its lines are the checks of every argument, four kinds of arms, before any game is played (the
-    arms themselves are reports.search.compare's)."""
-    from kiai.reports.search import compare as C
+    Every argument is checked, and the arms made, before any game is played
+    (kiai.inputs.compare_plan); the arms are reports.search.compare's."""
+    # on use: `kiai simulate` loads nothing of the searches (tests/test_startup.py)
+    from kiai.inputs.compare_plan import compare_plan
+    from kiai.reports.search.compare import compare as play_comparison
 
     with reporter(progress) as p:
-        games = check_games(games)
-        seed = check_seed(seed)
-        check_threads(threads, p.note)
-        fixed = parse_rules(items_of(rules, "--rule"))
-        axis_text = readings if readings is None or isinstance(readings, str) else one_item(readings, "--rules")
-        if axis_text is not None and strategies is not None:
-            fail("--rules and --strategies exclude each other")
-        axis = parse_rule_axis(axis_text, fixed) if axis_text is not None else None
-        listed_files = component_files(components)
-        if listed_files is not None and (strategies is not None or axis is not None):
-            fail(f"--components with {len(listed_files)} files compares them; it excludes --strategies and --rules")
-        strict = check_flag(strict, "--strict")
-        mode = ("strategies" if strategies is not None else "readings" if axis is not None
-                else "components" if listed_files is not None else "seatings")
-        param = items_of(params, "--param")
-        files = [check_path(f, "--params-file") for f in listed(params_file)]
-        model = check_input(model, "--model")
-        lineup_text = text_of(lineup, "--lineup")
-        level = level.lower() if isinstance(level, str) else fail(f"--difficulty expects a name, got {level!r}")
-        absent = absent_tokens.lower() if isinstance(absent_tokens, str) else absent_tokens
-        comp = load_components(components) if listed_files is None else None
-        arms, typed = _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files,
-                                    absent, comp, model, fixed, strict)
-        check_model(model, [arm.config for arm in arms], p.note)
-
-        with _threads(threads) as used:
-            warm_engine(*(arm.config for arm in arms), note=p.note)  # every strategy the arms need, before timing
-            start = time.perf_counter()
-            p.start(f"{len(arms)} {mode}", games * len(arms))
-            place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
-
-            def on_arm(arm):
-                p.now(f"{_ARM[mode]} {place[arm.label]}/{len(arms)}: {arm.label}")
-
-            played = C.play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm)
-            seconds = max(time.perf_counter() - start, 1e-9)
-    return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=typed,
-                      reading=axis[0] if axis is not None else None)  # fmt: skip
-
-
-def _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files, absent, comp, model,
-                  fixed, strict) -> tuple[list, str | None]:
-    """compare's arms, of the kind its arguments ask (strategies, rule readings, component files or
-    seatings), and the seating as typed (seatings only); fails in one line where the team cannot
-    play them."""
-    from kiai.reports.search import compare as C
-    from kiai.simcore.components import ComponentsError
-    from kiai.simcore.config import ConfigError
-    from kiai.simcore.seatings import as_names
-
-    typed = None
-
-    def one_strategy():
-        if len(files) > 1:
-            fail("--params-file is given more than once; that takes --strategies")
-        return resolve_strategy(strategy, param, files[0] if files else None)
-
-    try:
-        if strategies is not None:
-            if strategy is not None:
-                fail("--strategy and --strategies exclude each other")
-            arms = C.strategy_arms(parse_samurai(lineup_text, "--lineup"), level,
-                                   parse_strategy_params(text_of(strategies, "--strategies"), param, files),
-                                   absent, comp, model, rules=fixed)  # fmt: skip
-        elif axis is not None:
-            name, overrides = one_strategy()
-            arms = C.rule_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, axis[0], axis[1],
-                               absent, comp, model, rules=fixed)  # fmt: skip
-        elif listed_files is not None:
-            name, overrides = one_strategy()
-            arms = C.component_arms(parse_samurai(lineup_text, "--lineup"), level, name, overrides, listed_files,
-                                    absent, model, rules=fixed)  # fmt: skip
-        else:
-            names = parse_samurai(lineup_text, "--lineup")
-            try:
-                names = as_names(names)
-            except ValueError as e:
-                fail(f"--lineup {lineup_text}: {e}")
-            if len(names) < 3:
-                fail(f"--lineup needs at least 3 samurai to have two seatings, got {len(names)}")
-            name, overrides = one_strategy()
-            arms = C.seating_arms(names, level, name, overrides, absent, comp, model, rules=fixed)
-            typed = ",".join(names)
-        if strict:  # a model made for other component data is refused (GameConfig.strict)
-            arms = [C.Arm(arm.label, dataclasses.replace(arm.config, strict=True)) for arm in arms]
-    except (ConfigError, ComponentsError) as e:  # a level the team cannot set up, too
-        fail(str(e))
-    return arms, typed
+        plan = compare_plan(p, lineup, level, games, seed, strategy, strategies, readings, params, params_file, rules,
+                            absent_tokens, components, model, threads, strict)  # fmt: skip
+        return play_comparison(plan, p)
 
 
 # ---------------------------------------------------------------------------------- record, replay
@@ -304,13 +146,12 @@ def records(samurai, level: str = "normal", games: int | None = None, *,
     of `seed` (default 1), or the one game `game_index`; with as_lines, each as the JSON line `kiai
     record` writes. The input is checked, and the engine compiled, before this returns. The other
     arguments are simulate's."""
-    from kiai.reports.records.replay import dumps
+    from kiai.reports.records import run as R  # on use: `kiai simulate` loads nothing of the records
 
     p = reporter(progress)
-    config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
-                                   absent_tokens, components, model, rules, strict=strict)  # fmt: skip
-    made = _recorded(config, seed, indices, p)
-    return (dumps(rec) for rec in made) if as_lines else made
+    config, indices = record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
+                                  absent_tokens, components, model, rules, strict=strict)  # fmt: skip
+    return R.records(config, seed, indices, p, as_lines)
 
 
 def record(samurai, level: str = "normal", games: int | None = None, *,
@@ -321,61 +162,13 @@ def record(samurai, level: str = "normal", games: int | None = None, *,
     (a .jsonl or .jsonl.gz file; an existing one needs force) they are written there instead,
     one JSON object per line as they are played, and the path is returned. kiai.replay checks
     either. The other arguments are records()'s."""
-    from kiai.reports.records.replay import dumps, open_text
+    from kiai.reports.records import run as R  # on use: `kiai simulate` loads nothing of the records
 
     p = reporter(progress)
-    config, indices = _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
-                                   absent_tokens, components, model, rules, out=out, force=force,
-                                   strict=strict)  # fmt: skip
-    if out is None:
-        return list(_recorded(config, seed, indices, p))
-    out = Path(out)
-
-    def write(tmp):  # this run's temporary file beside `out`, moved onto it once complete
-        with open_text(tmp, "wt", gz=out.name.lower().endswith(".gz")) as sink:
-            for rec in _recorded(config, seed, indices, p):
-                sink.write(dumps(rec) + "\n")
-
-    with claim(out, replace=force):  # from the first game to the last line: a second run refuses
-        atomic_write(out, write)
-    return out
-
-
-def _record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file, absent_tokens,
-                 components, model, rules, out=None, force=False, strict=False):
-    """record's checks, in the order `kiai record` makes them: (configuration, game indices)."""
-    check_seed(seed)
-    if games is not None and game_index is not None:
-        fail("give --games or --game-index, not both")
-    if games is not None:
-        check_games(games, most=MAX_RECORDED)
-    if game_index is not None:
-        check_game_index(game_index)
-    check_flag(force, "--force")
-    if check_path(out, "--out") is not None:
-        name = str(out).lower()
-        if not (name.endswith(".jsonl") or name.endswith(".jsonl.gz")):
-            fail(f"--out must end in .jsonl or .jsonl.gz, got '{out}'")
-        check_output(out, force=force)
-    config = make_config(samurai, level, strategy, items_of(params, "--param"), absent_tokens, components,
-                         params_file=params_file, model=model, rules=items_of(rules, "--rule"),
-                         note=p.note, strict=strict)  # fmt: skip
-    warm_engine(config, note=p.note)
-    return config, ([game_index] if game_index is not None else range(games or 1))
-
-
-def _recorded(config, seed: int, indices, p) -> Iterator[dict]:
-    from kiai.reports.records.game import write
-    from kiai.reports.playing.summary import kiai_version
-    from kiai.strategies.playing import record_game
-
-    version = kiai_version()
-    with p:
-        p.start("recording", len(indices))
-        for i in indices:
-            row, rows = record_game(config, seed, i)
-            yield write(config, seed, i, row, rows, version)
-            p.advance(1)
+    config, indices = record_plan(p, samurai, level, games, game_index, seed, strategy, params, params_file,
+                                  absent_tokens, components, model, rules, out=out, force=force,
+                                  strict=strict)  # fmt: skip
+    return R.record(config, seed, indices, p, out, force)
 
 
 def replay(records, components=None, *, progress: bool | Progress = False) -> Replay:
@@ -386,45 +179,8 @@ def replay(records, components=None, *, progress: bool | Progress = False) -> Re
     records as kiai.record returns them. components: the component file(s) the records were
     made with, when not the packaged one. Returns a Replay: the games verified, or the first
     divergence (the replay stops there)."""
-    from kiai.reports.records.game import RecordError
-    from kiai.reports.records.replay import damaged, first_divergence, read, replayed
-    from kiai.reports.playing.summary import kiai_version
-    from kiai.strategies.game_config import GameConfig
+    from kiai.reports.records import run as R  # on use: `kiai simulate` loads nothing of the records
 
     with reporter(progress) as p:
-        sources = record_sources(records)
-        comps = {}
-        for c in [None, *once(listed(components), "--components")]:
-            comp = load_components(c)
-            comps[comp.sha256] = comp
-        version = kiai_version()
-        # every record replays with `reference` on the one engine: compiled once, before the clock starts
-        warm_engine(GameConfig(("kyuzo", "kanbei"), strategy="reference"), note=p.note)
-        checked = 0
-        start = time.perf_counter()
-        p.start("replaying", None)
-        for k, source in enumerate(sources, 1):
-            lines = [(f"record {k}", source)] if isinstance(source, dict) else (
-                (f"{source}, line {line}", rec) for line, rec in read(Path(source)))
-            try:
-                for where, rec in lines:
-                    sha = rec.get("components_sha256")
-                    if not isinstance(sha, str):
-                        fail(f"{where}: field 'components_sha256' is missing or not a str")
-                    if sha not in comps:
-                        fail(f"{where}: made with component data {str(sha)[:12]}..., which is not at hand; "
-                             "pass its file with --components")
-                    diff = first_divergence(rec, replayed(rec, comps[sha], where, version))
-                    if diff is not None:
-                        damaged(rec, where)  # a field of the wrong kind is refused, not a divergence
-                        part, field, recorded, again = diff
-                        return Replay(checked, time.perf_counter() - start, {
-                            "where": where, "game": rec["game"], "seed": rec["seed"], "part": part, "field": field,
-                            "recorded": recorded, "replayed": again})  # fmt: skip
-                    checked += 1
-                    p.advance(1)
-            except RecordError as e:
-                fail(str(e))
-        if checked == 0:
-            fail(f"no records in {', '.join(str(f) for f in sources)}")
-        return Replay(checked, time.perf_counter() - start)
+        sources, comps = replay_plan(records, components)
+        return R.replay(sources, comps, p)

@@ -11,10 +11,10 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from kiai.checks import fail
-from kiai.counts import check_games, check_threads
-from kiai.players import resolve_strategy
-from kiai.progress import warm_engine
+from kiai.inputs.checks import fail
+from kiai.inputs.counts import check_games, check_threads
+from kiai.inputs.players import resolve_strategy
+from kiai.strategies.run.warm import warm_engine
 from kiai.words import plural
 
 WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal", strategy="reference")
@@ -23,8 +23,8 @@ WORKLOAD = dict(samurai="kyuzo,kikuchiyo,heihachi,daisuke", difficulty="normal",
 _PROBE = """
 import time, json
 t0 = time.perf_counter()
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 run_games(GameConfig(tuple({samurai!r}.split(',')), {difficulty!r}, {strategy!r}), 10, 0)
 print(json.dumps({{"seconds": time.perf_counter() - t0}}))
 """
@@ -45,8 +45,8 @@ def _workload(games, strategy, params, params_file, threads, note):
 
     from kiai.simcore.config import ConfigError
     from kiai.strategies import registry
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import set_threads
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import set_threads
 
     check_games(games)
     check_threads(threads, note)
@@ -69,7 +69,7 @@ def bench(games: int = 1_000_000, *, strategy: str | None = None, params: list[s
     default) after compilation, as `kiai bench`; with compile_times also a cold compile (a new
     process with an empty cache) and a warm start (a new process, cache present). Returns the
     fields of `kiai bench --json`; note(line) hears what it is doing (None: nothing)."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     say = note or (lambda line: None)
     result, config = _workload(games, strategy, params, params_file, threads, note)

@@ -20,3 +20,10 @@ class WriteError(OSError):
     def __init__(self, path, fault: OSError):
         self.reason = getattr(fault, "reason", None) or fault.strerror or str(fault)
         super().__init__(fault.errno, f"cannot write {path}: {self.reason}")
+
+
+def first_line(error: BaseException) -> str:
+    """An error's first line, for a one-line refusal (a library's message can run to many lines),
+    or its type's name when it says nothing."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

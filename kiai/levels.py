@@ -1,53 +1,32 @@
 """kiai.balance: a level that evens out the team sizes (`kiai balance`, docs/house-levels.md).
 
-Every input is checked before any game is played (a KiaiError with the command's one line); the
-search and what it writes are reports.search.balance, reports.search.balance_run and reports.search.balance_page.
+Every input is checked here before any game is played (a KiaiError with the command's one line),
+then one call plays it (reports.search.balance_run.play): the search is reports.search.balance's, what
+it writes reports.search.balance_page's.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.checks import check_flag, check_path, fail, items_of, text_of, whole
-from kiai.configs import load_components, parse_counts
-from kiai.counts import check_seed, check_threads
+from kiai.inputs.checks import check_flag, check_path, fail, items_of, text_of, whole
+from kiai.inputs.configs import load_components, parse_counts
+from kiai.inputs.counts import check_seed, check_threads
 from kiai.outputs import claim
-from kiai.paths import check_output_folder
-from kiai.players import resolve_strategy
-from kiai.progress import reporter, warm_engine
+from kiai.inputs.paths import check_output_folder
+from kiai.inputs.players import resolve_strategy
+from kiai.progress import reporter
+from kiai.reports.search.balance import Request
+from kiai.reports.search.balance_run import STATE, Balance, State, play
 from kiai.states import StateError
 
 if TYPE_CHECKING:
     from kiai.progress import Progress
 
 MAX_GAMES = 10_000_000  # a setting's games in the search, and each arm's of the verification
-
-
-class Balance:
-    """What kiai.balance found: `figures` (balance.json: the request, the target, per team size
-    the setting, its rate before and after with intervals, and what changed), `page` (the text
-    `kiai balance` prints, balance.md), `written` ({file name: path})."""
-
-    def __init__(self, figures: dict, page: str, written: dict):
-        self.figures, self.page, self.written = figures, page, written
-
-    @property
-    def sizes(self) -> list[dict]:
-        return copy.deepcopy(self.figures["sizes"])
-
-    def to_json(self) -> dict:
-        return copy.deepcopy(self.figures)
-
-    def __str__(self) -> str:
-        return self.page
-
-    def __repr__(self) -> str:
-        sizes = ", ".join(f"{s['n']}: {100 * s['after']['rate']:.1f}%" for s in self.figures["sizes"])
-        return f"<Balance of {self.figures['request']['level']}: {sizes}>"
 
 
 def parse_target(value, level_sizes: list[int]) -> tuple[int | None, float | None]:
@@ -74,8 +53,6 @@ def parse_target(value, level_sizes: list[int]) -> tuple[int | None, float | Non
 def _check_out(out, resume: bool, force: bool, key: dict):
     """--out: the folder written; the state a resumed run reads back (None: start afresh). What the
     folder holds is read before anything is written in it, a probe file included."""
-    from kiai.reports.search.balance_run import STATE, State
-
     out = Path(out)
     state = out / STATE
     held = out.is_dir() and (state.exists() or any((out / name).exists() for name in ("components.toml", "balance.md")))
@@ -108,11 +85,10 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
     the printed level and the target each.
     Writes components.toml (one house level per team size), balance.md and balance.json to `out`;
     `resume` continues a run cut short there, `force` replaces one. Returns a Balance."""
-    from kiai.reports.search.balance_run import STATE, Request, State
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.simcore.version import kiai_version
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     with reporter(progress) as p:
         comp = load_components(components)
@@ -149,37 +125,13 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
         out = Path(out)
         with claim(out, folder=True):  # from before the first game to the page: a second run refuses
             played = _check_out(out, resume, force, key)  # again, now that the folder is this run's
-            return _run(request, comp, out, State(out / STATE, key, played), p, threads)
+            return play(request, comp, out, State(out / STATE, key, played), p, threads)
 
 
 def _engine() -> str:
     from kiai.simcore.sources import source_hash
 
     return source_hash()
-
-
-def _run(request, comp, out: Path, state, p, threads) -> Balance:
-    """Play the request (the input checked), write what it found, and say so."""
-    from kiai.reports.search import balance_page
-    from kiai.reports.search.balance_run import run
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import threads_for
-
-    out.mkdir(exist_ok=True)
-    with threads_for(threads) as used:
-        warm_engine(GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke")[: max(2, min(request.sizes))],
-                               request.level, request.strategy, dict(request.params), components=comp), note=p.note)
-        if state.played:
-            p.note(f"resume: {len(state.played)} results played before are read back from {state.path}")
-        p.start("games", None, threads=used)
-        try:
-            figures = run(request, comp, state=state, note=p.note, on_games=p.advance)
-        except KeyboardInterrupt:
-            p.note(f"interrupted: what was played is kept in {state.path}; run the same command with --resume "
-                   f"to continue")
-            raise
-    written = balance_page.write(out, figures, comp)
-    return Balance(figures, balance_page.page(figures, comp), {k: str(v) for k, v in written.items()})
 
 
 __all__ = ["Balance", "balance", "parse_target"]

@@ -93,9 +93,9 @@ def shares(report: str) -> list[tuple[float, str]]:
 _CHILD = """
 import json, os, signal, subprocess, sys, time
 from kiai.profile import chunks, jit_symbols, write_perf_map
-from kiai.strategies.compiling import compile_here
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games, set_threads
+from kiai.strategies.run.compiling import compile_here
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games, set_threads
 args = json.loads(sys.argv[1])
 set_threads(args["threads"])
 config = GameConfig(tuple(args["samurai"].split(",")), args["difficulty"], args["strategy"], args["params"])

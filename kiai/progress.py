@@ -6,17 +6,19 @@ call, or a Progress, whose methods the functions call (the command line's bars a
 
 Where standard error is no terminal (a log, CI, nohup), a bar cannot be drawn: Bar writes a
 plain line there every LOG_EVERY seconds instead (games done, of how many or about how many,
-the rate and the time left), and a compile says every LOG_EVERY seconds that it still runs, so
-that no stage is silent for a minute.
+the rate and the time left), and a compile says every 30 seconds that it still runs
+(strategies.run.warm, which compiles and hands its notes to Progress.note), so that no stage is
+silent for a minute.
 """
 
 from __future__ import annotations
 
 import functools
 import sys
-import threading
 import time
 from collections.abc import Callable
+
+from kiai.words import duration
 
 LOG_EVERY = 30.0  # seconds between two progress lines where standard error is no terminal
 
@@ -197,15 +199,10 @@ class Lines:
         head += f", {rate:,.0f} {self.what}/s"
         if self.total and rate > 0:
             left = max(self.total - self.done, 0) / rate
-            head += f", {'about ' if self.estimated else ''}{_duration(left)} left"
+            head += f", {'about ' if self.estimated else ''}{duration(left)} left"
         if self.configurations:
             head += f"; {configurations_done:,} of {self.configurations:,} configurations finished"
         return head
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"
 
 
 def reporter(progress) -> Progress:
@@ -265,61 +262,3 @@ def rate_column() -> type:
 
     RateColumn.__module__ = __name__
     return RateColumn
-
-
-COMPILE_NOTE_AFTER = 2.0  # seconds: a warm start loads the engine in about one
-
-
-def _compile_notes(note: Callable[[str], None], doing: str, start: float, stop: threading.Event) -> None:
-    """`doing` once the compile has taken COMPILE_NOTE_AFTER seconds, then every LOG_EVERY seconds a
-    line that it still runs, until `stop` is set."""
-    if stop.wait(COMPILE_NOTE_AFTER):
-        return
-    note(doing)
-    while not stop.wait(LOG_EVERY):
-        note(f"still compiling ({_duration(time.perf_counter() - start)} so far)...")
-
-
-def warm_engine(config, *more, note: Callable[[str], None] | None = None) -> float:
-    """Compile the engine and what `config` (and the configurations `more`) play, or load them
-    from numba's cache, before any game is timed.
-
-    When that takes longer than a warm start, one line to `note` says what is being compiled
-    (the engine and the strategies played, on a first run after an install or an update; or
-    only the strategies played for the first time, the engine being cached), so a long silence
-    is explained, one every LOG_EVERY seconds that it still runs, and one more how long it took.
-    Returns the seconds it took."""
-
-    from kiai.reports.playing.play import warm
-    from kiai.strategies.compiling import prepare, uncompiled
-
-    configs = [config, *more]
-    engine, names = uncompiled(configs)
-    strategies = ", ".join(names)
-    if engine:
-        what = "the engine" + (f" and the strategies it plays ({strategies})" if names else "")
-        doing = f"compiling {what} (first run after an install or an update; about a minute)..."
-        done = f"compiled {what}"
-    elif names:
-        what = f"strateg{'ies' if len(names) > 1 else 'y'} {strategies}"
-        doing = f"compiling {what}, played for the first time (the engine is already compiled)..."
-        done = f"compiled {what}"
-    else:
-        doing = "loading the compiled engine and strategies from the cache..."
-        done = "loaded the compiled engine and strategies"
-    start = time.perf_counter()
-    stop = threading.Event()
-    if note is not None:
-        threading.Thread(target=_compile_notes, args=(note, doing, start, stop), daemon=True).start()
-    try:
-        prepare(configs)
-        warm(config)
-    finally:
-        stop.set()
-    seconds = time.perf_counter() - start
-    if seconds > COMPILE_NOTE_AFTER and note is not None:
-        from kiai.simcore import cached
-
-        kept = " (cached for later runs)" if cached() else " (not cached: no cache folder is writable)"
-        note(f"{done} in {seconds:.0f} s" + (kept if engine or names else ""))
-    return seconds

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiai.checks import check_input, fail
-from kiai.errors import WriteError
+from kiai.inputs.checks import check_input, fail
+from kiai.errors import WriteError, first_line
 from kiai.outputs import atomic_write, claim
-from kiai.paths import check_output_folder
+from kiai.inputs.paths import check_output_folder, read_results
 from kiai.words import plural
 
 
@@ -24,8 +24,8 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
     import pandas as pd
 
     from kiai.reports.files import atomic_folder
-    from kiai.reports.page.report import UNREADABLE, load_results, write_report
-    from kiai.reports.page.table_check import check_results
+    from kiai.reports.findings.table_check import check_results
+    from kiai.reports.page.report import write_report
     from kiai.reports.playing.tables import with_rules_column
 
     results = [Path(r) for r in ([results] if isinstance(results, (str, Path)) else results or [])]
@@ -48,11 +48,7 @@ def report(results, out="kiai-report", *, title: str = "kiai report", components
             fail(f"{path}: expected a .parquet or .csv results table")
         if not path.exists():
             fail(f"{path}: no such file")
-        try:
-            df = load_results(path)
-        except UNREADABLE as e:  # a damaged or foreign file
-            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            fail(f"cannot read {path}: {msg}")
+        df = read_results(path, f"cannot read {path}")
         try:
             check_results(df)  # before the folder is made: a bad table leaves nothing behind
         except ValueError as e:
@@ -113,7 +109,8 @@ def _remove_earlier(out: Path, names: set[str], read: set[Path]) -> None:
 def _solved(first: Path):
     """The solve stage's table (kiai solve --bracket) beside the first results table, or None (the
     page then says 'not solved'); a bad one is refused in one line."""
-    from kiai.reports.page.bracket import SOLVED, read_solved
+    from kiai.reports.findings.bracket import SOLVED
+    from kiai.reports.search.solved_table import read_solved
 
     path = (first if first.is_dir() else first.parent) / SOLVED
     if not path.is_file():
@@ -131,13 +128,13 @@ def _sweep_notes(path: Path) -> dict:
         return {}
     import pyarrow.parquet as pq
 
-    from kiai.reports.page.report import UNREADABLE
+    from kiai.reports.findings.views import UNREADABLE
     from kiai.reports.playing.tables import sweep_info
 
     try:
         metadata = pq.read_schema(path).metadata
     except UNREADABLE as e:  # read whole a moment ago (load_results): changed since
-        fail(f"cannot read {path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+        fail(f"cannot read {path}: {first_line(e)}")
     info = sweep_info(metadata, path) or {}  # a table of `kiai simulate --out` has none
     notes = {}
     if info.get("command"):
@@ -149,8 +146,8 @@ def _sweep_notes(path: Path) -> dict:
 
 def _component_names(text: str | None) -> dict:
     """--components: {sha256: file name} of each file listed (checked before anything is read)."""
-    from kiai.checks import once, split
-    from kiai.configs import load_components
+    from kiai.inputs.checks import once, split
+    from kiai.inputs.configs import load_components
 
     if text is None:
         return {}
@@ -165,7 +162,7 @@ def compare_reports(old, new) -> tuple[list[str], bool]:
     tables: findings.provenance), then the findings of In short of both side by side with their
     verdicts, as the lines `kiai report --compare` prints; and whether a finding of the old
     report differs in the new (or is gone)."""
-    from kiai.reports.page import findings as F
+    from kiai.reports.findings import findings as F
 
     frames, tables = [], []
     for path in (Path(old), Path(new)):
@@ -175,7 +172,7 @@ def compare_reports(old, new) -> tuple[list[str], bool]:
             frames.append(F.read_folder(path))
             tables.append(F.findings(frames[-1]))
         except (ValueError, OSError) as e:
-            fail(f"{path}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+            fail(f"{path}: {first_line(e)}")
     table = F.compare(*tables)
     lines = [f"{r.samurai} samurai, {r.finding}{f', {r.where}' if r.where else ''}: {r.verdict}\n"
              f"  old: {r.old}\n  new: {r.new}" for r in table.itertuples()]  # fmt: skip

@@ -1,187 +1,99 @@
-"""How hard at best: solve deals with perfect information, and play strategies on the
-same fixed outcomes.
+"""`kiai solve` through the API: how hard a table is at best, and the report's cells (--bracket).
 
-solve() asks simcore.solve's exact search, deal by deal, whether any sequence of decisions wins
-a deal whose every random event is keyed on the deal and the event (cfg.event_keyed,
-simcore.rng.event): won (with the winning line), lost (proved) or unknown (budget spent).
-certify() replays a won line through the engine's own kernel (the line as forced decisions,
-R-16a, the same keyed outcomes) and says whether it wins; keyed_outcomes() plays a strategy on
-the same keyed deals.
+solve() checks its input and solves a table's deals with perfect information; bracket() checks its
+input and solves the report's cells, team size by level, into a table. The search is
+reports.search.solve's, and the engine's side of it the run layer's (strategies.run.solve).
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+from kiai.inputs.checks import check_path, fail, name_text, once, split, whole
+from kiai.inputs.counts import check_games, check_seed
+from kiai.inputs.paths import check_output
+from kiai.outputs import claim
+from kiai.progress import reporter
+from kiai.reports.search import solve as search
+from kiai.reports.search.solve import BRACKET_BUDGET, BRACKET_CELLS, BRACKET_DEALS, BRACKET_SEED, CHECK_PLAYERS, cell_name
+from kiai.simcore.codes import LEVELS
+from kiai.simcore.components import ComponentsError
+from kiai.simcore.config import ConfigError
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.solve import ORDERS, table_config
 
-from kiai.simcore.config import ConfigError, script
-from kiai.simcore.questions import Q_ABSENT, QUESTIONS
-from kiai.simcore.results import N_OUT, O_ERR, O_OUTCOME
-from kiai.strategies import registry
-from kiai.strategies.game_config import GameConfig
+if TYPE_CHECKING:
+    import pandas as pd
 
-DEFAULT_BUDGET = 20_000  # turn plays per deal (PILOT-60.md)
-ORDERS = ("foresight", "default")  # what orders the answers tried: foresight's rollouts on the true deal, or the default strategy
-LINE_CAP = 1 << 14
-# the transposition tables' largest size, 2^23 entries: two tables of 64 MiB. Sized from the budget,
-# they are as before up to 2,097,151 nodes a deal (2^20 entries at 200,000), where no search can
-# fill them; above, a full table stops storing states (simcore.solve.tt_visit) and the search
-# repeats work, never answers wrongly, and memory stays bounded at the top budget
-TT_MAX_BITS = 23
+    from kiai.progress import Progress
 
-
-def table_bits(budget: int) -> int:
-    """log2 of the transposition tables' entries for a budget: at least twice the states a search
-    of `budget` nodes can keep (it stores at most one a node, and stops at 75% full), capped."""
-    return min(TT_MAX_BITS, max(16, int(np.ceil(np.log2(max(budget, 1) * 2 + 1))) + 1))
-
-
-@dataclass
-class Solved:
-    """One deal's answer."""
-
-    game: int
-    answer: str  # won | lost | unknown | failed
-    nodes: int
-    seconds: float
-    states: int
-    line: list[int] = field(default_factory=list)  # won: every answer to a question of two options or more, in order
-
-    def to_dict(self) -> dict:
-        return {"game": self.game, "answer": self.answer, "nodes": self.nodes, "seconds": round(self.seconds, 4),
-                "states": self.states, "line": self.line}
-
-
-def _table(samurai, level: str, strategy: str = registry.DEFAULT, params=None) -> GameConfig:
-    """The table, without absent support tokens: the search does not branch on Q_ABSENT (whose
-    answer is a set), so every table is solved, and its strategies played, without them."""
-    if isinstance(samurai, str):
-        samurai = tuple(s for s in samurai.split(",") if s.strip())
-    config = GameConfig(tuple(samurai), level, strategy, dict(params or {}), absent_tokens="off")
-    return config
-
-
-def keyed_config(config: GameConfig, **kw) -> np.recarray:
-    """The kernel's configuration for config with event-keyed outcomes."""
-    from kiai.strategies.playing import kernel_config
-
-    cfgs = kernel_config(config, **kw)
-    cfgs[0].event_keyed = 1
-    return cfgs
-
-
-def _start_records(start):
-    """The kernel's start records: start = (pub, hid), a position, or None (none: the deal's setup)."""
-    from kiai.simcore.state import HIDDEN, TABLE
-
-    if start is None:
-        return np.zeros(0, dtype=TABLE), np.zeros(0, dtype=HIDDEN)
-    return np.array(start[0], dtype=TABLE).reshape(1), np.array(start[1], dtype=HIDDEN).reshape(1)
-
-
-class Solver:
-    """The search's configuration for one table, reused deal after deal."""
-
-    def __init__(self, samurai, level: str = "normal", tt_bits: int | None = None, budget: int = DEFAULT_BUDGET,
-                 order: str = "foresight"):
-        from kiai.simcore.gateway import HOOK_ARGS, address
-        from kiai.simcore.solve import QBUF, question_hook, work_arrays
-        from kiai.simcore.state import TABLE
-
-        if order not in ORDERS:
-            raise ConfigError(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
-        self.config = _table(samurai, level, registry.DEFAULT if order == "default" else order)
-        self.cfgs = keyed_config(self.config)
-        cfg = self.cfgs[0]
-        self.qbuf = np.zeros(QBUF, dtype=np.int64)
-        self.qbuf[7] = cfg.plan  # the ordering planner (foresight), or 0
-        self.qbuf[8] = cfg.pdata  # and its record (strategies.lookahead.plan_record)
-        cfg.plan = address(question_hook, HOOK_ARGS)
-        cfg.plan_turns = 0
-        cfg.plan_questions = sum(1 << q for q in QUESTIONS if q != Q_ABSENT)
-        cfg.pdata = self.qbuf.ctypes.data
-        bits = tt_bits if tt_bits is not None else table_bits(budget)
-        self.tt1 = np.zeros(1 << bits, dtype=np.uint64)
-        self.tt2 = np.zeros(1 << bits, dtype=np.uint64)
-        self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
-        self.line = np.zeros(LINE_CAP, dtype=np.int64)
-        self.stats = np.zeros(8, dtype=np.int64)
-        self.work = work_arrays()  # made once: a deal's search then allocates nothing
-
-    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET, start=None) -> Solved:
-        """Deal `game` of `seed`, or (start = (pub, hid), a hand-built turn's start: tests/scenario.py)
-        that position, its later random events keyed on (seed, game)."""
-        from kiai.simcore.solve import S_NODES, S_STATES, STATUS, solve_deal
-
-        pubs, hids = _start_records(start)
-        t0 = time.perf_counter()
-        answer, n = solve_deal(self.cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), np.int64(budget),
-                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats, pubs, hids, self.work)
-        dt = time.perf_counter() - t0
-        if n > LINE_CAP:
-            raise RuntimeError(f"deal {game}: a winning line of {n} answers is longer than {LINE_CAP}")
-        line = [int(x) for x in self.line[:n]] if STATUS[answer] == "won" else []
-        return Solved(int(game), STATUS[answer], int(self.stats[S_NODES]), dt, int(self.stats[S_STATES]), line)
-
-
-def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
-          game0: int = 0, order: str = "foresight", on_deal=None) -> list[Solved]:
-    """Solve deals game0 .. game0 + games - 1 of `seed`."""
-    solver = Solver(samurai, level, budget=budget, order=order)
-    out = []
-    for g in range(game0, game0 + games):
-        s = solver.solve(seed, g, budget)
-        out.append(s)
-        if on_deal is not None:
-            on_deal(s)
-    return out
-
-
-def certify(samurai, level: str, seed: int, game: int, line, start=None) -> bool:
-    """Whether `line`, fed as forced decisions to the engine's own kernel from the deal's setup
-    (or the position start = (pub, hid)) with the same keyed outcomes, wins, uses every answer
-    and breaks no rule."""
-    from kiai.simcore.kernel import play_games
-    from kiai.strategies.compiling import state_records
-
-    config = _table(samurai, level)
-    cfgs = keyed_config(config, from_state=start is not None)
-    bufs = script(cfgs[0], None, (), list(line))  # noqa: F841 - kept alive while played
-    recs = state_records()
-    out = np.zeros((1, N_OUT), dtype=np.int32)
-    pubs, hids = _start_records(start)
-    if start is None:
-        pubs, hids = (r for r in state_records()[:2])
-    play_games(cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), out, *(r[0] for r in recs), pubs[0], hids[0])
-    book = recs[2][0]
-    return int(out[0, O_OUTCOME]) == 0 and int(out[0, O_ERR]) == 0 and int(book["fd_pos"]) == len(line)
-
-
-def keyed_outcomes(samurai, level: str, games: int, seed: int = 0, strategy: str = registry.DEFAULT,
-                   params=None, game0: int = 0, start=None) -> np.ndarray:
-    """The results rows (simcore.results) of `strategy` on deals game0.. of `seed`, outcomes keyed
-    by event: the deals solve() searches (from the position start = (pub, hid), if given)."""
-    from kiai.strategies.playing import play_batch
-
-    config = _table(samurai, level, strategy, params)
-    out = np.zeros((games, N_OUT), dtype=np.int32)
-    play_batch(keyed_config(config, from_state=start is not None), seed, game0, out,
-               None if start is None else _start_records(start))
-    return out
-
+__all__ = ["BRACKET_BUDGET", "BRACKET_DEALS", "CHECK_PLAYERS", "bracket", "cell_name", "check_bracket", "check_solve",
+           "parse_cells", "solve"]
 
 MAX_BUDGET = 10**9
 MAX_DEALS = 100_000
 
 
+def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = 200_000,
+          order: str = "foresight", out=None, force: bool = False, progress: bool | Progress = False) -> dict:
+    """Solve deals 0..games-1 of `seed` on one table with perfect information, as `kiai solve`: every
+    random outcome fixed in advance (keyed by the deal and the event), each deal searched for a
+    winning line of at most `budget` nodes (turn plays).
+
+    samurai: 2 to 7 names, a list or 'kyuzo,heihachi'; level: easy, normal, hard or heroic (any case).
+    order: what is tried first, 'foresight' or 'default'. out: also write the answer as JSON there
+    (.json; an existing file needs force), claimed before the first deal. progress counts the deals.
+    Returns the fields of that JSON: the table, seed, games, budget and order, the counts won, lost,
+    unknown and failed, the seconds, and `deals`, each deal's answer, nodes, states and winning
+    line (with `certified`: the line replayed by the engine wins)."""
+    config = check_solve(samurai, level, games, seed, budget, order)
+    if out:
+        check_output(Path(out), force=force, suffixes=(".json",))
+    with claim(Path(out), "--out", replace=force) if out else contextlib.nullcontext():
+        with reporter(progress) as p:
+            started = []
+
+            def each(_deal) -> None:  # the first deal carries the compile: the rate starts after it
+                if not started:
+                    started.append(True)
+                    p.start("deals", games)
+                p.advance(1)
+
+            return search.solve_table(config.samurai, config.difficulty, games, seed=seed, budget=budget,
+                                      order=order, on_deal=each, out=out or None)
+
+
+def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_SEED, budget: int = BRACKET_BUDGET,
+            check: bool = False, progress: bool | Progress = False, on_cell=None) -> pd.DataFrame:
+    """Solve the report's cells into the table `out` (.parquet), as `kiai solve --bracket`: `deals` deals
+    of each cell (cells: '3-easy,4-normal' or [(3, 'easy'), ...]; None: 2 to 7 samurai at Easy and
+    Normal), shared among its team size's line-ups. A cell already there with the same settings is
+    kept, one with others is replaced whole, the cells not asked are kept; each cell is written as
+    soon as it is done (on_cell(n, level) follows), the table claimed for the whole run. check: also
+    play foresight, judge and the default on every deal's fixed outcomes.
+    Returns one row per cell asked: deals, won, lost, unknown, and with check, for each player, the
+    deals proved lost (lost_won_PLAYER, which must be 0) and left unknown (unknown_won_PLAYER) it won."""
+    if cells is not None and not isinstance(cells, str):
+        cells = ",".join(cell_name(n, lv) for n, lv in cells)
+    picked = check_bracket(out, cells, deals, seed, budget)
+    with reporter(progress) as p:
+        started = []
+
+        def each(_row) -> None:
+            if not started:
+                started.append(True)
+                p.start("deals", deals * len(picked))
+            p.advance(1)
+
+        table = search.solve_bracket(out, picked, deals=deals, seed=seed, budget=budget, check=check, on_deal=each,
+                                     on_cell=on_cell)
+    return search.check_rows(table)
+
+
 def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
     """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
-    from kiai.checks import fail, name_text, whole
-    from kiai.counts import check_games, check_seed
-    from kiai.simcore.components import ComponentsError
-
     level = name_text(level, "--difficulty").lower()  # any case, as every command takes it
     check_seed(seed)
     check_games(games, most=MAX_DEALS)
@@ -191,40 +103,37 @@ def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: 
     if order not in ORDERS:
         fail(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
     try:
-        config = _table(samurai, level)
+        config = table_config(samurai, level)
     except (ConfigError, ComponentsError) as e:
         fail(str(e))
     return config
 
 
-def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
-                order: str = "foresight", on_deal=None) -> dict:
-    """`kiai solve`: every deal's answer (won lines certified by the engine) and the shares."""
-    config = check_solve(samurai, level, games, seed, budget, order)
-    level = config.difficulty
-    t0 = time.perf_counter()
-    deals = []
-
-    def each(s: Solved):
-        d = s.to_dict()
-        if s.answer == "won":
-            d["certified"] = certify(config.samurai, level, seed, s.game, s.line)
-        deals.append(d)
-        if on_deal is not None:
-            on_deal(d)
-
-    solve(config.samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
-    counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
-    return {"samurai": list(config.samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
-            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a)", **counts,
-            "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
+def parse_cells(text: str | None) -> list[tuple[int, str]]:
+    """--cells '3-easy,4-Normal' as [(3, 'easy'), (4, 'normal')] (levels in any case, as every
+    command takes them); None: the report's cells. One-line errors."""
+    if text is None:
+        return list(BRACKET_CELLS)
+    cells = []
+    for part in split(str(text), "--cells", "cell"):
+        size, _, level = part.partition("-")
+        level = level.strip().lower()
+        if not size.strip().isdigit() or not 2 <= int(size) <= 7 or level not in LEVELS:
+            fail(f"--cells takes team size-level pairs such as 3-easy,4-normal (2 to 7 samurai; "
+                 f"{', '.join(LEVELS)}), got '{part}'")
+        cells.append((int(size), level))
+    if not cells:
+        fail("--cells takes team size-level pairs such as 3-easy,4-normal")
+    once([cell_name(n, lv) for n, lv in cells], "--cells")
+    return cells
 
 
-def write_solved(res: dict, path) -> None:
-    """Write solve_table's answer as JSON to path, whole or not at all (kiai.outputs.atomic_write)."""
-    import json
-    from pathlib import Path
-
-    from kiai.outputs import atomic_write
-
-    atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))
+def check_bracket(out, cells, deals: int, seed: int, budget: int) -> list[tuple[int, str]]:
+    """Check `kiai solve --bracket`'s input before any work (one-line errors naming the option)."""
+    cells = parse_cells(cells)
+    check_seed(seed)
+    check_games(deals, most=MAX_DEALS)
+    if not 1 <= int(budget) <= MAX_BUDGET:
+        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
+    check_output(Path(check_path(out, "--bracket")), "--bracket", force=True, suffixes=(".parquet",))
+    return cells

@@ -14,13 +14,21 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kiai.checks import fail, items_of, once
-from kiai.configs import parse_levels, parse_samurai
-from kiai.counts import check_seed, check_size, check_threads
+from kiai.inputs.checks import fail, items_of, once
+from kiai.inputs.configs import parse_levels, parse_samurai
+from kiai.inputs.counts import check_seed, check_size, check_threads
 from kiai.outputs import claim
-from kiai.paths import check_output_folder
-from kiai.players import parse_params
+from kiai.inputs.paths import check_output_folder
+from kiai.inputs.players import parse_params
+from kiai.simcore.components import ComponentsError, load_components
+from kiai.simcore.config import ConfigError
+from kiai.strategies.nets import modelfile as M
+from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import set_threads
 from kiai.words import said_params
+
+# training's own modules are imported by the functions that use them: training.figures brings pandas
 
 
 def _need_torch(what: str) -> None:
@@ -47,10 +55,6 @@ def learned(folder="kiai-train", *, iterations: int = 2, games: int = 30_000, ta
     options say what each argument does; eval_tables: 'SEATING:LEVEL' texts). Returns the run's
     `history`, `best` iteration (None: none gained over keeper), the training report's `paths`,
     the `threads` played on and the `seconds` taken."""
-    from kiai.simcore.components import ComponentsError, load_components
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import set_threads
     from kiai.training import figures as R
     from kiai.training import learned as T
 
@@ -99,9 +103,6 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
     `kiai train value` (its options say what each argument does; lam is --lambda, start_from
     --start; loss, temperature and anchor: training.within). Returns the `last` value file written
     and the `seconds` taken; evaluations(folder) gives each iteration's win rates."""
-    from kiai.simcore.components import ComponentsError, load_components
-    from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import set_threads
     from kiai.training import value as V
 
     folder = Path(folder)
@@ -156,8 +157,6 @@ def value(folder="kiai-value", *, player: str = "judge", iterations: int = 3, ta
 
 def _start(start_from, kind, teacher, h1, h2):
     """--start read and checked (None: none), and the widths a teacher's fit takes from it."""
-    from kiai.strategies.nets import modelfile as M
-
     try:
         begin = M.load(start_from, kind) if start_from is not None else None
     except M.ModelError as e:
@@ -176,9 +175,6 @@ def _where(settings, samurai, size, difficulty, comp):
         fail("--difficulty goes with --samurai (one table) or --size (a family): give both, or neither")
     if difficulty is None:
         return settings
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
-
     levels = parse_levels(difficulty, comp)
     if len(levels) != 1:
         fail(f"--difficulty names one level for {'--samurai' if samurai else '--size'}'s "
@@ -230,8 +226,6 @@ def ship(file, *, size: int | None = None, difficulty: str | None = None, play=N
     on its family's tables (size samurai at difficulty, by default its header's), as `kiai train
     ship`: copied into the shipped values (or the folder `to`), playing `play` ({'base': 1} or
     ['base=1']; `why` says how they were chosen). Returns the line the command prints."""
-    from kiai.simcore.components import load_components
-    from kiai.strategies.nets.modelfile import AFTER, ModelError, load, other_components, other_data_error
     from kiai.training.ship import ship as shipped
 
     comp = load_components()

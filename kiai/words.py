@@ -26,3 +26,9 @@ def said_params(params: dict) -> str:
 def format_params(params: dict) -> str:
     """Parameters as options say them: {'T': 3, 'x': 0.5} as 'T=3 x=0.5' ('-' when empty)."""
     return " ".join(f"{k}={said(v)}" for k, v in params.items()) or "-"
+
+
+def duration(seconds: float) -> str:
+    """A duration in whole seconds, or minutes and seconds from a minute on: '42 s', '2 min 33 s'."""
+    seconds = int(round(seconds))
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60} min {seconds % 60:02d} s"

@@ -1,5 +1,5 @@
 """simcore: the Samurai Spirit rules engine (numba). It imports nothing from strategies: the run
-layer (strategies.compiling) hands it a strategy by the address of its compiled decide().
+layer (strategies.run.compiling) hands it a strategy by the address of its compiled decide().
 
 Importing the package points numba's cache at a directory keyed by the engine's source
 (see _cache and sources).

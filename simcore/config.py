@@ -2,7 +2,7 @@
 
 A Table says who sits where, the level, the absent-token variant, the components and the first
 seat, validated with one-line errors. `configure` builds the kernel's CFG record from it, every
-field by name, once; the run layer (strategies.playing) then names the strategy and the run's flags
+field by name, once; the run layer (strategies.run.games) then names the strategy and the run's flags
 in the same record.
 """
 

@@ -1,7 +1,7 @@
 """The decision gateway: every choice of docs/rules.md section 13 passes through ask().
 
 This is the engine's one link to strategies, and it is an address, not an import: the run layer
-(strategies.compiling) compiles the strategy's decide() on its own and puts its address in cfg.decide;
+(strategies.run.compiling) compiles the strategy's decide() on its own and puts its address in cfg.decide;
 ask() calls it through that address. So the engine compiles once, whatever the strategies, a
 strategy compiles on its own, and a command compiles only the strategies it plays. Nothing is
 passed to numba as a function, so numba's on-disk cache keeps every piece.

@@ -20,7 +20,8 @@ _SOURCE_DIRS = ("simcore", "strategies")
 PLAIN = frozenset({
     "simcore/components.py", "simcore/config.py", "simcore/filekinds.py", "simcore/readings.py", "simcore/stats.py", "simcore/trace.py",
     "simcore/version.py",
-    "strategies/compiling.py", "strategies/game_config.py", "strategies/playing.py", "strategies/registry.py",
+    "strategies/registry.py", "strategies/run/__init__.py", "strategies/run/compiling.py", "strategies/run/config.py",
+    "strategies/run/games.py", "strategies/run/solve.py", "strategies/run/warm.py",
 })  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """What a strategy module declares: one `STRATEGY = Strategy(...)` with its name, description
 and parameters, and the hooks of StrategyModule it needs; the registry (strategies.registry)
-collects the modules, and the run layer (strategies.compiling, strategies.playing) reaches the hooks through hook() only.
+collects the modules, and the run layer (strategies.run.compiling, strategies.run.games) reaches the hooks through hook() only.
 
 A heuristic module defines `decide(prm, pub, mem, q, seat, a, b, legal)`, an njit function
 that answers every decision point of docs/rules.md section 13 (see simcore.questions and

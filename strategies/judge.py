@@ -23,7 +23,7 @@ from; TABLES_BASE with its base playing, TABLES with judge playing), every quest
 with each answer's value (LABELS, learned's teacher), or every answer's afterstate as selfplay
 reads it with the value judge found for it (TEACH: strategies.nets.afterstate.teach_rows, labels
 for selfplay's value, training.teacher). With `follow` 1 judge weighs as ever but plays the
-default's answers (the value strategies.playing.following names, else the family's): the games are the default's,
+default's answers (the value strategies.run.games.following names, else the family's): the games are the default's,
 bit for bit, labelled by judge (DAgger's positions: `kiai train value --loss regret`).
 """
 
@@ -317,7 +317,7 @@ def plan_record(config) -> np.ndarray:
         rec[0][p.name] = vec[i]
     load_model(config.model, table=_table(config)).pack(rec[0])
     rec[0]["race_t"] = t_quantiles(float(rec[0]["race"]))
-    return rec  # with `follow`, the run layer points follow_fn and follow_at at the default (playing.follow_default)
+    return rec  # with `follow`, the run layer points follow_fn and follow_at at the default (strategies.run.games.follow_default)
 
 
 def _table(config) -> tuple[int, str]:

@@ -12,13 +12,11 @@ dearer card), capacity (what a point of margin is worth).
 import numpy as np
 from numba import njit
 
-from kiai.simcore.obs import active_count, ignores, last_card, margin, talent_mask
 from kiai.simcore.questions import CARD_CONFRONT, CARD_DEFEND, Q_ACTION, Q_CARD, Q_FIGHT_AGAIN, Q_PLACE
 from kiai.strategies import risk
 from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.helpers.inlining import hot
-from kiai.strategies.helpers.sense import kept_cost, packed_cost, state_costs, symbol_cost
+from kiai.strategies.helpers.reasoning import KIAI_BONUS, confront_score
 
 STRATEGY = Strategy(
     "keeper",
@@ -31,27 +29,6 @@ STRATEGY = Strategy(
     counts=True,
 )
 params = STRATEGY.reader()
-KIAI_BONUS = 2.5
-
-
-@njit(cache=True, inline=hot)
-def _symbol_outlook(pub, sym, tm, cb, cw, cnd):
-    """Of the unseen cards with symbol sym: how many, and what their penalties would cost on
-    average as a last card of a samurai with talents tm and state costs (cb, cw, cnd), counted
-    by bin (section 12; the bins' packed penalty counts add up without carries, so the cost is
-    worked out once)."""
-    n = 0
-    w0 = 0
-    w1 = 0
-    for v in range(1, 7):
-        b = v * 4 + sym
-        n += pub.bin_n[b]
-        if not ignores(tm, v):
-            w0 += pub.bin_pens[b, 0]
-            w1 += pub.bin_pens[b, 1]
-    if n == 0:
-        return 0, 0.0
-    return n, packed_cost(w0, w1, cb, cw, cnd) / n
 
 
 @njit(cache=True)
@@ -62,44 +39,8 @@ def confront_instead(p, pub, s, c):
 
 
 @njit(cache=True)
-def confront_score(p, pub, s, c):
-    """How much confronting c beats defending it, for s (confront_instead: above 0); -1e9 when
-    confronting it cannot be better (it overcomes him, or the round is over)."""
-    v = pub.value[c]
-    m = margin(pub, s)
-    if v > m:
-        return -1e9
-    if pub.raider_n == 0:
-        return -1e9
-    a = max(active_count(pub), 1)
-    tm = talent_mask(pub, s)
-    cb, cw, cnd = state_costs(pub, s)
-    # the penalty he pays at his next turn, if the round lasts that long
-    p_next = 1.0 if pub.raider_n >= a else 0.0
-    pay = p_next * (kept_cost(pub, last_card(pub, s), tm, cb, cw, cnd) - kept_cost(pub, c, tm, cb, cw, cnd))
-    # a Kiai sheds the oldest card and fires its effect; short of it, margin is spent
-    gain = KIAI_BONUS if v == m else -p.capacity * v
-    return pay + gain + p.keep * slot_wait(pub, s, pub.symbol[c], a, tm, cb, cw, cnd)
-
-
-@njit(cache=True, inline=hot)
-def slot_wait(pub, s, sym, a, tm, cb, cw, cnd):
-    """What leaving s's slot for symbol sym open is worth against filling it now, with a
-    samurai still in the round (s has talents tm and state costs cb, cw, cnd): the dear
-    penalty a later card of that symbol would not cost (it is defended instead of
-    confronted), less the symbol's cost at the end of the round if none comes."""
-    u = pub.raider_n + pub.intruder_n
-    if u == 0 or pub.raider_n == 0:
-        return -symbol_cost(pub, s, sym - 1)
-    n, dear = _symbol_outlook(pub, sym, tm, cb, cw, cnd)
-    draws = min(pub.raider_n / a, 8.0)
-    q = 1.0 - (1.0 - n / u) ** draws  # he meets another card of the symbol
-    return q * dear - (1.0 - q) * symbol_cost(pub, s, sym - 1)
-
-
-@njit(cache=True)
 def fight_counted(p, pub, q, rule, odds):
-    """decide's answer to Q_ACTION or Q_FIGHT_AGAIN, from the fighting rule (risk.fight_rule)
+    """decide's answer to Q_ACTION or Q_FIGHT_AGAIN, from the fighting rule (reasoning.fight_rule)
     and the count (sense.fight_odds) that learned works out for its features anyway."""
     return playbook.fight_answer(q, risk.fights_counted(p, pub, rule, odds))
 

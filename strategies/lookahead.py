@@ -54,7 +54,7 @@ from kiai.strategies.helpers.collect import LABELS, TEACH, collecting, next_row,
 from kiai.strategies.helpers.follow import FOLLOW_DATA, FOLLOWED_QUESTIONS, follow_params, followed, salted
 from kiai.strategies.nets.afterstate import teach_rows
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.nets.features import N_ACTION, N_FEATURES, action_slot, fill
+from kiai.strategies.nets.features import LABEL_WIDTH, N_ACTION, N_FEATURES, action_slot, fill
 
 HONEST, FORESIGHT, PEEK = 0, 1, 2  # cfg.plan_variant (a module's VARIANT)
 WEIGHED_QUESTIONS = (1 << Q_ACTION) | (1 << Q_CARD) | (1 << Q_FIGHT_AGAIN)  # what `decisions` 1 weighs
@@ -495,9 +495,6 @@ def plan_turn(g, p, sampled, peek):
         mem.plan_at = key
 
 
-LABEL_WIDTH = 2 + N_FEATURES + N_ACTION  # a weighed question: q, features, each slot's value, the choice
-
-
 @njit(cache=True)
 def write_label(g, cand, k, vals):
     """Write the question in mem, weighed, as a training row (training.learned): the
@@ -569,7 +566,7 @@ def plan_record(config) -> np.ndarray:
     """The planner's record (lookahead, peek and foresight alike): the parameters by name (those a
     strategy lacks stay 0: no race, the base's rollouts, no `follow`), then the race's t quantiles
     and keeper's address where it plays the rollouts; with `follow`, the run layer points
-    follow_fn and follow_at at the default (playing.follow_default)."""
+    follow_fn and follow_at at the default (strategies.run.games.follow_default)."""
     rec = STRATEGY.new_record()
     for name, value in config.strategy_info.param_dict(config.params).items():
         rec[0][name] = value

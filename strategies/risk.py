@@ -11,14 +11,11 @@ losses), late (added for the last cards of a round), stay.
 
 from numba import njit
 
-from kiai.simcore.codes import GOROBEI, KANBEI, PEN_WOUND
-from kiai.simcore.obs import active_count, defend_mask, talent_mask
 from kiai.simcore.questions import Q_ACTION, Q_FIGHT_AGAIN
-from kiai.simcore.unseen import pen_count
 from kiai.strategies.helpers import playbook
 from kiai.strategies.base import Param, Strategy
-from kiai.strategies.helpers.inlining import hot
-from kiai.strategies.helpers.sense import LOST, STAY_CHANCE, fight_within, missing, symbol_cost, within
+from kiai.strategies.helpers.reasoning import fight_rule
+from kiai.strategies.helpers.sense import STAY_CHANCE, fight_within, within
 
 
 def fighting_params(risk: float) -> tuple[Param, ...]:
@@ -40,50 +37,6 @@ STRATEGY = Strategy(
 )
 params = STRATEGY.reader()
 KIAI_BONUS = 2.5
-
-
-@njit(cache=True, inline=hot)
-def _deadly_odds(pub, s):
-    """Chance the next card, kept in s's line, wounds s at his next turn, when that kills.
-    Counted by bin (value, symbol) from the engine's unseen counts (section 12); a card with
-    two wound penalties counts twice, which only matters as more than zero."""
-    if pub.wound[s] < 3:
-        return 0.0
-    tm = talent_mask(pub, s)
-    ign_even = (tm >> GOROBEI) & 1 == 1
-    ign_odd = (tm >> KANBEI) & 1 == 1
-    need = defend_mask(pub, s)
-    k = 0
-    for v in range(1, 7):
-        if ign_odd if v % 2 else ign_even:
-            continue
-        for sym in range(4):
-            b = v * 4 + sym
-            if sym == 0 or (need >> (sym - 1)) & 1 == 0:
-                k += pen_count(pub.bin_pens[b, 0], pub.bin_pens[b, 1], PEN_WOUND)
-    u = pub.raider_n + pub.intruder_n  # the unseen cards
-    return k / u if u > 0 else 0.0
-
-
-@njit(cache=True)
-def fight_rule(p, pub, seat):
-    """The rule wants_fight applies: (forced, theta, strict). forced 1: fight whatever the
-    odds, -1: never, 0: fight while the counted chance of being overcome is at most theta
-    less the penalty of the card kept (sense.fight_within; with strict, no chance at all)."""
-    for slot in range(3):
-        if pub.defence[seat, slot] < 0 and symbol_cost(pub, seat, slot) >= LOST:
-            return 1, 0.0, False  # without that symbol the end of the round loses the game (section 9)
-    if pub.wound[seat] >= 3 and _deadly_odds(pub, seat) > 0.0:
-        return -1, 0.0, False
-    lost = (pub.barricades_max - pub.barricades) / max(pub.barricades_max, 1) + (6 - pub.farmsteads) / 6.0 + (3 - pub.families) / 3.0
-    theta = p.risk / (1.0 + p.caution * lost)
-    a = active_count(pub)
-    if pub.raider_n <= 2 * a or a == 1:
-        theta += p.late
-    if missing(pub, seat) > 0:
-        theta += 0.15
-    # no chance of an overcome at all when it would destroy the last farmstead
-    return 0, theta, pub.barricades == 0 and pub.farmsteads <= 1
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ import pytest
 @pytest.fixture(scope="session")
 def engine():
     """Import the engine and play one tiny game, so compilation happens once for the session."""
-    from kiai.strategies.playing import run_one
+    from kiai.strategies.run.games import run_one
 
     run = run_one(make_config("heihachi", "kyuzo", first_seat=0), seed=1, stop_after_turns=1)
     assert run.book.err == 0
@@ -33,7 +33,7 @@ def one_thread(engine):
     (simcore.rng), so this changes nothing but the time taken."""
     import numba
 
-    from kiai.strategies.playing import set_threads
+    from kiai.strategies.run.games import set_threads
 
     before = numba.get_num_threads()
     set_threads(1)
@@ -104,7 +104,7 @@ class Cards:
 def make_config(*samurai, **kw):
     """A GameConfig played by `reference` unless the caller names a strategy: the rules tests
     were written against reference's choices, whatever kiai's default strategy becomes."""
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     kw.setdefault("strategy", "reference")
     return GameConfig(samurai=tuple(samurai), **kw)

@@ -17,7 +17,7 @@ from kiai.simcore.codes import SYMBOLS
 
 class Position:
     def __init__(self, config, seed: int = 0):
-        from kiai.strategies.playing import run_one
+        from kiai.strategies.run.games import run_one
 
         self.config = config
         base = run_one(config, seed, 0, trace=False, check=False, stop_after_turns=0)
@@ -166,7 +166,7 @@ class Position:
     # ---------------------------------------------------------------- play
     def play(self, *, turns=None, round_end=False, decisions=(), randoms=(), seed=0,
              trace=True, scramble=False, config=None):
-        from kiai.strategies.playing import run_one
+        from kiai.strategies.run.games import run_one
 
         return run_one(
             config or self.config, seed, 0, trace=trace, check=True, scramble=scramble,

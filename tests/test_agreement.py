@@ -1,5 +1,5 @@
 """The agreement stage: the `agreement` preset's plan, the report's section "Does it hold for
-stronger players?" (reports.page.agreement), and `kiai report` with and without its table."""
+stronger players?" (reports.findings.agreement), and `kiai report` with and without its table."""
 
 import math
 import re
@@ -9,7 +9,9 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports.page import agreement, ladder
+from kiai.reports.findings import agreement, ladder
+from kiai.reports.findings.rows import NoChartData
+from kiai.reports.page.ladder import ladder_table
 from kiai.reports.playing import presets
 from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, sample_lineups
@@ -260,12 +262,12 @@ def test_only_configurations_both_played_on_the_same_games_are_paired():
 
 def test_the_ladder_leaves_tables_only_the_default_and_judge_played_to_the_agreement():
     df = _paired_table()
-    with pytest.raises(ladder.NoChartData):
-        ladder.ladder_table(df)
+    with pytest.raises(NoChartData):
+        ladder_table(df)
     three = sample_lineups(3, 2, 0)
     rungs = [_main_row("easy", lu, 100, 1000, strategy="keeper") for lu in three]
     rungs += [_main_row("easy", lu, 30, 150, strategy="foresight") for lu in three]
-    table = ladder.ladder_table(pd.concat([df, pd.DataFrame(rungs)]))
+    table = ladder_table(pd.concat([df, pd.DataFrame(rungs)]))
     assert list(zip(table["level"], table["samurai"])) == [("easy", 3)]
     # judge's rung on those tables: the agreement's longer run of the same deals
     assert table.loc[0, "judge games"] == 2 * 400
@@ -326,8 +328,9 @@ def test_the_difference_reads_the_deals_both_played_where_the_rows_kept_them():
     whatever the default won on the same deals."""
     import numpy as np
 
-    from kiai.reports.page import advice
-    from kiai.reports.page.stronger import shared_difference, strongest_rates
+    from kiai.reports.findings import advice
+    from kiai.reports.findings.agreement import shared_difference
+    from kiai.reports.findings.views import strongest_rates
     from kiai.reports.playing.tables import outcome_text
     from kiai.simcore.stats import difference_ci, paired_difference, proportion_ci
 
@@ -365,8 +368,8 @@ def test_the_agreement_stages_default_rows_do_not_count_as_more_of_the_defaults_
     """The agreement stage's rows of the default meet deals of their own (seeds of their own) and
     keep each game's win (outcomes): the default's figures read the main sweep's rows alone
     (agreement.without_controls), not those few hundred games as more of the line-ups they replay."""
-    from kiai.reports.page import advice
-    from kiai.reports.page.report import views
+    from kiai.reports.findings import advice
+    from kiai.reports.findings.views import views
     from kiai.reports.playing.tables import outcome_text
 
     main = pd.DataFrame([_main_row("easy", x, 2400 if "kanbei" in x else 600, 3000) for x in all_lineups(2)])
@@ -422,8 +425,9 @@ def test_the_strongest_players_figures_count_the_agreement_stages_games_alone():
     """The skill ladder's few games of the same player (judge, on the main sweep's deals, each
     game's win not kept) are no part of the strongest player's figures: the headline and the form
     count the agreement stage's games of every line-up, on deals of its own, and nothing else."""
-    from kiai.reports.page import advice, your_table
-    from kiai.reports.page.stronger import strongest_rates
+    from kiai.reports.findings import advice
+    from kiai.reports.findings.views import strongest_rates
+    from kiai.reports.page import your_table
     from kiai.reports.playing.tables import outcome_text
 
     lineups = all_lineups(3)

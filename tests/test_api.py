@@ -97,7 +97,7 @@ def test_progress_is_told_every_game_and_notes_go_to_a_progress():
 def test_threads_apply_to_the_call_alone():
     import numba
 
-    from kiai.strategies.playing import set_threads
+    from kiai.strategies.run.games import set_threads
 
     numba_before, kiai_before = numba.get_num_threads(), set_threads(None)
     result = kiai.simulate(TEAM, games=200, strategy="reference", threads=1)
@@ -262,3 +262,27 @@ def test_a_folder_with_its_own_packages_of_those_names_does_not_shadow_kiai(tmp_
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.stdout.split() == ["200", "True"], done.stderr
     assert "the notebook folder's own reports" in done.stderr  # and it would have failed had kiai used it
+
+
+def test_docs_api_describes_every_kiai_module_the_commands_use():
+    """docs/api.md names each module of kiai/ that a command (cli/) imports: the commands use the
+    API and nothing of kiai's that the API's page leaves out."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+    used = set()
+    for path in (root / "cli").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "kiai":  # from kiai import api
+                used.update(f"kiai.{a.name}" for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("kiai."):
+                used.add(node.module)
+            elif isinstance(node, ast.Import):
+                used.update(a.name for a in node.names if a.name.startswith("kiai."))
+    below = ("kiai.cli", "kiai.simcore", "kiai.strategies", "kiai.training", "kiai.reports")
+    used = {m for m in used if not m.startswith(below) and ((root / (m.replace(".", "/") + ".py")).exists()
+                                                             or (root / m.replace(".", "/") / "__init__.py").exists())}
+    assert {"kiai.api", "kiai.progress", "kiai.inputs.checks"} <= used
+    page = (root / "docs" / "api.md").read_text(encoding="utf-8")
+    missing = sorted(m for m in used if f"`{m}" not in page and f"{m}." not in page)
+    assert not missing, f"docs/api.md does not describe {missing}, which the commands use"

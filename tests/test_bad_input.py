@@ -434,14 +434,14 @@ def in_files(files, monkeypatch):
     """Run in FILES, fail if any game is played or any training starts, and check that nothing
     in FILES changed afterwards."""
     from kiai.reports.playing import play
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
     from kiai.training import learned as training
     from kiai.training import value as valuefit
 
     def refuse(*a, **k):
         raise AssertionError("bad input was not refused before the work started")
 
-    for module, name in ((play, "play_block"), (playing, "run_one"), (playing, "record_game"), (training, "train"),
+    for module, name in ((play, "play_block"), (games, "run_one"), (games, "record_game"), (training, "train"),
                          (valuefit, "train_value")):  # fmt: skip
         monkeypatch.setattr(module, name, refuse)
     monkeypatch.chdir(files)

@@ -112,12 +112,10 @@ def test_a_small_run_writes_house_levels_that_play_and_resumes(tmp_path, capsys,
 def test_an_interrupted_run_says_how_to_resume(tmp_path, capsys, monkeypatch):
     """A balance run stopped by Ctrl-C keeps what it played and says so, with the --resume that
     continues it."""
-    from kiai.reports.search import balance_run
-
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(balance_run, "run", interrupted)
+    monkeypatch.setattr(B, "run", interrupted)
     out = tmp_path / "bal"
     code, _, err = run(capsys, "balance", "--players", "3", "--target", "30%", "--lineups", "1", "-n", "40",
                        "--out", out)  # fmt: skip

@@ -1,11 +1,13 @@
-"""How hard at best: the solve stage's table (kiai solve --bracket, kiai.bracket), its
+"""How hard at best: the solve stage's table (kiai solve --bracket, reports.search.solve), its
 check against the players, and its section of the report (reports.page.bracket)."""
 
 import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
+from kiai.reports.findings.bracket import SOLVED, bracket, cell_brackets
 from kiai.reports.page import bracket as B
+from kiai.reports.search.solved_table import read_solved, write_solved_table
 
 
 def _solved(cells):
@@ -19,15 +21,15 @@ def _solved(cells):
 
 
 def test_the_interval_counts_unknown_deals_lost_below_and_won_above():
-    lo, hi = B.bracket(380, 15, 400)
+    lo, hi = bracket(380, 15, 400)
     assert lo == pytest.approx(proportion_confint(380, 400, method="beta")[0])
     assert hi == pytest.approx(proportion_confint(395, 400, method="beta")[1])
-    assert B.bracket(390, 10, 400)[1] == 1.0  # nothing proved lost: the upper limit is 100%
-    assert B.bracket(390, 0, 400)[1] < 1.0
+    assert bracket(390, 10, 400)[1] == 1.0  # nothing proved lost: the upper limit is 100%
+    assert bracket(390, 0, 400)[1] < 1.0
 
 
 def test_a_cell_is_shown_only_with_enough_deals_and_an_interval_within_five_points():
-    cells = B.cell_brackets(_solved({(2, "easy"): (392, 0, 8), (3, "normal"): (300, 0, 100),
+    cells = cell_brackets(_solved({(2, "easy"): (392, 0, 8), (3, "normal"): (300, 0, 100),
                                      (4, "easy"): (99, 0, 1), (2, "normal"): (380, 12, 8)}))
     by = {(r.n_samurai, r.difficulty): r for r in cells.itertuples()}
     assert by[2, "easy"].shown and (by[2, "easy"].hi - by[2, "easy"].lo) / 2 <= 0.05
@@ -37,9 +39,9 @@ def test_a_cell_is_shown_only_with_enough_deals_and_an_interval_within_five_poin
 
 
 def test_the_section_says_not_solved_without_a_table_and_names_the_cells_left_out():
-    blocks = B.section(None)
+    blocks = B.bracket_blocks(None)
     assert blocks[0] == ("h3", B.TITLE) and "Not solved" in blocks[1][1]
-    blocks = B.section(_solved({(2, "easy"): (392, 0, 8), (3, "normal"): (300, 0, 100)}))
+    blocks = B.bracket_blocks(_solved({(2, "easy"): (392, 0, 8), (3, "normal"): (300, 0, 100)}))
     table = [b[1] for b in blocks if b[0] == "table"][0]
     assert list(table["team size"]) == ["2 samurai"]
     assert table.iloc[0]["winnable, knowing every card"] == "96.1% to 100.0%"  # nothing proved lost: the upper limit is 100%
@@ -64,13 +66,13 @@ def test_a_bad_solved_table_is_refused_in_one_line(tmp_path):
     bad = tmp_path / "solved.parquet"
     pd.DataFrame({"game": [1]}).to_parquet(bad)
     with pytest.raises(ValueError, match="no column n_samurai"):
-        B.read_solved(bad)
+        read_solved(bad)
     bad.write_text("not parquet")
     with pytest.raises(ValueError, match="cannot read it"):
-        B.read_solved(bad)
+        read_solved(bad)
     _solved({(2, "easy"): (1, 0, 0)}).assign(answer="maybe").to_parquet(bad)
     with pytest.raises(ValueError, match="answer must be one of"):
-        B.read_solved(bad)
+        read_solved(bad)
 
 
 def test_kiai_report_reads_the_solved_table_beside_the_results_or_says_not_solved(tmp_path, capsys):
@@ -83,11 +85,11 @@ def test_kiai_report_reads_the_solved_table_beside_the_results_or_says_not_solve
     _table(cheater=False).to_parquet(results)
     report([results], tmp_path / "plain")
     assert "Not solved" in (tmp_path / "plain" / "report.md").read_text()
-    B.write_solved_table(_solved({(3, "easy"): (396, 0, 4)}), tmp_path / B.SOLVED)
+    write_solved_table(_solved({(3, "easy"): (396, 0, 4)}), tmp_path / SOLVED)
     report([results], tmp_path / "solved")
     page = (tmp_path / "solved" / "report.md").read_text()
     assert B.TITLE in page and "How hard at best, knowing every card, the share of deals that can be won: Easy" in page
-    pd.DataFrame({"x": [1]}).to_parquet(tmp_path / B.SOLVED)
+    pd.DataFrame({"x": [1]}).to_parquet(tmp_path / SOLVED)
     one_line_error(*run(capsys, "report", results, "--out", tmp_path / "bad"), "solved.parquet", "not a solved table")
 
 
@@ -96,17 +98,17 @@ def test_the_check_plays_every_player_on_the_solved_deals_and_resumes(tmp_path, 
     ones: tests/test_solve.py); a second run with the same settings solves nothing again."""
     from conftest import run
 
-    from kiai.bracket import CHECK_PLAYERS, check_rows, solve_bracket
+    from kiai.reports.search.solve import CHECK_PLAYERS, check_rows, solve_bracket
 
     out = tmp_path / "s.parquet"
     met = []
-    table = solve_bracket(out, "3-easy,2-normal", deals=4, budget=500, check=True, on_deal=met.append)
+    table = solve_bracket(out, [(3, "easy"), (2, "normal")], deals=4, budget=500, check=True, on_deal=met.append)
     assert len(met) == 8 and set(table["answer"]) <= {"won", "lost", "unknown"}
     assert all(f"won_{p}" in table for p in CHECK_PLAYERS)
     per = check_rows(table)
     assert (per[[f"lost_won_{p}" for p in CHECK_PLAYERS]] == 0).all().all()
     again = []
-    solve_bracket(out, "3-easy,2-normal", deals=4, budget=500, check=True, on_deal=again.append)
+    solve_bracket(out, [(3, "easy"), (2, "normal")], deals=4, budget=500, check=True, on_deal=again.append)
     assert again == []
     code, text, _ = run(capsys, "solve", "--bracket", out, "--cells", "3-easy,2-normal", "-n", 4, "--budget", 500,
                         "--check")
@@ -127,11 +129,11 @@ def test_kiai_solve_bracket_refuses_bad_input_in_one_line(capsys, tmp_path):
 
 def test_a_deal_the_search_leaves_unknown_is_won_where_foresight_wins_it_on_the_same_outcomes(tmp_path):
     """foresight's game on the deal's fixed outcomes is a winning line played by the engine."""
-    from kiai.bracket import solve_bracket
+    from kiai.reports.search.solve import solve_bracket
     from kiai.simcore.results import O_OUTCOME
-    from kiai.solve import keyed_outcomes
+    from kiai.strategies.run.solve import keyed_outcomes
 
-    table = solve_bracket(tmp_path / "s.parquet", "3-easy", deals=6, budget=1)
+    table = solve_bracket(tmp_path / "s.parquet", [(3, "easy")], deals=6, budget=1)
     assert set(table["found_by"]) == {"foresight", ""} or set(table["found_by"]) == {"foresight"}
     for r in table.itertuples():
         won = keyed_outcomes(r.lineup.split(","), "easy", 1, seed=r.seed, strategy="foresight", game0=r.game)

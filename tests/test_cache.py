@@ -45,8 +45,8 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     """On a cold cache the strategy's pieces go to a helper process while this one compiles the
     engine; the engine cached, new pieces are shared between the two (a plan on each side); the
     helper is waited for before the strategy is loaded."""
-    from kiai.strategies import compiling
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run import compiling
+    from kiai.strategies.run.config import GameConfig
 
     calls = []
 
@@ -94,8 +94,8 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
     is stopped and this process goes on (it compiles what the helper left)."""
     import subprocess
 
-    from kiai.strategies import compiling
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run import compiling
+    from kiai.strategies.run.config import GameConfig
 
     events = []
 
@@ -131,7 +131,8 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
 
 
 def test_the_cache_look_sees_a_compiled_strategy():
-    from kiai.strategies import compiling, keeper
+    from kiai.strategies import keeper
+    from kiai.strategies.run import compiling
 
     from types import SimpleNamespace
 
@@ -152,7 +153,8 @@ def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
 
     from numba.core import config
 
-    from kiai.strategies import compiling, reference
+    from kiai.strategies import reference
+    from kiai.strategies.run import compiling
 
     env = dict(os.environ, KIAI_CACHE_DIR=str(tmp_path))
     subprocess.run([sys.executable, "-c", compiling.HELPER, "decide=reference"], env=env, check=True, timeout=300,

@@ -14,14 +14,14 @@ import pandas as pd
 import pytest
 
 from kiai.cli.main import main
-from kiai.reports.playing import sweep as S
+from kiai.reports.playing import grid as G
 from kiai.reports.playing import tables
 from kiai.reports.search import tune as T
 from kiai.simcore.stats import paired_test
 from kiai.simcore import results as L
 from kiai.simcore.readings import DEFAULTS, READINGS
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -129,10 +129,10 @@ def test_bad_sweep_rule_writes_nothing(capsys, tmp_path, argv, words):
 
 
 def test_rule_variants_are_the_cartesian_product():
-    assert S.rule_variants(None) == [{}]
-    assert S.rule_variants({"heal": ["any", "wounded"], "penalty": ["once"]}) == [
+    assert G.rule_variants(None) == [{}]
+    assert G.rule_variants({"heal": ["any", "wounded"], "penalty": ["once"]}) == [
         {"heal": "any", "penalty": "once"}, {"heal": "wounded", "penalty": "once"}]
-    plan = S.build_plan(["easy"], [SEATING], [("reference", {})], rules=S.rule_variants({"heal": ["any", "wounded"]}))
+    plan = G.build_plan(["easy"], [SEATING], [("reference", {})], rules=G.rule_variants({"heal": ["any", "wounded"]}))
     assert [c.rules["heal"] for c in plan] == ["any", "wounded"]
     assert "rules" in tables.COLUMNS and "rules" in tables.DEFINING
 

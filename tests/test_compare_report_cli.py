@@ -35,8 +35,8 @@ def compared():
     import contextlib
     import io
 
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):

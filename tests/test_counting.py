@@ -12,10 +12,9 @@ from kiai.simcore.obs import defend_mask, in_round, last_card, margin, talent_ma
 from kiai.simcore.results import N_OUT
 from kiai.simcore.state import U_BINS
 from kiai.simcore.unseen import bins_agree, pen_count, pen_field, recount_unseen
-from kiai.strategies import risk
-from kiai.strategies.helpers import playbook, sense
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import play_batch, kernel_config, run_one
+from kiai.strategies.helpers import playbook, reasoning, sense
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import play_batch, kernel_config, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -213,7 +212,7 @@ def test_risk_sees_a_deadly_card_only_when_one_is_unseen():
         if defence:
             pos.defence(0, list(defence))
         recount_unseen(pos.p)  # a hand-built table: its bins are counted afresh
-        return risk._deadly_odds(pos.p, 0)
+        return reasoning._deadly_odds(pos.p, 0)
 
     assert odds(filler) == 0.0
     assert odds(filler + [hat_wound]) == 0.0  # his hat slot is empty: he would defend it

@@ -278,7 +278,7 @@ def test_a_damaged_table_file_is_one_line_where_kiai_reads_one(table, tmp_path, 
     if bad == "pandas-entry":
         t = pq.read_table(table)
         pq.write_table(t.replace_schema_metadata({**t.schema.metadata, b"pandas": b"[]"}), path)
-        from kiai.reports.page.report import load_results
+        from kiai.reports.findings.views import load_results
         from kiai.reports.playing import tables as T
 
         pd.testing.assert_frame_equal(load_results(path), pd.read_parquet(table))

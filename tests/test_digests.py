@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from kiai.strategies.registry import REGISTRY, names
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games, run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

@@ -22,8 +22,8 @@ from kiai.simcore.results import (
     O_STALLED,
     O_WOUND_SUM,
 )
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games, run_one, set_threads
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games, run_one, set_threads
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.strategies.registry import REGISTRY
 

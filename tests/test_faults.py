@@ -55,12 +55,12 @@ def folder(tmp_path_factory):
 
 def _no_games(monkeypatch):
     from kiai.reports.playing import play
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
 
     def refuse(*a, **k):
         raise AssertionError("bad input was not refused before the work started")
 
-    for module, name in ((play, "play_block"), (playing, "run_one"), (playing, "record_game")):
+    for module, name in ((play, "play_block"), (games, "run_one"), (games, "record_game")):
         monkeypatch.setattr(module, name, refuse)
 
 
@@ -460,7 +460,7 @@ def test_a_sweep_axis_of_numpy_numbers_is_taken():  # 8
 # ------------------------------------------------------------ 10: one line-up of a size
 
 def test_a_single_line_up_of_three_is_not_called_all_seven():  # 10
-    from kiai.reports.page.in_short import lineup_sentence
+    from kiai.reports.findings.in_short import lineup_sentence
 
     assert "all seven" not in lineup_sentence(None, 3) and "3 samurai" in lineup_sentence(None, 3)
     assert "all seven" in lineup_sentence(None, 7)

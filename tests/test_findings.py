@@ -1,4 +1,4 @@
-"""Two reports' findings of In short compared (reports.page.findings, `kiai report --compare OLD NEW`): the
+"""Two reports' findings of In short compared (reports.findings.findings, `kiai report --compare OLD NEW`): the
 same, within noise, or different."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from test_reports_advice import _grid
 
 from conftest import run
-from kiai.reports.page import findings as F
+from kiai.reports.findings import findings as F
 
 
 def _tables(seed: int, rates=(0.55, 0.3), games=1000, lift=0.0) -> pd.DataFrame:
@@ -67,7 +67,8 @@ def test_kiai_report_compare_prints_each_finding_and_fails_where_one_differs(cap
 def test_a_report_folder_with_its_solve_stages_table_compares(capsys, tmp_path):
     """make report's folder holds the solve stage's solved.parquet beside the results tables: it is
     no results table, and --compare reads the folder without it."""
-    from kiai.reports.page.bracket import COLUMNS, SOLVED, write_solved_table
+    from kiai.reports.findings.bracket import SOLVED
+    from kiai.reports.search.solved_table import COLUMNS, write_solved_table
 
     old, new = tmp_path / "old", tmp_path / "new"
     solved = pd.DataFrame([{c: 0 for c in COLUMNS} | {"difficulty": "easy", "lineup": "a,b", "answer": "won"}])

@@ -20,8 +20,8 @@ from kiai.reports.playing.summary import MAX_SCORE, Tally, absent_tokens_unused,
 from kiai.simcore.stats import proportion_ci
 from kiai.simcore import results as L
 from kiai.simcore.codes import OUTCOMES
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import grade, run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import grade, run_games
 
 pytestmark = pytest.mark.usefixtures("engine")
 

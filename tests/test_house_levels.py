@@ -14,8 +14,8 @@ import pytest
 
 from kiai.simcore.components import ComponentsError, default_components_path, load_components
 from kiai.strategies.registry import get
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")

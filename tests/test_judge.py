@@ -16,8 +16,8 @@ from kiai.strategies.helpers.collect import TABLES
 from kiai.strategies.nets import table_value
 from kiai.training import value as valuefit
 from kiai.strategies.nets import modelfile as M
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games, run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games, run_one
 from conftest import one_line_error, run
 
 pytestmark = pytest.mark.usefixtures("engine")
@@ -202,7 +202,7 @@ def test_judge_as_a_teacher_labels_each_question_with_every_answers_value():
     answer's slot holding its value (a chance to win) and the chosen slot among them."""
     from kiai.strategies.nets.features import N_FEATURES
     from kiai.strategies.lookahead import LABEL_WIDTH
-    from kiai.strategies.playing import label_games
+    from kiai.strategies.run.games import label_games
 
     out, rows = label_games(GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "easy", "judge", {"samples": 1}), 10, seed=3)
     assert rows.shape[1] == LABEL_WIDTH and len(rows) > 50 and (out[:, 13] == 0).all()

@@ -19,8 +19,8 @@ from kiai.strategies.nets.modelfile import HEADS, LEARNED, ModelError, other_com
 from kiai.strategies.nets.modelfile import load as load_file
 from kiai.strategies.nets.modelfile import save as save_file
 from kiai.strategies.nets.modelfile import shipped_path
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 from conftest import one_line_error, run
 
 

@@ -14,9 +14,9 @@ from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, ACT_SUPPORT, Q_ACTION
 from kiai.simcore.results import O_ILLEGAL
 from kiai.simcore.state import int_to_voidptr
 from kiai.strategies import lookahead as L
-from kiai.strategies.game_config import GameConfig
+from kiai.strategies.run.config import GameConfig
 from kiai.strategies.helpers.follow import salted
-from kiai.strategies.playing import kernel_config, record_game, run_games, run_one
+from kiai.strategies.run.games import kernel_config, record_game, run_games, run_one
 from kiai.training import teacher as T
 
 from conftest import run

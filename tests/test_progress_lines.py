@@ -54,17 +54,15 @@ def test_a_bar_on_no_terminal_prints_lines_and_one_on_a_terminal_does_not(capsys
 
 
 def test_a_long_compile_says_every_log_every_seconds_that_it_still_runs(capsys, monkeypatch):
-    from kiai.strategies import compiling
+    from kiai.strategies.run import compiling, games, warm
 
-    monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
-    monkeypatch.setattr(kiai.progress, "LOG_EVERY", 0.1)
+    monkeypatch.setattr(warm, "COMPILE_NOTE_AFTER", 0.05)
+    monkeypatch.setattr(warm, "NOTE_EVERY", 0.1)
     monkeypatch.setattr(compiling, "prepare", lambda configs: time.sleep(0.5))
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, []))
-    from kiai.reports.playing import play as S
-
-    monkeypatch.setattr(S, "warm", lambda config: None)
+    monkeypatch.setattr(games, "run_games", lambda config, n, seed: None)
     notes = []
-    kiai.progress.warm_engine(None, note=notes.append)
+    warm.warm_engine(None, note=notes.append)
     assert notes[0].startswith("compiling the engine")
     still = [x for x in notes if x.startswith("still compiling (")]
     assert len(still) >= 3 and notes[-1].startswith("compiled the engine in")

@@ -97,8 +97,8 @@ def test_raced_planners_play_the_same_games_on_any_thread_count_clock_or_batch(m
     batch."""
     import numba
 
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", strategy, params=params)
     numba.set_num_threads(1)
@@ -116,8 +116,8 @@ def test_raced_planners_play_the_same_games_on_any_thread_count_clock_or_batch(m
 @pytest.mark.usefixtures("engine")
 def test_judge_without_the_race_plays_the_fixed_samples_it_always_played():
     """`race` 0 is judge's play before the race, bit for bit: the digests stored before it."""
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     stored = json.loads((Path(__file__).parent / "data" / "judge_fixed_digests.json").read_text())
     for key, digest in stored.items():

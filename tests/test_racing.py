@@ -10,11 +10,12 @@ import pytest
 from kiai.reports.playing import play as P
 from kiai.reports.playing import racing as R
 from kiai.reports.playing import stopping
+from kiai.reports.playing import grid as G
 from kiai.reports.playing import sweep as S
 from kiai.reports.playing import tables as T
 from kiai.reports.playing.summary import Tally
 from kiai.simcore import results as L
-from kiai.strategies.game_config import GameConfig
+from kiai.strategies.run.config import GameConfig
 
 GOLDEN = (5 ** 0.5 - 1) / 2
 
@@ -46,7 +47,7 @@ def race(monkeypatch, rates, groups, *, block=10_000, backend=None, phases=None)
         return Tally.of(rows_at(rates[i], offset, count, (phases or [0.0] * len(rates))[i]))
 
     monkeypatch.setattr(P, "play_range", fake)
-    rows = S.run_plan(plan, 1, S.Request(race="test"), backend or P.LocalBackend(), block=block, groups=groups)
+    rows = S.run_plan(plan, 1, G.Request(race="test"), backend or P.LocalBackend(), block=block, groups=groups)
     return {i: rows[i]["games"] for i in rows}, played
 
 
@@ -172,7 +173,7 @@ def test_groups_of_one_configuration_must_share_their_rounds():
 
 
 def small_race():
-    plan = S.build_plan(["easy"], SEATINGS, S.strategy_variants(["reference"], {}))
+    plan = G.build_plan(["easy"], SEATINGS, G.strategy_variants(["reference"], {}))
     rule = stopping.Extremes(150, 150, 900, precision=0.03)
     # two races of their own rates, and one across them: seating 1 plays on in it after its own ends
     groups = [R.Group(rule, (0, 1)), R.Group(rule, (2, 3, 4, 5)), R.Group(rule, (1, 2))]
@@ -182,14 +183,14 @@ def small_race():
 def raced_table(path, *, threads=None, backend=None, resume=False, block=70):
     import numba
 
-    from kiai.strategies.playing import set_threads
+    from kiai.strategies.run.games import set_threads
 
     plan, groups = small_race()
     before = numba.get_num_threads()
     if threads is not None:
         set_threads(threads)
     try:
-        job = S.Sweep(plan, 4, S.Request(race="test"), path, resume=resume, force=not resume, groups=groups)
+        job = S.Sweep(plan, 4, G.Request(race="test"), path, resume=resume, force=not resume, groups=groups)
         return job.run(backend or P.LocalBackend(), block=block)
     finally:
         set_threads(before)
@@ -267,7 +268,7 @@ def test_the_local_backend_plays_two_blocks_at_once_each_on_one_thread(monkeypat
 def test_a_sweep_writes_its_table_at_most_every_checkpoint_seconds(tmp_path, monkeypatch):
     writes, now = [], [0.0]
     monkeypatch.setattr(S.time, "monotonic", lambda: now[0])
-    job = S.Sweep([GameConfig(SEATINGS[0], "easy", "reference")] * 1, 1, S.Request(games=10), tmp_path / "t.parquet")
+    job = S.Sweep([GameConfig(SEATINGS[0], "easy", "reference")] * 1, 1, G.Request(games=10), tmp_path / "t.parquet")
     monkeypatch.setattr(job, "write", lambda csv=False: writes.append(now[0]))
     for i, t in enumerate((0.0, 1.0, 9.0, 10.5, 11.0, 25.0)):
         now[0] = t
@@ -283,7 +284,7 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     from kiai.strategies import registry
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
     from kiai.strategies import selfplay as SP
 
     barrier, real = threading.Barrier(4, timeout=20), SP.data_record
@@ -293,11 +294,11 @@ def test_a_record_made_by_several_threads_at_once_is_one(monkeypatch):
         return real(config)
 
     monkeypatch.setattr(SP, "data_record", together)
-    monkeypatch.setattr(playing, "_RECORDS", {})
+    monkeypatch.setattr(games, "_RECORDS", {})
     config = GameConfig(SEATINGS[0], "easy", "selfplay")
     with ThreadPoolExecutor(4) as pool:
-        addresses = list(pool.map(lambda _: playing._data_record(config, registry.get("selfplay")), range(4)))
-    (kept,) = playing._RECORDS.values()
+        addresses = list(pool.map(lambda _: games._data_record(config, registry.get("selfplay")), range(4)))
+    (kept,) = games._RECORDS.values()
     assert addresses == [kept.ctypes.data] * 4
 
 
@@ -359,12 +360,12 @@ def test_a_paired_cell_keeps_every_games_win_in_its_rows(monkeypatch):
     plan = [(i, GameConfig(SEATINGS[i], "easy", "reference")) for i in range(2)]
     monkeypatch.setattr(P, "play_range", lambda config, seed, offset, count, on_games=None:
                         Tally.of(rows_at(rates[[c for _, c in plan].index(config)], offset, count)))
-    rows = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=20, groups=[R.Group(rule, (0, 1), (1, 0))])
+    rows = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=20, groups=[R.Group(rule, (0, 1), (1, 0))])
     for i, rate in enumerate(rates):
         won = T.outcome_bits(rows[i]["outcomes"])
         assert won.size == rows[i]["games"] == won.size and won.sum() == rows[i]["wins"]
         np.testing.assert_array_equal(won, rows_at(rate, 0, won.size)[:, L.O_OUTCOME] == 0)
-    plain = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=20,
+    plain = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=20,
                        groups=[R.Group(stopping.Cell(50, 50, 400, h=0.2, against=True), (0, 1), (1, 0))])
     assert plain[0]["outcomes"] == "" and T.outcome_bits("") is None  # kept only where a rule reads them
     with pytest.raises(T.SweepError, match="GAMES:HEX"):
@@ -386,7 +387,7 @@ def paired_table(path, monkeypatch, *, resume=False, stop_after=None):
 
     monkeypatch.setattr(P, "play_range", fake)
     rule = stopping.Cell(60, 60, 3_000, h=0.03, against=True, shared=True)
-    job = S.Sweep(plan, 4, S.Request(race="test"), path, resume=resume, force=not resume,
+    job = S.Sweep(plan, 4, G.Request(race="test"), path, resume=resume, force=not resume,
                   groups=[R.Group(rule, (0, 1), (1, 0)), R.Group(rule, (2, 3), (1, 0))])
     return job.run(P.LocalBackend(threads=1), block=30)
 
@@ -427,8 +428,8 @@ def test_a_paired_cell_whose_line_ups_play_deals_of_their_own_reads_them_as_inde
 
     monkeypatch.setattr(P, "play_range", fake)
     group = [R.Group(rule, (0, 1, 2, 3), labels)]
-    one = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=10_000, groups=group)
-    own = S.run_plan(plan, 1, S.Request(race="test"), P.LocalBackend(), block=10_000,
+    one = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=10_000, groups=group)
+    own = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=10_000,
                      groups=[R.Group(rule, (0, 1, 2, 3), labels, ("x", "y", "x", "y"))])
     seeds = [own[i]["seed"] for i in range(4)]
     assert seeds == [R.deal_seed(1, "x"), R.deal_seed(1, "y")] * 2 and {r["seed"] for r in one.values()} == {1}

@@ -14,8 +14,8 @@ from kiai.reports.records.game import write
 from kiai.reports.records.replay import first_divergence, replayed
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.simcore.readings import READINGS
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import record_game
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import record_game
 from conftest import run
 
 pytestmark = pytest.mark.usefixtures("engine")

@@ -17,10 +17,11 @@ import pandas as pd
 import pytest
 
 import browser as harness  # tests/browser.py
-from kiai.reports.page import advice, glance, your_table
-from kiai.reports.page.in_short import seating_sentence
+from kiai.reports.findings import advice
+from kiai.reports.findings.in_short import seating_sentence
+from kiai.reports.findings.wording import fmt_ci, fmt_pct
+from kiai.reports.page import glance, your_table
 from kiai.reports.page.report import write_report
-from kiai.reports.page.wording import fmt_ci, fmt_pct
 from kiai.simcore.seatings import all_lineups, distinct_seatings, lineup_key
 from kiai.strategies.registry import DEFAULT
 

@@ -1,5 +1,5 @@
 """The report's advice per team size, its wording of small numbers, and the pages built from it
-(reports.page.advice, reports.page.report, reports.playing.presets' advice plan)."""
+(reports.findings.advice, reports.page.report, reports.playing.presets' advice plan)."""
 
 import re
 
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from test_reports_report import _row
 
-from kiai.reports.page import advice
-from kiai.reports.page.in_short import in_short
+from kiai.reports.findings import advice
+from kiai.reports.findings.in_short import in_short
 from kiai.reports.playing import presets
-from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
+from kiai.reports.findings.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import all_lineups, seatings_from
 from kiai.simcore.readings import changed

@@ -5,7 +5,7 @@ import pytest
 from test_reports_report import _row
 
 from kiai.reports.page import ladder
-from kiai.reports.page.charts import NoChartData
+from kiai.reports.findings.rows import NoChartData
 from kiai.reports.page.report import write_report
 
 A, B, C = ("heihachi", "daisuke", "gorobei"), ("kanbei", "kyuzo", "kikuchiyo"), ("daisuke", "kyuzo", "katsushiro")

@@ -6,10 +6,12 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
-from kiai.reports.page import advice, charts
-from kiai.reports.page import effects as eff
-from kiai.reports.page.charts import NoChartData
-from kiai.reports.page.report import load_results, write_report
+from kiai.reports.findings import advice
+from kiai.reports.findings import effects as eff
+from kiai.reports.findings.rows import NoChartData, pooled_rates, strategy_labels
+from kiai.reports.findings.views import load_results
+from kiai.reports.page import charts
+from kiai.reports.page.report import write_report
 from kiai.simcore.seatings import distinct_seatings, lineup_key
 from kiai.simcore.codes import LEVEL_PLUSES
 
@@ -175,14 +177,14 @@ def test_win_rates_are_drawn_on_a_log_scale_that_holds_the_smallest():
     df.loc[df["difficulty"] == "hard", "wins"] = 1  # a rate near zero must stay in view
     ax = charts.plot_winrate_by_level(df).axes[0]
     assert ax.get_yscale() == "log"
-    low = charts.pooled_rates(df, ["difficulty", "n_samurai"])["ci_low"].min() * 100
+    low = pooled_rates(df, ["difficulty", "n_samurai"])["ci_low"].min() * 100
     assert ax.get_ylim()[0] <= low and ax.get_ylim()[1] >= 100
     assert any(t.get_text() == "2/400" for t in ax.texts)  # two line-ups of 200 games, a win each
 
 
 def test_pooled_rates_sum_before_dividing():
     df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=300), _row("easy", LINEUPS[3][1], wins=90, games=300)])
-    pooled = charts.pooled_rates(df, ["difficulty"])
+    pooled = pooled_rates(df, ["difficulty"])
     assert pooled.loc[0, "wins"] == 100 and pooled.loc[0, "games"] == 600
     assert pooled.loc[0, "win_rate"] == pytest.approx(1 / 6)
     assert pooled.loc[0, "ci_low"] < 1 / 6 < pooled.loc[0, "ci_high"]
@@ -192,7 +194,7 @@ def test_pooled_rates_count_each_line_up_once_whatever_its_games():
     """A race stops line-ups at different games: a plain sum would weigh the one that played on more.
     Each counts once, on the effective games of the pair (Kish: 2^2 / (1/100 + 1/300) = 300)."""
     df = pd.DataFrame([_row("easy", LINEUPS[3][0], wins=10, games=100), _row("easy", LINEUPS[3][1], wins=90, games=300)])
-    pooled = charts.pooled_rates(df, ["difficulty"])
+    pooled = pooled_rates(df, ["difficulty"])
     assert pooled.loc[0, "win_rate"] == pytest.approx(0.2)  # (0.1 + 0.3) / 2, not 100 / 400
     assert pooled.loc[0, "games"] == pytest.approx(300) and pooled.loc[0, "wins"] == pytest.approx(60)
     level = advice.level_rates(df.assign(difficulty="easy"))
@@ -244,7 +246,7 @@ def test_load_results_round_trip(tmp_path, suffix):
     back = load_results(path)
     assert list(back.columns) == list(df.columns)
     assert back["wins"].sum() == df["wins"].sum()
-    assert list(charts.strategy_labels(back)) == list(charts.strategy_labels(df))
+    assert list(strategy_labels(back)) == list(strategy_labels(df))
 
 
 def test_load_results_rejects_other_files(tmp_path):

@@ -52,14 +52,14 @@ def test_simulate_out_naming_a_folder_fails_before_playing(capsys, no_games, tmp
 
 
 def test_simulate_prints_its_summary_when_a_late_write_fails(capsys, monkeypatch, tmp_path):  # 1
-    from kiai.results import Simulation
+    from kiai.reports.playing.simulation import Simulation
 
     def disk_full(*a):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(Simulation, "write_table", disk_full)
     code, out, err = run(capsys, "simulate", "-n", 300, "--out", tmp_path / "t.csv")
-    # (a cold cache adds the compile notes of kiai.progress.warm_engine)
+    # (a cold cache adds the compile notes of strategies.run.warm.warm_engine)
     err = [line for line in err.strip().splitlines() if "compil" not in line]
     assert code == 1 and "win rate" in out and len(err) == 1 and "No space left" in err[0]
 
@@ -200,7 +200,7 @@ def test_report_on_a_folder_reads_its_results_table(capsys, tmp_path):  # 7
 
 def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
     from kiai.reports.playing import sweep as S
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     out = tmp_path / "s.parquet"
     out.write_text("old table")
@@ -214,7 +214,7 @@ def test_force_removes_the_old_tables_before_playing(tmp_path):  # 8
 
 def test_play_range_moves_in_small_parts_for_a_slow_strategy(monkeypatch):  # 9
     from kiai.reports.playing import play as S
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     config = GameConfig(("kyuzo", "heihachi"))
     real = S.play_block
@@ -280,17 +280,14 @@ def test_simulate_bar_advances_in_parts(capsys, monkeypatch):  # 9
 
 
 def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
-    import kiai.progress
     from kiai.cli.common import stderr
-    from kiai.reports.playing import play as S
+    from kiai.strategies.run import compiling, games, warm
 
-    monkeypatch.setattr(kiai.progress, "COMPILE_NOTE_AFTER", 0.05)
-    from kiai.strategies import compiling
-
+    monkeypatch.setattr(warm, "COMPILE_NOTE_AFTER", 0.05)
     monkeypatch.setattr(compiling, "prepare", lambda configs: None)
-    monkeypatch.setattr(S, "warm", lambda config: time.sleep(0.3))
+    monkeypatch.setattr(games, "run_games", lambda config, n, seed: time.sleep(0.3))
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (True, ["learned"]))  # a cold cache
-    kiai.progress.warm_engine(None, note=stderr)
+    warm.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling the engine and the strategies it plays (learned)" in err
     assert "compiled the engine and the strategies it plays (learned) in 0 s (cached for later runs)" in err
@@ -298,22 +295,22 @@ def test_a_slow_start_says_the_engine_is_compiling(capsys, monkeypatch):  # 11
 
     # a later command that plays new strategies: the engine is cached, they are compiled
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, ["lookahead", "foresight"]))
-    kiai.progress.warm_engine(None, note=stderr)
+    warm.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "compiling strategies lookahead, foresight, played for the first time" in err
     assert "compiling the engine" not in err and "once" not in err
 
     # everything cached but slow to load (a busy machine): nothing is said to compile
     monkeypatch.setattr(compiling, "uncompiled", lambda configs: (False, []))
-    kiai.progress.warm_engine(None, note=stderr)
+    warm.warm_engine(None, note=stderr)
     err = capsys.readouterr().err
     assert "loading the compiled engine" in err and "compil" not in err.replace("compiled", "")
 
 
 def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
 
-    real, calls = playing.run_games, []
+    real, calls = games.run_games, []
 
     def first_call_compiles(*a, **k):
         if not calls:
@@ -321,7 +318,7 @@ def test_games_per_second_leave_the_compile_out(capsys, monkeypatch):  # 11
         calls.append(1)
         return real(*a, **k)
 
-    monkeypatch.setattr(playing, "run_games", first_call_compiles)
+    monkeypatch.setattr(games, "run_games", first_call_compiles)
     code, out, _ = run(capsys, "simulate", "-n", 1000, "--json")
     assert code == 0 and json.loads(out)["seconds"] < 1.0
 
@@ -397,7 +394,8 @@ def test_the_package_declares_license_and_data_the_current_way():  # 19
         assert package in setup["packages"] and all("/" not in p for p in patterns)
     for package in setup["packages"]:  # every listed package is a folder with the files it names
         top, _, rest = package.removeprefix("kiai.").partition(".")
-        folder = ROOT / dirs.get(f"kiai.{top}", top) / rest.replace(".", "/") if package != "kiai" else ROOT / "kiai"
+        folder = (ROOT / dirs.get(f"kiai.{top}", f"kiai/{top}") / rest.replace(".", "/") if package != "kiai"
+                  else ROOT / "kiai")  # a package not mapped (kiai.inputs) is a folder of kiai/
         assert folder.is_dir(), package
     for folder in ROOT.glob("*/*/"):  # every folder inside a package is a listed package
         if f"kiai.{folder.parent.name}" in setup["packages"] and not folder.name.startswith(("_", ".")):
@@ -498,7 +496,7 @@ def test_a_one_configuration_sweep_says_configuration(capsys, tmp_path):  # item
 
 
 def test_a_one_configuration_report_says_configuration():  # item 8.2
-    from kiai.reports.page.report import summary as _summary
+    from kiai.reports.page.opening import summary as _summary
 
     assert _summary(pd.DataFrame({"games": [300], "wins": [12]})) == "1 configuration, 300 games, 12 won."
 

@@ -184,8 +184,8 @@ def test_every_reading_keeps_every_invariant(reading, strategy):
     invariant checker at every decision (66 cards accounted for, counts in bounds)."""
     from kiai.simcore.codes import LEVELS, SAMURAI
     from kiai.simcore.results import O_ERR, O_ILLEGAL, O_OUTCOME
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     for n in range(2, 8):
         cfg = GameConfig(SAMURAI[n - 1 :: -1] if n % 2 else SAMURAI[:n], LEVELS[n % 4], strategy,

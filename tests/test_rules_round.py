@@ -37,7 +37,7 @@ from kiai.simcore.events import (
     EV_WOUND,
 )
 from kiai.simcore.questions import ACT_FIGHT, ACT_PASS
-from kiai.strategies.playing import run_one
+from kiai.strategies.run.games import run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

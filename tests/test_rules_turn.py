@@ -60,7 +60,7 @@ from kiai.simcore.questions import (
     KIAI_EFFECT,
 )
 from kiai.simcore.results import O_FIRST_SEAT
-from kiai.strategies.playing import run_games, run_one
+from kiai.strategies.run.games import run_games, run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

@@ -31,7 +31,7 @@ from kiai.simcore.events import (
     EV_WOUND,
 )
 from kiai.simcore.questions import ACT_FIGHT, ACT_PASS, KIAI_PLAIN
-from kiai.strategies.playing import grade
+from kiai.strategies.run.games import grade
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

@@ -29,8 +29,8 @@ from kiai.simcore.fight import card_options
 from kiai.simcore.zones import draw
 from kiai.strategies.nets import afterstate as A
 from kiai.strategies import selfplay
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 
@@ -176,7 +176,7 @@ def test_the_exact_expectation_values_the_tables_the_card_question_will_see(line
     """chance 1 values Fight (and Kikuchiyo's second fight, R-7b) by the afterstates of the card it
     may draw, worked out before the draw: each must be the afterstate the card's own question
     leads to once the engine has drawn it (the samurai has fought; a second fight is under way)."""
-    from kiai.strategies.playing import kernel_config
+    from kiai.strategies.run.games import kernel_config
 
     checked = 0
     for game in range(3):
@@ -265,7 +265,7 @@ def test_a_tiny_selfplay_training_goes_end_to_end_and_resumes(tmp_path):
     from kiai.simcore.components import load_components
     from kiai.training import value as valuefit
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     comp = load_components(None)
     settings = valuefit.ValueSettings(iterations=1, tables=2, games=40, keep=1.0, h1=8, h2=4, epochs=1, seed=3,
@@ -371,7 +371,7 @@ def test_selfplay_plays_legally_under_the_invariant_checker(params, samurai, lev
     where its family's is not fuzzed, so that every table weighs its answers."""
     from kiai.simcore.results import O_DECISIONS, O_ERR
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     model = None if level == "normal" else str(M.shipped_path(M.AFTER))
     out = run_games(GameConfig(samurai, level, "selfplay", params, absent_tokens=absent, model=model), 300, seed=41,
@@ -383,7 +383,7 @@ def test_selfplay_plays_legally_under_the_invariant_checker(params, samurai, lev
 def test_r19_selfplay_decides_from_the_public_table_only(params):
     """R-19, for the ways of playing the registry-wide scramble test leaves at their defaults: the
     hidden parts reordered before every decision change no game."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     cfg = GameConfig(("kyuzo", "katsushiro", "heihachi", "daisuke"), "easy", "selfplay", params)
     np.testing.assert_array_equal(run_games(cfg, 120, seed=77), run_games(cfg, 120, seed=77, scramble=True))
@@ -391,7 +391,7 @@ def test_r19_selfplay_decides_from_the_public_table_only(params):
 
 def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
     """doubt 0 weighs nothing (learned's games exactly); doubt 1 weighs every question."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     lineup = ("gorobei", "kanbei", "katsushiro")
     learned_games = run_games(GameConfig(lineup, "easy", "learned"), 200, seed=5)
@@ -404,7 +404,7 @@ def test_doubt_weighs_fewer_questions_and_changes_only_close_calls():
 def test_questions_left_out_get_the_base_answers():
     """`weigh` second-fight (4) weighs Kikuchiyo's second fight only: without Kikuchiyo at the table, keeper's
     games exactly; the turn's action alone (1) already changes them."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     lineup = ("gorobei", "kanbei", "katsushiro")
     keeper_games = run_games(GameConfig(lineup, "easy", "keeper"), 200, seed=5)
@@ -420,7 +420,7 @@ def test_a_settled_game_is_played_out_by_the_base_and_games_stay_independent():
     play the same games."""
     import numba
 
-    from kiai.strategies.playing import run_games, set_threads
+    from kiai.strategies.run.games import run_games, set_threads
 
     cfg = GameConfig(FOUR, "hard", "selfplay", {"settled": 0.1})
     whole = run_games(cfg, 400, seed=9)
@@ -584,7 +584,7 @@ def test_a_value_plays_as_its_header_says_unless_the_user_says_otherwise(tmp_pat
     from kiai.simcore.config import ConfigError
     from kiai.training import value as valuefit
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     sha = load_components(None).sha256
     zeros = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
@@ -616,7 +616,7 @@ def test_a_result_names_the_parameters_its_games_were_played_with(tmp_path):
     from kiai.simcore.components import load_components
     from kiai.training import value as valuefit
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     sha = load_components(None).sha256
     rng = np.random.default_rng(8)
@@ -645,7 +645,7 @@ def test_a_value_trained_on_some_questions_learns_and_plays_those_only(tmp_path)
     from kiai.simcore.components import load_components
     from kiai.training import value as valuefit
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     sha = load_components(None).sha256
     shapes = valuefit.zero_value(valuefit.ValueSettings(player="selfplay", h1=32, h2=16))
@@ -685,7 +685,7 @@ def test_selfplay_plays_its_familys_shipped_value_where_kiai_ships_one(tmp_path,
     from kiai.simcore.components import load_components
     from kiai.training import value as valuefit
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     comp = load_components(None)
     zeros = tmp_path / "selfplay-3-easy.npz"
@@ -793,7 +793,7 @@ def test_weigh_takes_the_questions_by_name(capsys):
     """`weigh` names the questions (action, cards, second-fight, joined by '+'), or their sum as
     before; a result says them by name; another word is refused in one line before any game."""
     from conftest import one_line_error, run
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     by_name = GameConfig(FOUR, "easy", "selfplay", {"weigh": "cards+second-fight"})
     assert by_name.param_dict()["weigh"] == "cards+second-fight"

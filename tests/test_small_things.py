@@ -25,12 +25,12 @@ ROOT = Path(kiai.__file__).resolve().parent.parent
 def no_games(monkeypatch):
     """Any game played fails the test: bad input is refused before the work starts."""
     from kiai.reports.playing import play
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
 
     def refuse(*a, **k):
         raise AssertionError("bad input was not refused before the work started")
 
-    for module, name in ((play, "play_block"), (playing, "run_one"), (playing, "record_game")):
+    for module, name in ((play, "play_block"), (games, "run_one"), (games, "record_game")):
         monkeypatch.setattr(module, name, refuse)
 
 
@@ -69,13 +69,31 @@ def test_sweep_refuses_a_line_up_listed_twice(capsys, no_games, tmp_path, lineup
 
 def test_one_line_up_in_two_seat_orders_is_two_seatings(no_games):
     """Given as typed, two seat orders of one line-up are two seatings to play, not a duplicate."""
-    from kiai.sweep_plan import Axes, grid_plan
-    from kiai.configs import load_components
+    from kiai.inputs.sweep_plan import Axes, grid_plan
+    from kiai.inputs.configs import load_components
 
     axes = Axes.of("easy", None, ["kyuzo,kanbei,heihachi", "kanbei,kyuzo,heihachi"], None, "given", "reference",
                    None, None)
     plan = grid_plan(axes, ["reference"], {}, {}, "auto", load_components(None), None, 0, print)
     assert len(plan) == 2
+
+
+def test_one_reader_of_a_level_list_takes_a_text_or_tunes_repeated_texts():
+    """kiai.inputs.configs.parse_levels reads --difficulty for every command: a text (a sweep's, a
+    training's) or tune's repeated texts, each text's levels in turn, each level once."""
+    from kiai.errors import KiaiError
+    from kiai.inputs.configs import load_components, parse_levels
+
+    comp = load_components(None)
+    assert parse_levels(None, comp) == ["normal"]
+    assert parse_levels("Easy, hard", comp) == ["easy", "hard"]
+    assert parse_levels(["easy", "normal,hard"], comp) == ["easy", "normal", "hard"]
+    assert parse_levels(["all"], comp) == parse_levels("all", comp)
+    for given in ("easy,easy", ["easy", "easy"], ["easy", "normal,easy"]):
+        with pytest.raises(KiaiError, match="--difficulty lists easy twice; give each value once"):
+            parse_levels(given, comp)
+    with pytest.raises(KiaiError, match="--difficulty 'easy,,hard' has an empty name"):
+        parse_levels(["normal", "easy,,hard"], comp)
 
 
 # ------------------------------------------------------ the hint for a strategy listed twice
@@ -200,12 +218,12 @@ def _interrupted(code, out, err, what):
 
 @pytest.mark.parametrize("earlier", [None, "an earlier file\n"])
 def test_ctrl_c_on_record_says_the_output_was_left_as_it_was(capsys, monkeypatch, tmp_path, earlier):
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
 
     out = tmp_path / "rec.jsonl"
     if earlier is not None:
         out.write_text(earlier)
-    _interrupt_after(monkeypatch, playing, "record_game", 2)
+    _interrupt_after(monkeypatch, games, "record_game", 2)
     code, stdout, err = run(capsys, "record", "-s", "kyuzo,kanbei", "-d", "easy", "-n", 5, "--out", out, "--force")
     _interrupted(code, stdout, err, f"{out} left as it was")
     assert (out.read_text() if out.exists() else None) == earlier
@@ -213,9 +231,9 @@ def test_ctrl_c_on_record_says_the_output_was_left_as_it_was(capsys, monkeypatch
 
 
 def test_ctrl_c_on_record_to_standard_output_says_how_many_were_written(capsys, monkeypatch):
-    from kiai.strategies import playing
+    from kiai.strategies.run import games
 
-    _interrupt_after(monkeypatch, playing, "record_game", 2)
+    _interrupt_after(monkeypatch, games, "record_game", 2)
     code, out, err = run(capsys, "record", "-s", "kyuzo,kanbei", "-d", "easy", "-n", 5)
     assert code == 130 and len(out.splitlines()) == 2, (code, err)
     assert err.strip().splitlines() == ["kiai: interrupted; 2 game records written to standard output"], err

@@ -4,11 +4,12 @@ engine itself."""
 import numpy as np
 import pytest
 
-from kiai import solve as S
+from kiai.reports.search.solve import solve_deals
 from kiai.simcore.events import EV_CARDS, EV_DECISION, EV_RANDOM, EV_STACK, STK_ROUND, TR_COLS
 from kiai.simcore.results import N_OUT, O_OUTCOME
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import play_batch
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run import solve as S
+from kiai.strategies.run.games import play_batch
 
 LINEUP = ("daisuke", "gorobei", "katsushiro", "kikuchiyo")
 
@@ -75,7 +76,7 @@ def test_keyed_outcomes_do_not_depend_on_the_line_played():
 
 def test_event_keying_is_off_by_default():
     config = GameConfig(LINEUP, "normal", "counter")
-    from kiai.strategies.playing import kernel_config, run_games
+    from kiai.strategies.run.games import kernel_config, run_games
 
     assert int(kernel_config(config)[0].event_keyed) == 0
     keyed = S.keyed_outcomes(LINEUP, "normal", 40, seed=3, strategy="counter")
@@ -85,7 +86,7 @@ def test_event_keying_is_off_by_default():
 
 @pytest.fixture(scope="module")
 def easy_solved():
-    return S.solve(LINEUP, "easy", 4, seed=0, budget=3000)
+    return solve_deals(LINEUP, "easy", 4, seed=0, budget=3000)
 
 
 def test_every_won_line_replays_as_a_win(easy_solved):
@@ -110,7 +111,7 @@ def _last_life(stack, line=()):
     from scenario import Position
 
     cards = Cards()
-    pos = Position(S._table(HAND, "heroic"))
+    pos = Position(S.table_config(HAND, "heroic"))
     for seat in (1, 2):
         pos.defence(seat, cards.guard()).passed(seat)
     pos.defence(0, cards.guard()[1:])  # farm and doll, no hat
@@ -168,7 +169,7 @@ def test_hand_built_deal_lost_whatever_is_played_is_proved_lost_r4_r9_r15():
 def test_no_strategy_wins_a_deal_proved_lost():
     """Real deals (none proved lost at this budget, PILOT-60) and the hand-built one that is: every
     strategy, honest or cheating, loses each deal the solver proved lost."""
-    solved = S.solve(LINEUP, "heroic", 6, seed=0, budget=3000)
+    solved = solve_deals(LINEUP, "heroic", 6, seed=0, budget=3000)
     lost = [s.game for s in solved if s.answer == "lost"]
     for strategy in ("counter", "selfplay"):
         out = S.keyed_outcomes(LINEUP, "heroic", 6, seed=0, strategy=strategy)

@@ -11,7 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from kiai import solve as S
+from kiai.reports.search import solve as search
+from kiai.solve import MAX_BUDGET
+from kiai.strategies.run import solve as S
 
 THREE = "kanbei,kyuzo,heihachi"
 
@@ -24,16 +26,15 @@ def _cells(path) -> dict:
 
 
 def test_the_bracket_keeps_every_cell_it_was_not_asked_for_and_replaces_one_asked_with_other_settings(tmp_path):
-    from kiai.bracket import solve_bracket
-
+    solve_bracket = search.solve_bracket
     out = tmp_path / "b.parquet"
-    solve_bracket(out, "2-easy,3-easy", deals=2, budget=20)
+    solve_bracket(out, [(2, "easy"), (3, "easy")], deals=2, budget=20)
     met = []
-    solve_bracket(out, "2-easy", deals=2, budget=20, on_deal=met.append)  # the same settings: kept, not solved
+    solve_bracket(out, [(2, "easy")], deals=2, budget=20, on_deal=met.append)  # the same settings: kept, not solved
     assert met == [] and _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (60, 20, 2)}
-    solve_bracket(out, "2-normal", deals=2, budget=20)  # another cell: the others stay
+    solve_bracket(out, [(2, "normal")], deals=2, budget=20)  # another cell: the others stay
     assert _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (60, 20, 2), (2, "normal"): (60, 20, 2)}
-    table = solve_bracket(out, "3-easy", deals=3, budget=30, seed=61)  # other settings: that cell replaced whole
+    table = solve_bracket(out, [(3, "easy")], deals=3, budget=30, seed=61)  # other settings: that cell replaced whole
     assert _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (61, 30, 3), (2, "normal"): (60, 20, 2)}
     assert set(zip(table["n_samurai"], table["difficulty"])) == {(3, "easy")}  # the cells asked
 
@@ -44,7 +45,7 @@ def test_the_cap_leaves_the_tables_of_budgets_to_200000_as_they_were_and_bounds_
 
     for budget in (1, 2_000, 20_000, 200_000, 1_000_000):
         assert S.table_bits(budget) == before(budget)
-    assert S.table_bits(S.MAX_BUDGET) == S.TT_MAX_BITS >= 20
+    assert S.table_bits(MAX_BUDGET) == S.TT_MAX_BITS >= 20
     assert S.table_bits(200_000) <= S.TT_MAX_BITS  # uncapped up to here: the table never fills
 
 
@@ -65,9 +66,9 @@ def test_the_top_budget_solves_a_deal_that_ends_early_within_bounded_memory():
 
     start = lost_whatever()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    solver = S.Solver(HAND, "heroic", budget=S.MAX_BUDGET)
+    solver = S.Solver(HAND, "heroic", budget=MAX_BUDGET)
     assert solver.tt1.nbytes + solver.tt2.nbytes <= 2 * 8 << S.TT_MAX_BITS <= 256 << 20
-    s = solver.solve(0, 0, S.MAX_BUDGET, start=start)
+    s = solver.solve(0, 0, MAX_BUDGET, start=start)
     assert s.answer == "lost" and s.nodes < 50
     grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
     assert grown * 1024 < (2 * 8 << S.TT_MAX_BITS) + (64 << 20), grown
@@ -106,7 +107,7 @@ def test_kiai_solve_bracket_names_itself_for_a_wrong_suffix(capsys, tmp_path):
 def test_a_bracket_table_of_string_team_sizes_is_refused_in_one_line_naming_the_file_and_column(capsys, tmp_path):
     from conftest import one_line_error, run
 
-    from kiai.reports.page.bracket import read_solved
+    from kiai.reports.search.solved_table import read_solved
 
     bad = tmp_path / "b.parquet"
     pd.DataFrame([{"n_samurai": "3", "difficulty": "easy", "lineup": "a,b", "seed": 60, "game": 0, "budget": 5,
@@ -125,16 +126,17 @@ def test_a_bracket_table_of_string_team_sizes_is_refused_in_one_line_naming_the_
 
 
 def test_a_cell_of_two_settings_is_never_pooled_on_the_page(tmp_path):
-    from kiai.reports.page import bracket as B
+    from kiai.reports.findings.bracket import cell_brackets
+    from kiai.reports.search.solved_table import read_solved
 
     rows = [{"n_samurai": 3, "difficulty": "easy", "lineup": "a,b", "seed": seed, "game": g, "budget": 2000,
              "deals": 2, "answer": "won", "nodes": 1} for seed in (60, 61) for g in range(2)]
     path = tmp_path / "b.parquet"
     pd.DataFrame(rows).to_parquet(path)
     with pytest.raises(ValueError, match="3 samurai easy"):
-        B.read_solved(path)
+        read_solved(path)
     with pytest.raises(ValueError, match="3 samurai easy"):
-        B.cell_brackets(pd.DataFrame(rows))
+        cell_brackets(pd.DataFrame(rows))
 
 
 def test_the_page_shows_each_cell_with_its_own_seed_and_budget():
@@ -143,7 +145,7 @@ def test_the_page_shows_each_cell_with_its_own_seed_and_budget():
     rows = [{"n_samurai": n, "difficulty": "easy", "lineup": "a,b", "seed": seed, "game": g, "budget": budget,
              "deals": 400, "answer": "won", "nodes": 1}
             for n, seed, budget in ((2, 60, 2000), (3, 61, 5000)) for g in range(400)]
-    blocks = B.section(pd.DataFrame(rows))
+    blocks = B.bracket_blocks(pd.DataFrame(rows))
     table = [b[1] for b in blocks if b[0] == "table"][0]
     assert table[["seed", "budget"]].values.tolist() == [["60", "2,000"], ["61", "5,000"]]
     assert "each cell's budget" in blocks[1][1]
@@ -194,19 +196,18 @@ def test_ctrl_c_on_kiai_solve_says_in_one_line_that_the_output_is_left_as_it_was
 
 
 def test_ctrl_c_on_kiai_solve_bracket_keeps_the_finished_cells(capsys, tmp_path, monkeypatch):
-    import kiai.bracket
     from conftest import run
 
     out = tmp_path / "b.parquet"
-    kiai.bracket.solve_bracket(out, "2-normal", deals=1, budget=5, seed=0)
-    solve_cell = kiai.bracket.solve_cell
+    search.solve_bracket(out, [(2, "normal")], deals=1, budget=5, seed=0)
+    solve_cell = search.solve_cell
 
     def second_stops(n, level, *a, **k):
         if (n, level) == (3, "easy"):
             raise KeyboardInterrupt
         return solve_cell(n, level, *a, **k)
 
-    monkeypatch.setattr(kiai.bracket, "solve_cell", second_stops)
+    monkeypatch.setattr(search, "solve_cell", second_stops)
     code, text, err = run(capsys, "solve", "--bracket", out, "--cells", "2-easy,3-easy", "-n", 1, "--budget", 5)
     assert code == 130 and text == ""
     lines = [x for x in err.strip().splitlines() if not x.startswith("solve: ")]

@@ -11,8 +11,8 @@ from scenario import Position
 from kiai.simcore.events import EV_FIGHT, EV_PASS, EV_SUPPORT
 from kiai.simcore.results import O_DECISIONS, O_ERR, O_ILLEGAL, O_OUTCOME
 from kiai.strategies.registry import REGISTRY, get
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

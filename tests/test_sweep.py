@@ -14,9 +14,10 @@ from pandas.api import types as ptypes
 from kiai.cli.main import main
 from kiai.reports.playing import play as P
 from kiai.reports.playing import stopping
+from kiai.reports.playing import grid as G
 from kiai.reports.playing import sweep as S
 from kiai.reports.playing import tables as T
-from kiai.reports.page.report import load_results
+from kiai.reports.findings.views import load_results
 from kiai.simcore.seatings import canonical_seating, lineup_key, seating_key
 from kiai.simcore.stats import proportion_ci
 from kiai.reports.playing.summary import Tally
@@ -340,8 +341,8 @@ def test_interrupted_table_write_keeps_the_previous_table(table, tmp_path, monke
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_all_seatings_are_the_distinct_ones(n):
-    lineups = S.expand_lineups([n], "all", None, 0)[:3]
-    seatings = S.expand_seatings(lineups, "all")
+    lineups = G.expand_lineups([n], "all", None, 0)[:3]
+    seatings = G.expand_seatings(lineups, "all")
     assert len(seatings) == 3 * math.factorial(n - 1)
     for lineup in lineups:
         mine = [s for s in seatings if lineup_key(s) == lineup_key(lineup)]
@@ -349,7 +350,7 @@ def test_all_seatings_are_the_distinct_ones(n):
         assert len({seating_key(s) for s in mine}) == len(mine)  # no two are rotations
         for s in mine:  # the mirror image is a different seating, and is listed
             assert canonical_seating(s[::-1]) in mine and canonical_seating(s[::-1]) != s
-    assert S.expand_seatings(lineups, "given") == [tuple(x) for x in lineups]
+    assert G.expand_seatings(lineups, "given") == [tuple(x) for x in lineups]
 
 
 def test_cli_plays_every_seating_of_a_given_lineup(tmp_path, capsys):
@@ -386,9 +387,9 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
         return Tally.of(rows)
 
     monkeypatch.setattr(P, "play_range", quarter)
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
-    rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, S.Request(precision=0.01),
+    rows = S.run_plan([(0, GameConfig(("heihachi", "kyuzo", "daisuke")))], 1, G.Request(precision=0.01),
                       P.LocalBackend(), block=3000)  # fmt: skip
     assert rows[0]["games"] == 8000 and rows[0]["wins"] == 2000
     assert stopping.half_width(2000, 8000) <= 0.01 < stopping.half_width(1000, 4000)
@@ -397,8 +398,8 @@ def test_precision_stops_at_the_first_batch_precise_enough(monkeypatch):
 
 
 def test_precision_on_the_engine_matches_a_direct_count(tmp_path, capsys):
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     seating, level, h = ("heihachi", "daisuke", "gorobei"), "normal", 0.004
     def half_width(k, n):
@@ -430,11 +431,11 @@ def test_dask_cluster_gives_the_same_table(tmp_path):
     from kiai.reports.playing.presets import merge_plans
 
     def plan():
-        lineups = S.expand_lineups([3, 4], "sample", 1, 2)
-        return merge_plans(S.build_plan(["easy", "hard"], S.expand_seatings(lineups, "all"),
-                                        S.strategy_variants(["reference"], {})))  # fmt: skip
+        lineups = G.expand_lineups([3, 4], "sample", 1, 2)
+        return merge_plans(G.build_plan(["easy", "hard"], G.expand_seatings(lineups, "all"),
+                                        G.strategy_variants(["reference"], {})))  # fmt: skip
 
-    for request in (S.Request(games=2500), S.Request(precision=0.01, start=500, max_games=4000)):
+    for request in (G.Request(games=2500), G.Request(precision=0.01, start=500, max_games=4000)):
         local = S.Sweep(plan(), 11, request, tmp_path / "local.parquet", force=True).run(P.LocalBackend(), block=700)
         with DaskBackend.local(2, 1, plan()[0], processes=False) as backend:
             assert len(backend.threads) == 2 and set(backend.threads.values()) == {1}
@@ -529,9 +530,9 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, words):
 def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays():
     """A sweep row's params are the parameters as set: the family values' own play (their headers,
     which simulate prints as played) differs by table, and the report would otherwise split
-    selfplay into a strategy per family (charts.strategy_labels); the model column tells them apart."""
-    from kiai.reports.page import charts
-    from kiai.strategies.game_config import GameConfig
+    selfplay into a strategy per family (rows.strategy_labels); the model column tells them apart."""
+    from kiai.reports.findings.rows import strategy_labels
+    from kiai.strategies.run.config import GameConfig
 
     configs = [GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke"), "normal", "selfplay"),
                GameConfig(("gorobei", "katsushiro"), "hard", "selfplay")]
@@ -539,4 +540,4 @@ def test_selfplay_is_one_strategy_in_a_sweep_whatever_each_familys_value_plays()
     rows = pd.DataFrame([T.config_columns(c) for c in configs])
     assert rows["params"].map(json.loads).eq(configs[0].param_dict()).all()
     assert rows["models"].nunique() == 2
-    assert set(charts.strategy_labels(rows)) == {"selfplay"}
+    assert set(strategy_labels(rows)) == {"selfplay"}

@@ -19,8 +19,8 @@ from kiai.strategies.nets import afterstate as A
 from kiai.strategies import selfplay
 from kiai.training import teacher as T
 from kiai.training.families import Family
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 
 from conftest import one_line_error, run
 from test_selfplay import _features, table_at
@@ -106,7 +106,7 @@ def test_the_lookahead_as_selfplays_teacher_plays_the_same_games_and_labels_ever
     assert (np.bincount(q) >= 2).all() and (np.bincount(q, lab["chosen"]) == 1).all()
     assert ((lab["estimate"] >= 0) & (lab["estimate"] <= 1)).all() and lab["x"].shape[1] == A.N_AFTER
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.playing import label_games
+    from kiai.strategies.run.games import label_games
 
     with pytest.raises(ConfigError, match="labels come from"):  # learned's labels: a planner that weighs
         label_games(GameConfig(FOUR, "easy", "lookahead", {**params, "decisions": 0}), 1, seed=4)
@@ -235,7 +235,7 @@ def test_judge_following_the_default_plays_the_defaults_games_bit_for_bit(lineup
     assert (other["estimate"] != lab["estimate"]).any()
     # following another value: the games of selfplay playing it
     from kiai.strategies.nets import modelfile as M
-    from kiai.strategies.playing import following
+    from kiai.strategies.run.games import following
 
     theirs = M.load(M.family_path(len(lineup), level), M.AFTER)
     arrays = {k: v * (0.5 if k == "w3" else 1.0) for k, v in theirs.arrays.items()}
@@ -300,15 +300,16 @@ def test_labels_that_cannot_be_written_leave_no_file_behind(tmp_path, monkeypatc
 def test_the_followed_defaults_record_is_built_once_a_table_and_value(monkeypatch):
     """follow_default builds the default's record for a table and value once, and points every
     later planner record of that table at the same one."""
-    from kiai.strategies import playing, selfplay
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies import selfplay
+    from kiai.strategies.run import games
+    from kiai.strategies.run.config import GameConfig
 
-    monkeypatch.setattr(playing, "_FOLLOWED", {})
+    monkeypatch.setattr(games, "_FOLLOWED", {})
     built = []
     real = selfplay.data_record
     monkeypatch.setattr(selfplay, "data_record", lambda config: built.append(config) or real(config))
     cfg = GameConfig(("gorobei", "kanbei"), "easy", "judge", {"follow": 1})
     recs = [np.zeros(1, dtype=[("follow_fn", "i8"), ("follow_at", "i8")]) for _ in range(2)]
     for rec in recs:
-        playing.follow_default(cfg, rec)
+        games.follow_default(cfg, rec)
     assert len(built) == 1 and recs[0]["follow_at"] == recs[1]["follow_at"] != 0

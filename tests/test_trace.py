@@ -10,8 +10,8 @@ import pytest
 from conftest import run
 from kiai.simcore.codes import FAMILY_BONUSES, FARMSTEAD_BACKS, LEVELS, PENALTIES, SAMURAI, WOUND_STATES
 from kiai.simcore.trace import WORDS, describe
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_one
 
 pytestmark = pytest.mark.usefixtures("engine")
 

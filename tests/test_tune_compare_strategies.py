@@ -15,8 +15,8 @@ from kiai.cli.main import main
 from kiai.reports.search import tune as T
 from kiai.simcore.stats import holm, paired_test
 from kiai.simcore import results as L
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games
 from kiai.strategies.registry import DEFAULT
 from conftest import one_line_error, run
 

@@ -8,8 +8,8 @@ from scenario import Position
 
 from kiai.training import village_fit as VF
 from kiai.strategies.lookahead import WIN_FIT, win_chance
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_one
 
 pytestmark = pytest.mark.usefixtures("engine", "one_thread")
 

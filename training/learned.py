@@ -4,7 +4,7 @@ Each iteration
 1. plays games with the teacher: the lookahead weighing every question as it is asked
    (strategies.lookahead, `decisions` 1) over the current model (iteration 0: over keeper);
    each weighed question becomes a label: its features and what each option was worth by
-   rollouts (strategies.playing.label_games);
+   rollouts (strategies.run.games.label_games);
 2. fits the two networks (strategies.nets.modelfile) to all labels so far: for each question, the
    network's scores of the legal options are regressed on their rollout values, both taken
    relative to keeper's answer (what matters is which option is better); with `fits`
@@ -243,7 +243,7 @@ def _tables(settings: Settings) -> list:
 
 
 def _configs(lineup, level, components, strategy: str, model: Path | None, params: dict | None = None):
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     return GameConfig(tuple(lineup), level, strategy, params=params or {}, components=components,
                       model=str(model) if model is not None else None)
@@ -262,7 +262,7 @@ def teacher(settings: Settings, lineup, level, components, model: Path, k: int):
 def label(folder: Folder, settings: Settings, k: int, components, stages: Stages) -> np.ndarray:
     """Step 1: the teacher plays `games` games over the training tables; its weighed questions
     are the labels (iteration-k/labels.npy)."""
-    from kiai.strategies.playing import label_games
+    from kiai.strategies.run.games import label_games
 
     path = folder.iteration(k) / "labels.npy"
     if path.exists():
@@ -332,7 +332,7 @@ def select(folder: Folder, settings: Settings, k: int, candidates: list, header:
     """Wins of each candidate model on the same `select_games` deals spread over the training
     tables (never the evaluation's, which stay a fair test of the kept model)."""
     from kiai.simcore.results import O_OUTCOME
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     tables = _tables(settings)
     per = [settings.select_games // len(tables) + (i < settings.select_games % len(tables)) for i in range(len(tables))]
@@ -355,7 +355,7 @@ def select(folder: Folder, settings: Settings, k: int, candidates: list, header:
 
 
 def _threads() -> int:
-    from kiai.strategies.playing import set_threads
+    from kiai.strategies.run.games import set_threads
 
     return set_threads(None)
 
@@ -365,7 +365,7 @@ def evaluate(folder: Folder, settings: Settings, k: int, components, stages: Sta
     evaluation table (iteration-k/eval.json); the teacher on the first `teacher_games` only."""
     from kiai.simcore.stats import paired_test, proportion_ci
     from kiai.simcore.results import O_OUTCOME
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     path = folder.iteration(k) / "eval.json"
     if path.exists():
@@ -468,7 +468,7 @@ def finish_ensemble(folder: Folder, settings: Settings, best: int, components, s
     from kiai.simcore.stats import paired_test, proportion_ci
     from kiai.simcore.results import O_OUTCOME
     from kiai.strategies.nets.modelfile import ensemble, load
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     its = list(range(max(0, best - settings.members + 1), best + 1))
     single = folder.iteration(best) / "model.npz"

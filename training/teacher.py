@@ -137,8 +137,8 @@ def label(path: Path, settings, components, stages, it: int, follows: str | None
     `keep` of its questions (every answer of each), saved to path. With `--loss regret` the games
     are the default's, playing the value file `follows` (the iteration's start), and the teacher
     weighs every answer of its questions (FOLLOWS: DAgger)."""
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import following
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import following
 
     within = settings.loss == "regret"
     drawn = V.tables(settings, it)

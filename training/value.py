@@ -208,7 +208,7 @@ def collect(config, games: int, seed: int, game_offset: int = 0, per_game: int =
     with judge playing, TABLES_BASE with its base): the features there, whether its game was
     won, its game's index, and the per-game result rows."""
     from kiai.strategies.judge import ROW_WIDTH
-    from kiai.strategies.playing import Collect, kernel_config, play_batch
+    from kiai.strategies.run.games import Collect, kernel_config, play_batch
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
     hook = Collect(what, ROW_WIDTH, per_game)
@@ -227,7 +227,7 @@ def collect_afterstates(config, games: int, seed: int, game_offset: int = 0, per
     answer it weighed, whether its game was won, its game's index, and the per-game result rows.
     Other rows that start with their game's index (`width` floats each: a teacher's, TEACH,
     training.teacher) come back the same way, all but that index."""
-    from kiai.strategies.playing import Collect, kernel_config, play_batch
+    from kiai.strategies.run.games import Collect, kernel_config, play_batch
     from kiai.strategies.selfplay import ROW_WIDTH
 
     out = np.zeros((games, N_OUT), dtype=np.int32)
@@ -426,7 +426,7 @@ def _iterate(folder, settings, components, stages, command, threads, mine, start
 def _positions(positions: Path, settings, components, stages, it: int, previous, start) -> None:
     """Iteration `it`'s positions and their TD(lambda) returns, from games played over `previous`
     (selfplay's afterstates, or judge's tables), written to `positions`."""
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     after = settings.player == "selfplay"
     fresh = previous is None or (after and it == 0 and not start)  # outcomes, not returns
@@ -493,8 +493,8 @@ def evaluate(folder: Path, it: int, value: Path, previous: Path | None, settings
     previous one (learned where there is none), learned and the lookahead, on the same deals of
     every evaluation table (evaluation-I.json, kept: a resumed run does not replay it)."""
     from kiai.simcore.stats import paired_test, proportion_ci
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import run_games
 
     path = folder / f"evaluation-{it}.json"
     if settings.eval_games == 0:

@@ -20,8 +20,8 @@ import numpy as np
 from kiai.simcore import events as L
 from kiai.simcore import results as R
 from kiai.simcore.config import ConfigError
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_one
 
 LINEUPS = (
     ("kyuzo", "kikuchiyo", "heihachi", "daisuke"),

@@ -1,6 +1,6 @@
 """Charts and tables drawn from a sweep's results table (one row per configuration).
 
-Every chart function takes the DataFrame (plot_house_rules: reports.page.advice.reading_effects's table
+Every chart function takes the DataFrame (plot_house_rules: reports.findings.advice.reading_effects's table
 of it) and returns a matplotlib Figure, or raises NoChartData with a one-line reason when the
 table holds nothing it could draw. Rows are pooled by summing
 wins and games before any rate or interval is computed, so each interval is that of the pooled
@@ -20,7 +20,8 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from kiai.reports.page.pooling import balanced, whole_counts
+from kiai.reports.findings.pooling import balanced, whole_counts
+from kiai.reports.findings.rows import NoChartData, level_order, pooled_rates, require_columns, with_variant
 from kiai.simcore.stats import proportion_ci_arrays
 from kiai.simcore.codes import LEVEL_PLUSES, LEVELS
 
@@ -43,71 +44,11 @@ ROUNDS = (1, 2, 3)
 _SCORE_COLUMN = re.compile(r"^score_(\d+)$")
 
 
-class NoChartData(Exception):
-    """The table holds nothing this chart could draw; the message says why."""
-
-
 # ---------------------------------------------------------------------------------- helpers
-
-
-def as_bool(values: pd.Series) -> pd.Series:
-    # a CSV round trip may leave "True"/"False" strings, and bool("False") is True
-    if values.dtype == object:
-        return values.astype(str).str.strip().str.lower().isin(("true", "1", "yes"))
-    return values.astype(bool)
-
-
-def strategy_labels(df: pd.DataFrame) -> pd.Series:
-    """Per-row name of what was played: strategy, its params where one strategy ran with
-    several, "(cheating)" for dishonest ones, and ", absent tokens" (", no absent tokens" with two
-    samurai) where the absent-token variant departs from the rules' default (R-18)."""
-    label = df["strategy"].astype(str)
-    if "params" in df:
-        several = df.groupby("strategy")["params"].transform("nunique") > 1
-        label = label.where(~several, label + " " + df["params"].astype(str))
-    if "honest" in df:
-        label = label.where(as_bool(df["honest"]), label + " (cheating)")
-    if "absent_tokens" in df:
-        on = as_bool(df["absent_tokens"])
-        two = df["n_samurai"].astype(int) == 2 if "n_samurai" in df else pd.Series(False, index=df.index)
-        # the rules' default (R-18) has them on with two samurai and off otherwise: only a departure is named
-        label = label.where(~on | two, label + ", absent tokens")
-        label = label.where(on | ~two, label + ", no absent tokens")
-    return label
-
-
-def level_order(values) -> list[str]:
-    """Levels present, easy to heroic, any unknown ones after them."""
-    present = set(map(str, values))
-    return [lv for lv in LEVELS if lv in present] + sorted(present - set(LEVELS))
 
 
 def grade_label(score: int, level: str) -> str:
     return f"{score}" + "+" * LEVEL_PLUSES.get(level, 0)
-
-
-def require_columns(df: pd.DataFrame, columns) -> None:
-    missing = [c for c in columns if c not in df]
-    if missing:
-        raise NoChartData(f"the table lacks column(s) {', '.join(missing)}")
-    if df.empty or df["games"].sum() <= 0:
-        raise NoChartData("the table holds no games")
-
-
-def with_variant(df: pd.DataFrame) -> pd.DataFrame:
-    d = df.assign(variant=strategy_labels(df), difficulty=df["difficulty"].astype(str))
-    return d[d["games"] > 0]
-
-
-def pooled_rates(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Sum wins and games over rows sharing `by`, each row counted once (pooling.balanced); add
-    win_rate, ci_low, ci_high, ci_method."""
-    pooled = balanced(df, by).groupby(by, as_index=False, sort=False)[["wins", "games"]].sum()
-    pooled = pooled[pooled["games"] > 0].reset_index(drop=True)
-    lo, hi, method = proportion_ci_arrays(*whole_counts(pooled["wins"], pooled["games"]))
-    return pooled.assign(
-        win_rate=pooled["wins"] / pooled["games"], ci_low=lo, ci_high=hi, ci_method=method
-    )
 
 
 def figure(nrows: int, ncols: int, panel_w: float, panel_h: float, **kw):
@@ -139,10 +80,10 @@ def plot_winrate_by_level(df: pd.DataFrame, strong: pd.DataFrame | None = None) 
     Heroic's 0.05% read on one chart (a panel per strategy): each point with its 95% interval and
     its rate written beside it; a level and team size that won no game is an open triangle on the
     axis, labelled with its games. A line-up played in several seatings counts by its row seated
-    in its own order (advice.one_seating_per_lineup). `strong` (stronger.strongest_rates): kiai's
+    in its own order (advice.one_seating_per_lineup). `strong` (views.strongest_rates): kiai's
     strongest player's rates too, open circles on dashed lines, where either player won a game."""
-    from kiai.reports.page.advice import one_seating_per_lineup
-    from kiai.reports.page.wording import fmt_rate
+    from kiai.reports.findings.advice import one_seating_per_lineup
+    from kiai.reports.findings.wording import fmt_rate
 
     require_columns(df, ["difficulty", "n_samurai", "strategy", "games", "wins"])
     d = with_variant(df)
@@ -268,7 +209,7 @@ def place_all_labels(fig) -> None:
 
 
 def _strong_points(ax, strong: pd.DataFrame, colour, floor: float) -> None:
-    """kiai's strongest player's rates at one level (stronger.strongest_rates columns), beside the default's
+    """kiai's strongest player's rates at one level (views.strongest_rates columns), beside the default's
     points: open circles a little to the left (the default's labels sit below left only for the
     harder levels, and the strongest wins more), joined by a dashed line, with their 95% intervals
     (an interval that reaches zero ends at the axis); at the team sizes where it won a game on its own
@@ -290,7 +231,7 @@ def plot_lineups(df: pd.DataFrame, n: int) -> Figure:
     played in several seatings counts by its row seated in its own order). A panel is ranked, best
     on top, only when its line-ups differ (advice.pick_avoid); otherwise they stay in name order,
     and a level where no line-up won says so instead."""
-    from kiai.reports.page import advice
+    from kiai.reports.findings import advice
 
     require_columns(df, ["difficulty", "n_samurai", "lineup", "strategy", "games", "wins"])
     grid = advice.one_seating_per_lineup(df.assign(difficulty=df["difficulty"].astype(str)))

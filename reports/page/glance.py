@@ -2,7 +2,7 @@
 of kiai's default player and of its strongest, coloured by how hard the level is for that team.
 
 A strongest player's rate whose 95% interval holds the default's rate is shown as "within noise"
-of it (≈), never as a lower figure: it plays few deals (stronger.strongest_rates), and a reader
+of it (≈), never as a lower figure: it plays few deals (views.strongest_rates), and a reader
 must not take the stronger player for the weaker one.
 """
 
@@ -12,8 +12,10 @@ import html
 
 import pandas as pd
 
-from kiai.reports.page.advice import levels_present
-from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.findings.advice import level_rates, levels_present
+from kiai.reports.findings.wording import fmt_ci, fmt_pct, fmt_rate
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import Inputs
 
 # (lowest win rate, word, colour): the bands a cell is coloured by, the default player's rate
 BANDS = (
@@ -59,6 +61,11 @@ def cells(rates: pd.DataFrame, strong: pd.DataFrame) -> list[dict]:
                     "strong_ci": fmt_ci(mine[key]["lo"], mine[key]["hi"]) if key in mine else "",
                     "colour": colour})
     return out
+
+
+def section(page: Page, inputs: Inputs) -> None:
+    """The section "At a glance": the grid of every team size and level played."""
+    page.add(*glance_blocks(level_rates(inputs.scope.grid), inputs.views.strong))
 
 
 def glance_blocks(rates: pd.DataFrame, strong: pd.DataFrame) -> list[tuple]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.page.advice import difference, levels_present
-from kiai.reports.page.wording import fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.findings.advice import difference, levels_present
+from kiai.reports.findings.wording import fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import Inputs
 
 KEY = ("difficulty", "seating", "strategy", "params", "absent_tokens", "rules", "seed", "games")
 COLUMNS = ["file", "components_sha256", "difficulty", "n_samurai", "lineups", "games", "wins_main", "wins_file",
@@ -70,9 +72,10 @@ def compare_files(df: pd.DataFrame, strategy: str | None = None, names: dict | N
         columns="_o").reset_index(drop=True)
 
 
-def add_section(page, df: pd.DataFrame, strategy: str, names: dict | None = None) -> None:
+def section(page: Page, inputs: Inputs) -> None:
     """The report's part on other component files (a subsection of House rules), when the table
-    holds games of one, or `names` lists one: `page` is reports.page.report's page."""
+    holds games of one, or `names` (the report's `components`) lists one."""
+    df, strategy, names = inputs.everything, inputs.views.strategy, inputs.components
     files = compare_files(df, strategy, names)
     if files.empty and not names:
         return

@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.page import advice, charts
-from kiai.reports.page.scope import spread
+from kiai.reports.findings import advice
+from kiai.reports.findings.ladder import distinct_games
+from kiai.reports.findings.rows import as_bool, strategy_labels
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import Inputs, spread
 from kiai.words import plural
+
+
+def section(page: Page, inputs: Inputs) -> None:
+    """The section "How these results were made"."""
+    v = inputs.views
+    page.add(*methods_blocks(v.shown, inputs.notes or {}, rules_note(inputs.everything, v.rules)))
 
 
 def rules_note(df: pd.DataFrame, shown: str) -> str:
     """The methods' line on the rule readings (docs/rules.md section 14) the table played."""
-    from kiai.reports.page.ladder import distinct_games
-
     rules = advice.rules_of(distinct_games(df))  # each configuration once, as the tables count it
     others = sorted(set(rules) - {shown})
     text = f"Rule readings (docs/rules.md section 14, `kiai rules`): {shown}"
@@ -24,10 +31,8 @@ def rules_note(df: pd.DataFrame, shown: str) -> str:
 
 
 def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None) -> list[tuple]:
-    from kiai.reports.page.ladder import distinct_games
-
     once = distinct_games(df)  # two runs of the same deals count as the tables count them: the longer once
-    labels = charts.strategy_labels(df)
+    labels = strategy_labels(df)
     strategies = []
     for label, sub in df.groupby(labels, sort=True):
         params = sorted(set(sub["params"].astype(str))) if "params" in sub else []
@@ -56,7 +61,7 @@ def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None)
     blocks = [("h2", "How these results were made"), ("ul", items), ("p", statement)]
     if raced(df):
         blocks.append(("p", race_statement()))
-    if "honest" in df and not charts.as_bool(df["honest"]).all():
+    if "honest" in df and not as_bool(df["honest"]).all():
         blocks.append(("p", "Strategies marked (cheating) see hidden information; they show what "
                             "perfect knowledge could reach and are not a fair difficulty measure."))
     return blocks

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page.charts import NoChartData, place_all_labels
+from kiai.reports.findings.rows import NoChartData
+from kiai.reports.page.charts import place_all_labels
 from kiai.reports.files import atomic_write
 
 IMAGE_FORMATS = ("png", "svg")

@@ -1,12 +1,15 @@
-"""What the main rows of a report cover, in words, for each section to say; and the small helpers
-the sections share."""
+"""What every section of the page reads (Inputs), what the main rows of a report cover, in words,
+for each section to say (Scope); and the small helpers the sections share."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
-from kiai.reports.page import advice
-from kiai.reports.page.wording import fmt_pp
+from kiai.reports.findings import advice
+from kiai.reports.findings.views import Views
+from kiai.reports.findings.wording import fmt_pp
 from kiai.words import plural
 
 
@@ -45,6 +48,20 @@ class Scope:
                 "the width of its 95% interval); rates pooled over the line-ups of a team size are known far more "
                 "closely. Every interval on this page is a 95% interval, and a finding is stated only when the "
                 'data separate it from the alternatives; otherwise the page says "within noise".')
+
+
+@dataclass
+class Inputs:
+    """What the page's sections read, made once by reports.page.report.write_report: each section is a
+    function (page, inputs) of reports.page.report.SECTIONS."""
+
+    title: str  # the page's title
+    everything: pd.DataFrame  # the whole table, the rows of every component file
+    views: Views  # the rows of the main component file each part reads (reports.findings.views)
+    scope: Scope  # what the main rows cover, in words
+    notes: dict | None  # the caller's lines for the methods ({what: value})
+    components: dict | None  # {sha256: name} of other component files (reports.page.house)
+    solved: pd.DataFrame | None  # the solve stage's table (reports.page.bracket), None where there is none
 
 
 def summary(df: pd.DataFrame) -> str:

@@ -1,34 +1,24 @@
 """The report's sections after the headline: which line-up, seating, house rules and common mistakes,
-the skill ladder, and how games were lost (reports.page.report assembles them)."""
+and how games were lost (reports.page.report lists every section in page order)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.page import advice, charts, ladder
+from kiai.reports.findings import advice
+from kiai.reports.findings.effects import best_worst_seatings, neighbour_effect_tests, samurai_effects
+from kiai.reports.findings.advice import names
+from kiai.reports.findings.wording import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page import charts
 from kiai.reports.page import effects as eff
-from kiai.reports.page.advice import names
-from kiai.reports.page.wording import fmt_ci, fmt_p, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate
-from kiai.reports.page.charts import NoChartData
 from kiai.reports.page.render import Page
-from kiai.reports.page.scope import Scope, csv_columns, spread
+from kiai.reports.page.scope import Inputs, csv_columns, spread
 from kiai.words import plural
 
 COMPACT = 3  # rows kept at each end of a long table shown on the page; the CSV holds them all
 SEATING_ROWS = 10  # seatings table: the line-ups where seating matters most, shown on the page
 
 # ------------------------------------------------------------------------------ content
-
-LADDER_CAPTION = (
-    "Skill ladder",
-    "For each level and team size, the win rate of each strategy on the same tables and deals: "
-    "`reference` (the plain baseline), `keeper`, `learned`, `selfplay` (kiai's default, which weighs its answers "
-    "by a value of the table learned by self-play), the `lookahead` and `judge`, the strong tier, which plays "
-    "each answer two turns on and values the table it reaches (both on fewer games, since they play many times "
-    "slower than `selfplay`), and, as a ceiling, "
-    "`foresight`, which cheats by seeing every hidden card. The climb from `reference` to `judge` is what "
-    "skill wins; what even `foresight` loses is the deal.",
-)
 
 # heading and how-to-read text of the charts drawn from every level's games, keyed by their file names
 CAPTIONS = {
@@ -46,7 +36,9 @@ CAPTIONS = {
 }
 
 
-def lineups(page: Page, main: pd.DataFrame, scope: Scope) -> None:
+def lineups(page: Page, inputs: Inputs) -> None:
+    """The section "Which line-up": each samurai's effect, and the line-ups of each team size."""
+    scope = inputs.scope
     page.add(("h2", "Which line-up"))
     grid = scope.grid
     if grid.empty:
@@ -60,7 +52,7 @@ def lineups(page: Page, main: pd.DataFrame, scope: Scope) -> None:
                        "samurai minus that of the line-ups without him, in percentage points: purple helps, orange "
                        "hurts. A cell marked * (in bold) has a 95% interval (Newcombe's) that excludes zero; the "
                        "others are within noise. Seven samurai have no line-up without any of them."))
-        effects = eff.samurai_effects(grid)
+        effects = samurai_effects(grid)
         page.csv("samurai_effects.csv", effects.drop(columns="variant").rename(columns={"difficulty": "level"}),
                  "each samurai's effect, with its interval")
     rates = advice.lineup_rates(grid)
@@ -143,7 +135,9 @@ def _pick_seatings(main: pd.DataFrame, grid: pd.DataFrame) -> tuple[list[dict], 
     return rows, every
 
 
-def seating(page: Page, main: pd.DataFrame, scope: Scope) -> None:
+def seating(page: Page, inputs: Inputs) -> None:
+    """The section "Seating": the pick's seatings, neighbour effects, and every line-up's seatings."""
+    main, scope = inputs.views.main, inputs.scope
     page.add(("h2", "Seating"), ("h3", "The line-up to pick, in every seating"))
     rows, every = _pick_seatings(main, scope.grid)
     if rows:
@@ -166,7 +160,7 @@ def seating(page: Page, main: pd.DataFrame, scope: Scope) -> None:
         return
     level, n = where
     part = main[(main["difficulty"] == level) & (main["n_samurai"] == n)]
-    seatings = eff.best_worst_seatings(part)
+    seatings = best_worst_seatings(part)
     page.add(("p", scope.line(f"{level}, {n} samurai, the {plural(len(seatings), 'line-up')} played in several "
                               f"seatings there ({plural(int(seatings['seatings'].sum()), 'seating')}, "
                               f"{spread(part['games'])} games each)")))
@@ -176,7 +170,7 @@ def seating(page: Page, main: pd.DataFrame, scope: Scope) -> None:
                    "helps, orange hurts, grey had no seating with that pair. A cell marked * (in bold) differs from "
                    "zero (a t-test over the seatings that put A left of B, Holm-adjusted over the cells); the "
                    "others are within noise."))
-    tests = eff.neighbour_effect_tests(part)
+    tests = neighbour_effect_tests(part)
     if tests:
         mean, count, p = next(iter(tests.values()))
         cells = pd.DataFrame({"a_left_of_b": [a for a in mean.index for _ in mean.columns],
@@ -212,7 +206,10 @@ def _seatings_table(table: pd.DataFrame, n: int) -> pd.DataFrame:
     })
 
 
-def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -> None:
+def house_rules(page: Page, inputs: Inputs) -> None:
+    """The section "House rules and common mistakes": each rule reading against the rules' own, and
+    two samurai without absent tokens."""
+    played, strategy, scope = inputs.views.played, inputs.views.strategy, inputs.scope
     page.add(("h2", "House rules and common mistakes"))
     rules = advice.reading_effects(played, strategy)
     if rules.empty:
@@ -267,29 +264,9 @@ def house_rules(page: Page, played: pd.DataFrame, strategy: str, scope: Scope) -
                  })))
 
 
-def skill_ladder(page: Page, shown: pd.DataFrame) -> None:
-    heading, text = LADDER_CAPTION
-    page.add(("h2", heading))
-    try:
-        table = ladder.ladder_table(shown)
-    except NoChartData as exc:
-        page.add(("note", f"Not drawn: {exc} (make report plays the presets ladder and ladder-planners)."))
-        return
-    games = [c for c in table if c.endswith(" games")]
-    rows = ladder.ladder_rows(shown)
-    seeds = sorted(set(rows["seed"].astype(int))) if "seed" in rows else []
-    page.add(("p", f"Scope: every level played, {', '.join(map(str, sorted(set(table['samurai']))))} samurai, "
-                   f"{int(table['line-ups'].max())} line-ups per level and team size, seated in their own order; "
-                   "games per strategy, level and team size: " + "; ".join(f"`{c[: -len(' games')]}` {ladder.spread(table[c])}"
-                                                       for c in games)
-                   + f"; the rules' own readings, seed {', '.join(map(str, seeds)) or 'not recorded'}."))
-    page.chart("skill_ladder", ladder.plot_ladder, heading, shown)
-    page.add(("p", text + " The scale is logarithmic and shared by the levels; an open triangle on the axis is a "
-                          "strategy that won no game there."), ("table", table.drop(columns=games)))
-    page.csv("ladder.csv", csv_columns(ladder.ladder_rates(shown)), "the skill ladder's rates")
-
-
-def losses_and_grades(page: Page, main: pd.DataFrame, scope: Scope) -> None:
+def losses_and_grades(page: Page, inputs: Inputs) -> None:
+    """The sections "How games were lost" and "Scores and grades of won games"."""
+    scope = inputs.scope
     for stem, plot in (("loss_causes", charts.plot_loss_causes), ("score_grades", charts.plot_score_grades)):
         heading, how_to_read = CAPTIONS[stem]
         # one seating per line-up, as the level table: the many seatings of a few line-ups at one level

@@ -1,25 +1,31 @@
-"""The report's section "Does it hold for stronger players?" (reports.page.agreement computes it)."""
+"""The report's section "Does it hold for stronger players?" and its chart (reports.findings.agreement
+computes it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from kiai.reports.page import advice, agreement
-from kiai.reports.page.advice import names
-from kiai.reports.page.wording import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.findings import advice, agreement
+from kiai.reports.findings.advice import names
+from kiai.reports.findings.agreement import REVERSED, STRONG, TOP, shared_difference
+from kiai.reports.findings.rows import NoChartData, level_order
+from kiai.reports.findings.wording import fmt_ci, fmt_pp, fmt_pp_ci, fmt_rate
+from kiai.reports.page import charts
 from kiai.reports.page.render import Page
-from kiai.reports.page.scope import csv_columns, spread
+from kiai.reports.page.scope import Inputs, csv_columns, spread
 from kiai.words import plural
 
 AGREEMENT_HEADING = "Does it hold for stronger players?"
 
 
-def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strategy: str) -> None:
+def section(page: Page, inputs: Inputs) -> None:
     """Three findings of the page played again by kiai's strongest player on the same deals
-    (reports.page.agreement): the win rate by level and team size, each samurai's effect, the best and
+    (reports.findings.agreement): the win rate by level and team size, each samurai's effect, the best and
     worst line-ups; their rank correlations, and a flag on each part the two reverse beyond noise."""
-    from kiai.reports.page.strongest import STRONGEST_PLAYER, who
+    from kiai.reports.findings.strongest import STRONGEST_PLAYER, who
 
+    shown, main, strategy = inputs.views.shown, inputs.views.main, inputs.views.strategy
     strong = agreement.STRONG
     page.add(("h2", AGREEMENT_HEADING))
     pairs = agreement.paired_rows(shown, strategy, strong)
@@ -61,7 +67,7 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
               "ones: a flag needs a clear difference both ways. The rank correlation is Spearman's, with its "
               "p-value."))
     where = f" at {cell[0]}, {cell[1]} samurai" if cell is not None else ""
-    page.chart("agreement", agreement.plot_agreement, AGREEMENT_HEADING, rates, effects, shown_lineups, strategy,
+    page.chart("agreement", plot_agreement, AGREEMENT_HEADING, rates, effects, shown_lineups, strategy,
                strong, where)
     page.add(("p", f"Left, each level and team size: {STRONGEST_PLAYER}'s win rate against `{strategy}`'s, on the "
                    "same tables and deals, where either won a game (log scales; above the dashed diagonal the "
@@ -79,7 +85,7 @@ def agreement_section(page: Page, shown: pd.DataFrame, main: pd.DataFrame, strat
 
 def _levels_part(page: Page, rates: pd.DataFrame, orders: pd.DataFrame, strategy: str, strong: str) -> None:
     """How hard, played by both: a table of the two rates per level and team size, the orders reversed."""
-    from kiai.reports.page.strongest import STRONGEST_PLAYER
+    from kiai.reports.findings.strongest import STRONGEST_PLAYER
 
     page.add(("h3", f"How hard, played by {STRONGEST_PLAYER}"))
     table = rates.assign(cell=[f"{fmt_rate(r.wins_a, r.games_a)} → {fmt_rate(r.wins_b, r.games_b)}"
@@ -100,7 +106,7 @@ def _levels_part(page: Page, rates: pd.DataFrame, orders: pd.DataFrame, strategy
 
 def _checks_part(page: Page, cell, effects, every, shown_lineups, reversals, strategy: str, strong: str) -> None:
     """Each samurai's effect, and the best and worst line-ups, played by both, at the check's cell."""
-    from kiai.reports.page.strongest import STRONGEST_PLAYER
+    from kiai.reports.findings.strongest import STRONGEST_PLAYER
 
     level, n = cell
     page.add(("h3", f"Each samurai's effect, played by {STRONGEST_PLAYER}"),
@@ -135,7 +141,7 @@ def _checks_part(page: Page, cell, effects, every, shown_lineups, reversals, str
 
 
 def _suffixed(table: pd.DataFrame, strategy: str, strong: str) -> pd.DataFrame:
-    """reports.page.agreement's columns for a CSV: the suffixes _a and _b as the strategies' names."""
+    """reports.findings.agreement's columns for a CSV: the suffixes _a and _b as the strategies' names."""
     strong = strong.replace(" ", "_")
     return table.rename(columns=lambda c: c[:-2] + "_" + strategy if c.endswith("_a")
                         else c[:-2] + "_" + strong if c.endswith("_b") else c)
@@ -201,48 +207,88 @@ def _reversal_blocks(table: pd.DataFrame, what: str, among: str, strategy: str, 
                     f"the {strong} {fmt_pp(r.diff_b)} ({fmt_pp_ci(r.lo_b, r.hi_b)})." for r in flagged.itertuples()])]
 
 
-def shared_difference(pairs: pd.DataFrame, strong: str) -> tuple[float, float, float] | None:
-    """(strongest - default, lo, hi) read over the deals both played (simcore.stats.paired_difference:
-    the rows of one seed met the same deals), for one cell's paired rows (agreement.paired_rows)
-    where every row kept its games' wins (tables' `outcomes`: the agreement stage's race reads
-    them), one row per line-up and player, the rows of a seed on the same games; None otherwise (the
-    caller falls back on Newcombe's interval)."""
-    from kiai.reports.playing.tables import outcome_bits
-    from kiai.simcore.stats import deal_parts, paired_difference
-
-    if pairs.empty or "outcomes" not in pairs:
-        return None
-    counts = pairs.groupby(["lineup", "strategy"]).size()
-    if counts.max() != 1 or pairs.groupby("lineup")["strategy"].nunique().min() != 2:
-        return None
-    bits = [outcome_bits(t) for t in pairs["outcomes"]]
-    if any(b is None or b.size != int(n) for b, n in zip(bits, pairs["games"])):
-        return None
-    if (pairs.groupby("seed")["games"].nunique() != 1).any():
-        return None
-    return paired_difference(deal_parts(bits, pairs["strategy"].astype(str) == strong, pairs["seed"]))
+# ------------------------------------------------------------------------------- chart
 
 
-def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
-    """kiai's strongest player's win rate by level and team size, beside `main` (the default's,
-    advice.level_rates over all its line-ups), with a 95% interval: columns difficulty, n_samurai,
-    lineups, wins and games (its own, pooled: advice.level_rates), rate, lo, hi.
+def plot_agreement(rates: pd.DataFrame, effect: pd.DataFrame | None, shown: pd.DataFrame | None,
+                   strategy: str, strong: str = STRONG, where: str = ""):
+    """Up to three panels: the win rate of every level and team size where either won a game (the
+    strong tier's against the default strategy's, on log scales, the diagonal where they are
+    equal); each samurai's
+    effect; the best and worst line-ups (best on top); in the last two each strategy is a colour
+    and each value has its 95% interval, and a row that the two reverse beyond noise is labelled
+    (reversed). `where` ends the last two panels' titles (' at easy, 4 samurai')."""
+    if rates.empty:
+        raise NoChartData(f"no configuration was played by both {strategy} and {strong}")
+    dots = [part for part in (effect, shown) if part is not None and not part.empty]
+    fig, axes = charts.figure(1, 1 + len(dots), min(charts.MAX_WIDTH / (1 + len(dots)), 3.7), 3.6)
+    axes = list(axes[0])
+    _scatter_levels(axes[0], rates, strategy, strong)
+    colours = {strategy: charts.OKABE_ITO[3], strong: charts.OKABE_ITO[4]}
+    ax = axes[1] if effect is not None and not effect.empty else None
+    if ax is not None:
+        rows = effect.iloc[::-1]
+        labels = [s + (" (reversed)" if st == REVERSED else "") for s, st in zip(rows["samurai"], rows["status"])]
+        _paired_dots(ax, rows, ("diff", "ci_low", "ci_high"), labels, colours, strategy, strong)
+        ax.axvline(0, color="#888888", linewidth=0.8)
+        ax.set_xlabel("with him minus without (pp)")
+        ax.set_title(f"each samurai's effect{where}")
+    if shown is not None and not shown.empty:
+        ax = axes[-1]
+        rows = shown.iloc[::-1]
+        _paired_dots(ax, rows, ("rate", "lo", "hi"), [advice.names(x, short=True) for x in rows["lineup"]], colours,
+                     strategy, strong)
+        if len(rows) == 2 * TOP:  # the best above the line, the worst below
+            ax.axhline(TOP - 0.5, color="#888888", linewidth=0.8, linestyle=":")
+        ax.set_xlabel("win rate (%)")
+        ax.set_title(f"best and worst line-ups{where}")
+    if dots:
+        handles, labels = axes[-1].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncols=2)
+    return fig
 
-    Only where it played every line-up the default did (the agreement stage does; the skill
-    ladder's few line-ups are no rate of a team size), and only the agreement stage's games where
-    the table holds them (agreement.own_race: not the ladder's games of the same player); a
-    configuration played twice counts by its longer run of the same deals. Its rate is read on its
-    own games: each line-up met deals of its own, so they are independent. The default's games on
-    the same deals would not narrow it: on a deal the two players' wins barely correlate (the
-    play's own luck outweighs the deal's), so the default's rate plus the difference on the deals
-    both played is wider than this."""
-    from kiai.reports.page.agreement import own_race
-    from kiai.reports.page.ladder import distinct_games
-    from kiai.reports.page.strongest import tiers
 
-    strong = own_race(df[(tiers(df) == "strongest").to_numpy()]) if not df.empty else df
-    own = advice.level_rates(advice.grid_rows(distinct_games(strong))) if not strong.empty else advice.level_rates(strong)
-    keys = ["difficulty", "n_samurai"]
-    own = own.merge(main[[*keys, "lineups"]].rename(columns={"lineups": "lineups_all"}), on=keys)
-    own = own[own["lineups"] == own["lineups_all"]].reset_index(drop=True)
-    return own.reindex(columns=[*keys, "lineups", "wins", "games", "rate", "lo", "hi"])
+def _scatter_levels(ax, rates: pd.DataFrame, strategy: str, strong: str) -> None:
+    """The strong tier's win rate against the default's, a dot per level and team size where either
+    won a game, numbered by team size; one that won nothing is an open triangle on its axis."""
+    rates = rates[(rates["wins_a"] > 0) | (rates["wins_b"] > 0)]
+    both = rates[(rates["wins_a"] > 0) & (rates["wins_b"] > 0)]
+    low = min(float(both["rate_a"].min()), float(both["rate_b"].min())) * 100 / 2 if len(both) else 0.01
+    floor = max(low, 1e-3)
+    for level in level_order(rates["difficulty"]):
+        part = rates[rates["difficulty"] == level]
+        colour = charts.OKABE_ITO[charts.LEVELS.index(level) % 8] if level in charts.LEVELS else charts.OKABE_ITO[6]
+        x = np.maximum(part["rate_a"].to_numpy(float) * 100, floor)
+        y = np.maximum(part["rate_b"].to_numpy(float) * 100, floor)
+        none = (part["wins_a"].to_numpy() == 0) | (part["wins_b"].to_numpy() == 0)
+        ax.scatter(x[~none], y[~none], s=16, color=colour, label=level, zorder=3)
+        ax.scatter(x[none], y[none], s=22, facecolors="none", edgecolors=colour, marker="v", zorder=3)
+        for xi, yi, n in zip(x, y, part["n_samurai"]):
+            ax.annotate(str(int(n)), (xi, yi), textcoords="offset points", xytext=(3, 2), fontsize=6.5, color=colour)
+    ax.plot([floor, 100], [floor, 100], color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(floor / 1.3, 130)
+    ax.set_ylim(floor / 1.3, 130)
+    ticks = [t for t in (0.01, 0.1, 1, 10, 100) if floor / 1.3 <= t <= 100]
+    ax.set_xticks(ticks, [f"{t:g}%" for t in ticks])
+    ax.set_yticks(ticks, [f"{t:g}%" for t in ticks])
+    ax.set_xlabel(f"{strategy}'s win rate")
+    ax.set_ylabel(f"{strong}'s win rate")
+    ax.set_title("win rate by level (number: samurai)")
+    ax.grid(color="#eeeeee")
+    ax.legend(loc="upper left", fontsize=7)
+
+
+def _paired_dots(ax, rows: pd.DataFrame, columns: tuple[str, str, str], labels: list[str], colours: dict,
+                 strategy: str, strong: str) -> None:
+    """Two dots per row, `strategy`'s above `strong`'s, each with its interval: columns (value, low,
+    high), suffixed _a and _b, in 0..1 (drawn in percent)."""
+    y = np.arange(len(rows))
+    for offset, suffix, name in ((0.17, "a", strategy), (-0.17, "b", strong)):
+        v, l, h = (rows[f"{c}_{suffix}"].to_numpy(float) for c in columns)
+        ax.errorbar(v * 100, y + offset, xerr=charts.yerr(v, l, h), fmt="o", markersize=3.5, color=colours[name],
+                    capsize=charts.CAPSIZE, label=name)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.grid(axis="x", color="#eeeeee")

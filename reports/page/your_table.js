@@ -25,7 +25,7 @@
     list.forEach(function (s, i) { if (rank(s) < rank(list[first])) { first = i; } });
     return list.slice(first).concat(list.slice(0, first)).join(",");
   }
-  // figures come worded by Python (reports/page/wording.py), as the page's tables word them
+  // figures come worded by Python (reports/findings/wording.py), as the page's tables word them
   function rate(r) {
     return "<strong>" + r.pct + "</strong> (" + count(r.wins) + " of " + count(r.games) + " games; 95% interval " + r.ci + ")";
   }

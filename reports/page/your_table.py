@@ -14,9 +14,11 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from kiai.reports.page import advice
-from kiai.reports.page.effects import samurai_effects
-from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci
+from kiai.reports.findings import advice
+from kiai.reports.findings.effects import samurai_effects
+from kiai.reports.findings.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci
+from kiai.reports.page.render import Page
+from kiai.reports.page.scope import Inputs
 from kiai.simcore.codes import LEVELS, SAMURAI
 from kiai.simcore.stats import proportion_ci_arrays
 
@@ -64,9 +66,9 @@ def _strongest(shown: pd.DataFrame) -> dict[str, dict]:
     """kiai's strongest player's wins and games of each level and line-up (its rows of the rules' own
     readings, the agreement stage's where the table holds them (agreement.own_race), one seating
     per line-up, each configuration's longest run once), with a 95% interval."""
-    from kiai.reports.page.agreement import own_race
-    from kiai.reports.page.ladder import distinct_games
-    from kiai.reports.page.strongest import tiers
+    from kiai.reports.findings.agreement import own_race
+    from kiai.reports.findings.ladder import distinct_games
+    from kiai.reports.findings.strongest import tiers
 
     if shown.empty:
         return {}
@@ -89,8 +91,8 @@ def _both_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int,
     """{(level, line-up): (the default's wins, games, the strongest's wins)} on the deals both played
     (agreement.paired_rows): the strongest's own figure may pool more deals than these (another
     stage's run on other deals)."""
-    from kiai.reports.page.agreement import STRONG, paired_rows
-    from kiai.reports.page.strongest import default_strategy
+    from kiai.reports.findings.agreement import STRONG, paired_rows
+    from kiai.reports.findings.strongest import default_strategy
 
     pairs = paired_rows(shown, default_strategy())
     if pairs.empty:
@@ -104,7 +106,7 @@ def _both_on_same_deals(shown: pd.DataFrame) -> dict[tuple[str, str], tuple[int,
 
 
 def _words(rate: float, lo: float, hi: float) -> dict[str, str]:
-    """A rate and its interval as the rest of the page words them (reports.page.wording), so that the
+    """A rate and its interval as the rest of the page words them (reports.findings.wording), so that the
     form's figures read exactly as the tables' do."""
     return {"pct": fmt_pct(rate), "ci": fmt_ci(lo, hi)}
 
@@ -240,6 +242,14 @@ def form_html(data: dict) -> str:
         f'<script type="application/json" id="your-table-data">{as_json(data)}</script>'
         f"<script>{script()}</script>"
     )
+
+
+def section(page: Page, inputs: Inputs) -> None:
+    """The section "Your table": the form (HTML), or a note saying where it is (Markdown)."""
+    v = inputs.views
+    page.add(("h2", "Your table"),
+             ("html", form_html(table_data(inputs.scope.grid, v.main, v.shown, v.strategy, v.played)),
+              [("note", markdown_note())]))
 
 
 def markdown_note() -> str:

@@ -36,7 +36,7 @@ class _Stopped(Exception):
 
 def play_block(config, seed: int, offset: int, count: int) -> np.ndarray:
     """Games offset .. offset + count - 1 of `seed`: one row of simcore.results.OUT_NAMES each."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     return run_games(config, count, seed, game_offset=offset)
 
@@ -64,7 +64,7 @@ def play_chunks(config, seed: int, offset: int, count: int,
         if threads is None:
             rows = play_block(config, seed, offset + done, k)
         else:
-            from kiai.strategies.playing import threads_for
+            from kiai.strategies.run.games import threads_for
 
             with threads_for(threads()):
                 rows = play_block(config, seed, offset + done, k)
@@ -88,7 +88,7 @@ def play_range(config, seed: int, offset: int, count: int,
 
 def warm(config) -> None:
     """Compile the engine, or load it from numba's on-disk cache: play one game."""
-    from kiai.strategies.playing import run_games
+    from kiai.strategies.run.games import run_games
 
     run_games(config, 1, 0)
 
@@ -96,7 +96,7 @@ def warm(config) -> None:
 
 class LocalBackend:
     """Plays blocks in this process, earliest configuration first, several at once: up to one
-    block per thread in use (strategies.playing.set_threads), each on one thread of its own, so that
+    block per thread in use (strategies.run.games.set_threads), each on one thread of its own, so that
     one block's Python work (its set-up, its tally) and its last games overlap another's games
     instead of leaving a core idle. A block that plays alone (the last of a round, a one-block
     sweep) plays on every thread, decided again at each kernel call. Blocks may come back in
@@ -104,7 +104,7 @@ class LocalBackend:
     each part of a block is played, for a progress bar that moves within a block."""
 
     def __init__(self, on_games: Callable[[int], None] | None = None, threads: int | None = None):
-        from kiai.strategies.playing import set_threads
+        from kiai.strategies.run.games import set_threads
 
         self._heap: list = []
         self._n = 0

@@ -46,7 +46,7 @@ SWEEP_PRECISION = 0.015
 SEATING_PRECISION = 0.03  # the seatings of every 4-samurai line-up (the advice stage plays the pick's to ADVICE_MARGIN)
 RULE_MARGIN = 0.02
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
-# line-ups are compared (reports.page.advice.recommended_lineups); seatings the main table holds are not
+# line-ups are compared (reports.findings.advice.recommended_lineups); seatings the main table holds are not
 # played again. Raced in rounds of ADVICE_ROUND: a seating stops once it can be neither the best nor
 # the worst, or once its 95% interval is within +-ADVICE_MARGIN (seatings closer than that are as good
 # as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead
@@ -55,7 +55,7 @@ ADVICE_ROUND = 250
 ADVICE_MARGIN = 0.02
 ADVICE_CAP = 4_000
 LADDER_COUNTS = (3, 4, 5)
-LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (reports.playing.sweep.sample_lineups)
+LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (simcore.seatings.sample_lineups)
 LADDER_STRATEGIES = tuple(dict.fromkeys(("reference", "keeper", "learned", DEFAULT_STRATEGY)))
 LADDER_GAMES = 5_000
 PLANNER_STRATEGIES = ("lookahead", "judge", "foresight")
@@ -163,7 +163,7 @@ def rule_changes() -> list[dict]:
 
 
 def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None, model=None) -> list:
-    from kiai.reports.playing.sweep import (
+    from kiai.reports.playing.grid import (
         build_plan,
         expand_lineups,
         expand_seatings,
@@ -186,13 +186,13 @@ def default_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", co
 def advice_plan(results, strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", components=None,
                 model=None) -> list:
     """Every seating of the recommended line-up of each team size of three or more
-    (reports.page.advice.recommended_lineups of `results`, the default sweep's table, for the first
+    (reports.findings.advice.recommended_lineups of `results`, the default sweep's table, for the first
     strategy), at the level its line-ups are compared: all of them race on one rule
     (advice_groups), those the main table holds too (the report counts the longer run of the same
     deals: ladder.distinct_games). ValueError, saying why, when that leaves nothing to play."""
-    from kiai.reports.page import advice
+    from kiai.reports.findings import advice
     from kiai.simcore.seatings import seatings_from
-    from kiai.reports.playing.sweep import build_plan, strategy_variants
+    from kiai.reports.playing.grid import build_plan, strategy_variants
 
     strategies = list(strategies)
     variants = strategy_variants(strategies, {})
@@ -214,11 +214,11 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
                    model=None) -> list:
     """Every line-up `results` (the default sweep's table) holds for the first strategy, seated in
     its own order (advice.grid_rows), at every level: played by that strategy and by the family's
-    strongest player (reports.page.strongest), level by level and team size by team size. ValueError
+    strongest player (reports.findings.strongest), level by level and team size by team size. ValueError
     when `results` holds none of them."""
-    from kiai.reports.page import advice
+    from kiai.reports.findings import advice
     from kiai.strategies.registry import strongest
-    from kiai.reports.playing.sweep import build_plan, strategy_variants
+    from kiai.reports.playing.grid import build_plan, strategy_variants
 
     main = list(strategies)[0]
     grid = advice.grid_rows(results, main)
@@ -238,7 +238,7 @@ def agreement_plan(results, strategies=AGREEMENT_STRATEGIES, absent_tokens: str 
 
 
 def ladder_plan(strategies=LADDER_STRATEGIES, absent_tokens: str = "auto", components=None, model=None) -> list:
-    from kiai.reports.playing.sweep import build_plan, expand_lineups, strategy_variants
+    from kiai.reports.playing.grid import build_plan, expand_lineups, strategy_variants
 
     lineups = expand_lineups(LADDER_COUNTS, "sample", LADDER_LINEUPS, 0)
     return build_plan(list(DEFAULT_LEVELS), lineups, strategy_variants(list(strategies), {}), absent_tokens,
@@ -249,7 +249,7 @@ def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", comp
     """The default sweep's rule line-ups at its rule levels, under the rules' own readings: under
     another component file (--components), the partners of the default sweep's rows of the same
     seatings, which the report's House rules section compares them with (reports.page.house)."""
-    from kiai.reports.playing.sweep import build_plan, strategy_variants
+    from kiai.reports.playing.grid import build_plan, strategy_variants
 
     chosen = [lineup for n in DEFAULT_COUNTS for lineup in rule_lineups(n)]
     return build_plan(list(RULE_LEVELS), chosen, strategy_variants(list(strategies), {}), absent_tokens, components,

@@ -206,7 +206,7 @@ class Cell(Rule):
     """Members play together until the pooled rate of those labelled 1 (equal weight, effective
     games: pooled) has a 95% interval within +-`h`, each side of it (widest_side; the precision the
     report's sentence needs): the
-    interval the report gives kiai's strongest player (reports.page.stronger.strongest_rates), those
+    interval the report gives kiai's strongest player (reports.findings.views.strongest_rates), those
     labelled 0 (the default) playing beside it on the same deals. With `against`, until the
     difference of that pooled rate from the pooled rate of those labelled 0 has a 95% interval
     within +-`h`: Newcombe's (difference_half_width), or with `shared`, the one over the deals both
@@ -249,7 +249,7 @@ class Cell(Rule):
 
 def difference_half_width(w1: int, n1: int, w0: int, n0: int) -> float:
     """The larger side of Newcombe's 95% interval for p1 - p0 (what the report's difference of two
-    players' pooled rates prints: reports.page.advice.difference)."""
+    players' pooled rates prints: reports.findings.advice.difference)."""
     d, lo, hi = difference_ci(w1, n1, w0, n0)
     return max(d - lo, hi - d)
 

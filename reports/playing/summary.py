@@ -11,8 +11,8 @@ from kiai.simcore.stats import proportion_ci
 from kiai.words import plural
 from kiai.simcore import results as L
 from kiai.simcore.version import kiai_version
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import grade
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import grade
 from kiai.simcore.codes import OUTCOMES
 
 MAX_SCORE = 10  # 6 farmsteads + 3 families + 1 for no wound token

@@ -83,7 +83,7 @@ class SweepError(ValueError):
 
 def config_columns(config) -> dict:
     """The defining columns of a configuration's row."""
-    from kiai.strategies.playing import models_read
+    from kiai.strategies.run.games import models_read
 
     d = config.describe()
     return {
@@ -104,7 +104,7 @@ def config_columns(config) -> dict:
 
 
 def models_text(models: dict[str, str]) -> str:
-    """The `models` column of {role: SHA-256} (strategies.playing.models_read): 'model=...;base=...'."""
+    """The `models` column of {role: SHA-256} (strategies.run.games.models_read): 'model=...;base=...'."""
     return ";".join(f"{role}={sha}" for role, sha in models.items())
 
 

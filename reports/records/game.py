@@ -4,7 +4,7 @@ A record (docs/records.md; its JSON Schema is docs/record.schema.json, reports.r
 gives how the game was made, its setup, every event in order of play (decisions and random
 outcomes as results among them, the public state after each turn and end-of-round step) and its
 result. `write` makes one from a recorded game's event rows (simcore.events,
-strategies.playing.record_game); reports.records.replay reads records and plays them again.
+strategies.run.games.record_game); reports.records.replay reads records and plays them again.
 
 Card ids index the component file's raider cards in the file's order; seats are numbered from 0
 clockwise (R-2); a stack is listed top card first.
@@ -176,7 +176,7 @@ def _events(rows, n: int) -> tuple[list, list[int] | None]:
 
 
 def write(config, seed: int, game: int, row, rows, version: str) -> dict:
-    """The record of game `game` of `seed` under `config` (strategies.game_config.GameConfig), from its
+    """The record of game `game` of `seed` under `config` (strategies.run.config.GameConfig), from its
     results row and recorded event rows."""
     from kiai.simcore.results import OUT_NAMES
 

@@ -117,8 +117,8 @@ def replayed(rec: dict, comp, where: str, version: str) -> dict:
     it is asked nothing while the record's decisions last). Bad fields are RecordErrors, or
     StateErrors naming the field where the schema refuses the record (damaged)."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
-    from kiai.strategies.playing import record_game
+    from kiai.strategies.run.config import GameConfig
+    from kiai.strategies.run.games import record_game
 
     if rec.get("record") != FORMAT or isinstance(rec.get("record"), bool):
         raise RecordError(f"{where}: field 'record' is {rec.get('record')!r}; kiai replays records of format {FORMAT}")

@@ -1,5 +1,8 @@
 """A level that evens out the team sizes (`kiai balance`): for each team size, the setting of the
-level's knobs that brings a player's win rate closest to a target.
+level's knobs that brings a player's win rate closest to a target. The whole search is here: the
+settings (Space), the cross-entropy method and the race (Search), and each team size played and
+verified (Runner, run); reports.search.balance_run runs it and keeps its state, reports.search.balance_page
+writes what it found.
 
 The knobs are what a level's table in the component file sets (simcore.components.Level):
 extra barricades, plunderers per samurai, the lieutenants and bosses added (their offset, so one
@@ -19,9 +22,10 @@ the caller's (`play`), which keeps the search testable on a constructed case wit
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -207,6 +211,169 @@ class Search:
                   f"{100 * w / n:.1f}%: {describe(best)}")  # fmt: skip
         pool = sorted(self.played, key=self.scored)[:RACE]
         return self.race(pool, max(0, math.ceil(math.log2(len(pool)))))[0]
+
+
+# ----------------------------------------------------------------------------------- the run
+
+# Each team size plays a few line-ups (drawn with the seed, each seated in its own order); a
+# setting's win rate pools them. The search plays game indices 0, 1, ... of the seed on every line-up;
+# the verification plays FRESH onwards, which the search never plays, the printed level and the
+# winner on the same deals, and the target (a team size's printed level) too.
+
+FRESH = 10**9  # the verification's first game index: the search never plays so far
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a balance run is asked: the level, the team sizes, the target (a team size or a win
+    rate), the line-ups per size, the games each setting plays in the search, generations and
+    settings per generation, the games of each arm of the verification (games are split evenly
+    over a size's line-ups: each plays as many deals), the seed, the strategy and its parameters."""
+
+    level: str
+    sizes: tuple[int, ...]
+    target_size: int | None
+    target_rate: float | None
+    lineups: int = 4
+    games: int = 2000
+    generations: int = 6
+    candidates: int = 16
+    verify: int = 20_000
+    seed: int = 0
+    strategy: str = "selfplay"
+    params: dict = field(default_factory=dict)
+
+    def house(self, n: int) -> str:
+        """The name of the house level for n samurai."""
+        return f"{self.level}-{n}"
+
+
+def deals(games: int, lineups: int) -> int:
+    """The deals each of `lineups` line-ups plays for `games` games in all (at least)."""
+    return -(-games // lineups)
+
+
+class Runner:
+    """Plays a request's games: `comp` the component data, `lineups[n]` the seatings of each team
+    size, `state` what was played before (reports.search.balance_run.State), `on_games` told of every
+    block of games played."""
+
+    def __init__(self, request: Request, comp, lineups: dict, state,
+                 on_games: Callable[[int], None] | None = None):
+        self.r, self.comp, self.lineups, self.state, self.on_games = request, comp, lineups, state, on_games
+        self.variants: dict = {}
+
+    def variant(self, sp: Space, s: Setting):
+        """The component data with setting s as the house level of sp's team size."""
+        key = (sp.n, s)
+        if key not in self.variants:
+            from kiai.simcore.components import with_levels
+
+            level = sp.level(s, self.r.house(sp.n), self.comp.family_level(self.r.level))
+            self.variants[key] = with_levels(self.comp, [level])[0]
+        return self.variants[key]
+
+    def tables(self, n: int, level: str, comp) -> list:
+        from kiai.strategies.run.config import GameConfig
+
+        return [GameConfig(seating, level, self.r.strategy, dict(self.r.params), components=comp)
+                for seating in self.lineups[n]]
+
+    def games(self, what: str, configs: list, first: int, last: int) -> tuple[int, int]:
+        """Wins and games of configs on indices first..last-1 each (read back from the state
+        where it holds them)."""
+        from kiai.reports.playing.play import play_range
+
+        held = self.state.get(what)
+        if held is None:
+            tallies = [play_range(c, self.r.seed, first, last - first, self.on_games) for c in configs]
+            held = [sum(t.wins for t in tallies), sum(t.games for t in tallies)]
+            self.state.put(what, held)
+        return int(held[0]), int(held[1])
+
+    def play(self, sp: Space) -> Play:
+        """The search's Play for team size sp.n: a setting on game indices first..last-1 of every line-up."""
+        def play(s: Setting, first: int, last: int) -> tuple[int, int]:
+            what = f"{sp.n}|{json.dumps(list(s))}|{first}|{last}"
+            return self.games(what, self.tables(sp.n, self.r.house(sp.n), self.variant(sp, s)), first, last)
+
+        return play
+
+    def printed(self, n: int, first: int, last: int) -> tuple[int, int]:
+        """The printed level's wins and games for n samurai on indices first..last-1."""
+        return self.games(f"{n}|printed|{first}|{last}", self.tables(n, self.r.level, self.comp), first, last)
+
+    def target(self) -> dict:
+        """The target: a win rate, or the printed level's at the target team size on fresh deals."""
+        r = self.r
+        if r.target_rate is not None:
+            return {"rate": r.target_rate, "size": None}
+        wins, games = self.printed(r.target_size, FRESH, FRESH + deals(r.verify, len(self.lineups[r.target_size])))
+        return {"size": r.target_size, **rate(wins, games)}
+
+    def size(self, n: int, target: dict, note: Callable[[str], None]) -> dict:
+        """Team size n: the search, then the printed level and the winner on fresh deals."""
+        r = self.r
+        sp = space(self.comp, r.level, n)
+        k = len(self.lineups[n])
+        search = Search(sp, self.play(sp), target["rate"], deals=deals(r.games, k),
+                          rng=np.random.default_rng([r.seed, n]), note=note)  # fmt: skip
+        best = search.run(r.generations, r.candidates, knob_text)
+        fresh = FRESH + deals(r.verify, k)
+        before = rate(*self.printed(n, FRESH, fresh))
+        after = rate(*self.play(sp)(best, FRESH, fresh))
+        level = sp.level(best, r.house(n), self.comp.family_level(r.level))
+        out = {"n": n, "level": level.name, "setting": dict(zip(KNOBS, best)), "knobs": level.knobs(),
+               "steps": sp.steps(best), "changes": in_words(sp, best), "before": before, "after": after,
+               "space": sp.size,
+               "lineups": [",".join(s) for s in self.lineups[n]]}  # fmt: skip
+        out.update(versus(after, target))
+        rates = [w / g for w, g, _ in search.played.values()]
+        # on the search's deals, the settings tried won from ... to ...: whether any came to either side of the target
+        out["tried"] = {"settings": len(rates), "lowest": min(rates), "highest": max(rates),
+                        "both_sides": min(rates) <= target["rate"] <= max(rates)}  # fmt: skip
+        note(f"{n} samurai: verified on {after['games']:,} fresh games: {100 * after['rate']:.1f}% "
+             f"[{100 * after['ci95'][0]:.1f}%, {100 * after['ci95'][1]:.1f}%], printed {r.level} "
+             f"{100 * before['rate']:.1f}%: {out['changes']}")  # fmt: skip
+        return out
+
+
+def rate(wins: int, games: int) -> dict:
+    from kiai.simcore.stats import proportion_ci
+
+    lo, hi, method = proportion_ci(wins, games)
+    return {"wins": int(wins), "games": int(games), "rate": wins / games, "ci95": [lo, hi], "ci_method": method}
+
+
+def versus(after: dict, target: dict) -> dict:
+    """How far the verified rate is from the target: the difference with its 95% interval
+    (Newcombe's, the target measured; else the verified rate's own interval less the target), and
+    whether the interval holds 0: the target reached."""
+    if target.get("size") is None:
+        lo, hi = (x - target["rate"] for x in after["ci95"])
+        diff = after["rate"] - target["rate"]
+    else:
+        from kiai.reports.findings.advice import difference
+
+        diff, lo, hi = difference(after["wins"], after["games"], target["wins"], target["games"])
+    return {"vs_target": diff, "vs_target_ci95": [lo, hi], "reached": bool(lo <= 0 <= hi)}
+
+
+def run(request: Request, comp, *, state, note: Callable[[str], None],
+        on_games: Callable[[int], None] | None = None) -> dict:
+    """The whole run: the target, then each team size; the figures as balance.json holds them."""
+    from kiai.simcore.seatings import sample_lineups
+
+    sizes = sorted(set(request.sizes) | ({request.target_size} if request.target_size else set()))
+    lineups = {n: sample_lineups(n, request.lineups, request.seed) for n in sizes}
+    runner = Runner(request, comp, lineups, state, on_games)
+    target = runner.target()
+    if target["size"] is not None:
+        note(f"target: {request.level} with {target['size']} samurai wins {100 * target['rate']:.1f}% "
+             f"[{100 * target['ci95'][0]:.1f}%, {100 * target['ci95'][1]:.1f}%] on {target['games']:,} games")
+    results = [runner.size(n, target, note) for n in sorted(request.sizes)]
+    return {"request": asdict(request), "target": target, "sizes": results,
+            "components_sha256": comp.sha256, "components": comp.path}
 
 
 # --------------------------------------------------------------------------------- plain words

@@ -15,21 +15,33 @@ against the best (rank), or, with --strategies, from strategies on one seating (
 or, with --rules, from the values of one rule reading (rule_arms), or, with --components a,b, from
 component files (component_arms), and tests every pair of arms (pairwise). seatings_report,
 strategies_report, rules_report and components_report give what it prints with --json.
+
+compare() plays a Plan (kiai.inputs.compare_plan checks the API's arguments and makes it): the arms
+on the engine's threads, compiled before the clock starts, told to the caller's progress; its
+Comparison prints as `kiai compare` does (reports.search.compare_text).
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kiai.reports.search.compare_text import text
 from kiai.reports.playing import play
 from kiai.simcore.seatings import seatings_from
 from kiai.simcore.stats import holm, paired_test_counts
 from kiai.reports.playing.summary import Tally, summarize
 from kiai.simcore import results as L
+from kiai.strategies.run.games import threads_for
+from kiai.strategies.run.warm import warm_engine
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ALPHA = 0.05
 # a block's win matrix (arms x games, float64 for the pair counts) holds at most this many cells
@@ -39,7 +51,7 @@ PAIR_CELLS = 2_000_000
 @dataclass(frozen=True)
 class Arm:
     label: str
-    config: object  # strategies.game_config.GameConfig
+    config: object  # strategies.run.config.GameConfig
 
 
 def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
@@ -47,7 +59,7 @@ def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: 
     """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
     line-up's first samurai, so the seating as given is the first arm and plays exactly the
     games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     arms = []
     for seating in seatings_from(lineup):
@@ -62,10 +74,10 @@ def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[
                   components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
     """One arm per strategy, all on the one seating given (seat 0 first): (name, overrides), or
     (label, name, overrides) where one strategy is compared with itself under other parameters
-    (kiai.players.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
+    (kiai.inputs.players.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
     rule readings every arm plays."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     given = [s if len(s) == 3 else (s[0], s[0], s[1]) for s in strategies]
     labels = [label for label, _, _ in given]
@@ -86,7 +98,7 @@ def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: di
     reading only; `rules` are the other readings, the same in every arm. The label is
     'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     twice = sorted({v for v in values if list(values).count(v) > 1})
     if twice:
@@ -107,7 +119,7 @@ def component_arms(seating: Sequence[str], difficulty: str, strategy: str, param
     rule readings, so every arm plays the same game indices of a seed and the arms differ in the
     component data (and the level a file names: a house level against the printed one) only."""
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
 
     labels = [label for label, _, _ in files]
     twice = sorted({label for label in labels if labels.count(label) > 1})
@@ -298,3 +310,108 @@ def components_report(played: Sequence[dict], games: int, seed: int) -> dict:
             "honest": d["honest"], "params": d["params"], "absent_tokens": d["absent_tokens"], "rules": d["rules"],
             "games": games, "seed": seed, "kiai_version": d["kiai_version"], "alpha": ALPHA, "files": rows,
             "pairs": pairwise(ordered)}  # fmt: skip
+
+
+# ------------------------------------------------------------------------------- the comparison
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A comparison as planned (kiai.inputs.compare_plan): its arms, of one kind (`mode`: seatings,
+    strategies, readings or components), the games each plays on `seed`, the engine threads of the
+    call (None: the caller's), the seating as typed (seatings) and the reading compared (readings)."""
+
+    mode: str
+    arms: list
+    games: int
+    seed: int
+    threads: int | None
+    typed: str | None
+    reading: str | None
+
+
+_ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading", "components": "file"}
+
+
+def compare(plan: Plan, p) -> Comparison:
+    """Play the plan's arms on the same games, told to `p` (a kiai.Progress), and test them: a
+    Comparison."""
+    arms, games, seed, mode = plan.arms, plan.games, plan.seed, plan.mode
+    with threads_for(plan.threads) as used:
+        warm_engine(*(arm.config for arm in arms), note=p.note)  # every strategy the arms need, before timing
+        start = time.perf_counter()
+        p.start(f"{len(arms)} {mode}", games * len(arms))
+        place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
+
+        def on_arm(arm):
+            p.now(f"{_ARM[mode]} {place[arm.label]}/{len(arms)}: {arm.label}")
+
+        played = play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm)
+        seconds = max(time.perf_counter() - start, 1e-9)
+    return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=plan.typed,
+                      reading=plan.reading)  # fmt: skip
+
+
+class Comparison:
+    """Arms played on the same games, with paired tests: what compare() (kiai.compare) returns.
+
+    `mode` is 'seatings' (every seating of a line-up, each tested against the best), 'strategies',
+    'rules' or 'components' (every pair of arms tested). `arms` lists the arms best first and `pairs` the
+    paired tests of every pair (empty for seatings, whose arms carry their test against the
+    best); both as `kiai compare --json` gives them, and to_json() gives that whole. to_frame()
+    is the arms as a table; `summaries` are the arms' summaries (as kiai.simulate's to_dict()),
+    best first; `seconds` and `threads` say how long the games took, on how many threads."""
+
+    def __init__(self, mode: str, played: list[dict], games: int, seed: int, seconds: float, threads: int,
+                 *, typed: str | None = None, reading: str | None = None):
+        self.mode, self.games, self.seed, self.seconds, self.threads = mode, games, seed, seconds, threads
+        self.typed, self.reading = typed, reading  # the seating as given (seatings); the reading compared (rules)
+        if mode == "seatings":
+            self._json = seatings_report(played, typed, seed)
+            self.arms, self.pairs = self._json, []
+        elif mode == "strategies":
+            self._json = strategies_report(played, games, seed)
+            self.arms, self.pairs = self._json["strategies"], self._json["pairs"]
+        elif mode == "components":
+            self._json = components_report(played, games, seed)
+            self.arms, self.pairs = self._json["files"], self._json["pairs"]
+        else:
+            self._json = rules_report(played, reading, games, seed)
+            self.arms, self.pairs = self._json["readings"], self._json["pairs"]
+        self.summaries = [p["summary"] for p in by_win_rate(played)]
+
+    def to_json(self) -> list | dict:
+        """What `kiai compare --json` prints (json.dumps of it is that line): for seatings a list,
+        best first, else one object with the arms and the pairs."""
+        return copy.deepcopy(self._json)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per arm, best first: its fields, with each interval as two columns (ci_low and
+        ci_high; diff_ci_low and diff_ci_high) and a seating's discordant games as won_only_here and
+        won_only_by_best."""
+        import pandas as pd
+
+        rows = []
+        for arm in self.arms:
+            row = {}
+            for key, value in arm.items():
+                if key == "ci95":
+                    row["ci_low"], row["ci_high"] = value
+                elif key == "diff_ci":
+                    row["diff_ci_low"], row["diff_ci_high"] = value
+                elif key == "discordant":
+                    row["won_only_here"], row["won_only_by_best"] = value
+                else:
+                    row[key] = value
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def __str__(self) -> str:
+        """The text `kiai compare` prints (reports.search.compare_text)."""
+        return text(self)
+
+    def __repr__(self) -> str:
+        best = self.arms[0]
+        label = best.get("seating") or best.get("strategy") or best.get("label")
+        return (f"<Comparison of {len(self.arms)} {self.mode} over {self.games:,} games: best {label} "
+                f"{100 * best['win_rate']:.3f}%>")

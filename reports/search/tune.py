@@ -4,8 +4,8 @@ search) on common random numbers, and a re-evaluation of the winner on fresh gam
 Nothing here touches the engine: the search and the re-evaluation call a `play(candidate,
 configuration, offset, count)` function that returns the per-game wins (a bool array) of games
 offset .. offset + count - 1, for at most BLOCK games at a time, and keep only counts, so memory
-does not grow with the number of games. `kiai tune` passes one that runs the engine; the tests
-pass fakes.
+does not grow with the number of games. `kiai tune` passes one that runs the engine
+(reports.search.tune_run, the loop); the tests pass fakes.
 
 - Candidates (sample_candidates): candidate 0 is the start point (the defaults, or a
   --params-file), and the others are drawn uniformly from each free parameter's [low, high]

@@ -1,7 +1,7 @@
 """The training hook: what a player writes while training collects from its games.
 
 The engine's memory record (simcore.state.MEM) holds one address for it, `mem.collect`: 0 while
-a game is only played, else a COLLECTOR record the run layer made (strategies.playing.Collect). The
+a game is only played, else a COLLECTOR record the run layer made (strategies.run.games.Collect). The
 record says what to write (`what`), where (`rows`: a buffer of `cap` rows, `n` written so far)
 and, for selfplay's own games, the share of its weighed answers it gives at random (`explore`).
 A player writes its rows only where the hook asks for them; nothing it does otherwise depends on

@@ -5,7 +5,7 @@ the default's own positions, DAgger: training.teacher). `salt` draws other sampl
 questions (a second labelling of them).
 
 The followed default's decide() and its record are reached by address: the run layer
-(strategies.playing.follow_default) fills FOLLOW_DATA's fields of a planner record whose `follow`
+(strategies.run.games.follow_default) fills FOLLOW_DATA's fields of a planner record whose `follow`
 is 1.
 """
 

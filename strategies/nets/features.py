@@ -31,9 +31,8 @@ from numba import njit
 
 from kiai.simcore.obs import active_count, can_defend, last_card, left_of, popcount, right_of, talent_mask
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
-from kiai.strategies import keeper
 from kiai.strategies.helpers.playbook import token_value, option_values
-from kiai.strategies.risk import fight_rule
+from kiai.strategies.helpers.reasoning import KIAI_BONUS, confront_score, fight_rule
 from kiai.strategies.helpers.sense import STAY_CHANCE, fight_odds, kept_cost, missing, next_known, seat_danger, state_costs
 from kiai.strategies.helpers.inlining import cold
 
@@ -77,6 +76,7 @@ def _names() -> tuple[str, ...]:
 
 NAMES = _names()
 N_FEATURES = len(NAMES)
+LABEL_WIDTH = 2 + N_FEATURES + N_ACTION  # a weighed question: q, features, each slot's value, the choice
 
 
 @njit(cache=True)
@@ -136,17 +136,17 @@ def fill(p, pub, q, s, a, legal, keeper_slot, x):
 def card_reasoning(p, pub, s, c, legal):
     """keeper's reasoning about card c in s's hand (Q_CARD): the value of each legal option
     (playbook.option_values) and, when he may confront or defend it, the score of confronting
-    (keeper.confront_score; else NaN). The features read both, and keeper.card_answer turns
+    (reasoning.confront_score; else NaN). The features read both, and keeper.card_answer turns
     them into keeper's answer."""
-    values = option_values(pub, s, c, legal, keeper.KIAI_BONUS, p.stay, 1.0)
-    return values, keeper.confront_score(p, pub, s, c) if (legal & 3) == 3 else np.nan
+    values = option_values(pub, s, c, legal, KIAI_BONUS, p.stay, 1.0)
+    return values, confront_score(p, pub, s, c) if (legal & 3) == 3 else np.nan
 
 
 # long: the feature vector written in its schema's order, one block per feature group; cut up, that order
 # (which every model file depends on) would be spread over several functions
 @njit(cache=True)
 def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, score):
-    """fill, given s's fighting rule (risk.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only),
+    """fill, given s's fighting rule (reasoning.fight_rule; read for Q_ACTION and Q_FIGHT_AGAIN only),
     count (sense.fight_odds) and, for Q_CARD, card_reasoning's option values and score, which
     learned also uses for keeper's answer.
 
@@ -275,5 +275,5 @@ def fill_counted(p, pub, q, s, a, legal, keeper_slot, x, rule, odds, values, sco
     return i + N_CARD + 9
 
 
-__all__ = ["N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "NO_RULE", "NO_VALUES", "SCHEMA", "action_slot", "card_reasoning", "fill",
+__all__ = ["LABEL_WIDTH", "N_ACTION", "N_CARD", "N_FEATURES", "NAMES", "NO_RULE", "NO_VALUES", "SCHEMA", "action_slot", "card_reasoning", "fill",
            "fill_counted", "rel"]

@@ -277,7 +277,7 @@ def load(path: str | Path | None, kind: Kind, components=None) -> ModelFile:
     """Read and check a model file of `kind` (None: the shipped one); with `components` (a
     simcore Components), also that its inputs can hold that component data.
 
-    A configuration checks its model, describes it and plays it (strategies.game_config, strategies.playing), and a sweep
+    A configuration checks its model, describes it and plays it (strategies.run.config, strategies.run.games), and a sweep
     builds hundreds of configurations: a file's bytes are read each time but checked and unpacked
     once while they stay the same. The bytes, not the modification time, key that: a file
     rewritten within the clock's tick (a training run's candidate fits) keeps its time but not its

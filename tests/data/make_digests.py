@@ -10,8 +10,8 @@ import hashlib, json, sys
 from pathlib import Path
 import numpy as np
 sys.path.insert(0, "tests")
-from kiai.strategies.game_config import GameConfig
-from kiai.strategies.playing import run_games, run_one
+from kiai.strategies.run.config import GameConfig
+from kiai.strategies.run.games import run_games, run_one
 from kiai.strategies.registry import REGISTRY
 
 PATH = Path(__file__).parent / "digests.json"

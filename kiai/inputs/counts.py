@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kiai.checks import fail, whole
+from kiai.inputs.checks import fail, whole
 from kiai.words import plural
 
 

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiai.checks import check_input, fail, name_text
+from kiai.inputs.checks import check_input, fail, name_text
+from kiai.words import said
 
 
 MAX_PARAMS_FILE = 1_000_000  # bytes: a --params-file holds a few parameters
@@ -162,8 +163,6 @@ def model_notes(configs) -> list[str]:
 
 def _strategy_items(text: str) -> list[str]:
     """--strategies' items: commas inside a strategy's brackets (judge[samples=8,race=0]) part none."""
-    import re
-
     items = [t.strip() for t in re.split(r",(?![^\[]*\])", text)]
     if any(items) and not all(items):
         fail(f"--strategies '{text}' has an empty name; give the strategies separated by single commas")
@@ -195,7 +194,6 @@ def bracket_example(name: str, own: dict) -> str | None:
     """NAME[P=V]: a parameter strategy `name` takes (one a user tunes, where it has one) at a value
     in its range other than its default and than `own`'s; None for a strategy without parameters."""
     from kiai.strategies import registry
-    from kiai.words import said
 
     params = [p for p in registry.get(name).params if p.low < p.high and not p.choices]
     for p in sorted(params, key=lambda p: p.expert):
@@ -212,10 +210,7 @@ def parse_strategy_params(strategies: str, param: list[str] | None,
     """(label, name, overrides) for each strategy of --strategies: NAME, or NAME[P=V,...] with
     parameters of its own, so that one strategy may be compared with itself (judge[samples=8],judge);
     more from --params-file and STRATEGY.NAME=VALUE where the strategy is listed once."""
-    import re
-
     from kiai.strategies import registry
-    from kiai.words import said
 
     items = _strategy_items(strategies)
     if len(items) < 2:

@@ -21,8 +21,8 @@ from kiai.simcore.events import TR_COLS
 from kiai.simcore.gateway import checker_address
 from kiai.simcore.results import N_OUT, OUT_NAMES
 from kiai.strategies import registry
-from kiai.strategies.compiling import compile_side_by_side, decide_address, plan_address, state_records
-from kiai.strategies.game_config import GameConfig
+from kiai.strategies.run.compiling import compile_side_by_side, decide_address, plan_address, state_records
+from kiai.strategies.run.config import GameConfig
 
 MAX_TRACE_ROWS = 200_000  # run_one's event log, at most
 _RECORDS: dict = {}  # data records handed to the engine by address: kept alive here
@@ -250,10 +250,10 @@ def label_games(config: GameConfig, games: int, seed: int, game_offset: int = 0,
                 per_game: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Play games with a planner that weighs questions as they are asked (lookahead with
     `decisions` 1, or judge, over keeper or learned); returns the per-game rows and every weighed
-    question as a training row (strategies.lookahead.LABEL_WIDTH floats), in game order. At
+    question as a training row (strategies.nets.features.LABEL_WIDTH floats), in game order. At
     most `per_game` questions a game are kept on average."""
     from kiai.strategies.helpers.collect import LABELS
-    from kiai.strategies.lookahead import LABEL_WIDTH
+    from kiai.strategies.nets.features import LABEL_WIDTH
 
     info, prm = config.strategy_info, config.param_dict()
     weighs = int(prm.get("decisions", 0)) == 1 if info.name != "judge" else True

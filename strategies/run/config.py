@@ -1,7 +1,7 @@
 """A game's configuration (GameConfig): who sits where, the level, the strategy and its
 parameters, the model it plays and the rules; checked when made, and described for results.
 
-The run layer's plain Python, as are strategies.compiling and strategies.playing: no compiled code,
+The run layer's plain Python, as are strategies.run.compiling and strategies.run.games: no compiled code,
 so editing it recompiles nothing (simcore/sources.py's PLAIN).
 """
 
@@ -48,7 +48,7 @@ class GameConfig(TableFacts):
                     raise modelfile.other_data_error(model, self.components, load_components())
             except ValueError as e:
                 raise ConfigError(str(e)) from None
-        else:  # a command's --model applies to the configurations that play one (kiai.players.check_model)
+        else:  # a command's --model applies to the configurations that play one (kiai.inputs.players.check_model)
             object.__setattr__(self, "model", None)
 
     @property

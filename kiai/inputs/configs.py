@@ -7,8 +7,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from kiai.checks import check_flag, check_input, check_path, fail, listed, name_text, once, split, text_of
-from kiai.players import check_model, resolve_strategy, strongest_for
+from kiai.inputs.checks import check_flag, check_input, check_path, fail, listed, name_text, once, split, text_of
+from kiai.inputs.players import check_model, resolve_strategy, strongest_for
 
 
 DEFAULT_SAMURAI = "kyuzo,kikuchiyo,heihachi,daisuke"
@@ -21,13 +21,9 @@ def parse_samurai(text, option: str = "--samurai") -> tuple[str, ...]:
     from kiai.simcore.seatings import check_known
 
     text = text_of(text, option)
-    if text is None:
+    names = tuple(split(text, option)) if text is not None else ()
+    if not names:
         fail(f"{option} expects a comma-separated list of 2 to 7 names")
-    names = tuple(s.strip() for s in text.split(","))
-    if not any(names):
-        fail(f"{option} expects a comma-separated list of 2 to 7 names")
-    if not all(names):
-        fail(f"{option} '{text}' has an empty name; give the names separated by single commas")
     try:
         check_known(names)
     except ValueError as e:
@@ -99,7 +95,7 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     check_model's notes go to `note`). `strict`: refuse a model made for other component data."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
-    from kiai.strategies.game_config import GameConfig
+    from kiai.strategies.run.config import GameConfig
     from kiai.strategies.registry import STRONGEST_NAME
 
     strategy, overrides = resolve_strategy(strategy, params, params_file)
@@ -122,10 +118,14 @@ def make_config(samurai, difficulty: str, strategy: str | None, params: list[str
     return config
 
 
-def parse_levels(text: str | None, comp) -> list[str]:
-    """--difficulty of a sweep or a tuning: levels, comma-separated, or 'all' (default: normal)."""
+def parse_levels(text, comp) -> list[str]:
+    """--difficulty of a sweep, a tuning or a training: levels, comma-separated, or 'all' (default:
+    normal); a list of such texts (tune's repeatable --difficulty) gives their levels in turn, each
+    once. The one reader of a level list's text."""
     from kiai.simcore.codes import LEVELS
 
+    if text is not None and not isinstance(text, str):
+        return once([lv for item in text for lv in parse_levels(item, comp)], "--difficulty")
     if text is None:
         return ["normal"]
     if text.strip().lower() == "all":

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 
-from kiai.checks import check_flag, check_input, check_path, fail, items_of, once, split, text_of, whole
-from kiai.configs import load_components, parse_counts, parse_levels, parse_rules, parse_samurai
-from kiai.counts import MAX_GAMES, check_games, check_seed, check_threads
+from kiai.inputs.checks import check_flag, check_input, check_path, fail, items_of, once, split, text_of, whole
+from kiai.inputs.configs import load_components, parse_counts, parse_levels, parse_rules, parse_samurai
+from kiai.inputs.counts import MAX_GAMES, check_games, check_seed, check_threads
 from kiai.errors import KiaiError
 from kiai.outputs import claim
-from kiai.paths import check_output
-from kiai.players import check_model, load_params_file, param_value
+from kiai.inputs.paths import check_output, read_results
+from kiai.inputs.players import check_model, load_params_file, param_value
 from kiai.words import plural
 
 SWEEP_GAMES = 10_000  # games per configuration of a sweep that names neither games nor a preset
@@ -63,6 +63,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
     reports.playing.sweep.Sweep bound to `out` or None, the race's groups or None). The claim on
     `out` is entered into `held`, which the caller keeps until the sweep's last write."""
+    from kiai.reports.playing import grid as G
     from kiai.reports.playing import sweep as S
     from kiai.simcore.config import ConfigError
 
@@ -104,10 +105,10 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
                 fail(str(e))
         check_model(model, plan, p.note)
         if loaded is not None:
-            plan = S.with_base_params(plan, loaded.strategy, loaded.params)
+            plan = G.with_base_params(plan, loaded.strategy, loaded.params)
         if games is None and precision is None and race is None:
             games = SWEEP_GAMES
-        request = S.Request(games=games, precision=precision, race=race,
+        request = G.Request(games=games, precision=precision, race=race,
                             **({"max_games": max_games} if max_games is not None else {}))
         groups = None
         if race is not None:
@@ -227,8 +228,7 @@ def results_table(results):
     """--from: a results table as given (a DataFrame), or read from its .parquet or .csv file."""
     if results is None:
         return None
-    from kiai.reports.page.report import UNREADABLE, load_results
-    from kiai.reports.page.table_check import check_results
+    from kiai.reports.findings.table_check import check_results
 
     table, where = results, "--from"
     if not hasattr(results, "columns"):  # not a DataFrame: its file
@@ -238,10 +238,7 @@ def results_table(results):
             fail(f"{where} is a folder; give the results table file (.parquet or .csv)")
         if not path.is_file():
             fail(f"{where}: no such file")
-        try:
-            table = load_results(path)
-        except UNREADABLE as e:  # a damaged or foreign file
-            fail(f"{where}: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}")
+        table = read_results(path, where)
     try:  # the checks `kiai report` makes of a table, and the seat orders the plan reads
         check_results(table)
         if "seating" not in table:
@@ -255,7 +252,7 @@ def grid_plan(axes: Axes, strategies: list[str], param_grid: dict, rule_grid: di
                model, seed: int, note) -> list:
     """The plan of the axes: levels x line-ups (given, or every or K of each team size) x seatings x
     strategy variants x rule readings."""
-    from kiai.reports.playing import sweep as S
+    from kiai.reports.playing import grid as G
 
     levels = parse_levels(axes.difficulty, comp)
     if axes.lineup:
@@ -268,12 +265,12 @@ def grid_plan(axes: Axes, strategies: list[str], param_grid: dict, rule_grid: di
     else:
         mode, k = parse_lineup_mode(axes.lineups)
         counts = parse_counts(axes.players)
-        chosen = S.expand_lineups(counts, mode, k, seed)
+        chosen = G.expand_lineups(counts, mode, k, seed)
         for line in sample_notes(counts, k) if mode == "sample" else ():
             note(line)
-    variants = S.strategy_variants(strategies, param_grid)
-    return S.build_plan(levels, S.expand_seatings(chosen, axes.seatings), variants, absent_tokens, comp, model,
-                        rules=S.rule_variants(rule_grid))  # fmt: skip
+    variants = G.strategy_variants(strategies, param_grid)
+    return G.build_plan(levels, G.expand_seatings(chosen, axes.seatings), variants, absent_tokens, comp, model,
+                        rules=G.rule_variants(rule_grid))  # fmt: skip
 
 
 def describe_sweep(preset: str | None, axes: Axes, strategies: list[str], games: int | None,

@@ -1,14 +1,17 @@
-"""How hard at best, per team size and level: `kiai solve --bracket` and `--check`.
+"""How hard at best, the search: a table's deals solved with perfect information (solve_table, as
+`kiai solve`), and the report's cells, team size by level (solve_bracket, as `kiai solve --bracket`
+and `--check`), written to the solved table (reports.search.solved_table). The engine's side, the
+search of one deal and the games on the same fixed outcomes, is the run layer's
+(strategies.run.solve); the input is checked by kiai.solve.
 
 solve_bracket() solves the deals of each cell (a team size and a level) with perfect information
-(kiai.solve: every random event keyed on the deal and the event, so the deal is a puzzle with one
-answer) and writes one row a deal to a table (.parquet), whole or not at all, after every cell:
-a run stopped half way keeps the cells it finished, and the next run with the same settings (seed,
-budget, deals, and the engine's sources) solves only the others. The table keeps every cell it
-was not asked for; a cell asked with other settings is replaced whole, so each cell's rows share
-one seed, budget and deal count (the page reads them cell by cell). A cell's deals are shared among
-its team size's rule line-ups (reports.playing.presets.rule_lineups: they hold Kikuchiyo), each
-line-up a block of deals.
+(every random event keyed on the deal and the event, so the deal is a puzzle with one answer) and
+writes one row a deal to a table (.parquet), whole or not at all, after every cell: a run stopped
+half way keeps the cells it finished, and the next run with the same settings (seed, budget, deals,
+and the engine's sources) solves only the others. The table keeps every cell it was not asked for;
+a cell asked with other settings is replaced whole, so each cell's rows share one seed, budget and
+deal count (the page reads them cell by cell). A cell's deals are shared among its team size's rule
+line-ups (reports.playing.presets.rule_lineups: they hold Kikuchiyo), each line-up a block of deals.
 
 With `check`, foresight, judge and the default also play every deal on the same fixed outcomes,
 and each row says which of them won it: a deal the solver proved lost must be lost by every one
@@ -17,11 +20,20 @@ and each row says which of them won it: a deal the solver proved lost must be lo
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
-from kiai.checks import fail
-from kiai.simcore.codes import LEVELS
+import pandas as pd
+
+from kiai.errors import KiaiError
+from kiai.outputs import atomic_write, claim
+from kiai.reports.playing.presets import rule_lineups
+from kiai.reports.playing.tables import engine_hash
+from kiai.reports.search.solved_table import read_solved, write_solved_table
+from kiai.simcore.results import O_OUTCOME
+from kiai.strategies.registry import DEFAULT
+from kiai.strategies.run.solve import DEFAULT_BUDGET, Solved, Solver, certify, keyed_outcomes
 
 # every team size at Easy and Normal: at Hard and Heroic most deals stay unknown at any budget the
 # stage's time allows (a tenth of make report's), so they are not solved
@@ -35,59 +47,55 @@ CHECK_PLAYERS = ("default", "judge", "foresight")  # what `--check` plays beside
 FINISHER = "foresight"
 
 
-def parse_cells(text: str | None) -> list[tuple[int, str]]:
-    """--cells '3-easy,4-Normal' as [(3, 'easy'), (4, 'normal')] (levels in any case, as every
-    command takes them); None: the report's cells. One-line errors."""
-    from kiai.checks import once, split
-
-    if text is None:
-        return list(BRACKET_CELLS)
-    cells = []
-    for part in split(str(text), "--cells", "cell"):
-        size, _, level = part.partition("-")
-        level = level.strip().lower()
-        if not size.strip().isdigit() or not 2 <= int(size) <= 7 or level not in LEVELS:
-            fail(f"--cells takes team size-level pairs such as 3-easy,4-normal (2 to 7 samurai; "
-                 f"{', '.join(LEVELS)}), got '{part}'")
-        cells.append((int(size), level))
-    if not cells:
-        fail("--cells takes team size-level pairs such as 3-easy,4-normal")
-    once([cell_name(n, lv) for n, lv in cells], "--cells")
-    return cells
-
-
 def cell_name(n: int, level: str) -> str:
     return f"{n}-{level}"
 
 
-def check_bracket(out, cells, deals: int, seed: int, budget: int) -> list[tuple[int, str]]:
-    """Check `kiai solve --bracket`'s input before any work (one-line errors naming the option)."""
-    from kiai.checks import check_path
-    from kiai.counts import check_games, check_seed
-    from kiai.paths import check_output
-    from kiai.solve import MAX_BUDGET, MAX_DEALS
-
-    cells = parse_cells(cells)
-    check_seed(seed)
-    check_games(deals, most=MAX_DEALS)
-    if not 1 <= int(budget) <= MAX_BUDGET:
-        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
-    check_output(Path(check_path(out, "--bracket")), "--bracket", force=True, suffixes=(".parquet",))
-    return cells
+def solve_deals(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
+                game0: int = 0, order: str = "foresight", on_deal=None) -> list[Solved]:
+    """Solve deals game0 .. game0 + games - 1 of `seed`."""
+    solver = Solver(samurai, level, budget=budget, order=order)
+    out = []
+    for g in range(game0, game0 + games):
+        s = solver.solve(seed, g, budget)
+        out.append(s)
+        if on_deal is not None:
+            on_deal(s)
+    return out
 
 
-def _lineups(n: int) -> list[tuple[str, ...]]:
-    from kiai.reports.playing.presets import rule_lineups
+def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
+                order: str = "foresight", on_deal=None, out=None) -> dict:
+    """`kiai solve` of a table (its input checked: kiai.solve): every deal's answer (won lines certified
+    by the engine) and the shares; with `out`, also written there as JSON (write_solved)."""
+    t0 = time.perf_counter()
+    deals = []
 
-    return rule_lineups(n)
+    def each(s: Solved):
+        d = s.to_dict()
+        if s.answer == "won":
+            d["certified"] = certify(samurai, level, seed, s.game, s.line)
+        deals.append(d)
+        if on_deal is not None:
+            on_deal(d)
+
+    solve_deals(samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
+    counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
+    res = {"samurai": list(samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
+           "order": order, "outcomes": "keyed by event (docs/rules.md R-16a)", **counts,
+           "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
+    if out is not None:
+        write_solved(res, out)
+    return res
+
+
+def write_solved(res: dict, path) -> None:
+    """Write solve_table's answer as JSON to path, whole or not at all (kiai.outputs.atomic_write)."""
+    atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))
 
 
 def _player_wins(lineup, level: str, seed: int, game0: int, count: int) -> dict:
     """{player: [won each deal]} for CHECK_PLAYERS on deals game0.. of `seed`, outcomes keyed."""
-    from kiai.simcore.results import O_OUTCOME
-    from kiai.solve import keyed_outcomes
-    from kiai.strategies.registry import DEFAULT
-
     out = {}
     for player in CHECK_PLAYERS:
         rows = keyed_outcomes(lineup, level, count, seed=seed, strategy=DEFAULT if player == "default" else player,
@@ -98,9 +106,6 @@ def _player_wins(lineup, level: str, seed: int, game0: int, count: int) -> dict:
 
 def _wins_with(player: str, wins: dict, lineup, level: str, seed: int, game: int, game0: int) -> bool:
     """Whether `player` wins deal `game` on its keyed outcomes (read from `wins` where --check played it)."""
-    from kiai.simcore.results import O_OUTCOME
-    from kiai.solve import keyed_outcomes
-
     if player in wins:
         return wins[player][game - game0]
     return int(keyed_outcomes(lineup, level, 1, seed=seed, strategy=player, game0=game)[0, O_OUTCOME]) == 0
@@ -110,11 +115,8 @@ def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=Fal
     """The rows of one cell: its deals 0..deals-1 of `seed`, line-up j of the size solving a block of them.
     A won deal whose line the engine does not replay as a win is 'failed', never 'won'; an unknown deal
     that FINISHER wins on the same outcomes is won ('found_by' says which)."""
-    from kiai.reports.playing.tables import engine_hash
-    from kiai.solve import Solver, certify
-
     engine = engine_hash()
-    lineups = _lineups(n)
+    lineups = rule_lineups(n)
     rows = []
     for j, lineup in enumerate(lineups):
         game0, game1 = deals * j // len(lineups), deals * (j + 1) // len(lineups)
@@ -141,23 +143,17 @@ def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=Fal
 
 def _earlier(path: Path):
     """The table an earlier run wrote to `path` (every cell of it), or an empty one."""
-    import pandas as pd
-
-    from kiai.reports.page.bracket import read_solved
-
     if not path.is_file():
         return pd.DataFrame()
     try:
         return read_solved(path, mixed=True)  # a cell of two settings is solved again where asked
     except ValueError as e:
-        fail(f"{path}: {e}")
+        raise KiaiError(f"{path}: {e}")
 
 
 def _is_kept(part, deals: int, seed: int, budget: int, check: bool) -> bool:
     """Whether a cell's rows of an earlier run are the cell asked: every deal, solved with these
     settings by this engine's sources (and, for --check, played by every player)."""
-    from kiai.reports.playing.tables import engine_hash
-
     if len(part) != deals or "engine" not in part:
         return False
     same = (part["seed"] == seed) & (part["budget"] == budget) & (part["deals"] == deals)
@@ -174,14 +170,9 @@ def solve_bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BR
     """Solve the cells asked into `out`, each written as soon as it is done: a cell already there
     with the same settings (seed, budget, deals, engine) is kept, one with others is replaced
     whole, and the cells not asked are kept as they are. Returns the table of the cells asked;
-    on_cell(n, level) follows each cell written. The output is claimed for the whole run."""
-    import pandas as pd
-
-    from kiai.outputs import claim
-    from kiai.reports.page.bracket import write_solved_table
-
-    cells = check_bracket(out, cells if cells is None or isinstance(cells, str) else
-                          ",".join(cell_name(n, lv) for n, lv in cells), deals, seed, budget)
+    on_cell(n, level) follows each cell written. The output is claimed for the whole run. `cells`: (team
+    size, level) pairs, None the report's (BRACKET_CELLS), and the input checked (kiai.solve)."""
+    cells = list(BRACKET_CELLS if cells is None else cells)
     path = Path(out)
     with claim(path, "--bracket"):
         table = _earlier(path)

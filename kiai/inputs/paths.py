@@ -7,7 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from kiai.checks import check_input, check_path, fail
+from kiai.errors import first_line
+from kiai.inputs.checks import check_input, check_path, fail
 
 
 def check_output(path: Path, option: str = "--out", *, force: bool = False, suffixes: tuple[str, ...] = (),
@@ -73,3 +74,14 @@ def record_sources(records) -> list:
     if not sources:
         fail("no records given")
     return list(sources)
+
+
+def read_results(path: Path, where: str):
+    """A results table read whole (.parquet or .csv), or one line `WHERE: what was wrong` for a
+    damaged or foreign file."""
+    from kiai.reports.findings.views import UNREADABLE, load_results
+
+    try:
+        return load_results(path)
+    except UNREADABLE as e:
+        fail(f"{where}: {first_line(e)}")

@@ -4,8 +4,9 @@ The API (kiai.api) and the command line share the checks and their messages: eve
 KiaiError whose one-line message names the command's option, and `kiai` prints it as is (fail).
 The API takes Python values (lists, dicts, numbers) where the command takes text; text_of and
 items_of write them as the command's text, so both go through the same parsing. The other
-subjects have their own modules: numbers (kiai.counts), files (kiai.paths), strategies and their
-parameters (kiai.players), configurations (kiai.configs), a sweep's grid (kiai.sweep_plan).
+subjects have their own modules: numbers (kiai.inputs.counts), files (kiai.inputs.paths), strategies
+and their parameters (kiai.inputs.players), configurations (kiai.inputs.configs), a sweep's grid
+(kiai.inputs.sweep_plan).
 """
 
 from __future__ import annotations

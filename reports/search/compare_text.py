@@ -1,13 +1,15 @@
-"""The text `kiai compare` prints for a Comparison (str() of kiai.results.Comparison): the arms
-ranked, best first, with their intervals and paired tests."""
+"""The text `kiai compare` prints for a Comparison (str() of reports.search.compare.Comparison): the
+arms ranked, best first, with their intervals and paired tests."""
 
 from __future__ import annotations
 
+from kiai.reports.playing.summary import absent_label, played_as, rules_label
+from kiai.simcore.readings import label as rules_text
 from kiai.words import format_params, plural
 
 
 def text(result) -> str:
-    """The lines `kiai compare` prints for `result` (a kiai.results.Comparison), by its mode."""
+    """The lines `kiai compare` prints for `result` (a reports.search.compare.Comparison), by its mode."""
     lines: list[str] = []
     write = {"strategies": _strategies, "rules": _rules, "components": _components}.get(result.mode, _seatings)
     write(result, lines.append)
@@ -28,8 +30,6 @@ def _ci(lo: float, hi: float) -> str:
 
 
 def _seatings(result, out) -> None:
-    from kiai.reports.playing.summary import absent_label, played_as, rules_label
-
     ranked, d, typed = result.arms, result.summaries[0], result.typed
     games, seed = result.games, result.seed
     out(f"seatings of {typed} at {d['difficulty']}, strategy {played_as(d)}" + ("" if d["honest"] else " (cheating)")
@@ -57,8 +57,6 @@ def _seatings(result, out) -> None:
 
 
 def _strategies(result, out) -> None:
-    from kiai.reports.playing.summary import absent_label, rules_label
-
     rows, pairs, d = result.arms, result.pairs, result.summaries[0]
     label = {r["label"]: r["label"] + ("" if r["honest"] else " (cheating)") for r in rows}
     out(f"strategies on {','.join(d['samurai'])} (seat 0 first) at {d['difficulty']}"
@@ -81,9 +79,6 @@ def _strategies(result, out) -> None:
 
 def _rules(result, out) -> None:
     """The arms of --rules: one strategy and seating under each value of one rule reading."""
-    from kiai.reports.playing.summary import absent_label, played_as
-    from kiai.simcore.readings import label as rules_text
-
     j, d = result.to_json(), result.summaries[0]
     rows, reading, others = result.arms, result.reading, j["fixed_rules"]
     label = {r["label"]: r["label"] + (" (default)" if r["default"] else "") for r in rows}
@@ -97,8 +92,6 @@ def _rules(result, out) -> None:
 
 def _components(result, out) -> None:
     """The arms of --components a,b: one strategy and seating under each component file."""
-    from kiai.reports.playing.summary import absent_label, played_as, rules_label
-
     d = result.summaries[0]
     label = {r["label"]: r["label"] + (f" ({r['mark']})" if r["mark"] else "") for r in result.arms}
     levels = sorted({r["difficulty"] for r in result.arms})

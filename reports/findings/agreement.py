@@ -1,7 +1,7 @@
 """Does the report hold for stronger players?
 
 The `agreement` preset replays the main sweep's line-ups with kiai's default strategy and its
-strongest player (reports.page.strongest: `judge`, or the lookahead over `learned`, by team size) on the
+strongest player (reports.findings.strongest: `judge`, or the lookahead over `learned`, by team size) on the
 same deals. This module sets three of the report's findings side by side for the two: the win rate
 by level and team size; each samurai's effect at one level and team size; the best and worst
 line-ups there. For each it gives the rank
@@ -26,11 +26,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kiai.reports.page import advice, charts
-from kiai.reports.page import wording
-from kiai.reports.page import effects as eff
-from kiai.reports.page.charts import NoChartData
-from kiai.reports.page.strongest import tiers
+from kiai.reports.findings import advice
+from kiai.reports.findings import wording
+from kiai.reports.findings import effects as eff
+from kiai.reports.findings.strongest import tiers
 
 STRONG = "strongest player"  # the strategy column's value for the strongest player's rows (paired_rows)
 
@@ -101,7 +100,7 @@ def own_race(rows: pd.DataFrame) -> pd.DataFrame:
 
 def paired_rows(df: pd.DataFrame, strategy: str, strong: str = STRONG) -> pd.DataFrame:
     """The main rows (advice.main_rows: the rules' own readings and absent tokens) of the
-    configurations that `strategy` and kiai's strongest player of their family (reports.page.strongest,
+    configurations that `strategy` and kiai's strongest player of their family (reports.findings.strongest,
     its rows' strategy shown as `strong`) both played on the same games: the same level, seating,
     seed and number of games; one row per player and configuration."""
     d = advice.main_rows(df)
@@ -210,88 +209,23 @@ def lineups(pairs: pd.DataFrame, main: pd.DataFrame, level: str, n: int, strateg
                                                      "hi_b", "status"])
 
 
-# ------------------------------------------------------------------------------- chart
+def shared_difference(pairs: pd.DataFrame, strong: str) -> tuple[float, float, float] | None:
+    """(strongest - default, lo, hi) read over the deals both played (simcore.stats.paired_difference:
+    the rows of one seed met the same deals), for one cell's paired rows (agreement.paired_rows)
+    where every row kept its games' wins (tables' `outcomes`: the agreement stage's race reads
+    them), one row per line-up and player, the rows of a seed on the same games; None otherwise (the
+    caller falls back on Newcombe's interval)."""
+    from kiai.reports.playing.tables import outcome_bits
+    from kiai.simcore.stats import deal_parts, paired_difference
 
-
-def plot_agreement(rates: pd.DataFrame, effect: pd.DataFrame | None, shown: pd.DataFrame | None,
-                   strategy: str, strong: str = STRONG, where: str = ""):
-    """Up to three panels: the win rate of every level and team size where either won a game (the
-    strong tier's against the default strategy's, on log scales, the diagonal where they are
-    equal); each samurai's
-    effect; the best and worst line-ups (best on top); in the last two each strategy is a colour
-    and each value has its 95% interval, and a row that the two reverse beyond noise is labelled
-    (reversed). `where` ends the last two panels' titles (' at easy, 4 samurai')."""
-    if rates.empty:
-        raise NoChartData(f"no configuration was played by both {strategy} and {strong}")
-    dots = [part for part in (effect, shown) if part is not None and not part.empty]
-    fig, axes = charts.figure(1, 1 + len(dots), min(charts.MAX_WIDTH / (1 + len(dots)), 3.7), 3.6)
-    axes = list(axes[0])
-    _scatter_levels(axes[0], rates, strategy, strong)
-    colours = {strategy: charts.OKABE_ITO[3], strong: charts.OKABE_ITO[4]}
-    ax = axes[1] if effect is not None and not effect.empty else None
-    if ax is not None:
-        rows = effect.iloc[::-1]
-        labels = [s + (" (reversed)" if st == REVERSED else "") for s, st in zip(rows["samurai"], rows["status"])]
-        _paired_dots(ax, rows, ("diff", "ci_low", "ci_high"), labels, colours, strategy, strong)
-        ax.axvline(0, color="#888888", linewidth=0.8)
-        ax.set_xlabel("with him minus without (pp)")
-        ax.set_title(f"each samurai's effect{where}")
-    if shown is not None and not shown.empty:
-        ax = axes[-1]
-        rows = shown.iloc[::-1]
-        _paired_dots(ax, rows, ("rate", "lo", "hi"), [advice.names(x, short=True) for x in rows["lineup"]], colours,
-                     strategy, strong)
-        if len(rows) == 2 * TOP:  # the best above the line, the worst below
-            ax.axhline(TOP - 0.5, color="#888888", linewidth=0.8, linestyle=":")
-        ax.set_xlabel("win rate (%)")
-        ax.set_title(f"best and worst line-ups{where}")
-    if dots:
-        handles, labels = axes[-1].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="outside lower center", ncols=2)
-    return fig
-
-
-def _scatter_levels(ax, rates: pd.DataFrame, strategy: str, strong: str) -> None:
-    """The strong tier's win rate against the default's, a dot per level and team size where either
-    won a game, numbered by team size; one that won nothing is an open triangle on its axis."""
-    rates = rates[(rates["wins_a"] > 0) | (rates["wins_b"] > 0)]
-    both = rates[(rates["wins_a"] > 0) & (rates["wins_b"] > 0)]
-    low = min(float(both["rate_a"].min()), float(both["rate_b"].min())) * 100 / 2 if len(both) else 0.01
-    floor = max(low, 1e-3)
-    for level in charts.level_order(rates["difficulty"]):
-        part = rates[rates["difficulty"] == level]
-        colour = charts.OKABE_ITO[charts.LEVELS.index(level) % 8] if level in charts.LEVELS else charts.OKABE_ITO[6]
-        x = np.maximum(part["rate_a"].to_numpy(float) * 100, floor)
-        y = np.maximum(part["rate_b"].to_numpy(float) * 100, floor)
-        none = (part["wins_a"].to_numpy() == 0) | (part["wins_b"].to_numpy() == 0)
-        ax.scatter(x[~none], y[~none], s=16, color=colour, label=level, zorder=3)
-        ax.scatter(x[none], y[none], s=22, facecolors="none", edgecolors=colour, marker="v", zorder=3)
-        for xi, yi, n in zip(x, y, part["n_samurai"]):
-            ax.annotate(str(int(n)), (xi, yi), textcoords="offset points", xytext=(3, 2), fontsize=6.5, color=colour)
-    ax.plot([floor, 100], [floor, 100], color="#888888", linewidth=0.8, linestyle="--")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(floor / 1.3, 130)
-    ax.set_ylim(floor / 1.3, 130)
-    ticks = [t for t in (0.01, 0.1, 1, 10, 100) if floor / 1.3 <= t <= 100]
-    ax.set_xticks(ticks, [f"{t:g}%" for t in ticks])
-    ax.set_yticks(ticks, [f"{t:g}%" for t in ticks])
-    ax.set_xlabel(f"{strategy}'s win rate")
-    ax.set_ylabel(f"{strong}'s win rate")
-    ax.set_title("win rate by level (number: samurai)")
-    ax.grid(color="#eeeeee")
-    ax.legend(loc="upper left", fontsize=7)
-
-
-def _paired_dots(ax, rows: pd.DataFrame, columns: tuple[str, str, str], labels: list[str], colours: dict,
-                 strategy: str, strong: str) -> None:
-    """Two dots per row, `strategy`'s above `strong`'s, each with its interval: columns (value, low,
-    high), suffixed _a and _b, in 0..1 (drawn in percent)."""
-    y = np.arange(len(rows))
-    for offset, suffix, name in ((0.17, "a", strategy), (-0.17, "b", strong)):
-        v, l, h = (rows[f"{c}_{suffix}"].to_numpy(float) for c in columns)
-        ax.errorbar(v * 100, y + offset, xerr=charts.yerr(v, l, h), fmt="o", markersize=3.5, color=colours[name],
-                    capsize=charts.CAPSIZE, label=name)
-    ax.set_yticks(y, labels, fontsize=7)
-    ax.set_ylim(-0.7, len(rows) - 0.3)
-    ax.grid(axis="x", color="#eeeeee")
+    if pairs.empty or "outcomes" not in pairs:
+        return None
+    counts = pairs.groupby(["lineup", "strategy"]).size()
+    if counts.max() != 1 or pairs.groupby("lineup")["strategy"].nunique().min() != 2:
+        return None
+    bits = [outcome_bits(t) for t in pairs["outcomes"]]
+    if any(b is None or b.size != int(n) for b, n in zip(bits, pairs["games"])):
+        return None
+    if (pairs.groupby("seed")["games"].nunique() != 1).any():
+        return None
+    return paired_difference(deal_parts(bits, pairs["strategy"].astype(str) == strong, pairs["seed"]))

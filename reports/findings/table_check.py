@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from kiai.reports.page.advice import rules_of
+from kiai.reports.findings.advice import rules_of
 from kiai.simcore.codes import SAMURAI
 from kiai.simcore.components import load_components
 

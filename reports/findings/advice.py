@@ -1,6 +1,6 @@
 """What a board-game group asks of a sweep, per team size: how hard each level is, which line-up
 to pick and which to avoid, how to seat the line-up picked, and what the common rule mistakes
-change, as figures; the sentences of the report's "In short" are reports.page.in_short's.
+change, as figures; the sentences of the report's "In short" are reports.findings.in_short's.
 
 A finding is stated only when the data separate it from the alternatives: line-ups (or seatings)
 must first differ as a group (a chi-square test that all of them win equally often), and then the
@@ -21,8 +21,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from kiai.reports.page.pooling import balanced, whole_counts
-from kiai.reports.page.wording import fmt_pct
+from kiai.reports.findings.pooling import balanced, whole_counts
+from kiai.reports.findings.wording import fmt_pct
 from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 

@@ -1,7 +1,7 @@
 """The findings of a report's "In short", as data, and two reports' findings compared (`kiai report
 --compare OLD NEW`): each is the same, within noise, or different.
 
-A finding is read from the tables, as the report reads them (report.views), not from its text:
+A finding is read from the tables, as the report reads them (views.views), not from its text:
 so a report written by an older kiai compares too, as long as its folder holds its tables.
 
 - How hard (each team size and level, for kiai's default player and for its strongest): the same
@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.reports.page import advice
-from kiai.reports.page.in_short import lineup_sentence, seating_sentence
-from kiai.reports.page import wording
+from kiai.reports.findings import advice
+from kiai.reports.findings.in_short import lineup_sentence, seating_sentence
+from kiai.reports.findings import wording
 
 SAME, WITHIN, DIFFERENT = "same", "within noise", "different"
 NEW, GONE = "new", "gone"  # stated by the new report only (kiai's strongest player's rates), by the old only
@@ -51,9 +51,9 @@ class Finding:
 def read_folder(folder) -> pd.DataFrame:
     """Every results table of a report folder (make report's kiai-report/: results.parquet and the
     other stages' tables beside it, not the solve stage's table of solved deals), as one table."""
-    from kiai.reports.page.bracket import SOLVED
-    from kiai.reports.page.report import load_results
-    from kiai.reports.page.table_check import check_results
+    from kiai.reports.findings.bracket import SOLVED
+    from kiai.reports.findings.table_check import check_results
+    from kiai.reports.findings.views import load_results
     from kiai.reports.playing.tables import with_rules_column
 
     folder = Path(folder)
@@ -69,8 +69,8 @@ def read_folder(folder) -> pd.DataFrame:
 
 
 def findings(df: pd.DataFrame) -> list[Finding]:
-    """The findings of In short of a report of `df` (report.views reads it as write_report does)."""
-    from kiai.reports.page.report import views
+    """The findings of In short of a report of `df` (views.views reads it as write_report does)."""
+    from kiai.reports.findings.views import views
 
     v = views(df)
     grid = advice.grid_rows(v.played, v.strategy)
@@ -96,7 +96,7 @@ def findings(df: pd.DataFrame) -> list[Finding]:
 
 
 def _rates(rates: pd.DataFrame, n: int, what: str, who: str, estimated: bool = False) -> list[Finding]:
-    """How hard, per level: the default's pooled rate, or the strongest's estimate (stronger.strongest_rates)."""
+    """How hard, per level: the default's pooled rate, or the strongest's estimate (views.strongest_rates)."""
     if rates is None or rates.empty:
         return []
     return [Finding(n, what + who, r.difficulty, f"{wording.fmt_pct(r.rate)} ({wording.fmt_ci(r.lo, r.hi)})" if estimated

@@ -69,7 +69,7 @@ def compile_pieces(pieces: list[str]) -> None:
         (decide_address if kind == "decide" else plan_address)(name)
 
 
-HELPER = "import sys; from kiai.strategies.compiling import compile_pieces; compile_pieces(sys.argv[1:])"  # the second process
+HELPER = "import sys; from kiai.strategies.run.compiling import compile_pieces; compile_pieces(sys.argv[1:])"  # the second process
 HELPER_TIMEOUT = 900  # seconds after the engine: far beyond any compile, short of forever
 
 

@@ -1,12 +1,12 @@
 """The report's "In short": for each team size, the sentences a board-game group reads first (how
 hard each level is, the line-up to pick and to avoid, the seating of the pick, the rule mistakes
-that matter), said from the findings of reports.page.advice."""
+that matter), said from the findings of reports.findings.advice."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from kiai.reports.page.advice import (
+from kiai.reports.findings.advice import (
     PLAIN_READINGS,
     grid_rows,
     level_rates,
@@ -19,7 +19,7 @@ from kiai.reports.page.advice import (
     the_pick,
     tokens_off,
 )
-from kiai.reports.page.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, p_is
+from kiai.reports.findings.wording import fmt_ci, fmt_pct, fmt_pp, fmt_pp_ci, fmt_rate, p_is
 
 
 def lineup_sentence(pa: dict | None, n: int) -> str:
@@ -87,10 +87,10 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
     """The sentence "How hard" of team size n, one line: the main strategy's rate at each level
     (`rates`, level_rates; kiai's default player, as a rule), and after it, at every level where
     either won a game, kiai's strongest player's with its interval (`strong`,
-    stronger.strongest_rates). A strongest rate below the default's whose interval still holds the
+    views.strongest_rates). A strongest rate below the default's whose interval still holds the
     default's says it is within noise of it: the reader should not take the stronger player for the
     weaker one."""
-    from kiai.reports.page.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
+    from kiai.reports.findings.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
     from kiai.strategies.registry import strongest
 
     part = rates[rates["n_samurai"] == n]
@@ -119,7 +119,7 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
 
 def in_short(df: pd.DataFrame, strategy: str | None = None, strong: pd.DataFrame | None = None) -> dict[int, list[str]]:
     """{team size: sentences}: how hard each level is (for kiai's default player, and for its
-    strongest where `strong`, stronger.strongest_rates, has it), the line-up to pick and to avoid, the
+    strongest where `strong`, views.strongest_rates, has it), the line-up to pick and to avoid, the
     seating of the pick, the rule readings that matter (and for two samurai, absent tokens off)."""
     grid = grid_rows(df, strategy)
     rates, lineups = level_rates(grid), lineup_rates(grid)
