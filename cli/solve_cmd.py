@@ -74,12 +74,13 @@ def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bo
     from kiai import solve as S
     from kiai.progress import Bar
 
-    res = S.solve(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order, out=out,
-                  force=force, progress=Bar(name="solve"))
-    n = res["games"]
-    print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {n} deals of seed {seed}, {budget:,} nodes each: "
-          f"won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
-          + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
+    def show(res: dict) -> None:  # before the write: a failed --out loses no answer
+        print(f"{', '.join(res['samurai'])}; {res['difficulty']}; {res['games']} deals of seed {seed}, {budget:,} nodes "
+              f"each: won {res['won']}, lost {res['lost']}, unknown {res['unknown']}"
+              + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
+
+    S.solve(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order, out=out, force=force,
+            progress=Bar(name="solve"), on_done=show)
 
 
 def _bracket(ctx, path, cells, games, seed, budget, check) -> None:

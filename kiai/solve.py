@@ -37,7 +37,8 @@ MAX_DEALS = 100_000
 
 
 def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = 200_000,
-          order: str = "foresight", out=None, force: bool = False, progress: bool | Progress = False) -> dict:
+          order: str = "foresight", out=None, force: bool = False, progress: bool | Progress = False,
+          on_done=None) -> dict:
     """Solve deals 0..games-1 of `seed` on one table with perfect information, as `kiai solve`: every
     random outcome fixed in advance (keyed by the deal and the event), each deal searched for a
     winning line of at most `budget` nodes (turn plays).
@@ -47,7 +48,8 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
     (.json; an existing file needs force), claimed before the first deal. progress counts the deals.
     Returns the fields of that JSON: the table, seed, games, budget and order, the counts won, lost,
     unknown and failed, the seconds, and `deals`, each deal's answer, nodes, states and winning
-    line (with `certified`: the line replayed by the engine wins)."""
+    line (with `certified`: the line replayed by the engine wins). on_done(answer) is called before
+    the answer is written to `out`, so what it shows is not lost to a failed write."""
     config = check_solve(samurai, level, games, seed, budget, order)
     if out:
         check_output(Path(out), force=force, suffixes=(".json",))
@@ -61,8 +63,13 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
                     p.start("deals", games)
                 p.advance(1)
 
-            return search.solve_table(config.samurai, config.difficulty, games, seed=seed, budget=budget,
-                                      order=order, on_deal=each, out=out or None)
+            answer = search.solve_table(config.samurai, config.difficulty, games, seed=seed, budget=budget,
+                                        order=order, on_deal=each)
+        if on_done is not None:
+            on_done(answer)
+        if out:
+            search.write_solved(answer, out)
+        return answer
 
 
 def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_SEED, budget: int = BRACKET_BUDGET,

@@ -322,6 +322,18 @@ def test_a_record_on_a_small_disk_leaves_nothing(capsys, small_disk):  # 4
     assert code == 1 and "No space left" in err and _files(small_disk) == []
 
 
+def test_solve_on_a_full_disk_still_shows_its_answer(capsys, monkeypatch, tmp_path):  # 4
+    """A solve can run for hours: its answer is printed before the write, so a full disk loses
+    the file, not the answer."""
+    from kiai import outputs
+
+    monkeypatch.setattr(outputs, "finish", _disk_full)
+    code, out, err = run(capsys, "solve", "-s", "kyuzo,heihachi", "-d", "easy", "-n", 2, "--budget", 200,
+                         "--out", tmp_path / "s.json")
+    lines = [line for line in err.strip().splitlines() if "compil" not in line]
+    assert code == 1 and "2 deals of seed 0" in out and len(lines) == 1 and "No space left" in lines[0], (out, err)
+    assert _files(tmp_path) == []
+
 def test_the_api_raises_the_write_error_and_leaves_nothing(monkeypatch, tmp_path):  # 4
     from kiai import outputs
 

@@ -65,9 +65,9 @@ def solve_deals(samurai, level: str = "normal", games: int = 10, *, seed: int = 
 
 
 def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
-                order: str = "foresight", on_deal=None, out=None) -> dict:
+                order: str = "foresight", on_deal=None) -> dict:
     """`kiai solve` of a table (its input checked: kiai.solve): every deal's answer (won lines certified
-    by the engine) and the shares; with `out`, also written there as JSON (write_solved)."""
+    by the engine) and the shares (write_solved writes it as JSON)."""
     t0 = time.perf_counter()
     deals = []
 
@@ -84,8 +84,6 @@ def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 
     res = {"samurai": list(samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a)", **counts,
            "seconds": round(time.perf_counter() - t0, 3), "deals": deals}
-    if out is not None:
-        write_solved(res, out)
     return res
 
 
