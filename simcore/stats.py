@@ -276,3 +276,77 @@ def holm(pvalues) -> np.ndarray:
     if finite.any():
         out[finite] = multipletests(p[finite], method="holm")[1]
     return out
+
+
+# The chi-square approximation to a test of homogeneity needs about this many expected wins and
+# losses in every cell; below it the test is simulated instead.
+MIN_EXPECTED = 5
+# Simulated tests: draws, and a fixed seed, so that a report reads the same p each time.
+SIMULATED_DRAWS = 2000
+SIMULATED_SEED = 20_240_070
+
+
+def _null_wins(games: np.ndarray, rate: float, draws: int, seed: int) -> np.ndarray:
+    """(draws, groups) wins when every group wins at the pooled `rate`, each with its own games."""
+    return np.random.default_rng(seed).binomial(_whole(games).astype(np.int64), rate, size=(draws, len(games)))
+
+
+def _whole(games: np.ndarray) -> np.ndarray:
+    """Games as whole numbers, at least 1, for a simulated draw (pooled counts may be fractional)."""
+    return np.maximum(np.rint(games), 1)
+
+
+def _pearson(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Pearson's chi-square statistic of the wins-and-losses table, one per row of `wins`."""
+    pooled = wins.sum(axis=-1, keepdims=True) / games.sum()
+    var = games * pooled * (1 - pooled)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(var > 0, (wins - games * pooled) ** 2 / np.where(var > 0, var, 1), 0.0)
+    return terms.sum(axis=-1)
+
+
+def _counts(wins, games) -> tuple[np.ndarray, np.ndarray]:
+    """Wins and games (pooled counts may be fractional), groups without games left out."""
+    wins, games = np.asarray(wins, dtype=float).ravel(), np.asarray(games, dtype=float).ravel()
+    if wins.shape != games.shape or np.any((wins < 0) | (wins > games)):
+        raise ValueError("wins and games must pair up, with 0 <= wins <= games")
+    played = games > 0
+    return wins[played], games[played]
+
+
+def homogeneity_p(wins, games, draws: int = SIMULATED_DRAWS, seed: int = SIMULATED_SEED,
+                  min_expected: float = MIN_EXPECTED) -> float:
+    """p of the test that every group (line-up, seating) wins equally often: scipy's chi-square
+    test of the wins-and-losses table where every expected count is at least `min_expected`;
+    otherwise the same statistic against its distribution simulated from the pooled rate, each
+    group with its own games (`draws` draws, fixed `seed`). 1 when nothing varies (fewer than two
+    groups, or no wins, or no losses)."""
+    wins, games = _counts(wins, games)
+    total = wins.sum()
+    if len(wins) < 2 or total == 0 or total == games.sum():
+        return 1.0
+    rate = total / games.sum()
+    if min(rate, 1 - rate) * games.min() >= min_expected:
+        from scipy.stats import chi2_contingency
+
+        return float(chi2_contingency(np.column_stack([wins, games - wins])).pvalue)
+    observed = _pearson(wins, games)
+    null = _pearson(_null_wins(games, rate, draws, seed).astype(float), _whole(games))
+    return float((1 + np.sum(null >= observed * (1 - 1e-12))) / (draws + 1))
+
+
+def extremes_p(wins, games, draws: int = SIMULATED_DRAWS, seed: int = SIMULATED_SEED) -> float:
+    """Selection-aware p of the gap between the highest and the lowest rate of several groups:
+    how often a gap as wide arises when every group wins at the pooled rate, each with its own
+    games (`draws` draws, fixed `seed`). Choosing the best and the worst of many noisy rates widens
+    their gap by itself; this p counts that, where a test of two groups named in advance does not.
+    1 when nothing varies."""
+    wins, games = _counts(wins, games)
+    total = wins.sum()
+    if len(wins) < 2 or total == 0 or total == games.sum():
+        return 1.0
+    rates = wins / games
+    observed = rates.max() - rates.min()
+    null = _null_wins(games, total / games.sum(), draws, seed) / _whole(games)
+    gaps = null.max(axis=1) - null.min(axis=1)
+    return float((1 + np.sum(gaps >= observed - 1e-12)) / (draws + 1))

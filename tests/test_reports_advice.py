@@ -9,7 +9,7 @@ import pytest
 from test_reports_report import _row
 
 from kiai.reports.findings import advice
-from kiai.reports.findings.in_short import in_short
+from kiai.reports.findings.in_short import in_short, seating_sentence
 from kiai.reports.playing import presets
 from kiai.reports.findings.wording import fmt_ci, fmt_p, fmt_pct, fmt_rate
 from kiai.reports.page.report import write_report
@@ -105,6 +105,35 @@ def test_seating_finding_only_when_seatings_differ():
                             for k, s in enumerate(seats[1:], 1)])
     line = next(x for x in in_short(apart)[4] if x.startswith("Seating"))
     assert "within noise" not in line and "gains 30.0 pp over the worst" in line
+
+
+def _equal_seatings(rate: float = 0.3, seed: int = 30, k: int = 120, games: int = 250) -> pd.DataFrame:
+    """k seatings of one line-up that all win at `rate`, `games` each, wins drawn with numpy `seed`;
+    best first, as advice.seating_rates gives them."""
+    wins = np.random.default_rng(seed).binomial(games, rate, size=k)
+    seats = pd.DataFrame({"seating": [f"s{i:03d}" for i in range(k)], "wins": wins, "games": games})
+    seats["rate"] = seats["wins"] / seats["games"]
+    return seats.sort_values(["rate", "seating"], ascending=[False, True]).reset_index(drop=True)
+
+
+def test_a_best_seating_chosen_from_many_equal_ones_is_not_called_best():
+    # 120 seatings of one rate: seed 30 is a table where the chi-square test happens to fall below
+    # 0.05, as one table in twenty does, and the luckiest seating beats the unluckiest by 15 points
+    # with a Newcombe interval far from zero, as if the two had been named before the games
+    seats = _equal_seatings()
+    sa = advice.seating_advice(seats, 6)
+    assert sa["diff"] > 0.10 and sa["lo"] > 0.05
+    assert not sa["separated"] and sa["p_chosen"] >= 0.05
+    assert not sa["stands_out"]
+    assert "within noise" in seating_sentence(sa, 6, "easy", "a,b,c,d,e,f")
+
+
+def test_a_best_seating_clearly_better_than_many_is_called_best():
+    seats = _equal_seatings()
+    seats.loc[len(seats) - 1, ["wins", "rate"]] = [125, 0.5]  # one seating wins half its games
+    seats = seats.sort_values(["rate", "seating"], ascending=[False, True]).reset_index(drop=True)
+    sa = advice.seating_advice(seats, 6)
+    assert sa["separated"] and sa["p_chosen"] < 0.01 and sa["best"]["wins"] == 125
 
 
 def _with_readings():

@@ -9,7 +9,9 @@ from statsmodels.stats.weightstats import DescrStatsW
 from kiai.simcore.stats import (
     MCNEMAR_EXACT_BELOW,
     difference_ci,
+    extremes_p,
     holm,
+    homogeneity_p,
     paired_counts,
     paired_test,
     paired_test_counts,
@@ -251,3 +253,38 @@ def test_shared_deals_difference_refuses_sides_of_other_games(a, b):
 
     with pytest.raises(ValueError):
         paired_difference([(a, b)])
+
+
+def test_homogeneity_is_simulated_where_the_chi_square_approximation_fails():
+    from scipy.stats import chi2_contingency
+
+    # 720 seatings at 250 games, about 4 wins each: the approximation does not hold
+    games = np.full(720, 250)
+    wins = np.random.default_rng(7).binomial(250, 0.016, size=720)
+    chi2 = chi2_contingency(np.column_stack([wins, games - wins])).pvalue
+    p = homogeneity_p(wins, games)
+    assert p == homogeneity_p(wins, games, min_expected=np.inf)  # the simulated test
+    assert p != pytest.approx(chi2, abs=1e-6)
+    assert p == homogeneity_p(wins, games)  # a fixed seed: the same p every time
+
+
+def test_simulated_homogeneity_agrees_with_chi_square_where_counts_are_large():
+    from scipy.stats import chi2_contingency
+
+    games = np.full(12, 1000)
+    for seed in range(4):
+        wins = np.random.default_rng(seed).binomial(1000, 0.3, size=12) + np.arange(12) * (seed % 2) * 4
+        chi2 = chi2_contingency(np.column_stack([wins, games - wins])).pvalue
+        assert homogeneity_p(wins, games) == pytest.approx(chi2, abs=1e-12)  # chi-square where it holds
+        assert homogeneity_p(wins, games, min_expected=np.inf) == pytest.approx(chi2, abs=0.03)
+    assert homogeneity_p([0, 0], [10, 10]) == homogeneity_p([10, 10], [10, 10]) == 1.0
+
+
+def test_the_gap_between_extremes_is_tested_as_chosen():
+    # 120 groups of one rate: the widest gap is wide, and no surprise
+    games = np.full(120, 250)
+    wins = np.random.default_rng(30).binomial(250, 0.3, size=120)
+    assert (wins.max() - wins.min()) / 250 > 0.1 and extremes_p(wins, games) > 0.05
+    wins[0] = 125
+    assert extremes_p(wins, games) < 0.01
+    assert extremes_p([3, 3], [10, 10]) == 1.0

@@ -23,6 +23,7 @@ import pandas as pd
 
 from kiai.reports.findings.pooling import balanced, whole_counts
 from kiai.reports.findings.wording import fmt_pct
+from kiai.simcore import stats
 from kiai.simcore.stats import difference_ci, proportion_ci_arrays
 from kiai.simcore.codes import LEVELS, SAMURAI
 
@@ -145,14 +146,9 @@ def lineup_rates(grid: pd.DataFrame) -> pd.DataFrame:
 
 
 def homogeneity_p(wins, games) -> float:
-    """Chi-square test that every group wins equally often (1 when nothing varies)."""
-    from scipy.stats import chi2_contingency
-
-    wins, games = np.asarray(wins, dtype=float), np.asarray(games, dtype=float)
-    table = np.column_stack([wins, games - wins])
-    if len(table) < 2 or (table.sum(axis=0) == 0).any():
-        return 1.0
-    return float(chi2_contingency(table).pvalue)
+    """Test that every group wins equally often (1 when nothing varies): chi-square, simulated
+    where the approximation does not hold (simcore.stats.homogeneity_p)."""
+    return stats.homogeneity_p(wins, games)
 
 
 def difference(w1, n1, w2, n2) -> tuple[float, float, float]:
@@ -256,19 +252,23 @@ def seating_rates(df: pd.DataFrame, level: str, lineup: str, strategy: str | Non
 
 
 def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
-    """Best and worst seating of one line-up, the gain, whether seating matters (the seatings
-    differ as a group: chi-square, p < ALPHA) and whether the best stands out of them all
-    (seating_verdict). All its (n-1)! seatings are expected; `complete` says whether the table
-    holds them all."""
+    """Best and worst seating of one line-up, the gain (best minus worst, with Newcombe's interval
+    as if the two had been named in advance), whether the seatings differ as a group (`p`, the
+    homogeneity test), the gain's selection-aware p (`p_chosen`: how often every seating winning
+    equally often gives a gap as wide, simcore.stats.extremes_p), and whether the best stands out
+    of them all (seating_verdict). The best is `separated` from the worst only when p_chosen is
+    below ALPHA: choosing the extremes of many noisy rates widens their gap by itself. All its
+    (n-1)! seatings are expected; `complete` says whether the table holds them all."""
     expected = math.factorial(n - 1)
     out = {"seatings": len(seatings), "expected": expected, "complete": len(seatings) >= expected}
     if len(seatings) < 2:
         return {**out, "separated": False}
     best, worst = seatings.iloc[0], seatings.iloc[-1]
     p = homogeneity_p(seatings["wins"], seatings["games"])
+    p_chosen = stats.extremes_p(seatings["wins"], seatings["games"])
     diff, lo, hi = difference(best["wins"], best["games"], worst["wins"], worst["games"])
-    return {**out, "best": best, "worst": worst, "diff": diff, "lo": lo, "hi": hi, "p": p,
-            "separated": bool(p < ALPHA and lo > 0), "stands_out": seating_verdict(seatings)["best"] is not None}
+    return {**out, "best": best, "worst": worst, "diff": diff, "lo": lo, "hi": hi, "p": p, "p_chosen": p_chosen,
+            "separated": bool(p_chosen < ALPHA), "stands_out": seating_verdict(seatings)["best"] is not None}
 
 
 def seating_verdict(seatings: pd.DataFrame) -> dict:

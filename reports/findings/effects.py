@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import chi2_contingency
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from kiai.reports.findings.pooling import balanced
 from kiai.reports.findings.rows import level_order, pooled_rates, require_columns, with_variant
-from kiai.simcore.stats import holm
+from kiai.simcore.stats import holm, homogeneity_p
 from kiai.simcore.codes import SAMURAI
 from kiai.simcore.seatings import lineup_key, seating_key
 
@@ -118,7 +117,8 @@ def best_worst_seatings(df: pd.DataFrame) -> pd.DataFrame:
     seating, the spread between them, and whether the seatings differ at all.
 
     The p-value is a chi-square test of homogeneity of win rates across the line-up's seatings
-    (scipy chi2_contingency), Holm-adjusted over every line-up in the table. Seatings played
+    (scipy chi2_contingency; simulated where an expected count is under 5, simcore.stats.homogeneity_p),
+    Holm-adjusted over every line-up in the table. Seatings played
     on shared seeds are positively correlated, which makes this test conservative.
     """
     columns = [
@@ -150,7 +150,7 @@ def best_worst_seatings(df: pd.DataFrame) -> pd.DataFrame:
                 "worst seating": worst["seat_key"],
                 "worst (%)": round(100 * worst["win_rate"], 1),
                 "spread (pp)": round(100 * (best["win_rate"] - worst["win_rate"]), 1),
-                "p": _homogeneity_p(sub["wins"].to_numpy(), sub["games"].to_numpy()),
+                "p": homogeneity_p(sub["wins"].to_numpy(), sub["games"].to_numpy()),
             }
         )
     table = pd.DataFrame(rows, columns=columns[:-1])
@@ -158,14 +158,6 @@ def best_worst_seatings(df: pd.DataFrame) -> pd.DataFrame:
     table["p"] = table["p"].astype(float).round(4)
     table["p (Holm)"] = table["p (Holm)"].astype(float).round(4)
     return _sort_by_level(table)
-
-
-def _homogeneity_p(wins: np.ndarray, games: np.ndarray) -> float:
-    table = np.column_stack([wins, games - wins])
-    if (table.sum(axis=0) == 0).any():
-        # every seating won every game (or lost every one): nothing varies between them
-        return 1.0
-    return float(chi2_contingency(table).pvalue)
 
 
 def _sort_by_level(table: pd.DataFrame) -> pd.DataFrame:

@@ -47,21 +47,23 @@ def seating_sentence(sa: dict | None, n: int, level: str | None, lineup: str | N
     if sa is None or lineup is None or sa["seatings"] < 2:
         return "Seating: not played for this team size (make report's advice stage plays it)."
     where = f"{names(lineup)} at {level.capitalize()}, {sa['seatings']:,} of its {sa['expected']:,} seatings"
+    # the p of the best-minus-worst gap as chosen (advice.seating_advice), as the Seating table prints it
+    p = sa.get("p_chosen", sa["p"])
     if not sa["separated"]:
         worst, best = sa["worst"], sa["best"]
         return (f"Seating ({where}): within noise; the seatings range from {fmt_rate(worst['wins'], worst['games'])} "
-                f"to {fmt_rate(best['wins'], best['games'])} ({p_is(sa['p'])}, a test that all win "
-                "equally often).")
+                f"to {fmt_rate(best['wins'], best['games'])} ({p_is(p)}, a test of the gap "
+                "between the best and the worst, as chosen, when all win equally often).")
     if not sa.get("stands_out", True):
         # the winner of many noisy seatings is mostly luck: name it only when it stands out of them all
         worst, best = sa["worst"], sa["best"]
-        return (f"Seating ({where}): the seatings differ ({p_is(sa['p'])}; from {fmt_rate(worst['wins'], worst['games'])} "
+        return (f"Seating ({where}): the seatings differ ({p_is(p)}; from {fmt_rate(worst['wins'], worst['games'])} "
                 f"to {fmt_rate(best['wins'], best['games'])}), but no seating stands out: the best's interval, "
                 f"simultaneous over the {sa['seatings']:,}, overlaps others', so it is no advice.")
     return (f"Seating ({where}): sit {names(sa['best']['seating'])} clockwise "
             f"({fmt_rate(sa['best']['wins'], sa['best']['games'])}): it gains {fmt_pp(sa['diff'], signed=False)} "
             f"over the worst, {names(sa['worst']['seating'])} ({fmt_pp_ci(sa['lo'], sa['hi'])}; seatings differ, "
-            f"{p_is(sa['p'])}).")
+            f"{p_is(p)}).")
 
 
 def rules_sentence(rules: pd.DataFrame, n: int) -> str | None:

@@ -121,7 +121,7 @@ def _pick_seatings(main: pd.DataFrame, grid: pd.DataFrame) -> tuple[list[dict], 
         row = {"samurai": n, "level": level, "line-up": names(pick),
                "seatings": f"{sa['seatings']:,} of {sa['expected']:,}"}
         if sa["seatings"] < 2:
-            rows.append({**row, "best seating": "", "worst seating": "", "gain": "not played", "p": ""})
+            rows.append({**row, "best seating": "", "worst seating": "", "gain": "not played", "p (as chosen)": ""})
             continue
         short = n >= 4
         rows.append({**row,
@@ -130,8 +130,9 @@ def _pick_seatings(main: pd.DataFrame, grid: pd.DataFrame) -> tuple[list[dict], 
                      "worst seating": f"{names(sa['worst']['seating'], short)}: "
                                       f"{fmt_rate(sa['worst']['wins'], sa['worst']['games'])}",
                      "gain": f"{fmt_pp(sa['diff'], signed=False)} ({fmt_pp_ci(sa['lo'], sa['hi'])})"
-                             + ("" if sa["separated"] else ", within noise"),
-                     "p": fmt_p(sa["p"])})
+                             + (", within noise" if not sa["separated"]
+                                else "" if sa["stands_out"] else ", no seating stands out"),
+                     "p (as chosen)": fmt_p(sa["p_chosen"])})
     return rows, every
 
 
@@ -144,10 +145,16 @@ def seating(page: Page, inputs: Inputs) -> None:
         page.add(("p", scope.line("for each team size, the line-up to pick (In short) in every seating played, "
                                   "at the level its line-ups are compared; two samurai have a single seating")),
                  ("table", pd.DataFrame(rows)),
-                 ("p", "Gain: the best seating's win rate minus the worst's, with Newcombe's 95% interval; p: a "
-                       "chi-square test that all the seatings win equally often. With many seatings the best and "
-                       "the worst are partly luck, so the gain counts only when p is below 0.05. Four or more "
-                       "names are shortened to three letters, seated clockwise."))
+                 ("p", "Gain: the best seating's win rate minus the worst's, as chosen from these games, before any "
+                       "confirmation on fresh deals. Its 95% interval (Newcombe's) treats the two as named in "
+                       "advance; choosing the extremes of many noisy rates widens their gap by itself, so the gain "
+                       "and its interval run high, the more so the more seatings there are. p (as chosen): how often "
+                       "a gap as wide arises when every seating wins equally often (simulated from the pooled rate, "
+                       "each seating with its own games), which counts the choosing. The gain counts only when this "
+                       "p is below 0.05; otherwise it is within noise. Even then a best seating is advice (In short) "
+                       "only where its interval, simultaneous over all the seatings, lies above every other's; "
+                       "otherwise no seating stands out. Four or more names are shortened to three letters, seated "
+                       "clockwise."))
         page.csv("pick_seatings.csv", csv_columns(pd.concat(every, ignore_index=True)),
                  "every seating of each line-up to pick")
     else:
