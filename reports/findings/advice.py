@@ -145,12 +145,6 @@ def lineup_rates(grid: pd.DataFrame) -> pd.DataFrame:
     return _with_ci(pooled)
 
 
-def homogeneity_p(wins, games) -> float:
-    """Test that every group wins equally often (1 when nothing varies): chi-square, simulated
-    where the approximation does not hold (simcore.stats.homogeneity_p)."""
-    return stats.homogeneity_p(wins, games)
-
-
 def difference(w1, n1, w2, n2) -> tuple[float, float, float]:
     """(p1 - p2, lo, hi): Newcombe's 95% interval for a difference of two proportions."""
     return difference_ci(w1, n1, w2, n2)
@@ -185,7 +179,7 @@ def pick_avoid(lineups: pd.DataFrame, level: str, n: int, seated: dict[str, int]
         tied = part[part["hi"] >= best["lo"]]
         counts = tied["lineup"].map(lambda x: seated.get(str(x), 1))
         best = tied.iloc[int(np.argmax(counts.to_numpy()))]  # the first of the most seated: rates descend
-    p = homogeneity_p(part["wins"], part["games"])
+    p = stats.homogeneity_p(part["wins"], part["games"])
     diff, lo, hi = difference(best["wins"], best["games"], worst["wins"], worst["games"])
     separated = bool(p < ALPHA and best["lo"] > worst["hi"])
     # line-ups whose interval reaches the pick's: as good as it, as far as the data tell
@@ -264,7 +258,7 @@ def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
     if len(seatings) < 2:
         return {**out, "separated": False}
     best, worst = seatings.iloc[0], seatings.iloc[-1]
-    p = homogeneity_p(seatings["wins"], seatings["games"])
+    p = stats.homogeneity_p(seatings["wins"], seatings["games"])
     p_chosen = stats.extremes_p(seatings["wins"], seatings["games"])
     diff, lo, hi = difference(best["wins"], best["games"], worst["wins"], worst["games"])
     return {**out, "best": best, "worst": worst, "diff": diff, "lo": lo, "hi": hi, "p": p, "p_chosen": p_chosen,
