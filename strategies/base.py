@@ -192,6 +192,10 @@ class StrategyModule(Protocol):
     def plays(self, model) -> str:
         """What the model changes in the play, in words, for a result's description."""
 
+    def base_model(self, config, model=None):
+        """The model of the base it plays over that its record reads beside its own (selfplay
+        over learned's answers: learned's shipped one), or None; `model`: config.load_model()."""
+
     def family_of(self, model) -> str | None:
         """The family ("K@level") a model file was made for, where it was made for one."""
 
@@ -201,7 +205,7 @@ class StrategyModule(Protocol):
 
 
 HOOKS = ("decide", "plan", "hooks", "VARIANT", "data_record", "plan_record", "load_model", "BY_FAMILY",
-         "played", "plays", "family_of", "label")
+         "played", "plays", "base_model", "family_of", "label")
 
 
 def hook(module, name: str, default=None):

@@ -525,12 +525,25 @@ def data_record(config) -> np.ndarray:
     if model.kind is not LEARNED:
         model.pack(rec[0], prefix="")
     if int(rec[0]["base"]) == 1:  # learned's record, with its defaults and shipped model, kept alive here
-        key = config.components.data_sha256
+        under = base_model(config, model)
+        key = (config.components.data_sha256, under.sha256)
         base = _BASES.get(key)
         if base is None:  # setdefault: made by two threads at once, both keep the first
-            base = _BASES.setdefault(key, learned.record(learned.load_model(None, config.components), {}))
+            base = _BASES.setdefault(key, learned.record(under, {}))
         rec[0]["base_at"] = base.ctypes.data
     return rec
 
 
-_BASES: dict = {}  # learned's records that selfplay's records point to, by component data
+def base_model(config, model=None):
+    """The model selfplay's record reads beside its own (data_record; GameConfig.base_model):
+    learned's shipped one where it plays over learned's answers (`base` 1 as played), else None.
+    `model`: config.load_model(), when the caller holds it."""
+    model = config.load_model() if model is None else model
+    if int(played(config, model)["base"]) != 1:
+        return None
+    return learned.load_model(None, config.components)
+
+
+# learned's records that selfplay's records point to, by component data and learned's model (its
+# bytes' SHA-256): a learned.npz changed while the process runs makes a record of its own
+_BASES: dict = {}

@@ -128,11 +128,18 @@ def stale_reasons(row: dict, now: dict, engine: str, raced: bool) -> list[str]:
     if row["models"] == UNKNOWN_MODELS:
         why.append("models not recorded")
     elif row["models"] != now["models"]:
-        why.append("model changed")
+        why += models_changed(models_of(row["models"]), models_of(now["models"]))
     if row["kiai_version"] != now["kiai_version"]:
         why.append("kiai version changed")
     # what else the key holds: in a race, its groups
     return why or ["race changed" if raced else "provenance changed"]
+
+
+def models_changed(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """A reason for each role (models_of) whose model differs, or is read on one side alone:
+    'model changed' for the strategy's own, 'base model changed' for the base's, and so on."""
+    roles = [r for r in {**new, **old} if old.get(r) != new.get(r)]
+    return [("model" if r == "model" else f"{r} model") + " changed" for r in roles] or ["model changed"]
 
 
 def rules_label(config) -> str:

@@ -80,6 +80,21 @@ class GameConfig(TableFacts):
             return load(path, components, table=(len(self.samurai), self.family_level))
         return load(path, components)
 
+    def base_model(self, model=None):
+        """The model of the base it plays over that its games read beside load_model()'s, or None:
+        the strategy's own say (its `base_model` hook: selfplay over learned's answers reads
+        learned's shipped model), or a planner's base that plays a model beside the planner's own
+        (judge over learned: learned's shipped one). `model`: self.load_model(), when held."""
+        if not self.uses_model:
+            return None
+        own = registry.hook_of(self.model_owner, "base_model")
+        if own is not None:
+            return own(self, model if model is not None else self.load_model())
+        base = self.base_name
+        if self.model_owner != base and registry.hook_of(base, "data_record") is not None:
+            return GameConfig(self.samurai, self.difficulty, base, components=self.components).load_model()
+        return None
+
     @property
     def family_level(self) -> str:
         """The official level whose models play this table: the level, or a house level's
@@ -135,6 +150,9 @@ class GameConfig(TableFacts):
                 out["model"]["mark"] = OTHER_COMPONENTS
             if self.family_level != self.difficulty:
                 out["model"]["family_level"] = self.family_level
+            under = self.base_model(m)
+            if under is not None:  # read beside it: the base it plays over (selfplay over learned's answers)
+                out["model"]["base"] = {"path": under.path, "sha256": under.sha256}
             plays = registry.hook_of(self.model_owner, "plays")
             if plays is not None:  # how the model changes the play (selfplay: over whose answers)
                 out["model"]["plays"] = plays(m)

@@ -38,8 +38,12 @@ def _data_record(config: GameConfig, base) -> int:
     model = config.model if config.model_owner == base.name else None
     base_config = config if config.model_owner == base.name else GameConfig(
         config.samurai, config.difficulty, base.name, overrides, components=config.components)
-    # the record holds the model and the parameters; of the components, only the data its checks read
-    key = (base.name, tuple(sorted(overrides.items())), base_config.load_model().sha256, config.components.data_sha256)
+    # the record holds the model and the parameters; of the components, only the data its checks read;
+    # and, where it points to the record of a base it plays over, that base's model (GameConfig.base_model)
+    model_file = base_config.load_model()
+    under = base_config.base_model(model_file)
+    key = (base.name, tuple(sorted(overrides.items())), model_file.sha256, under.sha256 if under else "",
+           config.components.data_sha256)
     record = _RECORDS.get(key)
     if record is None:
         view = GameConfig(config.samurai, config.difficulty, base.name, overrides, components=config.components,
@@ -97,12 +101,6 @@ def kernel_config(config: GameConfig, *, check=False, trace=False, scramble=Fals
     return cfgs
 
 
-# the strategies whose record points at learned's where their `base` parameter plays as 1, beside
-# their own model (selfplay's data_record: learned's record with its shipped model); kept here, in
-# plain Python, so that naming what a record reads recompiles nothing
-OVER_LEARNED = ("selfplay",)
-
-
 def models_read(config: GameConfig) -> dict[str, str]:
     """Every model file the games of `config` read, by role, as the SHA-256 of its bytes, as
     kernel_config hands them to the engine: `model`, its model owner's (the file --model names:
@@ -112,15 +110,12 @@ def models_read(config: GameConfig) -> dict[str, str]:
     `follow-base`. Empty for a strategy that reads no model."""
     out: dict[str, str] = {}
     info = config.strategy_info
-    base = info.base(config.params)
     if config.uses_model:
         model = config.load_model()
         out["model"] = model.sha256
-        if config.model_owner in OVER_LEARNED and int(config.played_params(model)["base"]) == 1:
-            out["base"] = registry.hook_of("learned", "load_model")(None, config.components).sha256
-    if config.model_owner != base and registry.hook_of(base, "data_record") is not None:
-        # as _data_record: the planner's own model is its value, the base plays its shipped one
-        out["base"] = GameConfig(config.samurai, config.difficulty, base, components=config.components).load_model().sha256
+        under = config.base_model(model)  # selfplay's learned; a planner's base beside its own value
+        if under is not None:
+            out["base"] = under.sha256
     if info.planner and int(info.param_dict(config.params).get("follow", 0)):
         for role, sha in models_read(followed_config(config)).items():
             out["follow" if role == "model" else f"follow-{role}"] = sha
