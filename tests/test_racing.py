@@ -342,14 +342,15 @@ def test_a_paired_cell_reads_the_deals_both_sides_played_and_stops_sooner(monkey
     rates, labels = [0.5, 0.5, 0.4, 0.4], (1, 1, 0, 0)
     paired = stopping.Cell(100, 100, 20_000, h=0.02, against=True, shared=True)
     assert paired.paired and not stopping.Cell(100, 100, 20_000, h=0.02, against=True).paired
-    games, _ = race(monkeypatch, rates, [R.Group(paired, (0, 1, 2, 3), labels)])
+    # members 0 and 2, 1 and 3 meet the same deals (as the agreement stage's two players of a line-up)
+    games, _ = race(monkeypatch, rates, [R.Group(paired, (0, 1, 2, 3), labels, ("a", "b", "a", "b"))])
     (g,) = set(games.values())
     unpaired, _ = race(monkeypatch, rates, [R.Group(stopping.Cell(100, 100, 20_000, h=0.02, against=True),
                                                     (0, 1, 2, 3), labels)])
     assert 2 * g < max(unpaired.values())
     # the first round whose paired interval is within 2 points, computed from the games themselves
     won = [rows_at(r, 0, g)[:, L.O_OUTCOME] == 0 for r in rates]
-    assert stopping.paired_half_width(won, labels) <= 0.02
+    assert stopping.paired_half_width(won, labels, ["a", "b", "a", "b"]) <= 0.02
     short = [w[:g - 100] for w in won]
     assert stopping.paired_half_width(short, labels) > 0.02
 
@@ -388,7 +389,7 @@ def paired_table(path, monkeypatch, *, resume=False, stop_after=None):
     monkeypatch.setattr(P, "play_range", fake)
     rule = stopping.Cell(60, 60, 3_000, h=0.03, against=True, shared=True)
     job = S.Sweep(plan, 4, G.Request(race="test"), path, resume=resume, force=not resume,
-                  groups=[R.Group(rule, (0, 1), (1, 0)), R.Group(rule, (2, 3), (1, 0))])
+                  groups=[R.Group(rule, (0, 1), (1, 0), ("p", "p")), R.Group(rule, (2, 3), (1, 0), ("q", "q"))])
     return job.run(P.LocalBackend(threads=1), block=30)
 
 
@@ -424,15 +425,16 @@ def test_a_paired_cell_whose_line_ups_play_deals_of_their_own_reads_them_as_inde
 
     def fake(config, seed, offset, count, on_games=None):
         i = [c for _, c in plan].index(config)
-        return Tally.of(rows_at(rates[i], offset, count, phase[i] if seed != 1 else 0.0))
+        return Tally.of(rows_at(rates[i], offset, count, phase[i] if seed != shared else 0.0))
 
+    shared = R.deal_seed(1, "s")
     monkeypatch.setattr(P, "play_range", fake)
-    group = [R.Group(rule, (0, 1, 2, 3), labels)]
+    group = [R.Group(rule, (0, 1, 2, 3), labels, ("s",) * 4)]
     one = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=10_000, groups=group)
     own = S.run_plan(plan, 1, G.Request(race="test"), P.LocalBackend(), block=10_000,
                      groups=[R.Group(rule, (0, 1, 2, 3), labels, ("x", "y", "x", "y"))])
     seeds = [own[i]["seed"] for i in range(4)]
-    assert seeds == [R.deal_seed(1, "x"), R.deal_seed(1, "y")] * 2 and {r["seed"] for r in one.values()} == {1}
+    assert seeds == [R.deal_seed(1, "x"), R.deal_seed(1, "y")] * 2 and {r["seed"] for r in one.values()} == {shared}
     (g1,) = {r["games"] for r in one.values()}
     (g2,) = {r["games"] for r in own.values()}
     assert 1.6 * g2 < g1

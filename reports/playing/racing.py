@@ -19,6 +19,7 @@ The rules, and the constants and statistics they read, are reports.playing.stopp
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections import deque
@@ -60,6 +61,20 @@ def deal_seeds(groups: Sequence[Group], seed: int) -> dict[int, int]:
             if key and out.setdefault(i, deal_seed(seed, key)) != deal_seed(seed, key):
                 raise SweepError(f"configuration {i} is in groups of different deals")
     return out
+
+
+def seating_key(config) -> str:
+    """The deal key of a configuration whose group names none: its seating. Each seating meets
+    deals of its own, so rates pooled over line-ups or seatings average independent games; every
+    strategy, parameter, rule reading, level and component file of one seating meets the same ones."""
+    return ",".join(config.samurai)
+
+
+def with_deals(configs: dict, groups: Sequence[Group]) -> list[Group]:
+    """groups, each that names no deals given its members' seatings (seating_key; configs: plan
+    index -> GameConfig)."""
+    return [g if g.deals else dataclasses.replace(g, deals=tuple(seating_key(configs[i]) for i in g.members))
+            for g in groups]
 
 
 def signatures(plan: Sequence, groups: Sequence[Group]) -> dict[int, str]:

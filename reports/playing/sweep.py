@@ -2,9 +2,11 @@
 
 A sweep is a plan (a list of GameConfig) and a request (reports.playing.grid makes both): a fixed
 number of games, a target precision reached by doubling batches, or a race (reports.playing.racing),
-whose groups a preset gives (reports.playing.presets.preset_groups). Every configuration plays game
-indices 0..N-1 of the same seed, so configurations with the same samurai count and level share their
-deals (common random numbers): their differences are paired, game by game, as far as both played.
+whose groups a preset gives (reports.playing.presets.preset_groups). Every seating plays game indices
+0..N-1 of a seed of its own, drawn from the sweep's seed and the seating (racing.seating_key): rates
+pooled over line-ups average independent games, so their intervals hold, and the strategies,
+parameters, rule readings and levels of one seating meet the same deals (common random numbers):
+their differences are paired, game by game, as far as both played.
 
 The table (reports.playing.tables) is written after every finished configuration, so that a killed sweep
 can resume (Sweep: --resume) without replaying or losing finished configurations. The same
@@ -26,7 +28,7 @@ import numpy as np
 from kiai.outputs import clean_stale
 from kiai.reports.playing.grid import Request
 from kiai.reports.playing.play import BLOCK
-from kiai.reports.playing.racing import Group, Race, check_groups, deal_seeds, signatures
+from kiai.reports.playing.racing import Group, Race, check_groups, deal_seeds, signatures, with_deals
 from kiai.reports.playing.tables import (
     COLUMNS,
     DEFINING,
@@ -73,6 +75,7 @@ def run_plan(plan: Sequence, seed: int, request: Request, backend, *, block: int
     plan = list(plan)
     if groups is None:
         groups = [Group(request.rule(), (i,)) for i, _ in plan]
+    groups = with_deals(dict(plan), groups)
     results: dict[int, dict] = {}
 
     def finished(index, row, games, _history):
@@ -102,6 +105,7 @@ class Sweep:
         if groups is None:
             groups = [Group(request.rule(), (i,)) for i in range(len(self.plan))]
         check_groups(len(self.plan), groups)
+        groups = with_deals(dict(enumerate(self.plan)), groups)
         self.groups = list(groups)
         self.seeds = deal_seeds(self.groups, seed)  # plan index -> the seed of its deals, where not `seed`
         race = signatures(self.plan, self.groups) if request.race is not None else {}
