@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 EXTRAS := test,train
 COMMA := ,
 
-.PHONY: help report report-check test bench docs setup clean verify-records
+.PHONY: help report report-check test bench coverage docs setup clean verify-records
 .DEFAULT_GOAL := help
 
 # `make` alone: this list; it needs nothing installed
@@ -18,6 +18,7 @@ help:
 	@echo "make report-check    open kiai-report/report.html in headless Chromium at 390, 1,400 and 1,920 px: overflow, images, errors"
 	@echo "make test            set up, run the test suite"
 	@echo "make bench           time the engine and its compilation (kiai bench)"
+	@echo "make coverage        check that the report's intervals hold their promise over 200 seeds (minutes)"
 	@echo "make docs            re-run the commands whose outputs README.md and docs/*.md show, speed tables too"
 	@echo "make verify-records  record 20,016 games and replay them against the engine (kiai record, kiai replay)"
 	@echo "make setup           create $(VENV)/ and install kiai with its extras (the other targets do it first)"
@@ -82,6 +83,12 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/kiai bench
+
+# whether the report's intervals keep their promise: the default player's small study repeated over
+# 200 seeds (reports/search/coverage.py, several minutes); the result is stored where the report's
+# methods quote it from
+coverage: $(STAMP)
+	$(BIN)/python -m kiai.reports.search.coverage --seeds 200 --out reports/findings/coverage.json
 
 # the generated blocks of README.md and docs/*.md (docs/generate.py), the slow ones too (kiai bench's
 # speed tables, a few minutes); tests/test_readme.py checks the others. Then the report's pictures

@@ -200,11 +200,11 @@ def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_p
     md = (tmp_path / "report.md").read_text()
     short = md.split("## In short")[1].split("\n## ")[0]
     # one line per team size: the default's figure, then the strongest's, at each level
-    # the default won at Hard (1%), the strongest none of its 2,100 games: beyond noise, so it reads lower
+    # the default won at Hard (1%), the strongest none of its 2,100 games: under 1%, not told apart
     two = re.search(r"- How hard for kiai's default player \(`selfplay`\), all its 21 line-ups pooled, and after each "
                     r"level's figure, for kiai's strongest player, `judge`, on the same line-ups: Easy 80.0%, strongest "
                     r"90.0% \(([\d.]+) to "
-                    r"([\d.]+)%\); Hard 1.0%, strongest 0% \(0 to ([\d.]+)%\)\.", short)
+                    r"([\d.]+)%\); Hard 1.0%, not told apart \(0%; 0 to ([\d.]+)%\)\.", short)
     assert two, short
     low, high, hard = map(float, two.groups())
     want = proportion_ci(1890, 2100)
@@ -215,7 +215,7 @@ def test_the_headline_gives_the_strongest_players_rate_beside_the_defaults(tmp_p
     levels = md.split("## How hard is each level")[1].split("\n## ")[0]
     assert "| easy | kiai's default player | 80.0% (" in levels
     assert f"|  | kiai's strongest player | 90.0% ({low:g} to {high:g}%) | 60.0% (" in levels
-    assert "|  | kiai's strongest player | 0% (" in levels and levels.count("| - |") == 1
+    assert "|  | kiai's strongest player | not told apart (0%; 0 to " in levels and levels.count("| - |") == 1
     table = pd.read_csv(tmp_path / "level_rates.csv")
     assert set(table["player"]) == {"default", "strongest"} and len(table) == 8
 
@@ -310,14 +310,14 @@ def test_kiai_report_reads_the_agreement_table_or_goes_without(capsys, tmp_path)
 
 
 def test_a_strongest_rate_below_the_defaults_within_noise_says_so(tmp_path):
-    """The strongest player's rate reads below the default's only with the words that it is within
-    noise of it, where its interval holds the default's rate; a clear gap reads as it is."""
+    """The strongest player's rate never reads as the stronger where it does not beat the default
+    beyond noise: within noise, or below it, the line says "not told apart" (tests/test_told_apart.py)."""
     rates = {("easy", 2): (0.8, 0.8, 0.79), ("hard", 2): (0.5, 0.5, 0.3)}
     write_report(_both_players(rates), tmp_path)
     short = (tmp_path / "report.md").read_text().split("## In short")[1].split("\n## ")[0]
     line = next(x for x in short.splitlines() if x.startswith("- How hard for kiai's default player"))
-    assert re.search(r"Easy 80.0%, strongest 79.0% \([\d.]+ to [\d.]+%\) \(within noise of the default's\)", line), line
-    assert re.search(r"Hard 50.0%, strongest 30.0% \([\d.]+ to [\d.]+%\)\.$", line), line
+    assert re.search(r"Easy 80.0%, not told apart \(79.0%; [\d.]+ to [\d.]+%\)", line), line
+    assert re.search(r"Hard 50.0%, not told apart \(30.0%; [\d.]+ to [\d.]+%\)\.$", line), line
 
 
 def test_the_difference_reads_the_deals_both_played_where_the_rows_kept_them():

@@ -16,6 +16,7 @@ import pytest
 from kiai.cli.main import main
 from kiai.reports.playing import grid as G
 from kiai.reports.playing import tables
+from kiai.reports.playing.racing import deal_seed
 from kiai.reports.search import tune as T
 from kiai.simcore.stats import paired_test
 from kiai.simcore import results as L
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.usefixtures("engine")
 SEATING = ("kyuzo", "heihachi", "daisuke")
 TRIO = ",".join(SEATING)
 OTHER = "gorobei,kanbei,katsushiro"
+
 
 
 def wins_of(games, seed=0, offset=0, seating=SEATING, level="easy", rules=None, **params):
@@ -158,7 +160,9 @@ def test_sweep_rule_is_an_axis_and_a_column(swept):
     assert "--rule penalty=every-turn,once" in info["command"]
     for row in df.itertuples():
         rules = {} if row.rules == "default" else {"penalty": "once"}
-        assert row.wins == int(wins_of(300, seating=row.seating.split(","), rules=rules).sum())
+        # the seating's own deals, shared by both readings (racing.seating_key)
+        assert row.seed == deal_seed(0, row.seating)
+        assert row.wins == int(wins_of(300, seed=row.seed, seating=row.seating.split(","), rules=rules).sum())
     once = df[df["rules"] == "penalty=once"].set_index("seating")["wins"]
     default = df[df["rules"] == "default"].set_index("seating")["wins"]
     assert (once != default).any()

@@ -38,7 +38,7 @@ def test_pooled_rates_over_shared_deals_are_too_narrow():
 
 def test_the_command_stores_its_result_and_refuses_bad_input(tmp_path, capsys):
     out = tmp_path / "coverage.json"
-    code = C.main(["--seeds", "3", "--games", "20", "--size", "2", "--level", "easy", "--strategy", "reference",
+    code = C.main(["--seeds", "3", "--games", "20", "--size", "3", "--level", "easy", "--strategy", "reference",
                    "--strong", "keeper", "--out", str(out)])
     stored = json.loads(out.read_text())
     assert code in (0, 1) and stored["seeds"] == 3 and set(stored["kinds"]) == set(C.KINDS) and stored["commit"]
@@ -46,3 +46,15 @@ def test_the_command_stores_its_result_and_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         C.main(["--seeds", "1"])
     assert e.value.code == 2
+
+
+def test_the_methods_quote_the_stored_check_with_its_commit():
+    from kiai.reports.findings import coverage_note
+
+    result = {"study": {"size": 4, "level": "normal", "strategy": "selfplay", "strong": "learned", "games": 200},
+              "seeds": 200, "commit": "abc1234", "kinds": {"level": {"coverage": 0.95, "ratio": 1.02},
+                                                           "lineup": {"coverage": 0.97, "ratio": 0.9}}}
+    text = coverage_note.sentence(result)
+    assert "200 seeds" in text and "kiai abc1234" in text and "at least 95%" in text and "1.02 times" in text
+    stored = coverage_note.stored()
+    assert stored is not None and set(stored["kinds"]) == set(C.KINDS), "make coverage stores its result"

@@ -195,10 +195,17 @@ def test_the_win_rate_is_the_typed_seatings_own_or_says_whose_it_is(report, page
     text = _answer(page)
     assert f"Win rate: {own}; the line-up seated Heihachi, Daisuke, Kanbei, Kikuchiyo" in text, text
     assert " of 35 line-ups of 4 at Easy, seated Heihachi, Daisuke, Kanbei, Kikuchiyo" in text  # the rank's seating
+    # the words are the JSON's, worded in Python (your_table.whose): the script only shows them
+    whose = {lv: _data(report)["lineups"][f"{lv}|{lineup_key(typed)}"]["whose"] for lv in ("easy", "normal")}
+    assert f"Win rate: {own.removesuffix(', seated as you typed')}{whose['easy']['played']}\n" in text, text
     harness.load(page, report / "report.html", 1400, fragment="#table=" + ",".join(typed) + "&level=normal")
     text = _answer(page)
     assert (f"Win rate: {_rate_text(_csv_row(report, 'normal', typed))}, seated Heihachi, Daisuke, Kanbei, "
             "Kikuchiyo: the seating the report played, not yours") in text, text
+    assert f"Win rate: {_rate_text(_csv_row(report, 'normal', typed))}{whose['normal']['other']}\n" in text
+    # the seating the line-up's figures are of, typed: its figure with no words of whose it is
+    harness.load(page, report / "report.html", 1400, fragment="#table=" + ",".join(SEATED) + "&level=easy")
+    assert f"Win rate: {_rate_text(_csv_row(report, 'easy', SEATED))}\n" in _answer(page)
     assert harness.measure_page(page)["errors"] == []
 
 

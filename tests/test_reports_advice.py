@@ -122,7 +122,10 @@ def test_a_best_seating_chosen_from_many_equal_ones_is_not_called_best():
     # with a Newcombe interval far from zero, as if the two had been named before the games
     seats = _equal_seatings()
     sa = advice.seating_advice(seats, 6)
-    assert sa["diff"] > 0.10 and sa["lo"] > 0.05
+    best, worst = seats.iloc[0], seats.iloc[-1]
+    assert sa["diff"] > 0.10 and advice.difference(best["wins"], best["games"], worst["wins"], worst["games"])[1] > 0.05
+    # the gain's printed interval holds however the two were chosen: it holds the true gap, 0
+    assert sa["lo"] < 0 < sa["hi"]
     assert not sa["separated"] and sa["p_chosen"] >= 0.05
     assert not sa["stands_out"]
     assert "within noise" in seating_sentence(sa, 6, "easy", "a,b,c,d,e,f")

@@ -276,4 +276,4 @@ def test_the_header_and_methods_count_each_configuration_once(tmp_path):
     configs, games, won = len(once), int(once["games"].sum()), int(once["wins"].sum())
     assert f"\n{configs} configurations, {games:,} games, {won:,} won." in md
     methods = md.split("## How these results were made")[1]
-    assert re.search(rf"Games per configuration: [^;\n]+; {configs} configurations\.", methods), methods[:400]
+    assert re.search(rf"Games per configuration: [^;\n]+; {configs} configurations, {games:,} games\.", methods), methods[:400]

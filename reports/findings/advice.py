@@ -246,8 +246,8 @@ def seating_rates(df: pd.DataFrame, level: str, lineup: str, strategy: str | Non
 
 
 def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
-    """Best and worst seating of one line-up, the gain (best minus worst, with Newcombe's interval
-    as if the two had been named in advance), whether the seatings differ as a group (`p`, the
+    """Best and worst seating of one line-up, the gain (best minus worst, with an interval that
+    holds whichever two were chosen: chosen_gap), whether the seatings differ as a group (`p`, the
     homogeneity test), the gain's selection-aware p (`p_chosen`: how often every seating winning
     equally often gives a gap as wide, simcore.stats.extremes_p), and whether the best stands out
     of them all (seating_verdict). The best is `separated` from the worst only when p_chosen is
@@ -260,9 +260,21 @@ def seating_advice(seatings: pd.DataFrame, n: int) -> dict:
     best, worst = seatings.iloc[0], seatings.iloc[-1]
     p = stats.homogeneity_p(seatings["wins"], seatings["games"])
     p_chosen = stats.extremes_p(seatings["wins"], seatings["games"])
-    diff, lo, hi = difference(best["wins"], best["games"], worst["wins"], worst["games"])
+    diff = best["wins"] / best["games"] - worst["wins"] / worst["games"]
+    lo, hi = chosen_gap(seatings)
     return {**out, "best": best, "worst": worst, "diff": diff, "lo": lo, "hi": hi, "p": p, "p_chosen": p_chosen,
             "separated": bool(p_chosen < ALPHA), "stands_out": seating_verdict(seatings)["best"] is not None}
+
+
+def chosen_gap(seatings: pd.DataFrame) -> tuple[float, float]:
+    """A 95% interval for the best seating's rate minus the worst's (seatings best first) that
+    holds however the two were chosen: every seating's interval at 1 - 0.05/k (Bonferroni, k
+    seatings) holds all k true rates at once with probability at least 95%, so the chosen two's
+    true gap lies between the best's lower limit less the worst's upper and the other way round.
+    Newcombe's interval, as if the two had been named in advance, runs high: the winner's curse."""
+    k = len(seatings)
+    lo, hi, _ = proportion_ci_arrays(seatings["wins"].to_numpy(), seatings["games"].to_numpy(), level=1 - 0.05 / k)
+    return float(lo[0] - hi[-1]), float(hi[0] - lo[-1])
 
 
 def seating_verdict(seatings: pd.DataFrame) -> dict:

@@ -89,10 +89,9 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
     """The sentence "How hard" of team size n, one line: the main strategy's rate at each level
     (`rates`, level_rates; kiai's default player, as a rule), and after it, at every level where
     either won a game, kiai's strongest player's with its interval (`strong`,
-    views.strongest_rates). A strongest rate below the default's whose interval still holds the
-    default's says it is within noise of it: the reader should not take the stronger player for the
-    weaker one."""
-    from kiai.reports.findings.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, name
+    views.strongest_rates), or "not told apart" where nothing measured it stronger than the default
+    (strongest.told_apart): the reader should take neither player for the stronger there."""
+    from kiai.reports.findings.strongest import DEFAULT_PLAYER, NOT_TOLD_APART, STRONGEST_PLAYER, default_strategy, name
     from kiai.strategies.registry import strongest
 
     part = rates[rates["n_samurai"] == n]
@@ -102,20 +101,22 @@ def how_hard(rates: pd.DataFrame, strong: pd.DataFrame | None, n: int, strategy:
               else f"`{strategy}`")
     mine = (strong[strong["n_samurai"] == n].set_index("difficulty") if strong is not None and not strong.empty
             else pd.DataFrame())
-    levels, any_strong = [], False
+    levels, any_strong, told = [], False, False
     for r in part.itertuples():
         text = f"{r.difficulty.capitalize()} {fmt_rate(r.wins, r.games)}"
         if r.difficulty in mine.index:
             s = mine.loc[r.difficulty]
             if r.wins > 0 or s["wins"] > 0:
-                noise = " (within noise of the default's)" if s["rate"] < r.rate <= s["hi"] else ""
-                text += f", strongest {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])}){noise}"
-                any_strong = True
+                apart = bool(s.get("told_apart", True))
+                text += (f", strongest {fmt_pct(s['rate'])} ({fmt_ci(s['lo'], s['hi'])})" if apart
+                         else f", {NOT_TOLD_APART} ({fmt_pct(s['rate'])}; {fmt_ci(s['lo'], s['hi'])})")
+                any_strong, told = True, told or apart
         levels.append(text)
     if not any_strong:
         return [f"How hard for {player}, {pooled}: " + "; ".join(levels) + "."]
     who = name(*strongest(n, str(part["difficulty"].iloc[0])))
-    return [f"How hard for {player}, {pooled}, and after each level's figure, for {STRONGEST_PLAYER}, {who}, "
+    who = f"{STRONGEST_PLAYER}, {who}," if told else f"{who}, {NOT_TOLD_APART} from the default at any level,"
+    return [f"How hard for {player}, {pooled}, and after each level's figure, for {who} "
             "on the same line-ups: " + "; ".join(levels) + "."]
 
 

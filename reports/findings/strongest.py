@@ -13,6 +13,19 @@ import pandas as pd
 from kiai.strategies.registry import STRONGEST
 
 DEFAULT_PLAYER, STRONGEST_PLAYER = "kiai's default player", "kiai's strongest player"
+# below this win rate no candidate can be told apart from the default on a report's budget
+TOLD_APART_MIN = 0.01
+# what the page says in a cell, instead of naming a strongest, where nothing measured one (told_apart)
+NOT_TOLD_APART = "not told apart"
+TOLD_APART_RULE = (f"where it wins under {TOLD_APART_MIN:.0%}, or does not beat the default beyond noise (the 95% "
+                   "interval of its difference with the default, on the deals both played, holds zero or lies below)")
+
+
+def told_apart(rate: float, diff_lo: float) -> bool:
+    """Whether a cell measured kiai's strongest player stronger than the default: it wins at least
+    TOLD_APART_MIN there, and its difference with the default (strongest minus default, views.with_difference)
+    has a 95% interval wholly above zero. Elsewhere the page says NOT_TOLD_APART."""
+    return bool(rate >= TOLD_APART_MIN and diff_lo > 0)
 
 
 def default_strategy() -> str:

@@ -33,6 +33,24 @@ def load_results(path) -> pd.DataFrame:
     raise ValueError(f"cannot read {path.name}: expected a .parquet or .csv file")
 
 
+@dataclass(frozen=True)
+class Counts:
+    """What a table played, each configuration once (distinct_counts)."""
+
+    configurations: int
+    games: int
+    wins: int
+
+
+def distinct_counts(df: pd.DataFrame) -> Counts:
+    """The configurations, games and wins of a table (or of several, concatenated) as its tables
+    count them: each configuration once, by its longest run of the same deals (ladder.distinct_games),
+    however many tables repeat it. The page's header and its methods count with this, and nothing
+    else."""
+    once = ladder.distinct_games(df)
+    return Counts(len(once), int(once["games"].sum()), int(once["wins"].sum()))
+
+
 def main_rules(df: pd.DataFrame) -> str:
     """The rule readings the charts and tables show: the rules' own where the table has them, else
     the readings played on the most configurations."""
@@ -99,4 +117,40 @@ def strongest_rates(df: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
     keys = ["difficulty", "n_samurai"]
     own = own.merge(main[[*keys, "lineups"]].rename(columns={"lineups": "lineups_all"}), on=keys)
     own = own[own["lineups"] == own["lineups_all"]].reset_index(drop=True)
-    return own.reindex(columns=[*keys, "lineups", "wins", "games", "rate", "lo", "hi"])
+    return with_difference(df, own.reindex(columns=[*keys, "lineups", "wins", "games", "rate", "lo", "hi"]), main)
+
+
+def with_difference(df: pd.DataFrame, strong: pd.DataFrame, main: pd.DataFrame) -> pd.DataFrame:
+    """`strong` (strongest_rates) with, per level and team size, the strongest player's difference
+    from the default (strongest minus default) and its 95% interval, diff, diff_lo, diff_hi, and
+    told_apart (strongest.told_apart: it wins at least 1% and the interval lies above zero).
+
+    The difference is read on the deals both played (agreement.paired_rows): deal by deal where the
+    rows kept each game's win (agreement.shared_difference), else Newcombe's interval over the two
+    players' games of those deals; where the two played no deals in common, Newcombe's over the
+    strongest's own games and the default's (`main`)."""
+    from kiai.reports.findings.strongest import default_strategy, told_apart
+
+    columns = ["diff", "diff_lo", "diff_hi"]
+    if strong.empty:
+        return strong.assign(**{c: pd.Series(dtype=float) for c in columns}, told_apart=pd.Series(dtype=bool))
+    pairs = agreement.paired_rows(df, default_strategy())
+    keys = ["difficulty", "n_samurai"]
+    if not pairs.empty:
+        pairs = pairs.assign(difficulty=pairs["difficulty"].astype(str))
+        sides = {side: advice.level_rates(pairs[(pairs["strategy"] == agreement.STRONG) == (side == "strong")])
+                 .set_index(keys) for side in ("strong", "default")}
+    defaults = main.assign(difficulty=main["difficulty"].astype(str)).set_index(keys) if not main.empty else main
+    out = []
+    for r in strong.itertuples():
+        at = (str(r.difficulty), int(r.n_samurai))
+        part = pairs[(pairs["difficulty"] == at[0]) & (pairs["n_samurai"] == at[1])] if not pairs.empty else pairs
+        d = agreement.shared_difference(part, agreement.STRONG) if not part.empty else None
+        if d is None and not part.empty and at in sides["strong"].index and at in sides["default"].index:
+            a, b = sides["strong"].loc[at], sides["default"].loc[at]
+            d = advice.difference(a["wins"], a["games"], b["wins"], b["games"])
+        if d is None and at in defaults.index:
+            d = advice.difference(r.wins, r.games, defaults.loc[at, "wins"], defaults.loc[at, "games"])
+        out.append(d if d is not None else (float("nan"),) * 3)
+    strong = strong.assign(**{c: [float(d[i]) for d in out] for i, c in enumerate(columns)})
+    return strong.assign(told_apart=[told_apart(r.rate, r.diff_lo) for r in strong.itertuples()])

@@ -30,6 +30,14 @@ def rules_note(df: pd.DataFrame, shown: str) -> str:
     return text + "."
 
 
+def _count(df: pd.DataFrame) -> str:
+    """The methods' count, as the header's (views.distinct_counts): '140 configurations, 28,000 games'."""
+    from kiai.reports.findings.views import distinct_counts
+
+    counts = distinct_counts(df)
+    return f"{plural(counts.configurations, 'configuration')}, {plural(counts.games, 'game')}"
+
+
 def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None) -> list[tuple]:
     once = distinct_games(df)  # two runs of the same deals count as the tables count them: the longer once
     labels = strategy_labels(df)
@@ -40,7 +48,7 @@ def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None)
     items = [
         "Strategies: " + (", ".join(strategies) or "none") + ".",
         *([models] if (models := models_note(df)) else []),
-        f"Games per configuration: {spread(once['games'])}; {plural(len(once), 'configuration')}.",
+        f"Games per configuration: {spread(once['games'])}; {_count(df)}.",
         f"Seeds: {listing(df, 'seed')}.",
         *([rules_note] if rules_note else []),
         f"Components file SHA-256: {listing(df, 'components_sha256')}.",
@@ -54,11 +62,15 @@ def methods_blocks(df: pd.DataFrame, notes: dict, rules_note: str | None = None)
         "intervals, or Clopper-Pearson where the wins are within 5 of none or of all games; "
         "rates pooled over several configurations sum their wins and games first, each configuration "
         "counted once where they played different numbers of games (each scaled to the harmonic mean of "
-        "their games: Kish's effective size). A samurai's "
+        "their games: Kish's effective size), which holds because each seating meets deals of its own. A samurai's "
         "effect uses Newcombe's interval for a difference of two independent proportions. "
         "Seating comparisons are Holm-adjusted where shown."
     )
+    from kiai.reports.findings.coverage_note import sentence as coverage_sentence
+
     blocks = [("h2", "How these results were made"), ("ul", items), ("p", statement)]
+    if (checked := coverage_sentence()) is not None:
+        blocks.append(("p", checked))
     if raced(df):
         blocks.append(("p", race_statement()))
     if "honest" in df and not as_bool(df["honest"]).all():

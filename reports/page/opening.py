@@ -8,7 +8,7 @@ import pandas as pd
 
 from kiai.reports.findings import advice
 from kiai.reports.findings import in_short as short
-from kiai.reports.findings.ladder import distinct_games
+from kiai.reports.findings.views import distinct_counts
 from kiai.reports.findings.wording import fmt_ci, fmt_pct, fmt_rate
 from kiai.reports.page import bracket, charts
 from kiai.reports.page.render import Page
@@ -29,13 +29,11 @@ def precision(page: Page, inputs: Inputs) -> None:
 
 
 def summary(df: pd.DataFrame) -> str:
-    """The header's count: every configuration once, its games once (the tables' count:
-    ladder.distinct_games keeps the longer of two runs of the same deals)."""
-    df = distinct_games(df)
-    return (
-        f"{plural(len(df), 'configuration')}, {plural(int(df['games'].sum()), 'game')}, "
-        f"{int(df['wins'].sum()):,} won."
-    )
+    """The header's count: every configuration once, its games once, as the tables and the methods
+    count them (views.distinct_counts)."""
+    counts = distinct_counts(df)
+    return (f"{plural(counts.configurations, 'configuration')}, {plural(counts.games, 'game')}, "
+            f"{counts.wins:,} won.")
 
 
 def in_short(page: Page, inputs: Inputs) -> None:
@@ -53,7 +51,9 @@ def in_short(page: Page, inputs: Inputs) -> None:
         "own order") + " Seats are listed clockwise from any samurai: rotations are the same seating."
         # who the two players are, and how the strongest's rate is estimated: under the headline
         + (" Who kiai's two players are: How hard is each level." if not strong.empty else "")))
-    at_best = bracket.in_short_players(strong, advice.level_rates(scope.grid))
+    # the strongest's rate only where it was told apart from the default (strongest.told_apart)
+    at_best = bracket.in_short_players(strong[strong["told_apart"].astype(bool)] if "told_apart" in strong else strong,
+                                       advice.level_rates(scope.grid))
     for n, lines in by_size.items():
         lines = lines + bracket.in_short_line(solved, n, at_best)
         page.add(("h3", f"{n} samurai" + (" (absent tokens on, R-18)" if n == 2 else "")), ("ul", lines))
@@ -61,14 +61,16 @@ def in_short(page: Page, inputs: Inputs) -> None:
 
 def _players(strong: pd.DataFrame) -> str:
     """Who kiai's default and strongest players are, and how the strongest's rates are estimated."""
-    from kiai.reports.findings.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER, default_strategy, who
+    from kiai.reports.findings.strongest import (DEFAULT_PLAYER, NOT_TOLD_APART, STRONGEST_PLAYER, TOLD_APART_RULE,
+                                                 default_strategy, who)
 
     deals = strong["games"] / strong["lineups"]
     return (f"{DEFAULT_PLAYER} is `{default_strategy()}`; {STRONGEST_PLAYER} is {who(strong['n_samurai'].unique())}. "
             f"The strongest plays many times slower, so it plays only a few deals of each line-up "
             f"({int(deals.min()):,} to {int(deals.max()):,}, until its rate is known within two points, or to be under 2%), beside the "
-            "default on the same deals; its rate is read on its own games, with its 95% interval, and where that "
-            "interval holds the default's rate it is within noise of the default's.")
+            "default on the same deals; its rate is read on its own games, with its 95% interval. "
+            f"The table says \"{NOT_TOLD_APART}\" instead of naming it the stronger {TOLD_APART_RULE}: "
+            "nothing measured a stronger player there.")
 
 
 def how_hard(page: Page, inputs: Inputs) -> None:
@@ -102,12 +104,14 @@ def how_hard(page: Page, inputs: Inputs) -> None:
 def _level_table(rates: pd.DataFrame, strong: pd.DataFrame) -> pd.DataFrame:
     """A row per level and player (the default's, then the strongest's where either won a game), a
     column per team size: the rate and its 95% interval."""
-    from kiai.reports.findings.strongest import DEFAULT_PLAYER, STRONGEST_PLAYER
+    from kiai.reports.findings.strongest import DEFAULT_PLAYER, NOT_TOLD_APART, STRONGEST_PLAYER
 
     def cells(table: pd.DataFrame, level: str, keep=None) -> dict:
         part = table[table["difficulty"] == level]
-        return {f"{int(r.n_samurai)} samurai": f"{fmt_rate(r.wins, r.games) if keep is None else fmt_pct(r.rate)} "
-                                               f"({fmt_ci(r.lo, r.hi)})" for r in part.itertuples() if keep is None or keep(r)}
+        return {f"{int(r.n_samurai)} samurai": (f"{fmt_rate(r.wins, r.games)} ({fmt_ci(r.lo, r.hi)})" if keep is None
+                                                else f"{fmt_pct(r.rate)} ({fmt_ci(r.lo, r.hi)})" if r.told_apart
+                                                else f"{NOT_TOLD_APART} ({fmt_pct(r.rate)}; {fmt_ci(r.lo, r.hi)})")
+                for r in part.itertuples() if keep is None or keep(r)}
 
     sizes = [f"{int(n)} samurai" for n in sorted(set(rates["n_samurai"]))]
     rows = []

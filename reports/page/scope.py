@@ -26,7 +26,26 @@ class Scope:
     def seed(self) -> str:
         if not self.seeds:
             return "seed not recorded"
+        if len(self.seeds) > 3:  # each seating on deals of its own (reports.playing.racing.seating_key)
+            return f"each seating on deals of its own ({len(self.seeds):,} seeds: the table's seed column)"
         return f"seed {self.seeds[0]}" if len(self.seeds) == 1 else f"seeds {', '.join(map(str, self.seeds))}"
+
+    def shared_deals(self) -> bool:
+        """Whether line-ups of one level and team size met the same deals (a table from before each
+        seating had deals of its own): their pooled rates are then less certain than their intervals."""
+        g = self.grid
+        if g.empty or "seed" not in g:
+            return False
+        per = g.groupby([g["difficulty"].astype(str), g["n_samurai"]])
+        return bool((per["seed"].nunique() < per["seating"].nunique()).any())
+
+    def deals(self) -> str:
+        if self.shared_deals():
+            return ("The line-ups of a team size met the same deals in this table, which correlates them: a rate "
+                    "pooled over them is less certain than its interval says (sweeps give each seating deals of "
+                    "its own; run them again to have intervals that hold).")
+        return ("Each seating meets deals of its own, so a rate pooled over the line-ups of a team size averages "
+                "independent games: its interval is that of all their games, and holds.")
 
     def line(self, what: str) -> str:
         return f"Scope: {what}; strategy `{self.strategy}`, the rules' own readings, {self.seed()}."
@@ -45,8 +64,8 @@ class Scope:
 
         return (f"Precision: a line-up plays {self.games_each()}, so one line-up's win rate is known to within "
                 f"{fmt_pp(half(0.5), signed=False)} at 50% and {fmt_pp(half(0.1), signed=False)} at 10% (half "
-                "the width of its 95% interval); rates pooled over the line-ups of a team size are known far more "
-                "closely. Every interval on this page is a 95% interval, and a finding is stated only when the "
+                f"the width of its 95% interval). {self.deals()} Every interval on this page is a 95% interval, and "
+                "a finding is stated only when the "
                 'data separate it from the alternatives; otherwise the page says "within noise".')
 
 

@@ -146,9 +146,10 @@ def seating(page: Page, inputs: Inputs) -> None:
                                   "at the level its line-ups are compared; two samurai have a single seating")),
                  ("table", pd.DataFrame(rows)),
                  ("p", "Gain: the best seating's win rate minus the worst's, as chosen from these games, before any "
-                       "confirmation on fresh deals. Its 95% interval (Newcombe's) treats the two as named in "
-                       "advance; choosing the extremes of many noisy rates widens their gap by itself, so the gain "
-                       "and its interval run high, the more so the more seatings there are. p (as chosen): how often "
+                       "confirmation on fresh deals: choosing the extremes of many noisy rates widens their gap by "
+                       "itself, the more so the more seatings there are. Its 95% interval holds however the two were "
+                       "chosen (each seating's interval made simultaneous over all of them, the best's limits less "
+                       "the worst's), so it is wide where many seatings were played. p (as chosen): how often "
                        "a gap as wide arises when every seating wins equally often (simulated from the pooled rate, "
                        "each seating with its own games), which counts the choosing. The gain counts only when this "
                        "p is below 0.05; otherwise it is within noise. Even then a best seating is advice (In short) "

@@ -39,23 +39,15 @@
   }
 
   // The heading names the seating as typed, so the figure under it is that seating's own where the
-  // report played it; else it names the seating the line-up's figures are of, or says they pool
-  // several. The line-ups' rank, the strongest player and the losses are of that seating too.
+  // report played it; else the line-up's, with the words (worded in Python: whose) that name the
+  // seating it is of or say it pools several. The rank, the strongest player and the losses are the
+  // line-up's, and say so the same way.
   function headline(found, mine, typed) {
-    var other = found.seating ? "seated " + esc(names(found.seating.split(","))) : "";
     if (found.seating === typed) { return rate(found); }
-    if (mine) {
-      return rate(mine) + ", seated as you typed" + (other ? "; the line-up " + other + ", as the rank below " +
-        "compares it: " + found.pct : "; the line-up, all its seatings pooled: " + found.pct);
-    }
-    return rate(found) + (other ? ", " + other + ": the seating the report played, not yours" :
-      ", pooled over the seatings of this line-up the report played");
+    return mine ? rate(mine) + esc(found.whose.played) : rate(found) + esc(found.whose.other);
   }
   // whose a figure of the line-up is, where the heading's seating is another: "" where it is the same
-  function seatedAs(found, typed) {
-    if (found.seating === typed) { return ""; }
-    return found.seating ? "seated " + esc(names(found.seating.split(","))) : "its seatings pooled";
-  }
+  function seatedAs(found, typed) { return found.seating === typed ? "" : esc(found.whose.of); }
 
   function answerFor(level) {
     var key = level + "|" + lineupKey(order), n = order.length, found = data.lineups[key];

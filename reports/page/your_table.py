@@ -151,6 +151,31 @@ def _seated(grid: pd.DataFrame) -> dict[str, str | None]:
     return {_key(lv, lu): (str(s[0]) if len(s) == 1 else None) for (lv, lu), s in seats.items()}
 
 
+def _names(seating: str) -> str:
+    """A seating as the form writes it: 'heihachi,daisuke' -> 'Heihachi, Daisuke'."""
+    return ", ".join(s.capitalize() for s in seating.split(","))
+
+
+def whose(line: dict, seatings: bool = True) -> dict[str, str]:
+    """The words that say whose a line-up's figures are, for a group that typed a seating other than
+    the one they are of (`line`: the line-up's entry, its `seating` None where it pools several).
+    The script shows them as they are: `played` after the typed seating's own rate, where the
+    report played that seating (only where it played the line-up's seatings: `seatings`); `other`
+    after the line-up's rate, where it did not; `of` beside the rank, the strongest player and the
+    losses, which are the line-up's."""
+    seated = line["seating"]
+    if seated:
+        words = {"played": f", seated as you typed; the line-up seated {_names(seated)}, as the rank below compares "
+                           f"it: {line['pct']}",
+                 "other": f", seated {_names(seated)}: the seating the report played, not yours",
+                 "of": f"seated {_names(seated)}"}
+    else:
+        words = {"played": f", seated as you typed; the line-up, all its seatings pooled: {line['pct']}",
+                 "other": ", pooled over the seatings of this line-up the report played, not yours",
+                 "of": "its seatings pooled"}
+    return words if seatings else {k: v for k, v in words.items() if k != "played"}
+
+
 def _readings(played: pd.DataFrame, strategy: str) -> dict[str, dict]:
     """Every rule reading other than the rules' own that the report played (the default sweep plays
     V-1..V-5 on a few line-ups per team size at a few levels), one or several at once as the
@@ -187,11 +212,12 @@ def rule_readings() -> list[dict]:
 def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, strategy: str,
                played: pd.DataFrame | None = None) -> dict:
     """The JSON the form reads: every played level and line-up of the grid (advice.grid_rows of the
-    main strategy, as the line-up tables and lineups.csv) with its rate, interval, rank range and
-    the seating those are of (None: pooled over several), and beside them the strongest player's rates, the effects, the losses, the seatings and the rule
+    main strategy, as the line-up tables and lineups.csv) with its rate, interval, rank range,
+    the seating those are of (None: pooled over several) and the words that say so (whose), and
+    beside them the strongest player's rates, the effects, the losses, the seatings and the rule
     readings played (`played`: the main strategy's rows of every reading)."""
     rates = advice.lineup_rates(grid) if not grid.empty else pd.DataFrame()
-    lineups = {}
+    lineups, seatings = {}, _seatings(main, strategy)
     if not rates.empty:
         ranked = pd.concat([rank_range(part) for _, part in rates.groupby(["difficulty", "n_samurai"])])
         counts = ranked.groupby(["difficulty", "n_samurai"])["lineup"].transform("count")
@@ -202,12 +228,13 @@ def table_data(grid: pd.DataFrame, main: pd.DataFrame, shown: pd.DataFrame, stra
                 "wins": int(round(r.wins)), "games": int(r.games), "rate": _r(r.rate), "lo": _r(r.lo), "hi": _r(r.hi),
                 **_words(r.rate, r.lo, r.hi), "rank": [int(r.rank_best), int(r.rank_worst)], "of": int(of),
                 "seating": seated.get(key)}
+            lineups[key]["whose"] = whose(lineups[key], key in seatings)
     seeds = sorted(set(grid["seed"].astype(int))) if "seed" in grid and not grid.empty else [0]
     return {"samurai": list(SAMURAI), "levels": [lv for lv in LEVELS], "default_level": DEFAULT_LEVEL,
             "strategy": strategy, "seed": seeds[0], "strong_min_games": STRONG_MIN_GAMES,
             "simulate_games": SIMULATE_GAMES, "compare_games": COMPARE_GAMES,
             "lineups": lineups, "strongest": _strongest(shown), "effects": _effects(grid),
-            "losses": _losses(grid), "seatings": _seatings(main, strategy),
+            "losses": _losses(grid), "seatings": seatings,
             "readings": _readings(played if played is not None else pd.DataFrame(), strategy),
             "rule_readings": rule_readings()}
 

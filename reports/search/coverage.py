@@ -43,6 +43,7 @@ KINDS = {
     "difference": "the difference between two line-ups named in advance",
     "samurai": "a samurai's effect (line-ups with it minus those without)",
     "seating": "one seating's rate",
+    "chosen": "the best seating's gain over the worst, the two chosen from the games",
     "reading": "a rule reading against the rules' own, its line-ups pooled",
     "strongest": "the second player's rate, all line-ups pooled (the strongest player's cell)",
 }
@@ -85,6 +86,7 @@ class Kind:
     estimates: list = field(default_factory=list)
     lows: list = field(default_factory=list)
     highs: list = field(default_factory=list)
+    targets: list = field(default_factory=list)  # per seed, where the target depends on a choice
 
     def add(self, estimate: float, lo: float, hi: float) -> None:
         self.estimates.append(float(estimate))
@@ -93,6 +95,12 @@ class Kind:
 
     def result(self) -> dict:
         est, lo, hi = (np.asarray(x, float) for x in (self.estimates, self.lows, self.highs))
+        if self.targets:  # the chosen pair's own gap: coverage against it, spread about it
+            target = np.asarray(self.targets, float)
+            half = float(np.mean((hi - lo) / 2))
+            spread = float(np.sqrt(np.mean((est - target) ** 2)))
+            return {"seeds": len(est), "target": float(target.mean()), "coverage": float(np.mean((lo <= target) & (target <= hi))),
+                    "half_width": half, "ratio": 1.96 * spread / half if half > 0 else math.inf}
         target = float(est.mean())
         half = float(np.mean((hi - lo) / 2))
         spread = float(est.std(ddof=1)) if len(est) > 1 else 0.0
@@ -114,9 +122,13 @@ def figures(df: pd.DataFrame, study: Study) -> dict[str, tuple[float, float, flo
     eff = samurai_effects(grid)
     one = eff[eff["samurai"] == lineups[0].split(",")[0]].iloc[0]
     out["samurai"] = (one["diff"], one["ci_low"], one["ci_high"])
-    seatings = advice.seating_rates(df, study.level, lineups[0], study.strategy).sort_values("seating")
-    s = seatings.iloc[-1]
+    seatings = advice.seating_rates(df, study.level, lineups[0], study.strategy)
+    s = seatings.sort_values("seating").iloc[-1]
     out["seating"] = (s["rate"], s["lo"], s["hi"])
+    if len(seatings) > 1:
+        gain = advice.seating_advice(seatings, study.size)
+        out["chosen"] = (gain["diff"], gain["lo"], gain["hi"], gain["best"]["seating"], gain["worst"]["seating"],
+                         dict(zip(seatings["seating"], seatings["rate"])))
     reading = advice.reading_effects(df, study.strategy).iloc[0]
     out["reading"] = (reading["diff"], reading["lo"], reading["hi"])
     strong = advice.level_rates(advice.grid_rows(df, study.strong)).iloc[0]
@@ -131,18 +143,25 @@ def run(study: Study, seeds: int, first_seed: int = 0, on_seed: Callable[[int], 
     plan = study.plan()
     warm_engine(*plan)
     kinds = {k: Kind() for k in KINDS}
+    chosen, rates = [], []  # per seed: the chosen (best, worst), and every seating's rate
     indexed = list(enumerate(plan))
     shared = ("shared",) if study.deals == "shared" else None
     for seed in range(first_seed, first_seed + seeds):
         groups = [Group(Fixed.of(study.games), (i,), deals=shared or ()) for i in range(len(plan))]
         rows = run_plan(indexed, seed, _request(study.games), LocalBackend(), groups=groups)
         table = to_frame([rows[i] for i in sorted(rows)])
-        for kind, (est, lo, hi) in figures(table, study).items():
+        for kind, (est, lo, hi, *choice) in figures(table, study).items():
             kinds[kind].add(est, lo, hi)
+            if choice:
+                chosen.append(choice[:2])
+                rates.append(choice[2])
         if on_seed is not None:
             on_seed(seed)
+    if chosen:  # each seating's true rate: its mean over every seed; the chosen pair's gap, that of theirs
+        true = pd.DataFrame(rates).mean()
+        kinds["chosen"].targets = [true[b] - true[w] for b, w in chosen]
     return {"study": asdict(study), "seeds": seeds, "first_seed": first_seed,
-            "kinds": {k: v.result() for k, v in kinds.items()}}
+            "kinds": {k: v.result() for k, v in kinds.items() if v.estimates}}
 
 
 def _request(games: int):
@@ -203,9 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         if len(done) % 10 == 0 or len(done) == a.seeds:
             print(f"coverage: {len(done)} of {a.seeds} seeds", file=sys.stderr, flush=True)
 
-    result = run(study, a.seeds, a.first_seed, tick)
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+    # the code that plays: read before the run, so that a commit made meanwhile is not named
+    head = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True,
                           cwd=Path(__file__).parent).stdout.strip()
+    result = run(study, a.seeds, a.first_seed, tick)
     result.update(commit=head or "unknown", date=datetime.date.today().isoformat())
     print(table_text(result))
     missed = failures(result)
