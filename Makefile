@@ -95,7 +95,7 @@ coverage: $(STAMP)
 # the pages show, from the last make report
 docs: $(STAMP)
 	$(BIN)/python docs/generate.py --slow
-	@if [ -f kiai-report/report.html ]; then $(BIN)/python docs/report_images.py; \
+	@if [ -f kiai-report/report.html ]; then $(BIN)/python docs/report_images.py && $(BIN)/python docs/report_tables.py; \
 	else echo "make docs: no kiai-report/ (make report first) to take the README's report pictures from"; fi
 
 # 20,016 games of the `random` strategy recorded and replayed (docs/records.md): 2 to 7 samurai x
