@@ -36,7 +36,7 @@ from llvmlite import ir
 from numba import carray, njit, types
 from numba.extending import intrinsic
 
-from kiai.simcore.codes import OUT_WIN
+from kiai.simcore.codes import DAISUKE, FAM_INTRUDER_TO_DISCARD, KANBEI, OUT_WIN, PEN_DISCARD_TO_RAIDER
 from kiai.simcore.gateway import call_decide, call_hook
 from kiai.simcore.questions import Q_ACTION, Q_CARD, Q_FIGHT_AGAIN
 from kiai.simcore.kernel import load_readings, load_tables
@@ -77,6 +77,17 @@ _H1 = np.uint64(0x9E3779B97F4A7C15)
 _H2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _K1 = np.uint64(0xFF51AFD7ED558CCD)
 _K2 = np.uint64(0xC4CEB9FE1A85EC53)
+# the transposition table's key (solve_deal's layout[2]; today's when layout has two words):
+# KEY_FULL, the whole state (state_hash), or KEY_RB, the canonical form (canon_hash)
+KEY_FULL, KEY_RB = 0, 1
+KEY_DEFAULT = KEY_FULL
+# words of TABLE's scalar part that canon_hash reads in its own way
+_W_DISCARD_N = TABLE.fields["discard_n"][1] // 8
+_W_KNOWN_N = TABLE.fields["known_n"][1] // 8
+_W_INTRUDER_N = TABLE.fields["intruder_n"][1] // 8
+_W_DEFENCE = TABLE.fields["defence"][1] // 8
+_W_DEFENCE_END = _W_DEFENCE + TABLE.fields["defence"][0].itemsize // 8
+_CLASS = np.uint64(1 << 40)  # canon_hash's line-card classes, apart from card ids
 
 
 @intrinsic
@@ -175,6 +186,114 @@ def state_hash(pub, hid, scalars, skip):
 
 
 @njit(cache=True)
+def key_flags(pub):
+    """What canon_hash keeps of a turn's start, from the rules that can still read it (R-B,
+    docs/strategies.md): (pile, lines, symbols, flames). pile: the discard pile is read again, as
+    a card in play this round shuffles a discard back (discard_to_raider, boss 63 in round 3, R-5's
+    empty-pile wound); the pile, the defence cards and the lines are then kept card by card (Kiai
+    and Kikuchiyo discard line cards, lose_defence defence cards, onto it). lines: keep each line
+    card's identity (also under V-2 `once`, whose pen_given marks cards). symbols: keep a line
+    card's symbol beside its value and penalties (Daisuke's Kiai may move it to a defence side).
+    flames: keep only the intruder stack's flames (no Kanbei, whose Kiai discards its top cards,
+    and no family C bonus, which discards its top card: step 4 reads the flames alone)."""
+    pile = False
+    for c in range(pub.n_cards):
+        if pub.out_of_play[c] == 0 and (pub.pen1[c] == PEN_DISCARD_TO_RAIDER or pub.pen2[c] == PEN_DISCARD_TO_RAIDER):
+            pile = True
+            break
+    daisuke = False
+    kanbei = False
+    for s in range(pub.n):
+        daisuke |= pub.samurai[s] == DAISUKE
+        kanbei |= pub.samurai[s] == KANBEI
+    family_c = False
+    if pub.family_bonuses:
+        for f in range(pub.families_total):
+            if (pub.family_mask >> f) & 1 and pub.family_kind[f] == FAM_INTRUDER_TO_DISCARD:
+                family_c = True
+    return pile, pile or pub.penalty_once != 0, daisuke, not kanbei and not family_c
+
+
+@njit(cache=True)
+def canon_hash(pub, hid, scalars, skip):
+    """R-B: state_hash of the state's canonical form, which drops what no rule reads again
+    (key_flags says what is kept)."""
+    pile, lines, symbols, flames = key_flags(pub)
+    return canon_hash_with(pub, hid, scalars, skip, pile, lines, symbols, flames)
+
+
+# long: one pass over the state's parts in state_hash's order, each kept whole or in its canonical form
+@njit(cache=True)
+def canon_hash_with(pub, hid, scalars, skip, pile, lines, symbols, flames):
+    """canon_hash with what is kept given (key_flags's fields; a test plants a wrong one). Left
+    out: Katsushiro's known cards (R-19: strategies only) and the unseen flags (derived from the
+    stacks); without `pile`, the discard pile and its size, and of a defence slot only whether it
+    is filled (its index is the card's symbol); without `lines`, a line card as its value and
+    penalties (and symbol, with `symbols`); with `flames`, the intruder stack as its flame count.
+    Kept whole: every other scalar, the raider stack, the cards out of play (fixed in a deal's
+    round), the standing farmsteads and backs, the event counts."""
+    words = carray(int_to_pointer(record_address(pub)), scalars)
+    h1 = _H1
+    h2 = _H2
+    for i in range(scalars):
+        if i == skip or i == _W_KNOWN_N or (i == _W_DISCARD_N and not pile) or (i == _W_INTRUDER_N and flames):
+            continue
+        w = words[i]
+        if _W_DEFENCE <= i < _W_DEFENCE_END and not pile:
+            w = 1 if w >= 0 else -1
+        h1 = _mix(h1, w + i, _K1)
+        h2 = _mix(h2, w ^ (i << 20), _K2)
+    for s in range(pub.n):
+        for i in range(pub.line_n[s]):
+            c = pub.line[s, i]
+            v = np.int64(c)
+            if not lines:
+                v = (pub.value[c] * 1000 + pub.pen1[c] * 20 + pub.pen2[c]) * 4 + (pub.symbol[c] if symbols else 0)
+                v += np.int64(_CLASS)
+            h1 = _mix(h1, v + (s << 8), _K1)
+            h2 = _mix(h2, v ^ (s << 12), _K2)
+    if pile:
+        for i in range(pub.discard_n):
+            h1 = _mix(h1, pub.discard[i] + 1000, _K1)
+            h2 = _mix(h2, pub.discard[i] + 3000, _K2)
+    for c in range(pub.n_cards):
+        h1 = _mix(h1, pub.out_of_play[c] + (c << 4), _K1)
+        h2 = _mix(h2, pub.out_of_play[c] ^ (c << 9), _K2)
+    for i in range(pub.raider_n):
+        h1 = _mix(h1, hid.raider[i] + 7000, _K1)
+        h2 = _mix(h2, hid.raider[i] ^ 0x7000, _K2)
+    if flames:
+        k = 0
+        for i in range(pub.intruder_n):
+            k += pub.flame[hid.intruder[i]]
+        h1 = _mix(h1, k + 9000, _K1)
+        h2 = _mix(h2, k ^ 0x9000, _K2)
+    else:
+        for i in range(pub.intruder_n):
+            h1 = _mix(h1, hid.intruder[i] + 9000, _K1)
+            h2 = _mix(h2, hid.intruder[i] ^ 0x9000, _K2)
+    for i in range(pub.farmsteads):
+        h1 = _mix(h1, hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]] + 11000, _K1)
+        h2 = _mix(h2, (hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]]) ^ 0xB000, _K2)
+    for k in range(hid.ev_n.shape[0]):
+        h1 = _mix(h1, hid.ev_n[k] + (k << 16) + 13000, _K1)
+        h2 = _mix(h2, hid.ev_n[k] ^ (k << 24), _K2)
+    h1 ^= h1 >> np.uint64(29)
+    h2 ^= h2 >> np.uint64(31)
+    if h1 == 0:
+        h1 = np.uint64(1)
+    return h1, h2
+
+
+@njit(cache=True)
+def state_key(pub, hid, scalars, skip, key):
+    """The transposition table's key of a turn's start: state_hash (KEY_FULL) or canon_hash (KEY_RB)."""
+    if key == KEY_RB:
+        return canon_hash(pub, hid, scalars, skip)
+    return state_hash(pub, hid, scalars, skip)
+
+
+@njit(cache=True)
 def tt_visit(tt1, tt2, h1, h2, stats):
     """Whether the state (h1, h2) was seen; if not, mark it seen (unless the table is full)."""
     mask = np.uint64(tt1.shape[0] - 1)
@@ -239,6 +358,7 @@ def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats, sta
     pub, hid, book, mem = wpubs[0], whids[0], books[0], wmems[0]
     w = (pub, hid, book, cfg, mem)
     scalars, skip = layout[0], layout[1]
+    key = layout[2] if layout.shape[0] > 2 else KEY_DEFAULT
     tt1[:] = 0
     tt2[:] = 0
     for i in range(N_STATS):
@@ -271,7 +391,7 @@ def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats, sta
             copy_record(pubs[s], pub, TABLE_SIZE)
         ready[0] = 1
     _save(w, pubs, hids, mems, 0)
-    h1, h2 = state_hash(pub, hid, scalars, skip)
+    h1, h2 = state_key(pub, hid, scalars, skip, key)
     tt_visit(tt1, tt2, h1, h2, stats)
     cfg.from_state = 1
     cfg.stop_turns = 1
@@ -328,7 +448,7 @@ def solve_deal(cfg, seed, game, budget, tt1, tt2, qbuf, layout, line, stats, sta
                     break
                 run = False
                 continue
-            h1, h2 = state_hash(pub, hid, scalars, skip)
+            h1, h2 = state_key(pub, hid, scalars, skip, key)
             if tt_visit(tt1, tt2, h1, h2, stats):
                 run = False
                 continue
