@@ -29,6 +29,7 @@ def sentence(result: dict | None = None) -> str | None:
     return (f"Coverage, checked: a small study ({s['size']} samurai {s['level'].capitalize()}, `{s['strategy']}` on every "
             f"line-up with `{s['strong']}` beside it, {s['games']:,} games a configuration) repeated over "
             f"{result['seeds']:,} seeds (`make coverage`, kiai {result.get('commit', 'unknown')}): each kind of interval "
-            f"this page prints held the mean of its estimates in at least {worst:.0%} of the seeds, and the estimates "
+            f"this page prints held its target (the mean of its estimates over the seeds; for the best seating's gain, "
+            f"the true gap of the two chosen) in at least {worst:.0%} of the seeds, and the estimates "
             f"spread at most {widest:.2f} times as widely as the intervals said (1.96 times their spread over the mean "
             "half-width; 1 is exact).")
