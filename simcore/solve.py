@@ -141,6 +141,22 @@ def _mix(h, w, k):
 
 
 @njit(cache=True)
+def _village_and_finish(h1, h2, pub, hid):
+    """The end of both keys: the farmsteads left and the events drawn, then the final mix."""
+    for i in range(pub.farmsteads):
+        h1 = _mix(h1, hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]] + 11000, _K1)
+        h2 = _mix(h2, (hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]]) ^ 0xB000, _K2)
+    for k in range(hid.ev_n.shape[0]):
+        h1 = _mix(h1, hid.ev_n[k] + (k << 16) + 13000, _K1)
+        h2 = _mix(h2, hid.ev_n[k] ^ (k << 24), _K2)
+    h1 ^= h1 >> np.uint64(29)
+    h2 ^= h2 >> np.uint64(31)
+    if h1 == 0:
+        h1 = np.uint64(1)
+    return h1, h2
+
+
+@njit(cache=True)
 def state_hash(pub, hid, scalars, skip):
     """Two 64-bit hashes of the state at a turn's start: pub's fields before its zones (words
     0..scalars, word `skip`, the turn counter, left out), then every zone up to its length, and
@@ -172,17 +188,7 @@ def state_hash(pub, hid, scalars, skip):
     for i in range(pub.intruder_n):
         h1 = _mix(h1, hid.intruder[i] + 9000, _K1)
         h2 = _mix(h2, hid.intruder[i] ^ 0x9000, _K2)
-    for i in range(pub.farmsteads):
-        h1 = _mix(h1, hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]] + 11000, _K1)
-        h2 = _mix(h2, (hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]]) ^ 0xB000, _K2)
-    for k in range(hid.ev_n.shape[0]):
-        h1 = _mix(h1, hid.ev_n[k] + (k << 16) + 13000, _K1)
-        h2 = _mix(h2, hid.ev_n[k] ^ (k << 24), _K2)
-    h1 ^= h1 >> np.uint64(29)
-    h2 ^= h2 >> np.uint64(31)
-    if h1 == 0:
-        h1 = np.uint64(1)
-    return h1, h2
+    return _village_and_finish(h1, h2, pub, hid)
 
 
 @njit(cache=True)
@@ -272,17 +278,7 @@ def canon_hash_with(pub, hid, scalars, skip, pile, lines, symbols, flames):
         for i in range(pub.intruder_n):
             h1 = _mix(h1, hid.intruder[i] + 9000, _K1)
             h2 = _mix(h2, hid.intruder[i] ^ 0x9000, _K2)
-    for i in range(pub.farmsteads):
-        h1 = _mix(h1, hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]] + 11000, _K1)
-        h2 = _mix(h2, (hid.farm_alive[i] * 4 + hid.farm_back[hid.farm_alive[i]]) ^ 0xB000, _K2)
-    for k in range(hid.ev_n.shape[0]):
-        h1 = _mix(h1, hid.ev_n[k] + (k << 16) + 13000, _K1)
-        h2 = _mix(h2, hid.ev_n[k] ^ (k << 24), _K2)
-    h1 ^= h1 >> np.uint64(29)
-    h2 ^= h2 >> np.uint64(31)
-    if h1 == 0:
-        h1 = np.uint64(1)
-    return h1, h2
+    return _village_and_finish(h1, h2, pub, hid)
 
 
 @njit(cache=True)
