@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from kiai.cli.main import main
+from kiai.reports.playing.racing import deal_seed
 from kiai.reports.search import tune as T
 from kiai.simcore.stats import holm, paired_test
 from kiai.simcore import results as L
@@ -405,7 +406,9 @@ def test_params_file_in_sweep_applies_to_its_strategy(capsys, tmp_path, files):
     df = pd.read_parquet(table).set_index("strategy")
     assert code == 0 and json.loads(df.loc["reference", "params"]) == {"T": 5}
     assert json.loads(df.loc["random", "params"]) == {}
-    assert df.loc["reference", "wins"] == int(wins_of("reference", 600, 0, T=5).sum())
+    # the seating's own deals (reports.playing.racing.seating_key)
+    assert df.loc["reference", "wins"] == int(wins_of("reference", 600, int(df.loc["reference", "seed"]), T=5).sum())
+    assert df.loc["reference", "seed"] == df.loc["random", "seed"] == deal_seed(0, TRIO)
     # the file's strategy is the default --strategy; a --param axis overrides the file's value
     code, *_ = run(capsys, "sweep", "--out", table, "--force", "--lineup", TRIO, "-d", "easy", "-n", 600,
                    "--params-file", files["good"], "--param", "T=1,7")  # fmt: skip
