@@ -52,7 +52,7 @@ RULE_MARGIN = 0.02
 # as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead
 ADVICE_GAMES = 1_000
 ADVICE_ROUND = 250
-ADVICE_MARGIN = 0.02
+ADVICE_MARGIN = 0.025
 ADVICE_CAP = 4_000
 LADDER_COUNTS = (3, 4, 5)
 LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (simcore.seatings.sample_lineups)
