@@ -28,6 +28,7 @@ from kiai.reports.findings import advice
 from kiai.reports.findings.effects import samurai_effects
 from kiai.reports.playing.grid import build_plan
 from kiai.reports.playing.play import LocalBackend
+from kiai.reports.playing.presets import merge_plans
 from kiai.reports.playing.racing import Group
 from kiai.reports.playing.stopping import Fixed
 from kiai.reports.playing.sweep import run_plan
@@ -72,13 +73,7 @@ class Study:
         grid = build_plan([self.level], lineups, variants)
         seatings = build_plan([self.level], seatings_from(lineups[0]), variants[:1])
         rules = build_plan([self.level], lineups[:2], variants[:1], rules=[{reading.name: reading.values[1]}])
-        seen, out = set(), []
-        for config in grid + seatings + rules:
-            key = (config.samurai, config.strategy, tuple(sorted(config.rules.items())))
-            if key not in seen:
-                seen.add(key)
-                out.append(config)
-        return out
+        return merge_plans(grid, seatings, rules)
 
 
 @dataclass
@@ -97,14 +92,12 @@ class Kind:
         est, lo, hi = (np.asarray(x, float) for x in (self.estimates, self.lows, self.highs))
         if self.targets:  # the chosen pair's own gap: coverage against it, spread about it
             target = np.asarray(self.targets, float)
-            half = float(np.mean((hi - lo) / 2))
             spread = float(np.sqrt(np.mean((est - target) ** 2)))
-            return {"seeds": len(est), "target": float(target.mean()), "coverage": float(np.mean((lo <= target) & (target <= hi))),
-                    "half_width": half, "ratio": 1.96 * spread / half if half > 0 else math.inf}
-        target = float(est.mean())
+        else:
+            target = np.full(len(est), est.mean())
+            spread = float(est.std(ddof=1)) if len(est) > 1 else 0.0
         half = float(np.mean((hi - lo) / 2))
-        spread = float(est.std(ddof=1)) if len(est) > 1 else 0.0
-        return {"seeds": len(est), "target": target, "coverage": float(np.mean((lo <= target) & (target <= hi))),
+        return {"seeds": len(est), "target": float(target.mean()), "coverage": float(np.mean((lo <= target) & (target <= hi))),
                 "half_width": half, "ratio": 1.96 * spread / half if half > 0 else math.inf}
 
 
