@@ -46,6 +46,9 @@ def test_the_command_stores_its_result_and_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         C.main(["--seeds", "1"])
     assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        C.main(["--out", str(tmp_path / "missing" / "c.json")])
+    assert e.value.code == 2 and "no folder" in capsys.readouterr().err
 
 
 def test_the_methods_quote_the_stored_check_with_its_commit():

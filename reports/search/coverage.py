@@ -207,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.seeds < 2 or a.games < 1 or not 2 <= a.size <= 7:
         ap.exit(2, "coverage: --seeds must be at least 2, --games at least 1, --size 2 to 7\n")
+    if a.out is not None and not a.out.parent.is_dir():  # before any game, not after minutes of them
+        ap.exit(2, f"coverage: --out {a.out}: no folder {a.out.parent}\n")
     study = Study(a.size, a.level, a.strategy, a.strong, a.games, study.reading, a.deals)
     done = []
 
