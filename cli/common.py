@@ -89,6 +89,13 @@ PLAYER = Options(("strategy", str, StrategyOpt), ("param", list[str], ParamOpt),
 StrictOpt = typer.Option(False, "--strict", help="Refuse a model made for other component data (other cards or "
                                                   "Kiai values than --components holds); without it the model plays "
                                                   "and the result says 'model trained on other components'.")
+WorkersOpt = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes started for "
+                                                   "this run (docs/clusters.md). Results do not depend on it.")
+SchedulerOpt = typer.Option(None, "--scheduler", help="Play on a running Dask cluster: its scheduler's address "
+                                                       "(tcp://host:8786); its workers need the same kiai installed "
+                                                       "(docs/clusters.md). Results do not depend on it.")
+# where a command plays: here (neither), a local Dask cluster (--workers) or a running one (--scheduler)
+CLUSTER = Options(("workers", int, WorkersOpt), ("scheduler", str, SchedulerOpt))
 SETUP = Options(("absent_tokens", str, AbsentOpt), ("components", str, ComponentsOpt), ("model", str, ModelOpt),
                 ("rule", list[str], RuleOpt), ("strict", bool, StrictOpt))
 

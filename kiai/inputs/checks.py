@@ -155,3 +155,19 @@ def once(items: list, option: str) -> list:
             fail(f"{option} lists {_number_text(item)!s} twice; give each value once")
         seen.add(item)
     return list(items)
+
+
+def check_cluster(workers, scheduler) -> None:
+    """Where a command plays: --workers N (a local Dask cluster) or --scheduler ADDRESS (a running
+    one), not both; each well formed. Reaching the scheduler is the run's first step
+    (reports.playing.cluster), before any game."""
+    if workers is not None:
+        whole(workers, "--workers")
+    if scheduler is not None and not isinstance(scheduler, str):
+        fail(f"--scheduler expects an address (tcp://HOST:8786), got {scheduler!r}")
+    if scheduler is not None and not scheduler.strip():
+        fail("--scheduler is empty")
+    if workers is not None and scheduler is not None:
+        fail("--workers and --scheduler exclude each other")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 
-from kiai.inputs.checks import check_flag, check_input, check_path, fail, items_of, once, split, text_of, whole
+from kiai.inputs.checks import check_cluster, check_flag, check_input, check_path, fail, items_of, once, split, text_of, whole
 from kiai.inputs.configs import load_components, parse_counts, parse_levels, parse_rules, parse_samurai
 from kiai.inputs.counts import MAX_GAMES, check_games, check_seed, check_threads
 from kiai.errors import KiaiError
@@ -162,19 +162,12 @@ def check_sweep_numbers(seed, games, precision, max_games, threads, workers, sch
         fail(f"--precision must be a number, a half-width in (0, 0.5], got {precision!r}")
     if max_games is not None and precision is None:
         fail("--max-games goes with --precision")
-    for value, option in ((max_games, "--max-games"), (workers, "--workers"), (block, "--block")):
+    for value, option in ((max_games, "--max-games"), (block, "--block")):
         if value is not None:
             whole(value, option)
-    if scheduler is not None and not isinstance(scheduler, str):
-        fail(f"--scheduler expects an address (tcp://HOST:8786), got {scheduler!r}")
-    if scheduler is not None and not scheduler.strip():
-        fail("--scheduler is empty")
+    check_cluster(workers, scheduler)
     if max_games is not None and not PRECISION_START <= max_games <= MAX_GAMES:
         fail(f"--max-games must be in {PRECISION_START:,}..{MAX_GAMES:,}, got {max_games:,}")
-    if workers is not None and scheduler is not None:
-        fail("--workers and --scheduler exclude each other")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
     if workers is None and scheduler is None:
         check_threads(threads, note)  # a Dask worker's threads are checked on the worker's machine
     elif threads is not None and threads < 1:

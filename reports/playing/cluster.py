@@ -1,15 +1,19 @@
-"""Running a sweep on Dask distributed: a backend for reports.playing.racing.Race.
+"""kiai on Dask distributed: one connection (Cluster) that every command plays through, the
+worker plugin that makes each worker ready, and the sweep's backend (DaskBackend, for
+reports.playing.racing.Race). reports.playing.pool maps the searches' tasks on the same Cluster.
 
-One task per (configuration, block of game indices). The driver compiles the engine (or loads
-it from numba's on-disk cache) before fanning out, then every worker plays one tiny game so it
-loads the cached code once, up front. Each worker process gets cores // (worker processes on its
-host) numba threads, at least 1, so workers sharing a machine do not oversubscribe it, and a
-process plays one block at a time (a lock), whatever its Dask thread count. Blocks come back
-summarised (a reports.playing.summary.Tally: counts and integer sums, a few hundred bytes) rather than
-as per-game rows, and are added up in whatever order they finish, so the table is identical to
+A Cluster is a local one started here (`--workers N`) or a running scheduler (`--scheduler
+tcp://host:8786`). Before any game is played it checks that the workers run this engine, and
+registers a worker plugin (Ready) that, on every worker, those there now and any that joins later
+(adaptive scaling, a batch system), sets the worker's numba threads (cores // worker processes on
+its host, at least 1, so workers sharing a machine do not oversubscribe it), checks its engine
+and compiles, or loads from numba's on-disk cache, everything the run plays. A process plays one
+task at a time (a lock), whatever its Dask thread count. Blocks come back summarised (a
+reports.playing.summary.Tally), added up in whatever order they finish, so a table is identical to
 a single-process run of the same seed.
 
-Workers must run the same kiai (same engine source); this is checked when connecting.
+A cluster that fails mid-run (the scheduler gone, or no worker left for PATIENCE seconds) ends
+the run with ClusterFailed, one line; what the command wrote before stays, for --resume.
 """
 
 from __future__ import annotations
@@ -18,13 +22,23 @@ import contextlib
 import os
 import socket
 import threading
+import time
 
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from kiai.reports.playing.play import play_block
 from kiai.reports.playing.summary import Tally
-from kiai.reports.playing.play import play_block, warm
 from kiai.reports.playing.tables import SweepError
 
 _LOCK = threading.Lock()  # one engine call at a time per process
 _THREADS: int | None = None  # numba threads per engine call in this process
+_WRONG_ENGINE: str | None = None  # set on a worker whose engine is not the driver's: its tasks refuse
+PATIENCE = float(os.environ.get("KIAI_CLUSTER_PATIENCE", 60))  # seconds a run waits with no worker
+POLL = 2.0  # seconds between two looks at the cluster's health while tasks run
+
+
+class ClusterFailed(SweepError):
+    """The Dask cluster stopped answering mid-run (one line)."""
 
 
 def usable_cores() -> int:
@@ -40,46 +54,111 @@ def _host_info() -> dict:
     return {"host": socket.gethostname(), "pid": os.getpid(), "cores": usable_cores(), "engine": engine_hash()}
 
 
-def _configure(procs_by_host: dict[str, int], threads: int | None, warm_config) -> int:
-    """Run on each worker: choose its numba threads and load the compiled engine."""
-    global _THREADS
+def _warm_solver(config) -> None:
+    """Compile, or load, the solver's search: one deal of a tiny budget."""
+    from kiai.strategies.run.solve import Solver
+
+    Solver(config.samurai, config.difficulty, budget=1000).solve(0, 0, 1)
+
+
+def _configure(procs_by_host: dict[str, int], threads: int | None, configs, engine: str, solver: bool) -> int:
+    """On a worker: its numba threads, its engine checked, and what the run plays loaded."""
+    global _THREADS, _WRONG_ENGINE
     import numba
 
+    from kiai.reports.playing.tables import engine_hash
+
+    if engine_hash() != engine:
+        _WRONG_ENGINE = f"Dask worker {socket.gethostname()} (pid {os.getpid()}) runs another kiai engine build; " \
+                        "install the same kiai there"  # fmt: skip
+        return 0
+    _WRONG_ENGINE = None
     if threads is None:
         threads = max(1, usable_cores() // max(1, procs_by_host.get(socket.gethostname(), 1)))
     with _LOCK:
         _THREADS = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
         numba.set_num_threads(_THREADS)
-        warm(warm_config)  # compile or load from cache, once
+        if configs:
+            from kiai.strategies.run.compiling import prepare
+            from kiai.strategies.run.games import run_games
+
+            prepare(configs)  # compile or load from numba's cache, once per worker
+            for config in configs:
+                run_games(config, 1, 0)
+            if solver:
+                _warm_solver(configs[0])
     return _THREADS
 
 
-def play_task(config, seed: int, offset: int, count: int) -> Tally:
-    """The Dask task: one block of games, on this process's share of the cores, summarised."""
+class Ready(WorkerPlugin):
+    """The worker plugin: each worker, when registered and
+    when it joins later, gets its threads, its engine checked and the run's strategies loaded.
+    Registered under one name, so a later stage's replaces an earlier one's on a shared cluster."""
+
+    name = "kiai-ready"
+
+    def __init__(self, procs_by_host: dict[str, int], threads: int | None, configs, engine: str, solver: bool):
+        self.args = (procs_by_host, threads, list(configs), engine, solver)
+
+    def setup(self, worker) -> None:
+        _configure(*self.args)
+
+
+
+def _threads() -> int | None:
+    return _THREADS
+
+
+def task(fn, *args):
+    """A Dask task: fn(*args) on this process's share of the cores, one engine call at a time."""
     import numba
 
+    if _WRONG_ENGINE is not None:
+        raise SweepError(_WRONG_ENGINE)
     with _LOCK:
         if _THREADS is not None:
             numba.set_num_threads(_THREADS)  # thread-local in numba: set in the task's thread
-        rows = play_block(config, seed, offset, count)
-    return Tally.of(rows)
+        return fn(*args)
 
 
-class DaskBackend:
-    """Submits blocks as Dask tasks (earlier configurations first) and yields finished ones."""
+def play_tally(config, seed: int, offset: int, count: int) -> Tally:
+    """A block of games, summarised."""
+    return Tally.of(play_block(config, seed, offset, count))
 
-    def __init__(self, client, *, owned=()):
-        from distributed import as_completed
 
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
+def failed(e: BaseException) -> bool:
+    """Whether an error raised by a task's result is the cluster's (a worker or the scheduler gone),
+    not the task's own."""
+    import asyncio
+    import concurrent.futures
+
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    if isinstance(e, SweepError):
+        return False
+    return isinstance(e, (KilledWorker, CommClosedError, asyncio.CancelledError, concurrent.futures.CancelledError,
+                          asyncio.TimeoutError, OSError))  # fmt: skip
+
+
+class Cluster:
+    """One Dask client for a run: started here (local) or connected (connect), then prepared."""
+
+    def __init__(self, client, *, owned=(), address: str = "local"):
         self.client = client
-        self._owned = list(owned)  # things to close with the backend (a LocalCluster)
-        self._done = as_completed([], with_results=True)
-        self._runs: dict[str, tuple[object, int]] = {}  # task key -> (racing.Member, offset)
+        self.address = address
+        self._owned = list(owned)  # things to close with it (a LocalCluster)
         self.threads: dict[str, int] = {}
+        self._alone_since: float | None = None
 
-    # -- setting up
     @classmethod
-    def local(cls, workers: int, threads: int | None, warm_config, *, processes: bool = True) -> DaskBackend:
+    def local(cls, workers: int, threads: int | None, configs, *, solver: bool = False,
+              processes: bool = True) -> Cluster:
         """A LocalCluster of `workers` single-threaded workers on this machine."""
         import logging
 
@@ -94,16 +173,17 @@ class DaskBackend:
             kwargs["env"] = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}
         cluster = LocalCluster(**kwargs)
         client = Client(cluster)
-        backend = cls(client, owned=[client, cluster])
+        me = cls(client, owned=[client, cluster])
         try:
-            backend.prepare(threads if threads is not None else per, warm_config)
+            me.prepare(threads if threads is not None else per, configs, solver=solver)
         except BaseException:
-            backend.close()
+            me.close()
             raise
-        return backend
+        return me
 
     @classmethod
-    def connect(cls, address: str, threads: int | None, warm_config, timeout: float = 10) -> DaskBackend:
+    def connect(cls, address: str, threads: int | None, configs, *, solver: bool = False,
+                timeout: float = 10) -> Cluster:
         """A client of a running scheduler (`tcp://host:8786`)."""
         from distributed import Client
 
@@ -114,20 +194,31 @@ class DaskBackend:
         # meets (an HTTP server: a MemoryError for a message of exabytes)
         except Exception as e:  # noqa: BLE001
             raise SweepError(f"cannot reach the Dask scheduler at {address}: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-        backend = cls(client, owned=[client])
+        me = cls(client, owned=[client], address=address)
         try:
             try:
                 client.wait_for_workers(1, timeout=timeout)
             except OSError:  # distributed's WorkerStartTimeoutError (a TimeoutError), or the scheduler gone
                 raise SweepError(f"the Dask scheduler at {address} has no workers") from None
-            backend.prepare(threads, warm_config)
+            me.prepare(threads, configs, solver=solver)
         except BaseException:
-            backend.close()
+            me.close()
             raise
-        return backend
+        return me
 
-    def prepare(self, threads: int | None, warm_config) -> None:
-        """Check the workers run this engine, share out the cores, load the compiled engine."""
+    @classmethod
+    def open(cls, workers: int | None, scheduler: str | None, threads: int | None, configs, *,
+             solver: bool = False) -> Cluster:
+        """--workers N (a local cluster) or --scheduler ADDRESS (a running one)."""
+        if workers is not None and scheduler is not None:
+            raise SweepError("give --workers or --scheduler, not both")
+        if workers is not None:
+            return cls.local(workers, threads, configs, solver=solver)
+        return cls.connect(scheduler, threads, configs, solver=solver)
+
+    def prepare(self, threads: int | None, configs, *, solver: bool = False) -> None:
+        """Check the workers run this engine, then register the plugin that shares out the cores
+        and loads what the run plays, on every worker now and any that joins later."""
         from kiai.reports.playing.tables import engine_hash
 
         info = self.client.run(_host_info)
@@ -137,35 +228,127 @@ class DaskBackend:
         procs: dict[str, int] = {}
         for host, _pid in {(i["host"], i["pid"]) for i in info.values()}:
             procs[host] = procs.get(host, 0) + 1
-        self.threads = self.client.run(_configure, procs, threads, warm_config)
+        self.client.register_plugin(Ready(procs, threads, _distinct(configs), engine_hash(), solver))
+        self.threads = self.client.run(_threads)
 
-    # -- the backend interface of reports.playing.racing.Race
+    def workers(self) -> int:
+        return len(self.threads)
+
+    def check(self) -> None:
+        """Raise ClusterFailed when the scheduler is gone, or no worker was left for PATIENCE seconds."""
+        if self.client.status not in ("running", "newly-created"):
+            raise ClusterFailed(f"lost the Dask scheduler at {self.address} mid-run")
+        try:
+            n = len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+        except Exception as e:  # noqa: BLE001 - whatever the lost connection raises
+            raise ClusterFailed(f"lost the Dask scheduler at {self.address} mid-run ({_first_line(e)})") from None
+        if n:
+            self._alone_since = None
+        elif self._alone_since is None:
+            self._alone_since = time.monotonic()
+        elif time.monotonic() - self._alone_since > PATIENCE:
+            raise ClusterFailed(f"the Dask cluster at {self.address} has had no worker for {PATIENCE:.0f} s")
+
+    def wait_any(self, futures):
+        """The futures of `futures` that are done, waiting until at least one is, and checking the
+        cluster's health every POLL seconds meanwhile."""
+        from distributed import wait
+
+        while True:
+            try:
+                done, _ = wait(futures, timeout=POLL, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                self.check()
+                continue
+            except Exception as e:  # noqa: BLE001
+                if failed(e):
+                    raise ClusterFailed(f"the Dask cluster at {self.address} failed mid-run ({_first_line(e)})") from None
+                raise
+            if done:
+                return done
+            self.check()
+
+    def result(self, future):
+        """A finished future's result; the cluster's failure as ClusterFailed, a task's own error as is."""
+        try:
+            return future.result()
+        except Exception as e:
+            if failed(e):
+                raise ClusterFailed(f"the Dask cluster at {self.address} failed mid-run ({_first_line(e)})") from None
+            raise
+
+    def close(self) -> None:
+        for thing in self._owned:
+            with contextlib.suppress(Exception):  # closing is best effort
+                thing.close()
+        self._owned.clear()
+
+
+def _distinct(configs) -> list:
+    """One configuration per distinct set of compiled pieces: what warming each worker needs."""
+    seen, out = set(), []
+    for config in configs:
+        key = (config.base_name, config.strategy_info.name)
+        if key not in seen:
+            seen.add(key)
+            out.append(config)
+    return out
+
+
+class DaskBackend:
+    """The race's backend on a Cluster: submits blocks as tasks (earlier configurations first) and
+    yields finished ones."""
+
+    def __init__(self, cluster: Cluster):
+        self.cluster = cluster
+        self._runs: dict = {}  # future -> (racing.Member, offset)
+        self._ready: list = []
+
+    @property
+    def threads(self) -> dict[str, int]:
+        return self.cluster.threads
+
+    @classmethod
+    def local(cls, workers: int, threads: int | None, configs, *, processes: bool = True) -> DaskBackend:
+        return cls(Cluster.local(workers, threads, _as_list(configs), processes=processes))
+
+    @classmethod
+    def connect(cls, address: str, threads: int | None, configs, timeout: float = 10) -> DaskBackend:
+        return cls(Cluster.connect(address, threads, _as_list(configs), timeout=timeout))
+
     def submit(self, run, seed: int, offset: int, count: int) -> None:
-        fut = self.client.submit(play_task, run.config, seed, offset, count, pure=False,
-                                 priority=-run.index, key=f"kiai-{run.index}-{offset}-{count}-{seed}")  # fmt: skip
-        self._runs[fut.key] = (run, offset)
-        self._done.add(fut)
+        fut = self.cluster.client.submit(task, play_tally, run.config, seed, offset, count, pure=False,
+                                         priority=-run.index, key=f"kiai-{run.index}-{offset}-{count}-{seed}")  # fmt: skip
+        self._runs[fut] = (run, offset)
 
     def pending(self) -> int:
         return len(self._runs)
 
     def next_done(self):
-        fut, tally = next(self._done)
-        run, offset = self._runs.pop(fut.key)
+        if not self._ready:
+            done = self.cluster.wait_any(list(self._runs))
+            self._ready = sorted(done, key=lambda f: (self._runs[f][0].index, self._runs[f][1]))
+        fut = self._ready.pop(0)
+        tally = self.cluster.result(fut)
+        run, offset = self._runs.pop(fut)
         fut.release()
         return run, offset, tally
 
     def close(self) -> None:
-        for fut in list(self._done.futures):
+        for fut in list(self._runs):
             fut.cancel()
         self._runs.clear()
-        for thing in self._owned:
-            with contextlib.suppress(Exception):  # closing is best effort
-                thing.close()
-        self._owned.clear()
+        self._ready.clear()
+        self.cluster.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _as_list(configs) -> list:
+    if configs is None:
+        return []
+    return list(configs) if isinstance(configs, (list, tuple)) else [configs]

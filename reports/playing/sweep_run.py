@@ -36,10 +36,10 @@ def run(plan: list, request, job, groups, seed: int, threads: int | None, worker
             if local:
                 backend = LocalBackend(on_games=p.advance)  # parts of blocks, as they are played
             elif todo:
-                from kiai.reports.playing.cluster import DaskBackend
+                from kiai.reports.playing.cluster import Cluster, DaskBackend
 
-                backend = (DaskBackend.local(workers, threads, todo[0][1]) if workers is not None else
-                           DaskBackend.connect(scheduler, threads, todo[0][1]))  # fmt: skip
+                # every worker, and any that joins later, warmed with every strategy the plan plays
+                backend = DaskBackend(Cluster.open(workers, scheduler, threads, [c for _, c in todo]))
             else:
                 backend = LocalBackend()
             p.start("games", expected_games(len(todo), request), configurations=len(todo),
