@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped, interrupted
+from kiai.cli.common import CLUSTER, TABLE, ForceOpt, Options, SeedOpt, command, grouped, interrupted
 
 
 @command(short_help="Solve deals with perfect information: won, lost or unknown.",
@@ -19,7 +19,10 @@ from kiai.cli.common import TABLE, ForceOpt, Options, SeedOpt, command, grouped,
               "again with the same settings is kept, and one asked with other settings is replaced "
               "whole. --bracket takes no -s, -d, --order, --out or --force. --check also plays "
               "foresight, judge and the default on the same deals and counts the deals proved lost "
-              "that any of them won (must be none).")
+              "that any of them won (must be none). With --workers or --scheduler the deals are played "
+              "on Dask, one task a deal, with the same answers; a cluster that fails mid-run ends in "
+              "one line, and --bracket keeps the cells it finished (the same command again solves "
+              "only the others).")
 @grouped
 def solve(
     ctx: typer.Context,
@@ -42,13 +45,14 @@ def solve(
                                                       "on every deal's fixed outcomes, and count the proved-lost "
                                                       "deals any of them won."),
     force: bool = ForceOpt,
+    cluster: Options = CLUSTER,
 ):
     if bracket is not None or check or cells is not None:
-        return _bracket(ctx, bracket, cells, games, seed, budget, check)
+        return _bracket(ctx, bracket, cells, games, seed, budget, check, cluster)
     games = 10 if games is None else games
     budget = 200_000 if budget is None else budget
     try:
-        _solve(table, games, seed, budget, order, out, force)
+        _solve(table, games, seed, budget, order, out, force, cluster)
     except KeyboardInterrupt:
         interrupted(f"{out} left as it was" if out else "nothing written")
 
@@ -68,7 +72,7 @@ def _bracket_only(ctx) -> None:
             fail(f"{option} does not go with --bracket, which solves the cells of --cells into its table")
 
 
-def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool) -> None:
+def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool, cluster) -> None:
     """`kiai solve` of one table: the API checks the input, and claims the output (if any) from before
     the first deal to its write (kiai.solve.solve)."""
     from kiai import solve as S
@@ -80,10 +84,10 @@ def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bo
               + (f", failed {res['failed']}" if res["failed"] else "") + f" ({res['seconds']:.1f} s).")
 
     S.solve(table.samurai, table.difficulty, games, seed=seed, budget=budget, order=order, out=out, force=force,
-            progress=Bar(name="solve"), on_done=show)
+            progress=Bar(name="solve"), on_done=show, workers=cluster.workers, scheduler=cluster.scheduler)
 
 
-def _bracket(ctx, path, cells, games, seed, budget, check) -> None:
+def _bracket(ctx, path, cells, games, seed, budget, check, cluster) -> None:
     """`kiai solve --bracket`: the report's cells solved into a table, and with --check the players' count."""
     from kiai.inputs.checks import fail
     from kiai.progress import Bar
@@ -97,7 +101,8 @@ def _bracket(ctx, path, cells, games, seed, budget, check) -> None:
     finished = []
     try:
         per = bracket(path, cells, deals=games, seed=seed, budget=budget, check=check, progress=Bar(name="solve"),
-                      on_cell=lambda n, level: finished.append(cell_name(n, level)))
+                      on_cell=lambda n, level: finished.append(cell_name(n, level)), workers=cluster.workers,
+                      scheduler=cluster.scheduler)
     except KeyboardInterrupt:
         interrupted(f"{path} left as it was" + (f", but for the cells finished, kept in it ({', '.join(finished)}); "
                                                  "run the same command to solve the others" if finished else ""))

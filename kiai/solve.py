@@ -1,8 +1,9 @@
 """`kiai solve` through the API: how hard a table is at best, and the report's cells (--bracket).
 
 solve() checks its input and solves a table's deals with perfect information; bracket() checks its
-input and solves the report's cells, team size by level, into a table. The search is
-reports.search.solve's, and the engine's side of it the run layer's (strategies.run.solve).
+input and solves the report's cells, team size by level, into a table. Both play here, or on Dask
+(workers: a local cluster; scheduler: a running one), one task a deal, with the same answers. The
+search is reports.search.solve's, and the engine's side of it the run layer's (strategies.run.solve).
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.inputs.checks import check_path, fail, name_text, once, split, whole
+from kiai.errors import KiaiError
+from kiai.inputs.checks import check_cluster, check_path, fail, name_text, once, split, whole
 from kiai.inputs.counts import check_games, check_seed
 from kiai.inputs.paths import check_output
 from kiai.outputs import claim
 from kiai.progress import reporter
+from kiai.reports.playing.tables import SweepError
 from kiai.reports.search import solve as search
 from kiai.reports.search.solve import BRACKET_BUDGET, BRACKET_CELLS, BRACKET_DEALS, BRACKET_SEED, CHECK_PLAYERS, cell_name
 from kiai.simcore.codes import LEVELS
@@ -38,7 +41,7 @@ MAX_DEALS = 100_000
 
 def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = 200_000,
           order: str = "foresight", out=None, force: bool = False, progress: bool | Progress = False,
-          on_done=None) -> dict:
+          on_done=None, workers: int | None = None, scheduler: str | None = None) -> dict:
     """Solve deals 0..games-1 of `seed` on one table with perfect information, as `kiai solve`: every
     random outcome fixed in advance (keyed by the deal and the event), each deal searched for a
     winning line of at most `budget` nodes (turn plays).
@@ -49,7 +52,11 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
     Returns the fields of that JSON: the table, seed, games, budget and order, the counts won, lost,
     unknown and failed, the seconds, and `deals`, each deal's answer, nodes, states and winning
     line (with `certified`: the line replayed by the engine wins). on_done(answer) is called before
-    the answer is written to `out`, so what it shows is not lost to a failed write."""
+    the answer is written to `out`, so what it shows is not lost to a failed write.
+    workers: play the deals on a local Dask cluster of that many worker processes; scheduler: on the
+    running one at that address (tcp://host:8786). The answer is the same (but for its seconds); a
+    cluster that cannot be reached or fails mid-run is a KiaiError (one line), `out` left as it was."""
+    check_cluster(workers, scheduler)
     config = check_solve(samurai, level, games, seed, budget, order)
     if out:
         check_output(Path(out), force=force, suffixes=(".json",))
@@ -63,8 +70,12 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
                     p.start("deals", games)
                 p.advance(1)
 
-            answer = search.solve_table(config.samurai, config.difficulty, games, seed=seed, budget=budget,
-                                        order=order, on_deal=each)
+            try:
+                answer = search.solve_table(config.samurai, config.difficulty, games, seed=seed, budget=budget,
+                                            order=order, on_deal=each, workers=workers, scheduler=scheduler)
+            except SweepError as e:  # the cluster's, one line
+                raise KiaiError(f"{e}; {f'{out} left as it was' if out else 'nothing written'} "
+                                "(kiai solve of a table has no --resume: run it again)") from None
         if on_done is not None:
             on_done(answer)
         if out:
@@ -73,7 +84,8 @@ def solve(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, bud
 
 
 def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_SEED, budget: int = BRACKET_BUDGET,
-            check: bool = False, progress: bool | Progress = False, on_cell=None) -> pd.DataFrame:
+            check: bool = False, progress: bool | Progress = False, on_cell=None, workers: int | None = None,
+            scheduler: str | None = None) -> pd.DataFrame:
     """Solve the report's cells into the table `out` (.parquet), as `kiai solve --bracket`: `deals` deals
     of each cell (cells: '3-easy,4-normal' or [(3, 'easy'), ...]; None: 2 to 7 samurai at Easy and
     Normal), shared among its team size's line-ups. A cell already there with the same settings is
@@ -81,7 +93,12 @@ def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_
     soon as it is done (on_cell(n, level) follows), the table claimed for the whole run. check: also
     play foresight, judge and the default on every deal's fixed outcomes.
     Returns one row per cell asked: deals, won, lost, unknown, and with check, for each player, the
-    deals proved lost (lost_won_PLAYER, which must be 0) and left unknown (unknown_won_PLAYER) it won."""
+    deals proved lost (lost_won_PLAYER, which must be 0) and left unknown (unknown_won_PLAYER) it won.
+    workers: play the deals on a local Dask cluster of that many worker processes; scheduler: on the
+    running one at that address (tcp://host:8786); the rows are the same (but for their seconds and
+    cell_seconds). A cluster that cannot be reached or fails mid-run is a KiaiError (one line) that
+    names the cells finished, which stay in `out`: the same call again keeps them."""
+    check_cluster(workers, scheduler)
     if cells is not None and not isinstance(cells, str):
         cells = ",".join(cell_name(n, lv) for n, lv in cells)
     picked = check_bracket(out, cells, deals, seed, budget)
@@ -94,8 +111,20 @@ def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_
                 p.start("deals", deals * len(picked))
             p.advance(1)
 
-        table = search.solve_bracket(out, picked, deals=deals, seed=seed, budget=budget, check=check, on_deal=each,
-                                     on_cell=on_cell)
+        finished = []
+
+        def cell_done(n: int, level: str) -> None:
+            finished.append(cell_name(n, level))
+            if on_cell is not None:
+                on_cell(n, level)
+
+        try:
+            table = search.solve_bracket(out, picked, deals=deals, seed=seed, budget=budget, check=check,
+                                         on_deal=each, on_cell=cell_done, workers=workers, scheduler=scheduler)
+        except SweepError as e:  # the cluster's, one line
+            raise KiaiError(f"{e}; " + (f"the cells finished ({', '.join(finished)}) are kept in {out}: running the "
+                                        "same command again keeps them and solves the others" if finished else
+                                        f"{out} left as it was")) from None
     return search.check_rows(table)
 
 

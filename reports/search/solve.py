@@ -16,6 +16,12 @@ line-ups (reports.playing.presets.rule_lineups: they hold Kikuchiyo), each line-
 With `check`, foresight, judge and the default also play every deal on the same fixed outcomes,
 and each row says which of them won it: a deal the solver proved lost must be lost by every one
 (check_rows). The report's section reads the table (reports.page.bracket).
+
+Both play their deals through a reports.playing.pool Pool: here, one after the other, or on Dask
+(workers or scheduler), one task a deal (solve_table_deal, solve_deal_row) and, with check, one a
+player and line-up block (check_wins). The results come back in the order asked, so the rows and
+deals are the same wherever they were played (only their seconds differ). Each process keeps one
+Solver (solver_for), reused deal after deal as long as the table, level, budget and order stay.
 """
 
 from __future__ import annotations
@@ -28,12 +34,13 @@ import pandas as pd
 
 from kiai.errors import KiaiError
 from kiai.outputs import atomic_write, claim
+from kiai.reports.playing.pool import Pool, open_pool
 from kiai.reports.playing.presets import rule_lineups
 from kiai.reports.playing.tables import engine_hash
 from kiai.reports.search.solved_table import read_solved, write_solved_table
 from kiai.simcore.results import O_OUTCOME
 from kiai.strategies.registry import DEFAULT
-from kiai.strategies.run.solve import DEFAULT_BUDGET, Solved, Solver, certify, keyed_outcomes
+from kiai.strategies.run.solve import DEFAULT_BUDGET, Solved, Solver, certify, keyed_outcomes, table_config
 
 # every team size at Easy and Normal: at Hard and Heroic most deals stay unknown at any budget the
 # stage's time allows (a tenth of make report's), so they are not solved
@@ -64,22 +71,58 @@ def solve_deals(samurai, level: str = "normal", games: int = 10, *, seed: int = 
     return out
 
 
+_SOLVER: dict = {}  # this process's one Solver: {(line-up, level, budget, order): Solver}
+
+
+def solver_for(samurai, level: str, budget: int, order: str = "foresight") -> Solver:
+    """This process's Solver of the table, made once and reused deal after deal (on a Dask worker,
+    task after task) while the table, level, budget and order stay; one at a time, as its tables
+    are large. Its tables are cleared at every deal, so an answer never depends on the deals before."""
+    key = (tuple(samurai.split(",") if isinstance(samurai, str) else samurai), level, int(budget), order)
+    solver = _SOLVER.get(key)
+    if solver is None:
+        _SOLVER.clear()  # the last one's tables go before the next one's are made
+        solver = _SOLVER[key] = Solver(key[0], level, budget=budget, order=order)
+    return solver
+
+
+def _played(work, workers, scheduler, configs):
+    """A Pool for the work: here without workers or scheduler (or without work), else on Dask,
+    every worker warmed with configs() (the configurations it plays) and the solver."""
+    if not work or (workers is None and scheduler is None):
+        return Pool()
+    return open_pool(workers, scheduler, None, configs(), solver=True)
+
+
+def _table_configs(samurai, level: str, order: str) -> list:
+    """What the workers of a table's solve are warmed with: the order's strategy (the solver's
+    first config), and the default (the certificate)."""
+    return [table_config(samurai, level, DEFAULT if order == "default" else order), table_config(samurai, level)]
+
+
+def solve_table_deal(samurai, level: str, seed: int, game: int, budget: int, order: str) -> dict:
+    """One deal of `kiai solve` (a task): its answer, and a won line certified by the engine."""
+    s = solver_for(samurai, level, budget, order).solve(seed, game, budget)
+    d = s.to_dict()
+    if s.answer == "won":
+        d["certified"] = certify(samurai, level, seed, s.game, s.line)
+    return d
+
+
 def solve_table(samurai, level: str = "normal", games: int = 10, *, seed: int = 0, budget: int = DEFAULT_BUDGET,
-                order: str = "foresight", on_deal=None) -> dict:
+                order: str = "foresight", on_deal=None, workers: int | None = None,
+                scheduler: str | None = None) -> dict:
     """`kiai solve` of a table (its input checked: kiai.solve): every deal's answer (won lines certified
-    by the engine) and the shares (write_solved writes it as JSON)."""
+    by the engine) and the shares (write_solved writes it as JSON). On Dask with workers (a local
+    cluster) or scheduler (a running one), one task a deal; on_deal follows each deal done."""
     t0 = time.perf_counter()
-    deals = []
-
-    def each(s: Solved):
-        d = s.to_dict()
-        if s.answer == "won":
-            d["certified"] = certify(samurai, level, seed, s.game, s.line)
-        deals.append(d)
-        if on_deal is not None:
-            on_deal(d)
-
-    solve_deals(samurai, level, games, seed=seed, budget=budget, order=order, on_deal=each)
+    samurai = tuple(samurai.split(",") if isinstance(samurai, str) else samurai)
+    calls = [(samurai, level, seed, g, budget, order) for g in range(games)]
+    try:
+        with _played(calls, workers, scheduler, lambda: _table_configs(samurai, level, order)) as pool:
+            deals = pool.map(solve_table_deal, calls, on_done=None if on_deal is None else lambda _i, d: on_deal(d))
+    finally:
+        _SOLVER.clear()  # its tables are not kept past the run here
     counts = {a: sum(d["answer"] == a for d in deals) for a in ("won", "lost", "unknown", "failed")}
     res = {"samurai": list(samurai), "difficulty": level, "seed": seed, "games": games, "budget": budget,
            "order": order, "outcomes": "keyed by event (docs/rules.md R-16a)", **counts,
@@ -92,51 +135,59 @@ def write_solved(res: dict, path) -> None:
     atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))
 
 
-def _player_wins(lineup, level: str, seed: int, game0: int, count: int) -> dict:
-    """{player: [won each deal]} for CHECK_PLAYERS on deals game0.. of `seed`, outcomes keyed."""
-    out = {}
-    for player in CHECK_PLAYERS:
-        rows = keyed_outcomes(lineup, level, count, seed=seed, strategy=DEFAULT if player == "default" else player,
-                              game0=game0)
-        out[player] = [bool(r == 0) for r in rows[:, O_OUTCOME]]
-    return out
+def check_wins(player: str, lineup, level: str, seed: int, game0: int, count: int) -> list[bool]:
+    """Whether `player` (of CHECK_PLAYERS) wins each deal game0.. of `seed`, outcomes keyed (a task)."""
+    rows = keyed_outcomes(lineup, level, count, seed=seed, strategy=DEFAULT if player == "default" else player,
+                          game0=game0)
+    return [bool(r == 0) for r in rows[:, O_OUTCOME]]
 
 
-def _wins_with(player: str, wins: dict, lineup, level: str, seed: int, game: int, game0: int) -> bool:
-    """Whether `player` wins deal `game` on its keyed outcomes (read from `wins` where --check played it)."""
-    if player in wins:
-        return wins[player][game - game0]
-    return int(keyed_outcomes(lineup, level, 1, seed=seed, strategy=player, game0=game)[0, O_OUTCOME]) == 0
+def solve_deal_row(n: int, level: str, lineup, seed: int, game: int, budget: int, deals: int, engine: str,
+                   wins: dict) -> dict:
+    """The row of deal `game` of a cell (a task). wins: {player: won this deal} of --check's players
+    ({} without). A won deal whose line the engine does not replay as a win is 'failed', never 'won';
+    an unknown deal that FINISHER wins on the same outcomes is won ('found_by' says which)."""
+    s = solver_for(lineup, level, budget).solve(seed, game, budget)
+    answer, found_by = s.answer, "solver" if s.answer == "won" else ""
+    if answer == "won" and not certify(lineup, level, seed, game, s.line):
+        answer, found_by = "failed", ""
+    if answer == "unknown" and (wins[FINISHER] if FINISHER in wins else check_wins(FINISHER, lineup, level, seed,
+                                                                                   game, 1)[0]):
+        answer, found_by = "won", FINISHER  # its game is a winning line, played by the engine
+    row = {"n_samurai": n, "difficulty": level, "lineup": ",".join(lineup), "seed": seed, "game": game,
+           "budget": budget, "deals": deals, "answer": answer, "found_by": found_by, "nodes": s.nodes,
+           "seconds": s.seconds, "engine": engine}
+    row.update({f"won_{p}": w for p, w in wins.items()})
+    return row
 
 
-def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=False, on_deal=None) -> list[dict]:
-    """The rows of one cell: its deals 0..deals-1 of `seed`, line-up j of the size solving a block of them.
-    A won deal whose line the engine does not replay as a win is 'failed', never 'won'; an unknown deal
-    that FINISHER wins on the same outcomes is won ('found_by' says which)."""
-    engine = engine_hash()
+def _blocks(n: int, deals: int) -> list[tuple[tuple[str, ...], int, int]]:
+    """(line-up, first deal, end) of each of the team size's line-ups with deals: line-up j of the
+    size solves deals deals * j // k .. deals * (j + 1) // k - 1 of the cell's."""
     lineups = rule_lineups(n)
-    rows = []
-    for j, lineup in enumerate(lineups):
-        game0, game1 = deals * j // len(lineups), deals * (j + 1) // len(lineups)
-        if game1 <= game0:
-            continue
-        solver = Solver(lineup, level, budget=budget)
-        wins = _player_wins(lineup, level, seed, game0, game1 - game0) if check else {}
-        for g in range(game0, game1):
-            s = solver.solve(seed, g, budget)
-            answer, found_by = s.answer, "solver" if s.answer == "won" else ""
-            if answer == "won" and not certify(lineup, level, seed, g, s.line):
-                answer, found_by = "failed", ""
-            if answer == "unknown" and _wins_with(FINISHER, wins, lineup, level, seed, g, game0):
-                answer, found_by = "won", FINISHER  # its game is a winning line, played by the engine
-            row = {"n_samurai": n, "difficulty": level, "lineup": ",".join(lineup), "seed": seed, "game": g,
-                   "budget": budget, "deals": deals, "answer": answer, "found_by": found_by, "nodes": s.nodes,
-                   "seconds": s.seconds, "engine": engine}
-            row.update({f"won_{p}": w[g - game0] for p, w in wins.items()})
-            rows.append(row)
-            if on_deal is not None:
-                on_deal(row)
-    return rows
+    blocks = [(tuple(lineup), deals * j // len(lineups), deals * (j + 1) // len(lineups))
+              for j, lineup in enumerate(lineups)]
+    return [b for b in blocks if b[2] > b[1]]
+
+
+def solve_cell(n: int, level: str, deals: int, seed: int, budget: int, check=False, on_deal=None,
+               pool: Pool | None = None) -> list[dict]:
+    """The rows of one cell: its deals 0..deals-1 of `seed`, each line-up of the size solving a block of
+    them (solve_deal_row), in that order, played on `pool` (None: here); on_deal follows each deal
+    done. With check, each player's wins of each block come first (check_wins)."""
+    pool = Pool() if pool is None else pool
+    engine = engine_hash()
+    blocks = _blocks(n, deals)
+    wins: dict = {}
+    if check:
+        calls = [(p, lineup, level, seed, game0, game1 - game0)
+                 for lineup, game0, game1 in blocks for p in CHECK_PLAYERS]
+        for (p, lineup, *_), won in zip(calls, pool.map(check_wins, calls)):
+            wins.setdefault(lineup, {})[p] = won
+    calls = [(n, level, lineup, seed, g, budget, deals, engine,
+              {p: won[g - game0] for p, won in wins.get(lineup, {}).items()})
+             for lineup, game0, game1 in blocks for g in range(game0, game1)]
+    return pool.map(solve_deal_row, calls, on_done=None if on_deal is None else lambda _i, row: on_deal(row))
 
 
 def _earlier(path: Path):
@@ -163,28 +214,48 @@ def _is_kept(part, deals: int, seed: int, budget: int, check: bool) -> bool:
     return bool(same.all()) and part["game"].nunique() == deals
 
 
+def _warm_configs(cells, check: bool) -> list:
+    """What the workers are warmed with: the first cell's first line-up, with the solver's order
+    (FINISHER), the default (the certificate) and, with check, every player."""
+    players = (FINISHER, DEFAULT) + tuple(DEFAULT if p == "default" else p for p in CHECK_PLAYERS if check)
+    n, level = cells[0]
+    return [table_config(rule_lineups(n)[0], level, s) for s in dict.fromkeys(players)]
+
+
 def solve_bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_SEED,
-                  budget: int = BRACKET_BUDGET, check: bool = False, on_deal=None, on_cell=None) -> "object":
+                  budget: int = BRACKET_BUDGET, check: bool = False, on_deal=None, on_cell=None,
+                  workers: int | None = None, scheduler: str | None = None) -> "object":
     """Solve the cells asked into `out`, each written as soon as it is done: a cell already there
     with the same settings (seed, budget, deals, engine) is kept, one with others is replaced
     whole, and the cells not asked are kept as they are. Returns the table of the cells asked;
     on_cell(n, level) follows each cell written. The output is claimed for the whole run. `cells`: (team
-    size, level) pairs, None the report's (BRACKET_CELLS), and the input checked (kiai.solve)."""
+    size, level) pairs, None the report's (BRACKET_CELLS), and the input checked (kiai.solve). On
+    Dask with workers (a local cluster) or scheduler (a running one), reached once a cell is left to
+    solve: one task a deal; a cluster that fails (reports.playing.cluster.ClusterFailed) leaves the
+    cells written before it in the table."""
     cells = list(BRACKET_CELLS if cells is None else cells)
     path = Path(out)
     with claim(path, "--bracket"):
         table = _earlier(path)
-        for n, level in cells:
-            mine = ((table["n_samurai"] == n) & (table["difficulty"] == level)) if not table.empty else None
-            if mine is not None and _is_kept(table[mine], deals, seed, budget, check):
-                continue
-            t0 = time.perf_counter()
-            rows = solve_cell(n, level, deals, seed, budget, check, on_deal)
-            done = pd.DataFrame(rows).assign(cell_seconds=time.perf_counter() - t0)
-            table = pd.concat([table[~mine], done], ignore_index=True) if mine is not None else done
-            write_solved_table(table, path)
-            if on_cell is not None:
-                on_cell(n, level)
+        mine = {cell: ((table["n_samurai"] == cell[0]) & (table["difficulty"] == cell[1])) if not table.empty else None
+                for cell in cells}
+        todo = [c for c in cells if mine[c] is None or not _is_kept(table[mine[c]], deals, seed, budget, check)]
+        try:
+            with _played(todo, workers, scheduler, lambda: _warm_configs(todo, check)) as pool:
+                for n, level in todo:
+                    t0 = time.perf_counter()
+                    rows = solve_cell(n, level, deals, seed, budget, check, on_deal, pool=pool)
+                    done = pd.DataFrame(rows).assign(cell_seconds=time.perf_counter() - t0)
+                    if table.empty:
+                        table = done
+                    else:
+                        here = (table["n_samurai"] == n) & (table["difficulty"] == level)
+                        table = pd.concat([table[~here], done], ignore_index=True)
+                    write_solved_table(table, path)
+                    if on_cell is not None:
+                        on_cell(n, level)
+        finally:
+            _SOLVER.clear()  # its tables are not kept past the run here
     asked = pd.Series([(int(n), str(lv)) in cells for n, lv in zip(table["n_samurai"], table["difficulty"])],
                       index=table.index, dtype=bool)
     return table[asked].reset_index(drop=True)
