@@ -12,15 +12,18 @@ import typer
 
 from kiai.inputs.configs import DEFAULT_SAMURAI
 from kiai.cli.common import (
+    CLUSTER,
     AbsentOpt,
     DifficultyOpt,
     ModelOpt,
+    Options,
     ParamsFileOpt,
     RuleOpt,
     SeedOpt,
     StrictOpt,
     ThreadsOpt,
     command,
+    grouped,
 )
 from kiai.progress import Bar, bar as progress
 
@@ -37,7 +40,9 @@ from kiai.progress import Bar, bar as progress
               "the one seating --lineup gives and the one strategy under each value of that rule "
               "reading (`kiai rules`) on the same games, and test every pair: how much easier or "
               "harder the game is under each reading. With --components a.toml,b.toml: the same "
-              "with component files (a corrected deck, house levels) instead of readings.")
+              "with component files (a corrected deck, house levels) instead of readings. "
+              "--workers or --scheduler plays on Dask, with the same results.")
+@grouped
 def compare(
     lineup: str = typer.Option(DEFAULT_SAMURAI, "--lineup", "-s", help="The line-up: 3 to 7 distinct names, "
                                                                        "comma-separated. With --strategies: the "
@@ -70,6 +75,7 @@ def compare(
     model: str = ModelOpt,
     strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
+    cluster: Options = CLUSTER,
     as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of seatings, best first; with "
                                                        "--strategies one object with 'strategies' and 'pairs'; "
                                                        "with --rules one object with 'readings' and 'pairs'."),
@@ -79,5 +85,6 @@ def compare(
     result = api.compare(lineup, difficulty, games, seed=seed, strategy=strategy, strategies=strategies,
                          readings=rules, params=param, params_file=params_file, rules=rule,
                          absent_tokens=absent_tokens, components=components, model=model, threads=threads,
-                         strict=strict, progress=Bar(progress))  # fmt: skip
+                         strict=strict, workers=cluster.workers, scheduler=cluster.scheduler,
+                         progress=Bar(progress))  # fmt: skip
     print(json.dumps(result.to_json()) if as_json else result)

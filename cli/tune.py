@@ -9,6 +9,7 @@ import typer
 
 from kiai.inputs.configs import DEFAULT_SAMURAI
 from kiai.cli.common import (
+    CLUSTER,
     AbsentOpt,
     ComponentsOpt,
     ParamsFileOpt,
@@ -16,10 +17,12 @@ from kiai.cli.common import (
     SeedOpt,
     ForceOpt,
     ModelOpt,
+    Options,
     StrictOpt,
     ThreadsOpt,
     command,
     command_line,
+    grouped,
     stderr,
 )
 from kiai.progress import Bar, bar as progress
@@ -31,7 +34,9 @@ from kiai.progress import Bar, bar as progress
               "(common random numbers); then play the best candidate and the start point (defaults "
               "or --params-file) on fresh games, print the best parameters with their win rate, "
               "interval and a paired test against the start point, and write them to a JSON file "
-              "that --params-file loads in every command.")
+              "that --params-file loads in every command. --workers or --scheduler plays on Dask, "
+              "with the same result.")
+@grouped
 def tune(
     strategy: str = typer.Argument(None, metavar="STRATEGY", help="The strategy to tune (default: the "
                                                                   "--params-file's)."),
@@ -64,13 +69,15 @@ def tune(
     model: str = ModelOpt,
     strict: bool = StrictOpt,
     threads: int = ThreadsOpt,
+    cluster: Options = CLUSTER,
 ):
     from kiai.tune import tune as search
 
     result = search(strategy, samurai=samurai, levels=difficulty, games=games, candidates=candidates, method=method,
                     generations=generations, eta=eta, seed=seed, params=param, params_file=params_file, out=out,
                     force=force, absent_tokens=absent_tokens, rules=rule, components=components, model=model,
-                    strict=strict, threads=threads, command=command_line(),
+                    strict=strict, threads=threads, workers=cluster.workers, scheduler=cluster.scheduler,
+                    command=command_line(),
                     progress=Bar(progress, name="tune"))  # fmt: skip
     print(result)
     try:  # after the results are printed: a late failure (a full disk) must not lose them

@@ -28,7 +28,8 @@ def tune(strategy: str | None = None, *, samurai=None, levels=None, games: int =
          method: str = "halving", generations: int = 8, eta: int = 3, seed: int = 0, params=None,
          params_file=None, out=None, force: bool = False, absent_tokens: str = "auto", rules=None,
          components=None, model: str | None = None, strict: bool = False, threads: int | None = None,
-         command: str = "kiai.tune.tune (Python)", progress: bool | Progress = False) -> Tuning:
+         workers: int | None = None, scheduler: str | None = None, command: str = "kiai.tune.tune (Python)",
+         progress: bool | Progress = False) -> Tuning:
     """Search `strategy`'s parameters for the best win rate, as `kiai tune`.
 
     Every candidate plays the same games (common random numbers) on every configuration: each
@@ -42,10 +43,12 @@ def tune(strategy: str | None = None, *, samurai=None, levels=None, games: int =
 
     out: where the result is to be written (default tuned-STRATEGY.json), checked (and refused if
     it exists, unless force) and claimed before the search starts, and held until Tuning.write()
-    writes it there. command: the provenance the file keeps.
+    writes it there. command: the provenance the file keeps. workers or scheduler: play on Dask, a
+    local cluster of that many workers or the running one at that address (the same result;
+    docs/clusters.md); threads is then each worker's.
     The other arguments are kiai.simulate's. Bad input raises KiaiError before any game."""
     p = reporter(progress)
     search = tune_plan(strategy, samurai, levels, games, candidates, method, eta, seed, params, params_file, out,
                        force, absent_tokens, rules, components, model, threads, generations, strict,
-                       p.note)  # fmt: skip
+                       p.note, workers, scheduler)  # fmt: skip
     return run(search, p, command, force)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from kiai.inputs.checks import check_flag, check_input, check_path, fail, items_of, listed, one_item, text_of
+from kiai.inputs.checks import (check_cluster, check_flag, check_input, check_path, fail, items_of, listed,
+                                 one_item, text_of)
 from kiai.inputs.configs import component_files, load_components, parse_rule_axis, parse_rules, parse_samurai
 from kiai.inputs.counts import check_games, check_seed, check_threads
 from kiai.inputs.players import check_model, parse_strategy_params, resolve_strategy
@@ -17,12 +18,14 @@ from kiai.simcore.seatings import as_names
 
 
 def compare_plan(p, lineup, level, games, seed, strategy, strategies, readings, params, params_file, rules,
-                 absent_tokens, components, model, threads, strict) -> C.Plan:
+                 absent_tokens, components, model, threads, strict, workers=None, scheduler=None) -> C.Plan:
     """compare's checks, in the order `kiai compare` makes them (its notes to `p`), and what it plays:
-    a reports.search.compare.Plan."""
+    a reports.search.compare.Plan, here or on Dask (`workers` started here, or the cluster at
+    `scheduler`)."""
     games = check_games(games)
     seed = check_seed(seed)
     check_threads(threads, p.note)
+    check_cluster(workers, scheduler)
     fixed = parse_rules(items_of(rules, "--rule"))
     axis_text = readings if readings is None or isinstance(readings, str) else one_item(readings, "--rules")
     if axis_text is not None and strategies is not None:
@@ -44,7 +47,8 @@ def compare_plan(p, lineup, level, games, seed, strategy, strategies, readings, 
     arms, typed = _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files,
                                 absent, comp, model, fixed, strict)
     check_model(model, [arm.config for arm in arms], p.note)
-    return C.Plan(mode, arms, games, seed, threads, typed, axis[0] if axis is not None else None)
+    return C.Plan(mode, arms, games, seed, threads, typed, axis[0] if axis is not None else None, workers,
+                  scheduler)  # fmt: skip
 
 
 def _compare_arms(lineup_text, level, strategy, strategies, param, files, axis, listed_files, absent, comp, model,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiai.inputs.checks import fail, items_of, once
+from kiai.inputs.checks import check_cluster, fail, items_of, once
 from kiai.inputs.configs import DEFAULT_SAMURAI, parse_levels, parse_rules, parse_samurai
 from kiai.inputs.counts import check_games, check_seed, check_threads
 from kiai.inputs.paths import check_output
@@ -19,12 +19,15 @@ from kiai.strategies.run.games import set_threads
 
 
 def tune_plan(strategy, samurai, difficulty, games, candidates, method, eta, seed, param, params_file, out, force,
-              absent_tokens, rule, components, model, threads, generations, strict, note):
-    """tune's checks, before any game, and what it searches: a reports.search.tune_run.Search.
+              absent_tokens, rule, components, model, threads, generations, strict, note, workers=None,
+              scheduler=None):
+    """tune's checks, before any game, and what it searches: a reports.search.tune_run.Search, here
+    or on Dask (`workers` started here, or the cluster at `scheduler`).
     `samurai` and `difficulty` are a text or a list of texts (the repeatable --samurai and --difficulty)."""
     samurai, difficulty = ([x] if isinstance(x, str) else x for x in (samurai, difficulty))
     check_games(games)
     check_threads(threads, note)
+    check_cluster(workers, scheduler)
     if candidates < 2:
         fail(f"--candidates must be at least 2, got {candidates}")
     if eta < 2:
@@ -70,4 +73,4 @@ def tune_plan(strategy, samurai, difficulty, games, candidates, method, eta, see
         fail(str(e))
     return Search(strategy, info, start, "start" if params_file is not None else "defaults", fixed, method, eta,
                   seed, games, cands, grid, configs, rungs, base, absent_tokens.lower(), comp.sha256, out, used,
-                  generations, candidates, make_configs)  # fmt: skip
+                  generations, candidates, make_configs, workers, scheduler, threads)  # fmt: skip

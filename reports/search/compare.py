@@ -17,8 +17,9 @@ component files (component_arms), and tests every pair of arms (pairwise). seati
 strategies_report, rules_report and components_report give what it prints with --json.
 
 compare() plays a Plan (kiai.inputs.compare_plan checks the API's arguments and makes it): the arms
-on the engine's threads, compiled before the clock starts, told to the caller's progress; its
-Comparison prints as `kiai compare` does (reports.search.compare_text).
+on the engine's threads, compiled before the clock starts, or on Dask (reports.playing.pool: each
+arm's block of games a task, every worker warmed with every arm), told to the caller's progress; its
+Comparison prints as `kiai compare` does (reports.search.compare_text). Both give the same figures.
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kiai.errors import KiaiError
+from kiai.reports.search.compare_arms import Arm, component_arms, rule_arms, seating_arms, strategy_arms  # noqa: F401
 from kiai.reports.search.compare_text import text
 from kiai.reports.playing import play
-from kiai.simcore.seatings import seatings_from
+from kiai.reports.playing.pool import open_pool
+from kiai.reports.playing.tables import SweepError
+from kiai.simcore.seatings import seatings_from  # noqa: F401 (the arms' order, for the tests)
 from kiai.simcore.stats import holm, paired_test_counts
 from kiai.reports.playing.summary import Tally, summarize
 from kiai.simcore import results as L
@@ -46,89 +51,8 @@ if TYPE_CHECKING:
 ALPHA = 0.05
 # a block's win matrix (arms x games, float64 for the pair counts) holds at most this many cells
 PAIR_CELLS = 2_000_000
-
-
-@dataclass(frozen=True)
-class Arm:
-    label: str
-    config: object  # strategies.run.config.GameConfig
-
-
-def seating_arms(lineup: Sequence[str], difficulty: str, strategy: str, params: dict, absent_tokens: str = "auto",
-                 components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
-    """One arm per distinct seating of the line-up ((n-1)! of them), each starting with the
-    line-up's first samurai, so the seating as given is the first arm and plays exactly the
-    games `kiai simulate` plays for it. `rules`: the rule readings every arm plays."""
-    from kiai.strategies.run.config import GameConfig
-
-    arms = []
-    for seating in seatings_from(lineup):
-        config = GameConfig(samurai=seating, difficulty=difficulty, strategy=strategy, params=dict(params),
-                            absent_tokens=absent_tokens, components=components, model=model,
-                            rules=dict(rules or {}))  # fmt: skip
-        arms.append(Arm(",".join(seating), config))
-    return arms
-
-
-def strategy_arms(seating: Sequence[str], difficulty: str, strategies: Sequence[tuple], absent_tokens: str = "auto",
-                  components=None, model: str | None = None, rules: dict | None = None) -> list[Arm]:
-    """One arm per strategy, all on the one seating given (seat 0 first): (name, overrides), or
-    (label, name, overrides) where one strategy is compared with itself under other parameters
-    (kiai.inputs.players.parse_strategy_params: 'judge[samples=8]'). Labels are distinct. `rules`: the
-    rule readings every arm plays."""
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.run.config import GameConfig
-
-    given = [s if len(s) == 3 else (s[0], s[0], s[1]) for s in strategies]
-    labels = [label for label, _, _ in given]
-    twice = sorted({label for label in labels if labels.count(label) > 1})
-    if twice:
-        raise ConfigError(f"strategy '{twice[0]}' is listed twice")
-    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=name, params=dict(params),
-                                  absent_tokens=absent_tokens, components=components, model=model,
-                                  rules=dict(rules or {})))
-            for label, name, params in given]  # fmt: skip
-
-
-def rule_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, reading: str,
-              values: Sequence[str], absent_tokens: str = "auto", components=None, model: str | None = None,
-              rules: dict | None = None) -> list[Arm]:
-    """One arm per value of one rule reading (simcore.readings), all with the one seating given
-    (seat 0 first) and strategy, so every arm plays the same deals and the arms differ in that
-    reading only; `rules` are the other readings, the same in every arm. The label is
-    'NAME=VALUE' (e.g. heal=wounded), so a value may appear once."""
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.run.config import GameConfig
-
-    twice = sorted({v for v in values if list(values).count(v) > 1})
-    if twice:
-        raise ConfigError(f"rule {reading}: value '{twice[0]}' is listed twice")
-    if reading in (rules or {}):
-        raise ConfigError(f"rule {reading} is both fixed and compared")
-    return [Arm(f"{reading}={value}", GameConfig(samurai=tuple(seating), difficulty=difficulty, strategy=strategy,
-                                                 params=dict(params), absent_tokens=absent_tokens,
-                                                 components=components, model=model,
-                                                 rules={**(rules or {}), reading: value}))
-            for value in values]  # fmt: skip
-
-
-def component_arms(seating: Sequence[str], difficulty: str, strategy: str, params: dict, files: Sequence,
-                   absent_tokens: str = "auto", model: str | None = None, rules: dict | None = None) -> list[Arm]:
-    """One arm per component file (`files`: (label, Components, level) triples, each label once;
-    a level of None: `difficulty`), all with the one seating given (seat 0 first), strategy and
-    rule readings, so every arm plays the same game indices of a seed and the arms differ in the
-    component data (and the level a file names: a house level against the printed one) only."""
-    from kiai.simcore.config import ConfigError
-    from kiai.strategies.run.config import GameConfig
-
-    labels = [label for label, _, _ in files]
-    twice = sorted({label for label in labels if labels.count(label) > 1})
-    if twice:
-        raise ConfigError(f"component file '{twice[0]}' is listed twice")
-    return [Arm(label, GameConfig(samurai=tuple(seating), difficulty=level or difficulty, strategy=strategy,
-                                  params=dict(params), absent_tokens=absent_tokens, components=comp, model=model,
-                                  rules=dict(rules or {})))
-            for label, comp, level in files]  # fmt: skip
+TASK_GAMES = 1000  # on Dask: the fewest games of an arm's block (a task), where games allow
+WINDOW = 16  # on Dask: tasks per worker sent at once, their wins merged before the next are sent
 
 
 def both_won(won) -> np.ndarray:
@@ -139,9 +63,17 @@ def both_won(won) -> np.ndarray:
     return np.rint(w @ w.T).astype(np.int64)
 
 
+def arm_block(config, seed: int, offset: int, count: int) -> tuple[Tally, np.ndarray]:
+    """One arm's games offset .. offset + count - 1 of seed, a task of play_arms on Dask: their
+    Tally and their wins (True = won), packed by np.packbits."""
+    tally = Tally.of(play.play_block(config, seed, offset, count))
+    won, tally.won = np.packbits(tally.won), None
+    return tally, won
+
+
 def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
               on_block: Callable[[int], None] | None = None,
-              on_arm: Callable[[Arm], None] | None = None) -> list[dict]:
+              on_arm: Callable[[Arm], None] | None = None, pool=None) -> list[dict]:
     """Play every arm on games 0..games-1 of seed: [{arm, summary, index, both}], where index
     is the arm's place in `arms` and both[j] the games it and arm j both won.
 
@@ -149,11 +81,25 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
     the next; the first block has play.FIRST_CHUNK games and each next one is sized so the
     slowest arm plays it in about play.CHUNK_SECONDS (at most play.BLOCK, and at most
     PAIR_CELLS cells of arms x games). on_arm(arm) is called as an arm starts its part of a
-    block, on_block(k) after it played those k games."""
+    block, on_block(k) after it played those k games. On a pool with Dask workers
+    (reports.playing.pool) the blocks have a fixed size instead, and each arm's part of a block is
+    a task (_on_workers); the figures are the same."""
     k = len(arms)
     tallies = [Tally() for _ in arms]
     both = np.zeros((k, k), np.int64)
     cap = max(1, min(play.BLOCK, PAIR_CELLS // max(k, 1)))
+    if pool is not None and pool.workers:
+        _on_workers(arms, games, seed, pool, min(cap, max(TASK_GAMES, -(-games // (2 * pool.workers)))),
+                    tallies, both, on_block)  # fmt: skip
+    else:
+        _here(arms, games, seed, cap, tallies, both, on_block, on_arm)
+    return [{"arm": arm, "summary": summarize(tallies[i], arm.config, seed), "index": i, "both": both[i]}
+            for i, arm in enumerate(arms)]  # fmt: skip
+
+
+def _here(arms, games: int, seed: int, cap: int, tallies: list, both: np.ndarray, on_block, on_arm) -> None:
+    """play_arms in this process: blocks sized by the measured speed, each arm's part in turn."""
+    k = len(arms)
     done, size = 0, play.FIRST_CHUNK
     while done < games:
         n = min(size, cap, games - done)
@@ -172,8 +118,25 @@ def play_arms(arms: Sequence[Arm], games: int, seed: int, *,
         both += both_won(won)
         done += n
         size = play.next_chunk(n, slowest)
-    return [{"arm": arm, "summary": summarize(tallies[i], arm.config, seed), "index": i, "both": both[i]}
-            for i, arm in enumerate(arms)]  # fmt: skip
+
+
+def _on_workers(arms, games: int, seed: int, pool, size: int, tallies: list, both: np.ndarray, on_block) -> None:
+    """play_arms on a pool's Dask workers: blocks of `size` games, each arm's part of one a task
+    (arm_block), WINDOW tasks a worker sent at once; each block's tallies and pairs counted in, in
+    block order (counts: the same as played here)."""
+    k, blocks = len(arms), [(o, min(size, games - o)) for o in range(0, games, size)]
+    step = max(1, WINDOW * pool.workers // k)
+    for first in range(0, len(blocks), step):
+        window = blocks[first:first + step]
+        calls = [(arm.config, seed, o, n) for o, n in window for arm in arms]
+        results = pool.map(arm_block, calls, on_done=None if on_block is None else lambda i, _: on_block(calls[i][3]))
+        for b, (_, n) in enumerate(window):
+            won = np.empty((k, n), dtype=bool)
+            for i in range(k):
+                tally, bits = results[b * k + i]
+                tallies[i].merge(tally)
+                won[i] = np.unpackbits(bits, count=n).astype(bool)
+            both += both_won(won)
 
 
 def paired(p: dict, q: dict) -> dict:
@@ -328,28 +291,45 @@ class Plan:
     threads: int | None
     typed: str | None
     reading: str | None
+    workers: int | None = None  # a local Dask cluster of that many workers
+    scheduler: str | None = None  # or a running one's address; neither: here
 
 
 _ARM = {"seatings": "seating", "strategies": "strategy", "readings": "reading", "components": "file"}
 
 
 def compare(plan: Plan, p) -> Comparison:
-    """Play the plan's arms on the same games, told to `p` (a kiai.Progress), and test them: a
-    Comparison."""
+    """Play the plan's arms on the same games, here or on its Dask cluster, told to `p` (a
+    kiai.Progress), and test them: a Comparison. The cluster's failure is a KiaiError (one line)."""
     arms, games, seed, mode = plan.arms, plan.games, plan.seed, plan.mode
-    with threads_for(plan.threads) as used:
-        warm_engine(*(arm.config for arm in arms), note=p.note)  # every strategy the arms need, before timing
-        start = time.perf_counter()
-        p.start(f"{len(arms)} {mode}", games * len(arms))
-        place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
+    configs, local = [arm.config for arm in arms], plan.workers is None and plan.scheduler is None
+    try:
+        with threads_for(plan.threads if local else None) as used:
+            if plan.scheduler is None:  # here, or a local cluster that loads what this process compiled
+                warm_engine(*configs, note=p.note)  # every strategy the arms need, before timing
+            with open_pool(plan.workers, plan.scheduler, plan.threads, configs) as pool:
+                start = time.perf_counter()
+                p.start(f"{len(arms)} {mode}", games * len(arms), workers=pool.workers or None)
+                place = {arm.label: i for i, arm in enumerate(arms, 1)}  # labels are distinct
 
-        def on_arm(arm):
-            p.now(f"{_ARM[mode]} {place[arm.label]}/{len(arms)}: {arm.label}")
+                def on_arm(arm):
+                    p.now(f"{_ARM[mode]} {place[arm.label]}/{len(arms)}: {arm.label}")
 
-        played = play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm)
-        seconds = max(time.perf_counter() - start, 1e-9)
+                played = play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm, pool=pool)
+                seconds = max(time.perf_counter() - start, 1e-9)
+    except SweepError as e:  # the cluster's: not reached, before any game, or failed mid-run
+        raise KiaiError(_lost(e, "compare")) from None
     return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=plan.typed,
-                      reading=plan.reading)  # fmt: skip
+                      reading=plan.reading, workers=pool.workers)  # fmt: skip
+
+
+def _lost(e: SweepError, command: str) -> str:
+    """The one line of a Dask cluster's failure; mid-run (ClusterFailed), that the run is lost."""
+    from kiai.reports.playing.cluster import ClusterFailed  # only a cluster raises it: distributed is there
+
+    if isinstance(e, ClusterFailed):
+        return f"{e}; the run is lost: kiai {command} has no --resume, so run it again"
+    return str(e)
 
 
 class Comparison:
@@ -360,11 +340,13 @@ class Comparison:
     paired tests of every pair (empty for seatings, whose arms carry their test against the
     best); both as `kiai compare --json` gives them, and to_json() gives that whole. to_frame()
     is the arms as a table; `summaries` are the arms' summaries (as kiai.simulate's to_dict()),
-    best first; `seconds` and `threads` say how long the games took, on how many threads."""
+    best first; `seconds` and `threads` say how long the games took, on how many threads, or
+    `workers` on how many Dask workers (0: here)."""
 
     def __init__(self, mode: str, played: list[dict], games: int, seed: int, seconds: float, threads: int,
-                 *, typed: str | None = None, reading: str | None = None):
+                 *, typed: str | None = None, reading: str | None = None, workers: int = 0):
         self.mode, self.games, self.seed, self.seconds, self.threads = mode, games, seed, seconds, threads
+        self.workers = workers
         self.typed, self.reading = typed, reading  # the seating as given (seatings); the reading compared (rules)
         if mode == "seatings":
             self._json = seatings_report(played, typed, seed)

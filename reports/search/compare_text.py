@@ -17,8 +17,8 @@ def text(result) -> str:
 
 
 def _speed(result) -> str:
-    return (f"{result.games * len(result.arms) / result.seconds:,.0f} games/s on "
-            f"{plural(result.threads, 'thread')}")  # fmt: skip
+    where = plural(result.workers, "Dask worker") if getattr(result, "workers", 0) else plural(result.threads, "thread")
+    return f"{result.games * len(result.arms) / result.seconds:,.0f} games/s on {where}"
 
 
 def _p(p: float) -> str:

@@ -5,7 +5,10 @@ Nothing here touches the engine: the search and the re-evaluation call a `play(c
 configuration, offset, count)` function that returns the per-game wins (a bool array) of games
 offset .. offset + count - 1, for at most BLOCK games at a time, and keep only counts, so memory
 does not grow with the number of games. `kiai tune` passes one that runs the engine
-(reports.search.tune_run, the loop); the tests pass fakes.
+(reports.search.tune_run, the loop); the tests pass fakes. Each may also take `play_many`, the
+batched form (a list of such calls -> the list of their wins, in order): then the calls of a rung,
+a generation or the re-evaluation go out together (on Dask, as tasks), at most BATCH_GAMES games
+at a time, and the figures are those of `play` one call at a time.
 
 - Candidates (sample_candidates): candidate 0 is the start point (the defaults, or a
   --params-file), and the others are drawn uniformly from each free parameter's [low, high]
@@ -36,7 +39,7 @@ does not grow with the number of games. `kiai tune` passes one that runs the eng
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,7 +55,10 @@ CEM_SIGMA = 0.2  # its first spread, and the least it keeps, as shares of each p
 CEM_FLOOR = 0.02
 MAX_DRAWS_PER_CANDIDATE = 1000  # draws before giving up on finding a new distinct candidate
 
+BATCH_GAMES = 5_000_000  # games of one play_many call, at most: their wins are held at once
+
 Play = Callable[[int, int, int, int], np.ndarray]  # (candidate, configuration, offset, count) -> wins
+PlayMany = Callable[[list], list]  # [(candidate, configuration, offset, count), ...] -> their wins, in order
 
 
 class TuneError(ValueError):
@@ -196,17 +202,44 @@ def blocks(offset: int, count: int, block: int = BLOCK) -> list[tuple[int, int]]
 
 def _wins(play: Play, c: int, j: int, offset: int, count: int) -> np.ndarray:
     """play(c, j, offset, count) as a bool array, checked to hold one result per game."""
-    w = np.asarray(play(c, j, offset, count))
+    return _checked(play(c, j, offset, count), count)
+
+
+def _checked(wins, count: int) -> np.ndarray:
+    w = np.asarray(wins)
     if w.shape != (count,):
         raise TuneError(f"play returned {w.shape[0] if w.ndim else 0} results for {count} games")
     return w.astype(bool)
 
 
+def _played(play: Play, play_many: PlayMany | None, calls: list[tuple]) -> Iterator[np.ndarray]:
+    """The wins of each call (candidate, configuration, offset, count), in order: play's, one call
+    at a time as it is asked for, or play_many's, in batches of at most BATCH_GAMES games."""
+    if play_many is None:
+        for call in calls:
+            yield _wins(play, *call)
+        return
+    first = 0
+    while first < len(calls):
+        last, games = first, 0
+        while last < len(calls) and (last == first or games + calls[last][3] <= BATCH_GAMES):
+            games += calls[last][3]
+            last += 1
+        batch = calls[first:last]
+        wins = play_many(batch)
+        if len(wins) != len(batch):
+            raise TuneError(f"play_many returned {len(wins)} results for {len(batch)} calls")
+        yield from (_checked(w, call[3]) for w, call in zip(wins, batch))
+        first = last
+
+
 def search(n_candidates: int, n_configs: int, rungs: Sequence[Rung], play: Play,
-           on_rung: Callable[[int, Rung], None] | None = None, block: int = BLOCK) -> SearchResult:
+           on_rung: Callable[[int, Rung], None] | None = None, block: int = BLOCK,
+           play_many: PlayMany | None = None) -> SearchResult:
     """Run the rungs: at each, the candidates still in play add the game indices they have not
     played yet (the same ones for all, in blocks of at most `block`), and the best `keep` by
-    total wins over the configurations go on (ties: lower candidate number first)."""
+    total wins over the configurations go on (ties: lower candidate number first). With
+    play_many, a rung's calls go out together."""
     if n_configs < 1:
         raise TuneError("need at least 1 configuration")
     if not rungs or rungs[0].candidates != n_candidates:
@@ -223,10 +256,10 @@ def search(n_candidates: int, n_configs: int, rungs: Sequence[Rung], play: Play,
         if on_rung is not None:
             on_rung(r, rung)
         if rung.games > before:
-            for c in alive:
-                for j in range(n_configs):
-                    for offset, count in blocks(before, rung.games - before, block):
-                        wins[c, j] += int(_wins(play, c, j, offset, count).sum())
+            calls = [(c, j, offset, count) for c in alive for j in range(n_configs)
+                     for offset, count in blocks(before, rung.games - before, block)]  # fmt: skip
+            for (c, j, _, _), w in zip(calls, _played(play, play_many, calls)):
+                wins[c, j] += int(w.sum())
         played[alive] = rung.games
         before = rung.games
         totals = {c: int(wins[c].sum()) for c in alive}
@@ -246,19 +279,22 @@ def rate(wins: int, games: int) -> dict:
 
 
 def evaluate(best: int, baseline: int, n_configs: int, games: int, play: Play, offset: int = EVAL_OFFSET,
-             block: int = BLOCK) -> dict:
+             block: int = BLOCK, play_many: PlayMany | None = None) -> dict:
     """The winner and the baseline on fresh games offset .. offset + games - 1 of every
     configuration: pooled and per-configuration rates, and McNemar's paired test best - baseline
-    over all those games. Both play each block of at most `block` games in turn, and only
-    counts are kept. When the winner is the baseline it is played once."""
+    over all those games. Both play each block of at most `block` games in turn (with play_many,
+    all together), and only counts are kept. When the winner is the baseline it is played once."""
     if games < 1:
         raise TuneError(f"need at least 1 game, got {games}")
     won = {best: [0] * n_configs, baseline: [0] * n_configs}
     pair = np.zeros(4, dtype=np.int64)  # games, both won, only best won, only baseline won
+    who = [best] if baseline == best else [best, baseline]
+    calls = [(c, j, off, count) for j in range(n_configs) for off, count in blocks(offset, games, block) for c in who]
+    results = _played(play, play_many, calls)
     for j in range(n_configs):
-        for off, count in blocks(offset, games, block):
-            a = _wins(play, best, j, off, count)
-            b = a if baseline == best else _wins(play, baseline, j, off, count)
+        for _ in blocks(offset, games, block):
+            a = next(results)
+            b = a if baseline == best else next(results)
             won[best][j] += int(a.sum())
             if baseline != best:
                 won[baseline][j] += int(b.sum())
@@ -309,11 +345,12 @@ def _unscaled(info, free, base: dict, u: np.ndarray) -> dict:
 def cem_search(info, population: int, generations: int, games: int, n_configs: int, seed: int,
                add: Callable[[dict], int], play: Play, start: dict | None = None, fixed: dict | None = None,
                on_generation: Callable[[int], None] | None = None,
-               block: int = BLOCK) -> tuple[int, list[CemStep], dict[int, int]]:
+               block: int = BLOCK, play_many: PlayMany | None = None) -> tuple[int, list[CemStep], dict[int, int]]:
     """The cross-entropy method from `start` (candidate 0, which add() must number 0): the number
     add() gave the last mean, each generation's step, and each candidate's total wins. Every
     candidate plays game indices 0..games-1 of every configuration; ties go to the lower number.
-    add() may give a parameter set it has seen before its old number."""
+    add() may give a parameter set it has seen before its old number. With play_many, a
+    generation's calls go out together."""
     fixed = dict(fixed or {})
     if population < 2:
         raise TuneError(f"need at least 2 candidates per generation, got {population}")
@@ -340,10 +377,11 @@ def cem_search(info, population: int, generations: int, games: int, n_configs: i
         draws = [mean] + [mean + sigma * rng.standard_normal(len(free)) for _ in range(population - 1)]
         numbers = [first] if g == 0 else [add(_unscaled(info, free, base, mean))]
         numbers += [add(_unscaled(info, free, base, u)) for u in draws[1:]]
-        for c in numbers:  # a candidate drawn again (integers round alike) plays its games once
-            if c not in played:
-                played[c] = sum(int(_wins(play, c, j, o, n).sum()) for j in range(n_configs)
-                                for o, n in blocks(0, games, block))  # fmt: skip
+        # a candidate drawn again (integers round alike) plays its games once
+        calls = [(c, j, o, n) for c in dict.fromkeys(numbers) if c not in played for j in range(n_configs)
+                 for o, n in blocks(0, games, block)]  # fmt: skip
+        for (c, _, _, _), w in zip(calls, _played(play, play_many, calls)):
+            played[c] = played.get(c, 0) + int(w.sum())
         wins = {c: played[c] for c in numbers}
         order = sorted(range(population), key=lambda i: (-wins[numbers[i]], numbers[i]))
         kept = order[:n_elite]

@@ -1,7 +1,9 @@
 """`kiai tune` played: the search a plan names (kiai.inputs.tune_plan checks it), on the engine, and
 its winner re-evaluated on fresh games; the document that --params-file loads, and the text `kiai
 tune` prints. The methods themselves (schedules, candidates, successive halving, the cross-entropy
-method, the re-evaluation) are reports.search.tune's, which plays nothing.
+method, the re-evaluation) are reports.search.tune's, which plays nothing. The search plays here, or
+on Dask (reports.playing.pool): there each block of games is a task (wins_block), and the calls of a
+rung, a generation or the re-evaluation go out together; the figures are the same.
 
     tuning = run(search, progress, command)   # a Tuning: best, document, write(), str()
 """
@@ -16,14 +18,19 @@ from pathlib import Path
 
 import numpy as np
 
+from kiai.errors import KiaiError
 from kiai.outputs import hold, write_held
 from kiai.reports.playing import play as P  # P.play_chunks looked up at each call (tests may replace it)
+from kiai.reports.playing.pool import open_pool
+from kiai.reports.playing.tables import SweepError
 from kiai.reports.playing.summary import rules_label
 from kiai.reports.search import tune as T
 from kiai.simcore import results as L
 from kiai.simcore.version import kiai_version
 from kiai.strategies.run.warm import warm_engine
 from kiai.words import format_params, plural
+
+TASK_GAMES = 1000  # on Dask: the fewest games of a block (a task), where games allow
 
 
 def run(search: Search, p, command: str, force: bool = False) -> Tuning:
@@ -32,22 +39,35 @@ def run(search: Search, p, command: str, force: bool = False) -> Tuning:
     document keeps `command` as its provenance."""
     held = hold(search.out, replace=force)  # a second run on the same file refuses before its search
     try:
-        found, fresh, played, seconds = _search(search, p, p.note)
+        found, fresh, played, seconds, workers = _search(search, p, p.note)
         document = _document(search, found, fresh, command)
-    except BaseException:
+    except BaseException as e:
         held.close()
+        if isinstance(e, SweepError):  # the Dask cluster's: not reached, before any game, or failed mid-run
+            raise KiaiError(_lost(e)) from None
         raise
-    return Tuning(search, found, fresh, played, seconds, document, held)
+    return Tuning(search, found, fresh, played, seconds, document, held, workers)
+
+
+def _lost(e: SweepError) -> str:
+    """The one line of a Dask cluster's failure; mid-run (ClusterFailed), that the run is lost."""
+    from kiai.reports.playing.cluster import ClusterFailed  # only a cluster raises it: distributed is there
+
+    if isinstance(e, ClusterFailed):
+        return f"{e}; the run is lost: kiai tune has no --resume, so run it again"
+    return str(e)
 
 
 class Tuning:
     """What tune() found. `best`: the best parameters; `document`: the JSON that --params-file loads
     (the best parameters, their evaluation on fresh games, the search, provenance); `search`: the
-    run as planned; `played` games in `seconds`. str() is the text `kiai tune` prints."""
+    run as planned; `played` games in `seconds`, on `workers` Dask workers (0: here). str() is the
+    text `kiai tune` prints."""
 
-    def __init__(self, search: Search, found, fresh, played: int, seconds: float, document: dict, held=None):
+    def __init__(self, search: Search, found, fresh, played: int, seconds: float, document: dict, held=None,
+                 workers: int = 0):
         self.search, self.found, self.fresh = search, found, fresh
-        self.played, self.seconds, self.document = played, seconds, document
+        self.played, self.seconds, self.document, self.workers = played, seconds, document, workers
         self.best = search.cands[found.best]
         self._held = held  # the claim on tune()'s out (kiai.outputs.hold), let go once that is written
 
@@ -61,7 +81,7 @@ class Tuning:
         return path
 
     def __str__(self) -> str:
-        return _text(self.search, self.found, self.fresh, self.played, self.seconds)
+        return _text(self.search, self.found, self.fresh, self.played, self.seconds, self.workers)
 
     def __repr__(self) -> str:
         return f"<Tuning of {self.search.strategy}: best {format_params(self.best)}>"
@@ -92,6 +112,9 @@ class Search:
     generations: int
     population: int  # the cross-entropy method's candidates per generation
     make_configs: object  # a candidate's configurations, one per (seating, level)
+    workers: int | None = None  # a local Dask cluster of that many workers
+    scheduler: str | None = None  # or a running one's address; neither: here
+    worker_threads: int | None = None  # --threads on Dask: each worker's (None: its share of its cores)
 
     def add(self, cand: dict) -> int:
         """The number of candidate `cand`, given it when new (the cross-entropy method's draws)."""
@@ -104,17 +127,19 @@ class Search:
 
 
 def _search(search: Search, p, note):
-    """The search and the re-evaluation of its winner on fresh games, told to `p`:
-    (found, fresh, games played, seconds)."""
+    """The search and the re-evaluation of its winner on fresh games, here or on Dask, told to `p`:
+    (found, fresh, games played, seconds, Dask workers)."""
     n_cfg, games, rungs = len(search.grid), search.games, search.rungs
     cem = search.method == "cem"
     searched = search.population * search.generations * games if cem else T.search_games(rungs)
     total = (searched + 2 * games) * n_cfg  # the cross-entropy method's, at most: a draw met again is not replayed
     done = [0]
-    warm_engine(search.configs[0][0], note=note)  # compile (or load) before the bar starts
-    start_time = time.perf_counter()
-    with p:
-        p.start("search", total)
+    if search.scheduler is None:  # here, or a local cluster that loads what this process compiled
+        warm_engine(search.configs[0][0], note=note)  # compile (or load) before the bar starts
+    # every worker warmed with the strategy (every candidate plays the same compiled code)
+    with open_pool(search.workers, search.scheduler, search.worker_threads, search.configs[0]) as pool, p:
+        start_time = time.perf_counter()
+        p.start("search", total, workers=pool.workers or None)
 
         def advance(k):
             done[0] += k
@@ -128,23 +153,43 @@ def _search(search: Search, p, note):
         def on_rung(r, rung):
             p.now(f"rung {r + 1}/{len(rungs)}: {plural(rung.candidates, 'candidate')}")
 
+        # on Dask: blocks that spread one candidate's games over the workers too (the sums are the same)
+        many = dict(play_many=_on_pool(pool, search, advance),
+                    block=min(T.BLOCK, max(TASK_GAMES, -(-games // (2 * pool.workers))))) if pool.workers else {}
         if cem:
-            found = _cem(search, play, lambda g: p.now(f"generation {g + 1}/{search.generations}"))
+            found = _cem(search, play, lambda g: p.now(f"generation {g + 1}/{search.generations}"), many)
             p.estimate(done[0] + 2 * games * n_cfg)
         else:
-            found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung)
+            found = T.search(len(search.cands), n_cfg, rungs, play, on_rung=on_rung, **many)
         if found.best == 0:  # the start point won: it is played once
             p.estimate(done[0] + games * n_cfg)
         p.now("fresh games")
-        fresh = T.evaluate(found.best, 0, n_cfg, games, play)
-    return found, fresh, done[0], max(time.perf_counter() - start_time, 1e-9)
+        fresh = T.evaluate(found.best, 0, n_cfg, games, play, **many)
+    return found, fresh, done[0], max(time.perf_counter() - start_time, 1e-9), pool.workers
 
 
-def _cem(search: Search, play, on_generation):
+def wins_block(config, seed: int, offset: int, count: int) -> np.ndarray:
+    """Games offset .. offset + count - 1 of seed, a task of the search on Dask: their wins (True =
+    won), packed by np.packbits."""
+    return np.packbits(P.play_block(config, seed, offset, count)[:, L.O_OUTCOME] == 0)
+
+
+def _on_pool(pool, search: Search, advance):
+    """The search's play_many on a pool's Dask workers (reports.search.tune): each call a task."""
+
+    def play_many(calls: list) -> list:
+        tasks = [(search.configs[c][j], search.seed, offset, count) for c, j, offset, count in calls]
+        packed = pool.map(wins_block, tasks, on_done=lambda i, _: advance(calls[i][3]))
+        return [np.unpackbits(bits, count=call[3]).astype(bool) for bits, call in zip(packed, calls)]
+
+    return play_many
+
+
+def _cem(search: Search, play, on_generation, many: dict):
     """The cross-entropy method's search, as a SearchResult: its generations in place of rungs."""
     best, steps, totals = T.cem_search(search.info, search.population, search.generations, search.games,
                                        len(search.grid), search.seed, search.add, play, start=search.start,
-                                       fixed=search.fixed, on_generation=on_generation)  # fmt: skip
+                                       fixed=search.fixed, on_generation=on_generation, **many)  # fmt: skip
     wins = np.array([[totals.get(i, 0)] for i in range(len(search.cands))], dtype=np.int64)
     games = np.array([search.games if i in totals else 0 for i in range(len(search.cands))], dtype=np.int64)
     rungs = [{"candidates": st.candidates, "games": search.games, "wins": st.wins, "kept": st.kept,
@@ -193,7 +238,7 @@ def _document(search: Search, found, fresh, command: str) -> dict:
     }
 
 
-def _text(search: Search, found, fresh, played: int, seconds: float) -> str:
+def _text(search: Search, found, fresh, played: int, seconds: float, workers: int = 0) -> str:
     """The lines `kiai tune` prints: the search, the best parameters and their re-evaluation."""
     lines: list[str] = []
     out = lines.append
@@ -238,6 +283,6 @@ def _text(search: Search, found, fresh, played: int, seconds: float) -> str:
         for (s, lv), r in zip(grid, fresh["best"]["configurations"]):
             out(f"    {','.join(s)} at {lv}: {100 * r['win_rate']:.3f}%   95% CI [{100 * r['ci95'][0]:.3f}%, "
                 f"{100 * r['ci95'][1]:.3f}%]")  # fmt: skip
-    out(f"{plural(played, 'game')} in {seconds:.1f} s ({played / seconds:,.0f} games/s on "
-        f"{plural(search.threads, 'thread')})")  # fmt: skip
+    where = plural(workers, "Dask worker") if workers else plural(search.threads, "thread")
+    out(f"{plural(played, 'game')} in {seconds:.1f} s ({played / seconds:,.0f} games/s on {where})")
     return "\n".join(lines)
