@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from kiai.progress import Bar, bar as progress
-from kiai.cli.common import ComponentsOpt, SeedOpt, StrategyOpt, ThreadsOpt, command
+from kiai.cli.common import CLUSTER, ComponentsOpt, Options, SeedOpt, StrategyOpt, ThreadsOpt, command, grouped
 
 
 @command(short_help="Find, per team size, the level that plays as hard as a target.",
@@ -19,7 +19,9 @@ from kiai.cli.common import ComponentsOpt, SeedOpt, StrategyOpt, ThreadsOpt, com
               "deals. Writes, in --out, components.toml (the component file with one house level per team "
               "size, e.g. normal-6), balance.md (the page this prints: each size's rate before and after "
               "with intervals, and what changed in plain words) and balance.json; --resume continues a "
-              "run cut short. Progress goes to standard error.")
+              "run cut short. --workers or --scheduler plays the games on a Dask cluster, with the same "
+              "figures. Progress goes to standard error.")
+@grouped
 def balance(
     difficulty: str = typer.Option("normal", "--difficulty", "-d", help="The level to balance (its printed "
                                                                        "settings are the start)."),
@@ -46,11 +48,12 @@ def balance(
                                                         "reading back what it played."),
     force: bool = typer.Option(False, "--force", help="Replace the run --out holds."),
     threads: int = ThreadsOpt,
+    cluster: Options = CLUSTER,
 ):
     from kiai.levels import balance as run
 
     result = run(difficulty, players, target, lineups=lineups, games=games, generations=generations,
                  candidates=candidates, verify=verify, seed=seed, strategy=strategy, params=param,
                  components=components, out=out, resume=resume, force=force, threads=threads,
-                 progress=Bar(progress))  # fmt: skip
+                 workers=cluster.workers, scheduler=cluster.scheduler, progress=Bar(progress))  # fmt: skip
     print(str(result), end="")

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiai.inputs.checks import check_flag, check_path, fail, items_of, text_of, whole
+from kiai.inputs.checks import check_cluster, check_flag, check_path, fail, items_of, text_of, whole
 from kiai.inputs.configs import load_components, parse_counts
 from kiai.inputs.counts import check_seed, check_threads
 from kiai.outputs import claim
@@ -76,7 +76,8 @@ def _check_out(out, resume: bool, force: bool, key: dict):
 def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, games: int = 2000,
             generations: int = 6, candidates: int = 16, verify: int = 20_000, seed: int = 0,
             strategy: str | None = None, params=None, components=None, out="kiai-balance", resume: bool = False,
-            force: bool = False, threads: int | None = None, progress: bool | Progress = False) -> Balance:
+            force: bool = False, threads: int | None = None, workers: int | None = None,
+            scheduler: str | None = None, progress: bool | Progress = False) -> Balance:
     """For each team size of `players` (default: 2 to 7 but the target's), the setting of `level`'s
     knobs that brings the strategy's win rate (kiai's default player) closest to `target`: a team
     size (the printed level's rate there) or a win rate. `lineups` line-ups per team size;
@@ -84,7 +85,10 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
     every setting), `generations` of `candidates` settings; `verify` fresh games for the winner,
     the printed level and the target each.
     Writes components.toml (one house level per team size), balance.md and balance.json to `out`;
-    `resume` continues a run cut short there, `force` replaces one. Returns a Balance."""
+    `resume` continues a run cut short there, `force` replaces one. `workers` plays on a local Dask
+    cluster of so many worker processes, `scheduler` on a running one (tcp://host:8786), with the
+    same figures (docs/clusters.md); a cluster that fails mid-run is a KiaiError, and `resume`
+    continues from what was played. Returns a Balance."""
     from kiai.simcore.components import ComponentsError
     from kiai.simcore.config import ConfigError
     from kiai.simcore.version import kiai_version
@@ -105,6 +109,7 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
                 fail(f"{option} must be {lo} to {hi:,}, got {value}")
         seed = check_seed(seed)
         check_threads(threads, p.note)
+        check_cluster(workers, scheduler)
         name, overrides = resolve_strategy(strategy, items_of(params, "--param"), None)
         request = Request(level, tuple(sizes), target_size, target_rate, lineups, games, generations, candidates, verify,
                           seed, name, overrides)  # fmt: skip
@@ -125,7 +130,8 @@ def balance(level: str = "normal", players=None, target=4, *, lineups: int = 4, 
         out = Path(out)
         with claim(out, folder=True):  # from before the first game to the page: a second run refuses
             played = _check_out(out, resume, force, key)  # again, now that the folder is this run's
-            return play(request, comp, out, State(out / STATE, key, played), p, threads)
+            return play(request, comp, out, State(out / STATE, key, played), p, threads, workers=workers,
+                        scheduler=scheduler)
 
 
 def _engine() -> str:

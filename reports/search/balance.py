@@ -1,8 +1,9 @@
 """A level that evens out the team sizes (`kiai balance`): for each team size, the setting of the
 level's knobs that brings a player's win rate closest to a target. The whole search is here: the
 settings (Space), the cross-entropy method and the race (Search), and each team size played and
-verified (Runner, run); reports.search.balance_run runs it and keeps its state, reports.search.balance_page
-writes what it found.
+verified (Runner, run), here or on a cluster's Pool (reports.playing.pool); reports.search.balance_run
+runs it and keeps its state, reports.search.balance_page writes what it found, and
+reports.search.balance_words says a setting in plain words.
 
 The knobs are what a level's table in the component file sets (simcore.components.Level):
 extra barricades, plunderers per samurai, the lieutenants and bosses added (their offset, so one
@@ -16,7 +17,9 @@ the best setting it then steps to a better neighbour (a knob one value up or dow
 one, and the best few settings are raced on doubling deals, keeping the better half each round. A
 setting's score is its distance to the target plus STEP_SHARE of the target per step away from
 the printed level, so that of two settings about as close the simpler one wins. How a setting is played is
-the caller's (`play`), which keeps the search testable on a constructed case without games.
+the caller's (`play`, and `play_many` for the settings of one step at once: a generation, a round of
+the race, a setting's neighbours, which a cluster plays together), which keeps the search testable on
+a constructed case without games.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+
+from kiai.reports.search.balance_words import in_words, knob_text
 
 KNOBS = ("extra_barricades", "plunderers_per_samurai", "lieutenants", "bosses", "farmstead_penalties", "family_bonuses")
 # the cost of a step away from the printed level, as a share of the target: at a 10% target, a setting of
@@ -42,6 +47,8 @@ POLISH = 5  # steps from the best setting to a better neighbour after the cross-
 Setting = tuple  # one value per knob, in KNOBS order
 # (setting, first, last) -> (wins, games): the setting played on game indices first..last-1 (of each line-up)
 Play = Callable[[Setting, int, int], tuple[int, int]]
+# [(setting, first, last), ...] -> [(wins, games), ...]: several Play calls at once (on a cluster, together)
+PlayMany = Callable[[list], list]
 
 
 @dataclass(frozen=True)
@@ -107,11 +114,14 @@ def score(wins: int, games: int, target: float, steps: int) -> float:
 class Search:
     """The cross-entropy method over a Space, then racing (run). Every setting plays the same
     deals: game indices 0..deals-1 (of each line-up the caller's `play` plays); `played` maps each
-    setting tried to its (wins, games, deals)."""
+    setting tried to its (wins, games, deals). With `play_many`, the settings a step needs (a
+    generation, a round of the race, a setting's neighbours) are played in one call, in the order
+    `play` would have played them."""
 
     def __init__(self, sp: Space, play: Play, target: float, *, deals: int, rng: np.random.Generator,
-                 note: Callable[[str], None] | None = None):
+                 note: Callable[[str], None] | None = None, play_many: PlayMany | None = None):
         self.sp, self.play, self.target, self.deals, self.rng = sp, play, target, deals, rng
+        self.play_many = play_many
         self.note = note or (lambda line: None)
         self.played: dict[Setting, tuple[int, int, int]] = {}
         # at first a knob's value is drawn the likelier the nearer it is to the printed one (half as
@@ -133,6 +143,17 @@ class Search:
             w, g, d = w + more, g + k, deals
             self.played[s] = (w, g, d)
         return w, g, d
+
+    def ensure(self, settings: list[Setting], deals: int) -> None:
+        """Each of settings played on indices 0..deals-1: those short of it, in one play_many call."""
+        short = [s for s in dict.fromkeys(settings) if self.played.get(s, (0, 0, 0))[2] < deals]
+        if self.play_many is None:
+            for s in short:
+                self.result(s, deals)
+            return
+        for s, (w, g) in zip(short, self.play_many([(s, self.played.get(s, (0, 0, 0))[2], deals) for s in short])):
+            w0, g0, _ = self.played.get(s, (0, 0, 0))
+            self.played[s] = (w0 + w, g0 + g, deals)
 
     def draw(self, k: int, first: Setting | None = None) -> list[Setting]:
         """k distinct settings drawn from the distributions (`first` among them)."""
@@ -156,8 +177,7 @@ class Search:
         """One generation: k settings drawn (the printed one first, in the first), each played on
         the search's deals, and the distributions refitted to the best ELITE of them."""
         drawn = self.draw(k, self.sp.printed if g == 0 else None)
-        for s in drawn:
-            self.result(s, self.deals)
+        self.ensure(drawn, self.deals)
         ranked = sorted(drawn, key=self.scored)
         self.refit(ranked[: max(2, math.ceil(ELITE * len(ranked)))])
         return ranked
@@ -172,6 +192,7 @@ class Search:
                 break
             deals *= 2
             self.note(f"{self.sp.n} samurai: racing {len(pool)} settings on {deals:,} deals of each line-up")
+            self.ensure(pool, deals)
             pool = sorted(pool, key=lambda s: self.scored(s, deals))[: max(1, len(pool) // 2)]
         return pool
 
@@ -190,6 +211,7 @@ class Search:
         deals = 2 * self.deals
         best = min(self.played, key=self.scored)
         for _ in range(moves):
+            self.ensure([*self.neighbours(best), best], deals)
             step = min(self.neighbours(best), key=lambda s: self.scored(s, deals))
             if self.scored(step, deals) >= self.scored(best, deals):
                 break
@@ -253,14 +275,23 @@ def deals(games: int, lineups: int) -> int:
     return -(-games // lineups)
 
 
+def tally(config, seed: int, first: int, count: int) -> tuple[int, int]:
+    """A task of a cluster's Pool: the wins and games of config on indices first..first+count-1."""
+    from kiai.reports.playing.play import play_range
+
+    t = play_range(config, seed, first, count)
+    return t.wins, t.games
+
+
 class Runner:
     """Plays a request's games: `comp` the component data, `lineups[n]` the seatings of each team
     size, `state` what was played before (reports.search.balance_run.State), `on_games` told of every
-    block of games played."""
+    block of games played, `pool` where they play (reports.playing.pool; None, or a Pool of no workers: here)."""
 
     def __init__(self, request: Request, comp, lineups: dict, state,
-                 on_games: Callable[[int], None] | None = None):
+                 on_games: Callable[[int], None] | None = None, pool=None):
         self.r, self.comp, self.lineups, self.state, self.on_games = request, comp, lineups, state, on_games
+        self.pool = pool if pool is not None and pool.workers else None
         self.variants: dict = {}
 
     def variant(self, sp: Space, s: Setting):
@@ -291,24 +322,56 @@ class Runner:
             self.state.put(what, held)
         return int(held[0]), int(held[1])
 
+    def many(self, items: list) -> list[tuple[int, int]]:
+        """games(*item) for each (what, configs, first, last) of items: here one after the other; on
+        a cluster every configuration of them a task, all at once, each result kept in the state as
+        soon as its configurations are all in (a run cut short keeps what finished)."""
+        if self.pool is None:
+            return [self.games(*item) for item in items]
+        todo = {what: (configs, first, last) for what, configs, first, last in items if self.state.get(what) is None}
+        calls, owner, sums = [], [], {what: [0, 0, len(c)] for what, (c, _, _) in todo.items()}
+        for what, (configs, first, last) in todo.items():
+            calls += [(c, self.r.seed, first, last - first) for c in configs]
+            owner += [what] * len(configs)
+
+        def done(i: int, result) -> None:
+            part = sums[owner[i]]
+            part[0], part[1], part[2] = part[0] + result[0], part[1] + result[1], part[2] - 1
+            if self.on_games is not None:
+                self.on_games(result[1])
+            if part[2] == 0:
+                self.state.put(owner[i], part[:2])
+
+        if calls:
+            self.pool.map(tally, calls, on_done=done)
+        return [self.games(*item) for item in items]  # all in the state now
+
+    def setting(self, sp: Space, s: Setting, first: int, last: int) -> tuple:
+        """games()'s arguments for setting s of team size sp.n on indices first..last-1."""
+        what = f"{sp.n}|{json.dumps(list(s))}|{first}|{last}"
+        return what, self.tables(sp.n, self.r.house(sp.n), self.variant(sp, s)), first, last
+
     def play(self, sp: Space) -> Play:
         """The search's Play for team size sp.n: a setting on game indices first..last-1 of every line-up."""
-        def play(s: Setting, first: int, last: int) -> tuple[int, int]:
-            what = f"{sp.n}|{json.dumps(list(s))}|{first}|{last}"
-            return self.games(what, self.tables(sp.n, self.r.house(sp.n), self.variant(sp, s)), first, last)
+        return lambda s, first, last: self.games(*self.setting(sp, s, first, last))
 
-        return play
+    def play_many(self, sp: Space) -> PlayMany | None:
+        """The search's PlayMany on a cluster (None here, where the search plays one setting at a time)."""
+        if self.pool is None:
+            return None
+        return lambda plays: self.many([self.setting(sp, s, first, last) for s, first, last in plays])
 
-    def printed(self, n: int, first: int, last: int) -> tuple[int, int]:
-        """The printed level's wins and games for n samurai on indices first..last-1."""
-        return self.games(f"{n}|printed|{first}|{last}", self.tables(n, self.r.level, self.comp), first, last)
+    def printed(self, n: int, first: int, last: int) -> tuple:
+        """games()'s arguments for the printed level for n samurai on indices first..last-1."""
+        return f"{n}|printed|{first}|{last}", self.tables(n, self.r.level, self.comp), first, last
 
     def target(self) -> dict:
         """The target: a win rate, or the printed level's at the target team size on fresh deals."""
         r = self.r
         if r.target_rate is not None:
             return {"rate": r.target_rate, "size": None}
-        wins, games = self.printed(r.target_size, FRESH, FRESH + deals(r.verify, len(self.lineups[r.target_size])))
+        fresh = FRESH + deals(r.verify, len(self.lineups[r.target_size]))
+        wins, games = self.games(*self.printed(r.target_size, FRESH, fresh))
         return {"size": r.target_size, **rate(wins, games)}
 
     def size(self, n: int, target: dict, note: Callable[[str], None]) -> dict:
@@ -317,11 +380,11 @@ class Runner:
         sp = space(self.comp, r.level, n)
         k = len(self.lineups[n])
         search = Search(sp, self.play(sp), target["rate"], deals=deals(r.games, k),
-                          rng=np.random.default_rng([r.seed, n]), note=note)  # fmt: skip
+                        rng=np.random.default_rng([r.seed, n]), note=note, play_many=self.play_many(sp))  # fmt: skip
         best = search.run(r.generations, r.candidates, knob_text)
         fresh = FRESH + deals(r.verify, k)
-        before = rate(*self.printed(n, FRESH, fresh))
-        after = rate(*self.play(sp)(best, FRESH, fresh))
+        verified = self.many([self.printed(n, FRESH, fresh), self.setting(sp, best, FRESH, fresh)])  # played together
+        before, after = (rate(*x) for x in verified)
         level = sp.level(best, r.house(n), self.comp.family_level(r.level))
         out = {"n": n, "level": level.name, "setting": dict(zip(KNOBS, best)), "knobs": level.knobs(),
                "steps": sp.steps(best), "changes": in_words(sp, best), "before": before, "after": after,
@@ -360,13 +423,14 @@ def versus(after: dict, target: dict) -> dict:
 
 
 def run(request: Request, comp, *, state, note: Callable[[str], None],
-        on_games: Callable[[int], None] | None = None) -> dict:
-    """The whole run: the target, then each team size; the figures as balance.json holds them."""
+        on_games: Callable[[int], None] | None = None, pool=None) -> dict:
+    """The whole run: the target, then each team size; the figures as balance.json holds them.
+    `pool` (reports.playing.pool) plays the games, here or on a cluster, with the same figures."""
     from kiai.simcore.seatings import sample_lineups
 
     sizes = sorted(set(request.sizes) | ({request.target_size} if request.target_size else set()))
     lineups = {n: sample_lineups(n, request.lineups, request.seed) for n in sizes}
-    runner = Runner(request, comp, lineups, state, on_games)
+    runner = Runner(request, comp, lineups, state, on_games, pool)
     target = runner.target()
     if target["size"] is not None:
         note(f"target: {request.level} with {target['size']} samurai wins {100 * target['rate']:.1f}% "
@@ -374,43 +438,3 @@ def run(request: Request, comp, *, state, note: Callable[[str], None],
     results = [runner.size(n, target, note) for n in sorted(request.sizes)]
     return {"request": asdict(request), "target": target, "sizes": results,
             "components_sha256": comp.sha256, "components": comp.path}
-
-
-# --------------------------------------------------------------------------------- plain words
-
-NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def _count(k: int) -> str:
-    return NUMBERS[k] if k < len(NUMBERS) else str(k)
-
-
-def _more_or_fewer(d: int, noun: str, plural: str, after: str = "") -> str | None:
-    if d == 0:
-        return None
-    word = plural if abs(d) > 1 else noun
-    return f"{_count(abs(d))} more {word}{after}" if d > 0 else f"{_count(abs(d))} {word} fewer{after}"
-
-
-def in_words(sp: Space, s: Setting) -> str:
-    """What setting s changes from the printed level, in plain words ("3 more barricades and one
-    boss fewer"), or "as printed"."""
-    p = sp.printed
-    parts = [
-        _more_or_fewer(s[0] - p[0], "barricade", "barricades"),
-        _more_or_fewer(s[1] - p[1], "plunderer", "plunderers", " per samurai"),
-        _more_or_fewer(s[2] - p[2], "lieutenant", "lieutenants"),
-        _more_or_fewer(s[3] - p[3], "boss", "bosses"),
-        None if s[4] == p[4] else ("farmstead penalties" if s[4] else "no farmstead penalties"),
-        None if s[5] == p[5] else ("family bonuses" if s[5] else "no family bonuses"),
-    ]
-    parts = [x for x in parts if x]
-    if not parts:
-        return "as printed"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def knob_text(s: Setting) -> str:
-    """A setting in short (progress lines): barricades +e, plunderers, lieutenants, bosses, switches."""
-    return (f"extra barricades {s[0]}, plunderers {s[1]}/samurai, lieutenants {s[2]}, bosses {s[3]}, "
-            f"farmstead penalties {'on' if s[4] else 'off'}, family bonuses {'on' if s[5] else 'off'}")

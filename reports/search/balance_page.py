@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kiai.reports.search.balance import NUMBERS, RACE
+from kiai.reports.search.balance import RACE
+from kiai.reports.search.balance_words import NUMBERS
 from kiai.reports.files import atomic_write
 from kiai.words import plural
 

@@ -3,10 +3,13 @@ resumed run reads back. The search itself, each team size's settings played and 
 on fresh deals, is reports.search.balance's; what is written (a component file with one house level
 per team size, the page that says what changed, and the figures as JSON) is reports.search.balance_page's.
 
-Every setting played is kept in a state file as it is played, so a run cut short (Ctrl-C) continues
-where it stopped (resume): the search draws the same settings again and finds them played.
+Every setting played is kept in a state file as it is played, so a run cut short (Ctrl-C, or a
+cluster that fails mid-run) continues where it stopped (resume): the search draws the same settings
+again and finds them played. With `workers` or `scheduler` the games play on a Dask cluster
+(reports.playing.pool), with the same figures.
 
-    result = play(request, comp, out, State(out / STATE, key, played), progress, threads)  # a Balance
+    result = play(request, comp, out, State(out / STATE, key, played), progress, threads,
+                  workers=None, scheduler=None)  # a Balance
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import copy
 import json
 from pathlib import Path
 
+from kiai.errors import KiaiError
 from kiai.reports.files import atomic_write
 from kiai.reports.search import balance as B
 from kiai.reports.search import balance_page
@@ -81,25 +85,41 @@ class Balance:
         return f"<Balance of {self.figures['request']['level']}: {sizes}>"
 
 
-def play(request: B.Request, comp, out: Path, state: State, p, threads: int | None) -> Balance:
-    """Play the request (the input checked: kiai.levels) on `threads` threads, told to `p` (a
-    kiai.Progress), write what it found in the folder `out`, and say so: a Balance."""
+def play(request: B.Request, comp, out: Path, state: State, p, threads: int | None, *,
+         workers: int | None = None, scheduler: str | None = None) -> Balance:
+    """Play the request (the input checked: kiai.levels) on `threads` threads (per Dask worker on a
+    cluster: a local one of `workers`, or the running one at `scheduler`), told to `p` (a
+    kiai.Progress), write what it found in the folder `out`, and say so: a Balance. A scheduler
+    that cannot be reached is a KiaiError before any game; a cluster that fails mid-run one too,
+    saying that --resume continues from what the state file keeps."""
+    from kiai.reports.playing.pool import open_pool
+    from kiai.reports.playing.tables import SweepError
     from kiai.strategies.run.config import GameConfig
     from kiai.strategies.run.games import threads_for
     from kiai.strategies.run.warm import warm_engine
 
-    out.mkdir(exist_ok=True)
-    with threads_for(threads) as used:
-        warm_engine(GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke")[: max(2, min(request.sizes))],
-                               request.level, request.strategy, dict(request.params), components=comp), note=p.note)
-        if state.played:
-            p.note(f"resume: {len(state.played)} results played before are read back from {state.path}")
-        p.start("games", None, threads=used)
+    local = workers is None and scheduler is None
+    with threads_for(threads if local else None) as used:
+        first = GameConfig(("kyuzo", "kikuchiyo", "heihachi", "daisuke")[: max(2, min(request.sizes))],
+                           request.level, request.strategy, dict(request.params), components=comp)  # fmt: skip
+        warm_engine(first, note=p.note)
         try:
-            figures = B.run(request, comp, state=state, note=p.note, on_games=p.advance)
-        except KeyboardInterrupt:
-            p.note(f"interrupted: what was played is kept in {state.path}; run the same command with --resume "
-                   f"to continue")
-            raise
+            pool = open_pool(workers, scheduler, threads, [first])  # every worker warmed with the strategy
+        except SweepError as e:
+            raise KiaiError(str(e)) from None
+        out.mkdir(exist_ok=True)
+        with pool:
+            if state.played:
+                p.note(f"resume: {len(state.played)} results played before are read back from {state.path}")
+            p.start("games", None, threads=used if local else None, workers=pool.workers or None)
+            try:
+                figures = B.run(request, comp, state=state, note=p.note, on_games=p.advance, pool=pool)
+            except KeyboardInterrupt:
+                p.note(f"interrupted: what was played is kept in {state.path}; run the same command with --resume "
+                       f"to continue")
+                raise
+            except SweepError as e:  # the cluster failed mid-run (ClusterFailed), or a worker's engine
+                raise KiaiError(f"{e}; what was played is kept in {state.path}: run the same command with "
+                                "--resume to continue") from None
     written = balance_page.write(out, figures, comp)
     return Balance(figures, balance_page.page(figures, comp), {k: str(v) for k, v in written.items()})
