@@ -14,7 +14,8 @@ COMMA := ,
 
 # `make` alone: this list; it needs nothing installed
 help:
-	@echo "make report          set up, play the default sweeps, write the report to kiai-report/ (report.html)"
+	@echo "make report          set up, play the default sweeps, write the report to kiai-report/ (report.html);"
+	@echo "                     WORKERS=N or SCHEDULER=tcp://host:8786 plays on Dask, PRECISION=0.01 narrows the headline"
 	@echo "make report-check    open kiai-report/report.html in headless Chromium at 390, 1,400 and 1,920 px: overflow, images, errors"
 	@echo "make test            set up, run the test suite"
 	@echo "make bench           time the engine and its compilation (kiai bench)"
@@ -56,18 +57,39 @@ setup: $(STAMP)
 # HOUSE=a.toml,b.toml: the House rules section also compares these component files with kiai's own,
 # the rule readings' line-ups played under each (`kiai sweep --preset house`); by default the
 # official file alone
+# WORKERS=N: one local Dask cluster of N worker processes for the whole run
+# (reports/playing/local_cluster.py), every stage playing on it (--scheduler); SCHEDULER=tcp://host:8786:
+# a running cluster instead (docs/clusters.md). The tables are those of a run without a cluster.
+# PRECISION=0.01: the default sweep and the agreement stage play until each headline cell's 95% interval
+# is within +-0.01 (kiai sweep --headline; the report's own is 0.02)
+WORKERS ?=
+SCHEDULER ?=
+PRECISION ?=
+CLUSTER_ADDRESS := kiai-report/.cluster-address
+HEADLINE = $(if $(PRECISION),--headline $(PRECISION))
 HOUSE ?=
 HOUSE_FILES = $(subst $(COMMA), ,$(HOUSE))
 HOUSE_TABLE = kiai-report/house-$(basename $(notdir $(1))).parquet
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
-	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume); \
-	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --resume); \
-	$(call STAGE,agreement (every line-up replayed by kiai's strongest player beside the default),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume); \
-	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume); \
-	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume); \
-	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet); \
-	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume);) \
+	if [ -n "$(WORKERS)" ] && [ -n "$(SCHEDULER)" ]; then echo "make report: give WORKERS or SCHEDULER, not both" >&2; exit 2; fi; \
+	sched="$(SCHEDULER)"; \
+	if [ -n "$(WORKERS)" ]; then \
+	  rm -f $(CLUSTER_ADDRESS); \
+	  $(BIN)/python -m kiai.reports.playing.local_cluster --workers $(WORKERS) --address-file $(CLUSTER_ADDRESS) & cpid=$$!; \
+	  trap 'kill $$cpid 2>/dev/null; wait $$cpid 2>/dev/null' EXIT; \
+	  while [ ! -s $(CLUSTER_ADDRESS) ]; do \
+	    kill -0 $$cpid 2>/dev/null || { echo "make report: the local Dask cluster did not start" >&2; exit 1; }; sleep 0.5; done; \
+	  sched=$$(cat $(CLUSTER_ADDRESS)); \
+	fi; \
+	on=$${sched:+--scheduler $$sched}; \
+	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume $$on $(HEADLINE)); \
+	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --resume $$on); \
+	$(call STAGE,agreement (every line-up replayed by kiai's strongest player beside the default),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume $$on $(HEADLINE)); \
+	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume $$on); \
+	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume $$on); \
+	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet $$on); \
+	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume $$on);) \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
 

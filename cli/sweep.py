@@ -70,6 +70,11 @@ def sweep(
     precision: float = typer.Option(None, "--precision", help="Instead of --games: play batches of doubling size "
                                                              "(1,000, 2,000, 4,000, ...) until the 95% interval's "
                                                              "half-width is at most H (e.g. 0.005)."),
+    headline: float = typer.Option(None, "--headline", help="With --preset default or agreement: play each "
+                                                            "team size and level until the report's headline "
+                                                            "interval for it is within +-H (a proportion, e.g. "
+                                                            "0.01 for one point; the report's own is 0.02). "
+                                                            "Games grow as 1/H^2."),
     max_games: int = typer.Option(None, "--max-games", help="With --precision: stop at this many games even if the "
                                                             "precision is not reached (default 10,000,000)."),
     seed: int = typer.Option(0, "--seed", help="Random seed shared by every configuration."),
@@ -111,7 +116,7 @@ def sweep(
                    components=components, model=model, games=games, precision=precision, max_games=max_games,
                    seed=seed, preset=preset, results=results, out=out, csv=csv, resume=resume, force=force,
                    threads=threads, strict=strict,
-                   workers=workers, scheduler=scheduler, block=block, progress=bar)  # fmt: skip
+                   workers=workers, scheduler=scheduler, block=block, headline=headline, progress=bar)  # fmt: skip
     _print_done(df, bar, out, csv)
 
 

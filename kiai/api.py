@@ -72,7 +72,8 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
           max_games: int | None = None, seed: int = 0, preset: str | None = None, results=None, out=None,
           csv: bool = False, resume: bool = False, force: bool = False, threads: int | None = None,
           workers: int | None = None, scheduler: str | None = None, block: int | None = None,
-          strict: bool = False, progress: bool | Progress = False) -> pd.DataFrame:
+          strict: bool = False, headline: float | None = None,
+          progress: bool | Progress = False) -> pd.DataFrame:
     """Play a grid of configurations on one seed, as `kiai sweep`: a DataFrame, one row per
     configuration, in the columns of the sweep table (reports.playing.sweep.COLUMNS) that `kiai report` reads.
 
@@ -90,7 +91,8 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
     (a DataFrame, or a .parquet or .csv file) whose grid a preset reads ('advice', 'agreement'). out: also
     write the table there (.parquet, and .csv beside it with csv=True) as configurations finish;
     resume keeps its finished configurations, force replaces it. workers or scheduler: play on
-    Dask."""
+    Dask. headline: with preset 'default' or 'agreement', the race plays until each headline cell's
+    95% interval is within +-headline (a proportion; the report's own is 0.02)."""
     from kiai.reports.playing.sweep_run import run
 
     with reporter(progress) as p, contextlib.ExitStack() as held:  # held: the claim on `out`, to the last write
@@ -99,7 +101,7 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
             strategies=strategies, params=params, params_file=params_file, rules=rules, absent_tokens=absent_tokens,
             components=components, model=model, games=games, precision=precision, max_games=max_games, seed=seed,
             preset=preset, results=results, out=out, csv=csv, resume=resume, force=force, threads=threads,
-            workers=workers, scheduler=scheduler, block=block, strict=strict)  # fmt: skip
+            workers=workers, scheduler=scheduler, block=block, strict=strict, headline=headline)  # fmt: skip
         return run(plan, request, job, groups, seed, threads, workers, scheduler, block, p)
 
 
@@ -109,7 +111,8 @@ def sweep(levels=None, players=None, *, lineups=None, sample=None, seatings: str
 def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 0,
             strategy: str | None = None, strategies=None, readings=None, params=None, params_file=None, rules=None,
             absent_tokens: str = "auto", components=None, model: str | None = None, threads: int | None = None,
-            strict: bool = False, progress: bool | Progress = False) -> Comparison:
+            strict: bool = False, workers: int | None = None, scheduler: str | None = None,
+            progress: bool | Progress = False) -> Comparison:
     """Play arms on the same games of one seed and test them in pairs, as `kiai compare`.
 
     By default the arms are every distinct seating of `lineup` (3 to 7 samurai), each tested
@@ -121,7 +124,9 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
     a list, each for the strategy it names); rules: readings every arm plays. components: the
     component file of every arm, or 2 or more ('a.toml,b.toml' or a list; 'default' is kiai's own)
     to compare on the one seating and `strategy`, every pair tested; strict: refuse a model made
-    for other component data. Returns a Comparison.
+    for other component data. workers or scheduler: play on Dask, a local cluster of that many
+    workers or the running one at that address (the same figures; docs/clusters.md). Returns a
+    Comparison.
 
     Every argument is checked, and the arms made, before any game is played
     (kiai.inputs.compare_plan); the arms are reports.search.compare's."""
@@ -131,7 +136,7 @@ def compare(lineup, level: str = "normal", games: int = 100_000, *, seed: int = 
 
     with reporter(progress) as p:
         plan = compare_plan(p, lineup, level, games, seed, strategy, strategies, readings, params, params_file, rules,
-                            absent_tokens, components, model, threads, strict)  # fmt: skip
+                            absent_tokens, components, model, threads, strict, workers, scheduler)  # fmt: skip
         return play_comparison(plan, p)
 
 

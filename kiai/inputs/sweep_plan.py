@@ -59,7 +59,8 @@ class Axes:
 
 def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, params, params_file, rules,
                 absent_tokens, components, model, games, precision, max_games, seed, preset, results, out, csv,
-                resume, force, threads, workers, scheduler, block, held: contextlib.ExitStack, strict=False):
+                resume, force, threads, workers, scheduler, block, held: contextlib.ExitStack, strict=False,
+                headline=None):
     """sweep's checks, in the order `kiai sweep` makes them, and its plan: (plan, request, the
     reports.playing.sweep.Sweep bound to `out` or None, the race's groups or None). The claim on
     `out` is entered into `held`, which the caller keeps until the sweep's last write."""
@@ -71,6 +72,7 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
     out = check_sweep_files(out, csv, resume, force)
     check_input(model, "--model")
     check_sweep_numbers(seed, games, precision, max_games, threads, workers, scheduler, block, p.note)
+    check_headline(headline, preset, games, precision)
     if str(seatings).lower() not in ("given", "all"):
         fail(f"--seatings must be given or all, got '{seatings}'")
     axes.seatings = seatings.lower()
@@ -114,9 +116,9 @@ def sweep_plan(p, *, levels, players, lineups, sample, seatings, strategies, par
         if race is not None:
             from kiai.reports.playing.presets import preset_groups
 
-            groups = preset_groups(race, plan)
+            groups = preset_groups(race, plan, headline)
         info = {"command": describe_sweep(preset, axes, chosen, games, precision, max_games, seed, params_file,
-                                          results if isinstance(results, (str, Path)) else None)}  # fmt: skip
+                                          results if isinstance(results, (str, Path)) else None, headline)}  # fmt: skip
         job = None
         if out is not None:  # claimed before the table is read or replaced: a second run refuses here
             held.enter_context(claim(out, replace=force or resume, exists_hint=RESUME_HINT))
@@ -174,6 +176,21 @@ def check_sweep_numbers(seed, games, precision, max_games, threads, workers, sch
         fail(f"--threads must be at least 1, got {threads}")
     if block is not None and block < 1:
         fail(f"--block must be at least 1, got {block}")
+
+
+def check_headline(headline, preset, games, precision) -> None:
+    """--headline: a half-width in (0, 0.5], for a race whose cells the report's headline reads."""
+    from kiai.reports.playing.presets import HEADLINE_PRESETS
+
+    if headline is None:
+        return
+    if not isinstance(headline, Real) or isinstance(headline, bool) or not math.isfinite(headline) \
+            or not 0 < headline <= 0.5:
+        fail(f"--headline must be a half-width in (0, 0.5], got {headline!r}")
+    if preset not in HEADLINE_PRESETS:
+        fail(f"--headline goes with --preset {' or '.join(HEADLINE_PRESETS)}")
+    if games is not None or precision is not None:
+        fail("--headline goes with the preset's race, not with --games or --precision")
 
 
 def sweep_strategies(strategy: str | None, params_file, preset: str | None):
@@ -268,7 +285,7 @@ def grid_plan(axes: Axes, strategies: list[str], param_grid: dict, rule_grid: di
 
 def describe_sweep(preset: str | None, axes: Axes, strategies: list[str], games: int | None,
                    precision: float | None, max_games: int | None, seed: int, params_file=None,
-                   results=None) -> str:
+                   results=None, headline=None) -> str:
     """The sweep as a command line, for the report's notes."""
     parts = ["kiai sweep"]
     if preset:
@@ -290,6 +307,8 @@ def describe_sweep(preset: str | None, axes: Axes, strategies: list[str], games:
         parts.append(f"--precision {precision}" if precision is not None else f"--games {games}")
     if max_games:
         parts.append(f"--max-games {max_games}")
+    if headline is not None:
+        parts.append(f"--headline {headline}")
     parts.append(f"--seed {seed}")
     return " ".join(parts)
 

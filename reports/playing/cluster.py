@@ -28,17 +28,14 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from kiai.reports.playing.play import play_block
 from kiai.reports.playing.summary import Tally
-from kiai.reports.playing.tables import SweepError
+from kiai.reports.playing.tables import ClusterFailed, SweepError
 
 _LOCK = threading.Lock()  # one engine call at a time per process
 _THREADS: int | None = None  # numba threads per engine call in this process
 _WRONG_ENGINE: str | None = None  # set on a worker whose engine is not the driver's: its tasks refuse
 PATIENCE = float(os.environ.get("KIAI_CLUSTER_PATIENCE", 60))  # seconds a run waits with no worker
+CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler, and for it to have a worker
 POLL = 2.0  # seconds between two looks at the cluster's health while tasks run
-
-
-class ClusterFailed(SweepError):
-    """The Dask cluster stopped answering mid-run (one line)."""
 
 
 def usable_cores() -> int:
@@ -150,6 +147,11 @@ class Cluster:
     """One Dask client for a run: started here (local) or connected (connect), then prepared."""
 
     def __init__(self, client, *, owned=(), address: str = "local"):
+        import logging
+
+        # a lost scheduler is told in one line (ClusterFailed), not in the client's tracebacks
+        for name in ["distributed", *[n for n in logging.root.manager.loggerDict if n.startswith("distributed.")]]:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         self.client = client
         self.address = address
         self._owned = list(owned)  # things to close with it (a LocalCluster)
@@ -168,7 +170,7 @@ class Cluster:
             raise SweepError(f"--workers must be at least 1, got {workers}")
         per = threads if threads is not None else max(1, usable_cores() // workers)
         kwargs = {"n_workers": workers, "threads_per_worker": 1, "processes": processes,
-                  "dashboard_address": None, "silence_logs": logging.ERROR}  # fmt: skip
+                  "dashboard_address": ":0", "silence_logs": logging.ERROR}  # fmt: skip
         if processes:  # the pool size of each worker's numba, fixed before numba starts
             kwargs["env"] = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}
         cluster = LocalCluster(**kwargs)
@@ -183,10 +185,11 @@ class Cluster:
 
     @classmethod
     def connect(cls, address: str, threads: int | None, configs, *, solver: bool = False,
-                timeout: float = 10) -> Cluster:
+                timeout: float | None = None) -> Cluster:
         """A client of a running scheduler (`tcp://host:8786`)."""
         from distributed import Client
 
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             client = Client(address, timeout=timeout)
         # broad on purpose, and around this one call: no answer is an OSError, a bad address a
@@ -219,6 +222,15 @@ class Cluster:
     def prepare(self, threads: int | None, configs, *, solver: bool = False) -> None:
         """Check the workers run this engine, then register the plugin that shares out the cores
         and loads what the run plays, on every worker now and any that joins later."""
+        try:
+            self._prepare(threads, configs, solver)
+        except Exception as e:
+            if failed(e):  # a worker lost while it was set up
+                raise ClusterFailed(f"the Dask cluster at {self.address} failed while its workers were set up "
+                                    f"({_first_line(e)})") from None
+            raise
+
+    def _prepare(self, threads: int | None, configs, solver: bool) -> None:
         from kiai.reports.playing.tables import engine_hash
 
         info = self.client.run(_host_info)
@@ -262,20 +274,31 @@ class Cluster:
                 continue
             except Exception as e:  # noqa: BLE001
                 if failed(e):
-                    raise ClusterFailed(f"the Dask cluster at {self.address} failed mid-run ({_first_line(e)})") from None
+                    raise self._lost(e) from None
                 raise
             if done:
                 return done
             self.check()
 
     def result(self, future):
-        """A finished future's result; the cluster's failure as ClusterFailed, a task's own error as is."""
-        try:
-            return future.result()
-        except Exception as e:
-            if failed(e):
-                raise ClusterFailed(f"the Dask cluster at {self.address} failed mid-run ({_first_line(e)})") from None
-            raise
+        """A finished future's result; the cluster's failure as ClusterFailed, a task's own error as is.
+        A result held by a worker that died meanwhile is computed again (Dask reschedules it): the
+        wait checks the cluster's health every POLL seconds, as wait_any does."""
+        while True:
+            try:
+                return future.result(timeout=POLL)
+            except TimeoutError:
+                self.check()
+            except Exception as e:
+                if failed(e):
+                    raise self._lost(e) from None
+                raise
+
+    def _lost(self, e: BaseException) -> ClusterFailed:
+        """The one line for a cluster's failure: the scheduler lost, or what failed."""
+        if self.client.status not in ("running", "newly-created"):
+            return ClusterFailed(f"lost the Dask scheduler at {self.address} mid-run")
+        return ClusterFailed(f"the Dask cluster at {self.address} failed mid-run ({_first_line(e)})")
 
     def close(self) -> None:
         for thing in self._owned:
@@ -313,7 +336,7 @@ class DaskBackend:
         return cls(Cluster.local(workers, threads, _as_list(configs), processes=processes))
 
     @classmethod
-    def connect(cls, address: str, threads: int | None, configs, timeout: float = 10) -> DaskBackend:
+    def connect(cls, address: str, threads: int | None, configs, timeout: float | None = None) -> DaskBackend:
         return cls(Cluster.connect(address, threads, _as_list(configs), timeout=timeout))
 
     def submit(self, run, seed: int, offset: int, count: int) -> None:

@@ -17,6 +17,8 @@ report's sentences need of it, up to a cap (docs/report.md says how many and why
 
 from __future__ import annotations
 
+import math
+
 from kiai.simcore.codes import LEVELS
 from kiai.strategies.registry import DEFAULT as DEFAULT_STRATEGY
 
@@ -256,15 +258,27 @@ def house_plan(strategies=(DEFAULT_STRATEGY,), absent_tokens: str = "auto", comp
                       model)
 
 
-def preset_groups(name: str, plan: list) -> list | None:
+# the presets whose race a headline precision (`kiai sweep --headline`, `make report PRECISION=`) tightens
+HEADLINE_PRESETS = ("default", "agreement")
+
+
+def headline_cap(cap: int, headline: float | None) -> int:
+    """A race's cap of games for a headline asked to +-headline: games grow as 1 / width^2."""
+    if headline is None or headline >= HEADLINE_PRECISION:
+        return cap
+    return math.ceil(cap * (HEADLINE_PRECISION / headline) ** 2)
+
+
+def preset_groups(name: str, plan: list, headline: float | None = None) -> list | None:
     """The race of preset `name` over its plan (reports.playing.racing.Group), or None for the presets that
-    play a fixed number of games (PRESET_GAMES)."""
+    play a fixed number of games (PRESET_GAMES). `headline`: each headline cell's interval within
+    +-headline (HEADLINE_PRESETS; None: the report's own precision)."""
     if name == "default":
-        return default_groups(plan)
+        return default_groups(plan, headline)
     if name == "advice":
         return advice_groups(plan)
     if name == "agreement":
-        return agreement_groups(plan)
+        return agreement_groups(plan, headline)
     return None
 
 
@@ -283,12 +297,13 @@ def _own_tokens(config) -> bool:
     return bool(config.absent_on) == (config.n == 2)
 
 
-def default_groups(plan: list) -> list:
+def default_groups(plan: list, headline: float | None = None) -> list:
     """The main sweep's race: the line-ups of each team size and level (rules' own readings, seated in
     their own order); each 4-samurai line-up's seatings at SEATINGS_LEVEL; each rule reading against
     the rules' own on the same line-ups, level by level and team size by team size; two samurai with
     absent tokens off against on, level by level (presets module: DEFAULT_ROUND, SWEEP_PRECISION,
-    SEATING_PRECISION, RULE_MARGIN)."""
+    SEATING_PRECISION, RULE_MARGIN). With `headline`, each team size and level's line-ups also play on
+    until their pooled rate (the headline's cell) is within +-headline, the cap grown to match."""
     from kiai.reports.playing.racing import Group
     from kiai.reports.playing.stopping import Difference, Extremes
     from kiai.simcore.seatings import lineup_key
@@ -298,11 +313,13 @@ def default_groups(plan: list) -> list:
         return rules_label(c) == "default" and _own_tokens(c)
 
     race = Extremes(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, precision=SWEEP_PRECISION)
+    cells = race if headline is None else Extremes(DEFAULT_ROUND, DEFAULT_ROUND, headline_cap(DEFAULT_GAMES, headline),
+                                                   precision=SWEEP_PRECISION, pooled=headline)  # fmt: skip
     seats = Extremes(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, precision=SEATING_PRECISION)
     cell = Difference(DEFAULT_ROUND, DEFAULT_ROUND, DEFAULT_GAMES, margin=RULE_MARGIN)
     own = _grouped(plan, lambda c: (c.difficulty, c.n, lineup_key(c.samurai))
                    if plain(c) and ",".join(c.samurai) == lineup_key(c.samurai) else None)
-    groups = [Group(race, tuple(ix)) for ix in _grouped(
+    groups = [Group(cells, tuple(ix)) for ix in _grouped(
         plan, lambda c: (c.difficulty, c.n) if plain(c) and ",".join(c.samurai) == lineup_key(c.samurai) else None
     ).values()]
     groups += [Group(seats, tuple(ix)) for ix in _grouped(plan, lambda c: (c.difficulty, lineup_key(c.samurai))
@@ -329,15 +346,14 @@ def advice_groups(plan: list) -> list:
     return [Group(race, tuple(ix)) for ix in _grouped(plan, lambda c: c.n).values()]
 
 
-def agreement_groups(plan: list) -> list:
+def agreement_groups(plan: list, headline: float | None = None) -> list:
     """The agreement stage's cells: each level and team size, every line-up played by the default
     and the strongest player on deals of its own (both players on the same ones), until the
     strongest's rate, all line-ups pooled (the headline's figure), has a 95% interval within
     HEADLINE_PRECISION (rounds of AGREEMENT_ROUND games pooled, AGREEMENT_CAP a line-up at most); AGREEMENT_GAMES each at
     AGREEMENT_LEVEL with AGREEMENT_COUNT samurai. The default plays beside it for the page's
-    comparisons, each game's win kept (Cell's shared)."""
-    import math
-
+    comparisons, each game's win kept (Cell's shared). `headline`: that interval within +-headline
+    instead, the cap grown to match."""
     from kiai.reports.playing.racing import Group
     from kiai.reports.playing.stopping import Cell
     from kiai.simcore.seatings import lineup_key
@@ -351,7 +367,8 @@ def agreement_groups(plan: list) -> list:
         if (level, n) == (AGREEMENT_LEVEL, AGREEMENT_COUNT):
             rule = Cell(AGREEMENT_GAMES, 0, AGREEMENT_GAMES, h=AGREEMENT_PRECISION, shared=True)
         else:  # the interval the headline prints, within +-HEADLINE_PRECISION
-            rule = Cell(step, step, max(step, AGREEMENT_CAP), h=HEADLINE_PRECISION, shared=True)
+            rule = Cell(step, step, max(step, headline_cap(AGREEMENT_CAP, headline)),
+                        h=HEADLINE_PRECISION if headline is None else headline, shared=True)
         # each line-up meets deals of its own, both players the same ones: the pooled rate's games
         # are then independent across line-ups
         groups.append(Group(rule, tuple(ix), labels, tuple(lineup_key(plan[i].samurai) for i in ix)))

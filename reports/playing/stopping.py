@@ -149,13 +149,17 @@ class Extremes(Rule):
 
     `floor`: no sentence ranks the group's members when the whole group wins clearly less than
     this (its pooled rate's upper bound, at the same confidence, below it): then every member
-    stops (the report compares line-ups at the hardest level where a team size wins at least 10%)."""
+    stops (the report compares line-ups at the hardest level where a team size wins at least 10%).
+
+    `pooled`: besides, every member plays on while the group's pooled rate has a 95% interval
+    wider than +-pooled on either side (a headline cell asked to that precision)."""
 
     alpha: float = ALPHA
     margin: float = 0.0
     precision: float = 0.0
     worst: bool = True
     floor: float | None = None
+    pooled: float = 0.0
 
     def keep(self, wins, games, held, labels):
         level = 1 - self.alpha / (len(wins) * self.looks())
@@ -172,7 +176,17 @@ class Extremes(Rule):
         if self.precision:
             rate = pooled(wins, games)[0]
             need &= np.array([half_width(round(rate * n), int(n)) > self.precision for n in games])
+        if self.pooled:
+            rate, size = pooled(wins, games)
+            if widest_side(round(rate * size), max(1, round(size))) > self.pooled:
+                need[:] = True
         return held & need
+
+    def describe(self) -> dict:
+        out = super().describe()
+        if not self.pooled:  # a race without a headline precision is described, and resumed, as before it existed
+            del out["pooled"]
+        return out
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from kiai.errors import KiaiError
 from kiai.reports.playing.grid import expected_games
 from kiai.reports.playing.play import BLOCK, LocalBackend
 from kiai.reports.playing.sweep import run_plan
-from kiai.reports.playing.tables import SweepError, to_frame
+from kiai.reports.playing.tables import ClusterFailed, SweepError, to_frame
 from kiai.strategies.run.games import threads_for
 from kiai.strategies.run.warm import warm_engine
 from kiai.words import plural
@@ -58,6 +58,10 @@ def run(plan: list, request, job, groups, seed: int, threads: int | None, worker
                    f"{'is' if saved == 1 else 'are'} saved in {job.out}; "
                    "run the same command with --resume to finish")  # fmt: skip
         raise
+    except ClusterFailed as e:  # what was played is written (Sweep.run's last write): --resume goes on from it
+        saved = f"; {plural(len(job.rows), 'configuration')} of {len(job.plan):,} saved in {job.out}, " \
+                "run the same command with --resume to go on" if job is not None else ""
+        raise KiaiError(f"{e}{saved}") from None
     except SweepError as e:
         raise KiaiError(str(e))
     finally:

@@ -81,6 +81,10 @@ class SweepError(ValueError):
     """A sweep that cannot run as asked; the message is one line, fit for the command line."""
 
 
+class ClusterFailed(SweepError):
+    """The Dask cluster stopped answering mid-run (reports.playing.cluster); one line."""
+
+
 def config_columns(config) -> dict:
     """The defining columns of a configuration's row."""
     from kiai.strategies.run.games import models_read
