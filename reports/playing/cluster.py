@@ -5,10 +5,11 @@ reports.playing.racing.Race). reports.playing.pool maps the searches' tasks on t
 A Cluster is a local one started here (`--workers N`) or a running scheduler (`--scheduler
 tcp://host:8786`). Before any game is played it checks that the workers run this engine, and
 registers a worker plugin (Ready) that, on every worker, those there now and any that joins later
-(adaptive scaling, a batch system), sets the worker's numba threads (cores // worker processes on
+(adaptive scaling, a batch system), sets the worker's engine threads (cores // worker processes on
 its host, at least 1, so workers sharing a machine do not oversubscribe it), checks its engine
-and compiles, or loads from numba's on-disk cache, everything the run plays. A process plays one
-task at a time (a lock), whatever its Dask thread count. Blocks come back summarised (a
+and compiles, or loads from numba's on-disk cache, everything the run plays. A worker runs as many
+tasks at once as it has Dask threads, sharing its engine threads among them as the local backend
+does (task): one each while several run, all of them for one that runs alone. Blocks come back summarised (a
 reports.playing.summary.Tally), added up in whatever order they finish, so a table is identical to
 a single-process run of the same seed.
 
@@ -26,12 +27,14 @@ import time
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from kiai.reports.playing.play import play_block
+from kiai.reports.playing.play import play_range
 from kiai.reports.playing.summary import Tally
 from kiai.reports.playing.tables import ClusterFailed, SweepError
 
-_LOCK = threading.Lock()  # one engine call at a time per process
-_THREADS: int | None = None  # numba threads per engine call in this process
+_LOCK = threading.Lock()  # a worker is set up once at a time
+_THREADS: int | None = None  # engine threads of this process (strategies.run.games.set_threads)
+_ACTIVE = [0]  # tasks running in this process
+_ACTIVE_LOCK = threading.Lock()
 _WRONG_ENGINE: str | None = None  # set on a worker whose engine is not the driver's: its tasks refuse
 PATIENCE = float(os.environ.get("KIAI_CLUSTER_PATIENCE", 60))  # seconds a run waits with no worker
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler, and for it to have a worker
@@ -64,6 +67,7 @@ def _configure(procs_by_host: dict[str, int], threads: int | None, configs, engi
     import numba
 
     from kiai.reports.playing.tables import engine_hash
+    from kiai.strategies.run.games import set_threads
 
     if engine_hash() != engine:
         _WRONG_ENGINE = f"Dask worker {socket.gethostname()} (pid {os.getpid()}) runs another kiai engine build; " \
@@ -74,7 +78,7 @@ def _configure(procs_by_host: dict[str, int], threads: int | None, configs, engi
         threads = max(1, usable_cores() // max(1, procs_by_host.get(socket.gethostname(), 1)))
     with _LOCK:
         _THREADS = max(1, min(threads, numba.config.NUMBA_NUM_THREADS))
-        numba.set_num_threads(_THREADS)
+        set_threads(_THREADS)  # the engine's own pool of threads (strategies.run.games.play_batch)
         if configs:
             from kiai.strategies.run.compiling import prepare
             from kiai.strategies.run.games import run_games
@@ -106,21 +110,35 @@ def _threads() -> int | None:
     return _THREADS
 
 
+def _task_threads() -> int:
+    """The engine threads of a task's next kernel call: all of the process's while it plays alone,
+    one each while several play (as reports.playing.play.LocalBackend shares a machine's cores)."""
+    return (_THREADS or 1) if _ACTIVE[0] <= 1 else 1
+
+
 def task(fn, *args):
-    """A Dask task: fn(*args) on this process's share of the cores, one engine call at a time."""
-    import numba
+    """A Dask task: fn(*args) on this process's share of the cores. A worker runs as many tasks at
+    once as it has Dask threads (`--workers N` gives each its engine threads), each on one engine
+    thread while others run and on all of them once it runs alone."""
+    from kiai.reports.playing.play import sharing_threads
+    from kiai.strategies.run.games import threads_for
 
     if _WRONG_ENGINE is not None:
         raise SweepError(_WRONG_ENGINE)
-    with _LOCK:
-        if _THREADS is not None:
-            numba.set_num_threads(_THREADS)  # thread-local in numba: set in the task's thread
-        return fn(*args)
+    with _ACTIVE_LOCK:
+        _ACTIVE[0] += 1
+    try:
+        with sharing_threads(_task_threads), threads_for(_task_threads()):
+            return fn(*args)
+    finally:
+        with _ACTIVE_LOCK:
+            _ACTIVE[0] -= 1
 
 
 def play_tally(config, seed: int, offset: int, count: int) -> Tally:
-    """A block of games, summarised."""
-    return Tally.of(play_block(config, seed, offset, count))
+    """A block of games, summarised as they are played (play_range: its kernel calls sized by the
+    measured rate, each asking how many threads it may take)."""
+    return play_range(config, seed, offset, count)
 
 
 def _first_line(e: BaseException) -> str:
@@ -161,7 +179,8 @@ class Cluster:
     @classmethod
     def local(cls, workers: int, threads: int | None, configs, *, solver: bool = False,
               processes: bool = True) -> Cluster:
-        """A LocalCluster of `workers` single-threaded workers on this machine."""
+        """A LocalCluster of `workers` worker processes on this machine, each with cores // workers
+        engine threads (or `threads`) and as many Dask threads."""
         import logging
 
         from distributed import Client, LocalCluster
@@ -169,7 +188,8 @@ class Cluster:
         if workers < 1:
             raise SweepError(f"--workers must be at least 1, got {workers}")
         per = threads if threads is not None else max(1, usable_cores() // workers)
-        kwargs = {"n_workers": workers, "threads_per_worker": 1, "processes": processes,
+        # as many Dask threads as engine threads: the worker plays that many blocks at once (task)
+        kwargs = {"n_workers": workers, "threads_per_worker": per if processes else 1, "processes": processes,
                   "dashboard_address": ":0", "silence_logs": logging.ERROR}  # fmt: skip
         if processes:  # the pool size of each worker's numba, fixed before numba starts
             kwargs["env"] = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}

@@ -3,7 +3,8 @@
 
     python -m kiai.reports.playing.local_cluster --workers N --address-file FILE
 
-starts N single-threaded worker processes, each with cores // N numba threads (at least 1), writes
+starts N worker processes, each with cores // N engine threads (at least 1) and as many Dask
+threads (reports.playing.cluster.task shares them out), writes
 the scheduler's address to FILE once the workers are up, and runs until it is stopped (SIGTERM or
 Ctrl-C), when it closes the cluster and removes FILE.
 """
@@ -20,14 +21,14 @@ from pathlib import Path
 
 
 def start(workers: int):
-    """A LocalCluster of `workers` processes, one Dask thread each, cores // workers numba threads."""
+    """A LocalCluster of `workers` processes, each with cores // workers engine and Dask threads."""
     from distributed import LocalCluster
 
     from kiai.reports.playing.cluster import usable_cores
 
     per = max(1, usable_cores() // workers)
     env = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+    return LocalCluster(n_workers=workers, threads_per_worker=per, processes=True, dashboard_address=":0",
                         silence_logs=logging.ERROR, env=env)  # fmt: skip
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 import numpy as np
@@ -86,6 +87,17 @@ def play_range(config, seed: int, offset: int, count: int,
     return tally
 
 
+@contextmanager
+def sharing_threads(threads: Callable[[], int]):
+    """Inside the block, play_chunks asks threads() how many threads the next kernel call plays
+    on: a block that shares the cores with others takes one, and all of them once it plays alone."""
+    token = _CHUNK_THREADS.set(threads)
+    try:
+        yield
+    finally:
+        _CHUNK_THREADS.reset(token)
+
+
 def warm(config) -> None:
     """Compile the engine, or load it from numba's on-disk cache: play one game."""
     from kiai.strategies.run.games import run_games
@@ -136,11 +148,8 @@ class LocalBackend:
             alone = not self._heap and sum(not f.done() for f in list(self._running)) <= 1
             return self.threads if alone else 1
 
-        token = _CHUNK_THREADS.set(threads)
-        try:
+        with sharing_threads(threads):
             return play_range(run.config, seed, offset, count, self._advance if self.on_games else None)
-        finally:
-            _CHUNK_THREADS.reset(token)
 
     def next_done(self) -> tuple[object, int, Tally]:
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
