@@ -38,6 +38,7 @@ _ACTIVE_LOCK = threading.Lock()
 _WRONG_ENGINE: str | None = None  # set on a worker whose engine is not the driver's: its tasks refuse
 PATIENCE = float(os.environ.get("KIAI_CLUSTER_PATIENCE", 60))  # seconds a run waits with no worker
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler, and for it to have a worker
+TASK_GAMES = 1_000  # a sweep's task packs small blocks up to this many games (DaskBackend)
 POLL = 2.0  # seconds between two looks at the cluster's health while tasks run
 
 
@@ -139,6 +140,11 @@ def play_tally(config, seed: int, offset: int, count: int) -> Tally:
     """A block of games, summarised as they are played (play_range: its kernel calls sized by the
     measured rate, each asking how many threads it may take)."""
     return play_range(config, seed, offset, count)
+
+
+def play_tallies(blocks) -> list[Tally]:
+    """Several blocks of games, (config, seed, offset, count) each, summarised: a task of the sweep."""
+    return [play_tally(*block) for block in blocks]
 
 
 def _first_line(e: BaseException) -> str:
@@ -281,38 +287,9 @@ class Cluster:
         elif time.monotonic() - self._alone_since > PATIENCE:
             raise ClusterFailed(f"the Dask cluster at {self.address} has had no worker for {PATIENCE:.0f} s")
 
-    def wait_any(self, futures):
-        """The futures of `futures` that are done, waiting until at least one is, and checking the
-        cluster's health every POLL seconds meanwhile."""
-        from distributed import wait
-
-        while True:
-            try:
-                done, _ = wait(futures, timeout=POLL, return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                self.check()
-                continue
-            except Exception as e:  # noqa: BLE001
-                if failed(e):
-                    raise self._lost(e) from None
-                raise
-            if done:
-                return done
-            self.check()
-
-    def result(self, future):
-        """A finished future's result; the cluster's failure as ClusterFailed, a task's own error as is.
-        A result held by a worker that died meanwhile is computed again (Dask reschedules it): the
-        wait checks the cluster's health every POLL seconds, as wait_any does."""
-        while True:
-            try:
-                return future.result(timeout=POLL)
-            except TimeoutError:
-                self.check()
-            except Exception as e:
-                if failed(e):
-                    raise self._lost(e) from None
-                raise
+    def finished(self) -> Finished:
+        """An empty Finished: futures added to it come back as they finish."""
+        return Finished(self)
 
     def _lost(self, e: BaseException) -> ClusterFailed:
         """The one line for a cluster's failure: the scheduler lost, or what failed."""
@@ -327,6 +304,41 @@ class Cluster:
         self._owned.clear()
 
 
+class Finished:
+    """Futures' results as they finish: distributed.as_completed gathers them in the background
+    (no round trip a result), and while none is ready the cluster's health is checked every POLL
+    seconds (Cluster.check). A result lost with its worker is computed again by Dask meanwhile."""
+
+    def __init__(self, cluster: Cluster):
+        from distributed import as_completed
+
+        self.cluster = cluster
+        self._ac = as_completed([], with_results=True)
+
+    def add(self, future) -> None:
+        self._ac.add(future)
+
+    def next(self):
+        """(future, result) of the next to finish; ClusterFailed where the cluster failed, a task's
+        own error as it is."""
+        looked = time.monotonic()
+        while not self._ac.has_ready():
+            with self._ac.thread_condition:
+                self._ac.thread_condition.wait(timeout=0.1)
+            if time.monotonic() - looked > POLL:
+                self.cluster.check()
+                looked = time.monotonic()
+        try:
+            return next(self._ac)
+        except Exception as e:
+            if failed(e):
+                raise self.cluster._lost(e) from None
+            raise
+
+    def clear(self) -> None:
+        self._ac.clear()
+
+
 def _distinct(configs) -> list:
     """One configuration per distinct set of compiled pieces: what warming each worker needs."""
     seen, out = set(), []
@@ -339,13 +351,19 @@ def _distinct(configs) -> list:
 
 
 class DaskBackend:
-    """The race's backend on a Cluster: submits blocks as tasks (earlier configurations first) and
-    yields finished ones."""
+    """The race's backend on a Cluster. The blocks a race hands out between two looks at what
+    finished go out together, packed into tasks of several blocks (earlier configurations first)
+    where they are small: a race's rounds are often a few games a configuration, and a task costs
+    the scheduler and this process a few milliseconds whatever it plays. A task holds blocks up to
+    TASK_GAMES games, fewer where that would leave the cluster's task slots without two each."""
 
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
-        self._runs: dict = {}  # future -> (racing.Member, offset)
-        self._ready: list = []
+        self._queue: list[tuple] = []  # (run, seed, offset, count) handed out, not yet sent
+        self._runs: dict[str, list] = {}  # task key -> its blocks, [(racing.Member, offset)]
+        self._ready: list = []  # ((run, offset), tally) of a finished task, not yet returned
+        self._done = cluster.finished()
+        self._sent = 0
 
     @property
     def threads(self) -> dict[str, int]:
@@ -360,26 +378,44 @@ class DaskBackend:
         return cls(Cluster.connect(address, threads, _as_list(configs), timeout=timeout))
 
     def submit(self, run, seed: int, offset: int, count: int) -> None:
-        fut = self.cluster.client.submit(task, play_tally, run.config, seed, offset, count, pure=False,
-                                         priority=-run.index, key=f"kiai-{run.index}-{offset}-{count}-{seed}")  # fmt: skip
-        self._runs[fut] = (run, offset)
+        self._queue.append((run, seed, offset, count))
+
+    def _send(self) -> None:
+        """The blocks handed out since the last look, packed into tasks and submitted."""
+        queue = sorted(self._queue, key=lambda b: (b[0].index, b[2]))
+        self._queue = []
+        slots = max(1, sum(self.cluster.threads.values()))
+        size = max(1, min(TASK_GAMES, sum(b[3] for b in queue) // (2 * slots)))
+        packs, games = [], size
+        for block in queue:
+            if games >= size:
+                packs.append([])
+                games = 0
+            packs[-1].append(block)
+            games += block[3]
+        for pack in packs:
+            self._sent += 1
+            fut = self.cluster.client.submit(task, play_tallies, [(r.config, s, o, c) for r, s, o, c in pack],
+                                             pure=False, priority=-pack[0][0].index, key=f"kiai-{self._sent}-{pack[0][1]}")  # fmt: skip
+            self._runs[fut.key] = [(r, o) for r, _s, o, _c in pack]
+            self._done.add(fut)
 
     def pending(self) -> int:
-        return len(self._runs)
+        return len(self._queue) + sum(len(v) for v in self._runs.values()) + len(self._ready)
 
     def next_done(self):
+        if self._queue:
+            self._send()
         if not self._ready:
-            done = self.cluster.wait_any(list(self._runs))
-            self._ready = sorted(done, key=lambda f: (self._runs[f][0].index, self._runs[f][1]))
-        fut = self._ready.pop(0)
-        tally = self.cluster.result(fut)
-        run, offset = self._runs.pop(fut)
-        fut.release()
+            fut, tallies = self._done.next()
+            self._ready = list(zip(self._runs.pop(fut.key), tallies))
+            fut.release()
+        (run, offset), tally = self._ready.pop(0)
         return run, offset, tally
 
     def close(self) -> None:
-        for fut in list(self._runs):
-            fut.cancel()
+        self._done.clear()
+        self._queue.clear()
         self._runs.clear()
         self._ready.clear()
         self.cluster.close()

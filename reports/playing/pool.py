@@ -51,19 +51,23 @@ class DaskPool(Pool):
         from kiai.reports.playing.cluster import task
 
         client = self.cluster.client
-        futures = {client.submit(task, fn, *args, pure=False, priority=-i): i for i, args in enumerate(calls)}
+        done = self.cluster.finished()
+        index = {}
+        for i, args in enumerate(calls):
+            fut = client.submit(task, fn, *args, pure=False, priority=-i)
+            index[fut.key] = i
+            done.add(fut)
         out: list = [None] * len(calls)
         try:
-            while futures:
-                for fut in sorted(self.cluster.wait_any(list(futures)), key=futures.get):
-                    i = futures.pop(fut)
-                    out[i] = self.cluster.result(fut)
-                    fut.release()
-                    if on_done is not None:
-                        on_done(i, out[i])
+            for _ in range(len(calls)):
+                fut, result = done.next()
+                i = index.pop(fut.key)
+                out[i] = result
+                fut.release()
+                if on_done is not None:
+                    on_done(i, result)
         finally:
-            for fut in futures:
-                fut.cancel()
+            done.clear()
         return out
 
     def close(self) -> None:
