@@ -92,6 +92,16 @@ def _configure(procs_by_host: dict[str, int], threads: int | None, configs, engi
     return _THREADS
 
 
+def dask_settings():
+    """The scheduler's settings for kiai's tasks, in force while a local cluster is made: every task
+    sent to a worker as soon as it is submitted (worker-saturation inf), so that a task that ends
+    is followed by the next one without a round trip to the scheduler; a race's tasks are many and
+    short. A running scheduler takes them from its own configuration (docs/clusters.md)."""
+    import dask
+
+    return dask.config.set({"distributed.scheduler.worker-saturation": float("inf")})
+
+
 class Ready(WorkerPlugin):
     """The worker plugin: each worker, when registered and
     when it joins later, gets its threads, its engine checked and the run's strategies loaded.
@@ -199,7 +209,8 @@ class Cluster:
                   "dashboard_address": ":0", "silence_logs": logging.ERROR}  # fmt: skip
         if processes:  # the pool size of each worker's numba, fixed before numba starts
             kwargs["env"] = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}
-        cluster = LocalCluster(**kwargs)
+        with dask_settings():
+            cluster = LocalCluster(**kwargs)
         client = Client(cluster)
         me = cls(client, owned=[client, cluster])
         try:

@@ -24,12 +24,13 @@ def start(workers: int):
     """A LocalCluster of `workers` processes, each with cores // workers engine and Dask threads."""
     from distributed import LocalCluster
 
-    from kiai.reports.playing.cluster import usable_cores
+    from kiai.reports.playing.cluster import dask_settings, usable_cores
 
     per = max(1, usable_cores() // workers)
     env = {"NUMBA_NUM_THREADS": str(per), "OMP_NUM_THREADS": str(per)}
-    return LocalCluster(n_workers=workers, threads_per_worker=per, processes=True, dashboard_address=":0",
-                        silence_logs=logging.ERROR, env=env)  # fmt: skip
+    with dask_settings():
+        return LocalCluster(n_workers=workers, threads_per_worker=per, processes=True, dashboard_address=":0",
+                            silence_logs=logging.ERROR, env=env)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
