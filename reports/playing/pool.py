@@ -74,6 +74,16 @@ class DaskPool(Pool):
         self.cluster.close()
 
 
+def without_resume(e: Exception, command: str) -> str:
+    """The one line of a cluster's failure for a command that has no --resume: mid-run
+    (ClusterFailed), that the run is lost and must be run again; any other failure as it is."""
+    from kiai.reports.playing.tables import ClusterFailed
+
+    if isinstance(e, ClusterFailed):
+        return f"{e}; the run is lost: kiai {command} has no --resume, so run it again"
+    return str(e)
+
+
 def open_pool(workers: int | None, scheduler: str | None, threads: int | None, configs, *,
               solver: bool = False) -> Pool:
     """A Pool here (no workers and no scheduler), or on the local cluster of `workers` or the

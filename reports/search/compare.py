@@ -36,7 +36,7 @@ from kiai.errors import KiaiError
 from kiai.reports.search.compare_arms import Arm, component_arms, rule_arms, seating_arms, strategy_arms  # noqa: F401
 from kiai.reports.search.compare_text import text
 from kiai.reports.playing import play
-from kiai.reports.playing.pool import open_pool
+from kiai.reports.playing.pool import open_pool, without_resume
 from kiai.reports.playing.tables import SweepError
 from kiai.simcore.seatings import seatings_from  # noqa: F401 (the arms' order, for the tests)
 from kiai.simcore.stats import holm, paired_test_counts
@@ -318,18 +318,9 @@ def compare(plan: Plan, p) -> Comparison:
                 played = play_arms(arms, games, seed, on_block=p.advance, on_arm=on_arm, pool=pool)
                 seconds = max(time.perf_counter() - start, 1e-9)
     except SweepError as e:  # the cluster's: not reached, before any game, or failed mid-run
-        raise KiaiError(_lost(e, "compare")) from None
+        raise KiaiError(without_resume(e, "compare")) from None
     return Comparison("rules" if mode == "readings" else mode, played, games, seed, seconds, used, typed=plan.typed,
                       reading=plan.reading, workers=pool.workers)  # fmt: skip
-
-
-def _lost(e: SweepError, command: str) -> str:
-    """The one line of a Dask cluster's failure; mid-run (ClusterFailed), that the run is lost."""
-    from kiai.reports.playing.cluster import ClusterFailed  # only a cluster raises it: distributed is there
-
-    if isinstance(e, ClusterFailed):
-        return f"{e}; the run is lost: kiai {command} has no --resume, so run it again"
-    return str(e)
 
 
 class Comparison:

@@ -21,7 +21,7 @@ import numpy as np
 from kiai.errors import KiaiError
 from kiai.outputs import hold, write_held
 from kiai.reports.playing import play as P  # P.play_chunks looked up at each call (tests may replace it)
-from kiai.reports.playing.pool import open_pool
+from kiai.reports.playing.pool import open_pool, without_resume
 from kiai.reports.playing.tables import SweepError
 from kiai.reports.playing.summary import rules_label
 from kiai.reports.search import tune as T
@@ -44,18 +44,9 @@ def run(search: Search, p, command: str, force: bool = False) -> Tuning:
     except BaseException as e:
         held.close()
         if isinstance(e, SweepError):  # the Dask cluster's: not reached, before any game, or failed mid-run
-            raise KiaiError(_lost(e)) from None
+            raise KiaiError(without_resume(e, "tune")) from None
         raise
     return Tuning(search, found, fresh, played, seconds, document, held, workers)
-
-
-def _lost(e: SweepError) -> str:
-    """The one line of a Dask cluster's failure; mid-run (ClusterFailed), that the run is lost."""
-    from kiai.reports.playing.cluster import ClusterFailed  # only a cluster raises it: distributed is there
-
-    if isinstance(e, ClusterFailed):
-        return f"{e}; the run is lost: kiai tune has no --resume, so run it again"
-    return str(e)
 
 
 class Tuning:
