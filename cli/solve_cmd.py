@@ -22,7 +22,11 @@ from kiai.cli.common import CLUSTER, TABLE, ForceOpt, Options, SeedOpt, command,
               "that any of them won (must be none). With --workers or --scheduler the deals are played "
               "on Dask, one task a deal, with the same answers; a cluster that fails mid-run ends in "
               "one line, and --bracket keeps the cells it finished (the same command again solves "
-              "only the others).")
+              "only the others). --late-game is the solver's own check: positions a few turns before "
+              "the end of round 3, reached by the default's keyed games, each solved exactly with "
+              "the whole state and with R-B's canonical key as the search's memory; the two must "
+              "agree, every win must replay, and no position proved lost may be won by foresight, "
+              "judge or the default (exit 1 if one is).")
 @grouped
 def solve(
     ctx: typer.Context,
@@ -44,9 +48,16 @@ def solve(
     check: bool = typer.Option(False, "--check", help="With --bracket: also play foresight, judge and the default "
                                                       "on every deal's fixed outcomes, and count the proved-lost "
                                                       "deals any of them won."),
+    late: str = typer.Option(None, "--late-game", help="Solve late-game positions of --cells (default 2 to 5 "
+                                                       "samurai at every level), -n a cell (default 625), "
+                                                       "--budget nodes each (default 2,000,000), into this "
+                                                       ".parquet table, one row a position, and check every "
+                                                       "answer (exit 1 where one fails)."),
     force: bool = ForceOpt,
     cluster: Options = CLUSTER,
 ):
+    if late is not None:
+        return _late(ctx, late, cells, games, seed, budget, force, cluster)
     if bracket is not None or check or cells is not None:
         return _bracket(ctx, bracket, cells, games, seed, budget, check, cluster)
     games = 10 if games is None else games
@@ -62,14 +73,42 @@ NOT_WITH_BRACKET = (("samurai", "--samurai (-s)"), ("difficulty", "--difficulty 
                     ("out", "--out (-o)"), ("force", "--force"))
 
 
-def _bracket_only(ctx) -> None:
-    """Refuse, before any work, an option given with --bracket that it would ignore."""
+def _refuse_given(ctx, options, what: str) -> None:
+    """Refuse, before any work, an option of `options` given with `what`, which would ignore it."""
     from kiai.inputs.checks import fail
 
-    for name, option in NOT_WITH_BRACKET:
+    for name, option in options:
         source = ctx.get_parameter_source(name)
         if source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP"):  # typed, not defaulted
-            fail(f"{option} does not go with --bracket, which solves the cells of --cells into its table")
+            fail(f"{option} does not go with {what}")
+
+
+# options --late-game does not take: it solves positions of the cells of --cells, with its own order
+NOT_WITH_LATE = (("samurai", "--samurai (-s)"), ("difficulty", "--difficulty (-d)"), ("order", "--order"),
+                 ("out", "--out (-o)"), ("bracket", "--bracket"), ("check", "--check"))
+
+
+def _late(ctx, path, cells, positions, seed, budget, force, cluster) -> None:
+    """`kiai solve --late-game`: late-game positions solved with both keys, and every check counted."""
+    from kiai.progress import Bar
+    from kiai.solve import LATE_BUDGET, LATE_POSITIONS, late_game
+
+    _refuse_given(ctx, NOT_WITH_LATE, "--late-game, which solves positions of the cells of --cells")
+    try:
+        per = late_game(path, cells, positions=LATE_POSITIONS if positions is None else positions, seed=seed,
+                        budget=LATE_BUDGET if budget is None else budget, force=force, progress=Bar(name="solve"),
+                        workers=cluster.workers, scheduler=cluster.scheduler)
+    except KeyboardInterrupt:
+        interrupted(f"{path} left as it was")
+    for r in per.itertuples():
+        print(f"{r.n_samurai} samurai {r.difficulty}: {r.positions} positions; whole state won {r.full_won}, lost "
+              f"{r.full_lost}, unknown {r.full_unknown}; R-B won {r.rb_won}, lost {r.rb_lost}, unknown {r.rb_unknown}; "
+              f"R-B's nodes {r.sum_ratio:.2f} of the whole state's (median {r.median_ratio:.2f}) on the {r.both} "
+              f"both resolved; disagree {r.disagree}, failed {r.failed}, lost but won by a player {r.lost_won}.")
+    bad = int(per["broken"].sum())
+    print(f"Checks broken: {bad} (must be 0).")
+    if bad:
+        raise typer.Exit(1)
 
 
 def _solve(table, games: int, seed: int, budget: int, order: str, out, force: bool, cluster) -> None:
@@ -95,7 +134,7 @@ def _bracket(ctx, path, cells, games, seed, budget, check, cluster) -> None:
 
     if path is None:
         fail("--cells and --check go with --bracket TABLE.parquet")
-    _bracket_only(ctx)
+    _refuse_given(ctx, NOT_WITH_BRACKET, "--bracket, which solves the cells of --cells into its table")
     games = BRACKET_DEALS if games is None else games
     budget = BRACKET_BUDGET if budget is None else budget
     finished = []

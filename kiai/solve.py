@@ -20,6 +20,8 @@ from kiai.outputs import claim
 from kiai.progress import reporter
 from kiai.reports.playing.tables import SweepError
 from kiai.reports.search import solve as search
+from kiai.reports.search import late_game as late
+from kiai.reports.search.late_game import LATE_BUDGET, LATE_CELLS, LATE_POSITIONS, LATE_SEED
 from kiai.reports.search.solve import BRACKET_BUDGET, BRACKET_CELLS, BRACKET_DEALS, BRACKET_SEED, CHECK_PLAYERS, cell_name
 from kiai.simcore.codes import LEVELS
 from kiai.simcore.components import ComponentsError
@@ -32,8 +34,8 @@ if TYPE_CHECKING:
 
     from kiai.progress import Progress
 
-__all__ = ["BRACKET_BUDGET", "BRACKET_DEALS", "CHECK_PLAYERS", "bracket", "cell_name", "check_bracket", "check_solve",
-           "parse_cells", "solve"]
+__all__ = ["BRACKET_BUDGET", "BRACKET_DEALS", "CHECK_PLAYERS", "LATE_BUDGET", "LATE_POSITIONS", "bracket", "cell_name",
+           "check_bracket", "check_late_game", "check_solve", "late_game", "parse_cells", "solve"]
 
 MAX_BUDGET = 10**9
 MAX_DEALS = 100_000
@@ -128,14 +130,58 @@ def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_
     return search.check_rows(table)
 
 
+def late_game(out, cells=None, *, positions: int = LATE_POSITIONS, seed: int = LATE_SEED, budget: int = LATE_BUDGET,
+              force: bool = False, progress: bool | Progress = False, workers: int | None = None,
+              scheduler: str | None = None) -> pd.DataFrame:
+    """The late-game ground truth, as `kiai solve --late-game`: `positions` positions of each cell
+    (cells: '3-hard,4-easy' or [(3, 'hard'), ...]; None: 2 to 5 samurai at every level), each a turn's
+    start 1 to 6 turns before the end of round 3 of a keyed game the default plays, solved with both of
+    the solver's keys (the whole state, and R-B's canonical one) at `budget` nodes each; a position
+    either key proves lost is also played by foresight, judge and the default. One row a position is
+    written to `out` (.parquet; an existing one needs force), claimed for the whole run.
+    Returns one row per cell (reports.search.late_game.truth_summary): each key's won, lost and
+    unknown, the positions both resolved, and the checks that must be 0: `disagree` (the keys'
+    answers differ), `failed` (a won line the engine does not replay as a win) and `lost_won` (a
+    position proved lost that a player won); and R-B's nodes against the whole state's.
+    workers/scheduler: on Dask, as bracket(); a cluster that fails ends in a KiaiError, `out` left as it was."""
+    check_cluster(workers, scheduler)
+    picked = check_late_game(out, cells, positions, seed, budget, force)
+    with reporter(progress) as p:
+        p.start("positions", positions * len(picked))
+        try:
+            table = late.late_game(out, picked, positions, seed, budget, force=force, workers=workers,
+                                   scheduler=scheduler, on_row=lambda _row: p.advance(1))
+        except SweepError as e:  # the cluster's, one line
+            raise KiaiError(f"{e}; {out} left as it was") from None
+    return late.truth_summary(table)
+
+
+def check_late_game(out, cells, positions: int, seed: int, budget: int, force: bool) -> list[tuple[int, str]]:
+    """Check `kiai solve --late-game`'s input before any work (one-line errors naming the option)."""
+    if cells is not None and not isinstance(cells, str):
+        cells = ",".join(cell_name(n, lv) for n, lv in cells)
+    picked = parse_cells(cells, LATE_CELLS)
+    check_seed(seed)
+    check_games(positions, most=MAX_DEALS)
+    check_budget(budget, "a position")
+    check_output(Path(check_path(out, "--late-game")), "--late-game", force=force, suffixes=(".parquet",))
+    return picked
+
+
+def check_budget(budget, each: str = "a deal") -> int:
+    """--budget: 1 to MAX_BUDGET nodes, a whole number."""
+    budget = whole(budget, "--budget")
+    if not 1 <= budget <= MAX_BUDGET:
+        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes {each}, got {budget}")
+    return budget
+
+
 def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: str = "foresight") -> GameConfig:
     """Check `kiai solve`'s input before any work: one-line KiaiErrors naming the option."""
     level = name_text(level, "--difficulty").lower()  # any case, as every command takes it
     check_seed(seed)
     check_games(games, most=MAX_DEALS)
-    budget = whole(budget, "--budget")
-    if not 1 <= budget <= MAX_BUDGET:
-        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
+    check_budget(budget)
     if order not in ORDERS:
         fail(f"--order must be one of {', '.join(ORDERS)}, got '{order}'")
     try:
@@ -145,11 +191,11 @@ def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: 
     return config
 
 
-def parse_cells(text: str | None) -> list[tuple[int, str]]:
+def parse_cells(text: str | None, default=BRACKET_CELLS) -> list[tuple[int, str]]:
     """--cells '3-easy,4-Normal' as [(3, 'easy'), (4, 'normal')] (levels in any case, as every
-    command takes them); None: the report's cells. One-line errors."""
+    command takes them); None: `default` (the report's cells). One-line errors."""
     if text is None:
-        return list(BRACKET_CELLS)
+        return list(default)
     cells = []
     for part in split(str(text), "--cells", "cell"):
         size, _, level = part.partition("-")
@@ -169,7 +215,6 @@ def check_bracket(out, cells, deals: int, seed: int, budget: int) -> list[tuple[
     cells = parse_cells(cells)
     check_seed(seed)
     check_games(deals, most=MAX_DEALS)
-    if not 1 <= int(budget) <= MAX_BUDGET:
-        fail(f"--budget must be 1..{MAX_BUDGET:,} nodes a deal, got {budget}")
+    check_budget(budget)
     check_output(Path(check_path(out, "--bracket")), "--bracket", force=True, suffixes=(".parquet",))
     return cells

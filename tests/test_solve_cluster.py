@@ -115,3 +115,17 @@ def test_a_process_keeps_one_solver_reused_deal_after_deal(monkeypatch, tmp_path
 def test_kiai_solve_help_describes_workers_and_scheduler(capsys):
     code, text, _ = run(capsys, "solve", "--help")
     assert code == 0 and "--workers" in text and "--scheduler" in text and "one task a deal" in text
+
+
+def test_the_late_game_check_on_a_scheduler_matches_a_local_run(capsys, tmp_path, scheduler):
+    """`kiai solve --late-game` on Dask: the deals that give a position are found, and each position
+    solved, as tasks; the rows and the printed checks are a local run's but for the seconds."""
+    args = ["--cells", "2-hard,4-easy", "-n", 4, "--budget", 50_000]
+    code, local_text, _ = run(capsys, "solve", "--late-game", tmp_path / "local.parquet", *args)
+    assert code == 0, local_text
+    code, text, err = run(capsys, "solve", "--late-game", tmp_path / "dask.parquet", *args, "--scheduler", scheduler)
+    assert code == 0 and text == local_text, err
+    timing = ["full_seconds", "rb_seconds"]
+    local, dask = (pd.read_parquet(tmp_path / f).drop(columns=timing) for f in ("local.parquet", "dask.parquet"))
+    assert len(local) == 8
+    pd.testing.assert_frame_equal(dask, local)

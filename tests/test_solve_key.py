@@ -14,12 +14,10 @@ import numpy as np
 import pytest
 
 from kiai.simcore.codes import PEN_DISCARD_TO_RAIDER
-from kiai.simcore.kernel import play_games
-from kiai.simcore.results import N_OUT
-from kiai.simcore.solve import KEY_FULL, KEY_RB, canon_hash, canon_hash_with, key_flags, state_hash
-from kiai.simcore.state import HIDDEN, TABLE
-from kiai.strategies.run.compiling import state_records
-from kiai.strategies.run.solve import Solver, keyed_config, table_config
+from kiai.simcore.solve import KEY_FULL, KEY_RB, canon_hash_with, key_flags, state_hash
+from kiai.simcore.state import TABLE
+from kiai.strategies.run import solve as run_solve
+from kiai.strategies.run.solve import Solver
 
 SCALARS = TABLE.fields["line"][1] // 8
 SKIP = TABLE.fields["turn_no"][1] // 8
@@ -37,36 +35,12 @@ TABLES = (
 FIRST_ANSWERS = 12  # the first question's answers played, at most (Daisuke's Kiai has up to 43)
 
 
-def _play(cfgs, game, start, forced=()):
-    """One run of the kernel from `start` (pub, hid records; None: the deal's setup) under cfgs,
-    `forced` fed as forced decisions: the records it ends in, and its book."""
-    cfg = cfgs[0]
-    buf = np.array(list(forced) + [0], dtype=np.int64)
-    cfg.fd_addr = buf.ctypes.data
-    cfg.fd_n = len(forced)
-    cfg.from_state = int(start is not None)
-    pub, hid, book, mem = state_records()
-    sp, sh = start if start is not None else (np.zeros(1, TABLE), np.zeros(1, HIDDEN))
-    out = np.zeros((1, N_OUT), dtype=np.int32)
-    play_games(cfgs.view(np.ndarray)[0], np.int64(SEED), np.int64(game), out, pub[0], hid[0], book[0], mem[0],
-               sp[0], sh[0])
-    return pub, hid, book[0]
-
-
 def turn_starts(samurai, level, strategy, games, every):
     """Turn starts of keyed games played by `strategy`: (game, pub, hid), every `every`-th."""
-    cfgs = keyed_config(table_config(samurai, level, strategy))
     out = []
     for game in range(games):
-        cfgs[0].stop_turns = 0
-        pub, hid, book = _play(cfgs, game, None)
-        cfgs[0].stop_turns = 1
-        k = 0
-        while not pub[0]["game_over"] and int(book["err"]) == 0 and k < 400:
-            if k % every == 0:
-                out.append((game, pub.copy(), hid.copy()))
-            pub, hid, book = _play(cfgs, game, (pub, hid))
-            k += 1
+        starts = [s for s in run_solve.turn_starts(samurai, level, strategy, SEED, game) if not s[0][0]["game_over"]]
+        out += [(game, pub, hid) for k, (pub, hid) in enumerate(starts) if k % every == 0]
     return out
 
 
@@ -81,7 +55,7 @@ class Stepper:
     def step(self, game, pub, hid, forced):
         q = self.solver.qbuf
         q[0] = 0
-        p, h, book = _play(self.solver.cfgs, game, (pub, hid), forced)
+        p, h, book = run_solve.play_from(self.solver.cfgs, SEED, game, (pub, hid), forced)
         asked = (int(q[1]), int(q[2]), int(q[5])) if q[0] else None  # question, seat, legal answers
         return p, h, int(book["err"]), asked
 
@@ -245,11 +219,9 @@ def test_a_planted_bug_is_caught():
 
 def test_rb_and_todays_key_agree_on_small_deals():
     """solve_deal with either key gives the same answers; R-B needs no more nodes on any."""
-    full = Solver(("daisuke", "kyuzo"), "hard", budget=20_000)
-    rb = Solver(("daisuke", "kyuzo"), "hard", budget=20_000)
-    rb.layout = np.append(rb.layout, KEY_RB)
+    solver = Solver(("daisuke", "kyuzo"), "hard", budget=20_000)
     for game in range(4):
-        a, b = full.solve(0, game, 20_000), rb.solve(0, game, 20_000)
+        a, b = solver.solve(0, game, 20_000), solver.solve(0, game, 20_000, key="rb")
         if "unknown" not in (a.answer, b.answer):
             assert a.answer == b.answer
         if a.answer != "unknown":

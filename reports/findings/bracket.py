@@ -5,7 +5,8 @@ The solve stage of `make report` (`kiai solve --bracket`, reports.search.solve) 
 beside the results table: one row a deal, its answer won (a winning line, replayed by the engine),
 lost (no line wins: proved) or unknown (the search's budget ran out). Per team size and level the
 winnable share is bracketed by a 95% Clopper-Pearson interval whose lower limit counts the
-unknown deals as lost and whose upper limit counts them as won (cell_brackets). A cell is shown
+unknown deals as lost and whose upper limit counts them as won (cell_brackets); with two samurai,
+whose game has absent support tokens that the solver does not search, the deals it proved lost too. A cell is shown
 when it holds at least MIN_DEALS deals and its interval is at most WIDEST either side; the others
 are named with their unknown share. Each cell is shown with its own seed and budget: kiai solve
 --bracket replaces a cell whole, and a table whose cell mixes two settings is refused, never pooled.
@@ -21,6 +22,9 @@ from kiai.reports.search.solved_table import one_setting_a_cell
 SOLVED = "solved.parquet"  # its name in a report's folder
 MIN_DEALS = 400
 WIDEST = 0.05  # the largest half-width shown
+# the team size played with absent support tokens (docs/rules.md R-18), which the solver does not search:
+# a deal it proves lost without them may be won with them, so there a proof bounds nothing above
+TOKENS_TEAM = 2
 
 
 def bracket(won: int, unknown: int, deals: int, level: float = 0.95) -> tuple[float, float]:
@@ -40,7 +44,7 @@ def cell_brackets(df: pd.DataFrame) -> pd.DataFrame:
         answer = part["answer"].astype(str)
         deals, won, lost = len(part), int((answer == "won").sum()), int((answer == "lost").sum())
         unknown = deals - won - lost  # a failed deal (an engine error) is neither won nor lost
-        lo, hi = bracket(won, unknown, deals)
+        lo, hi = bracket(won, unknown + (lost if int(n) == TOKENS_TEAM else 0), deals)
         why = ""
         if deals < MIN_DEALS:
             why = f"only {deals} deals solved (at least {MIN_DEALS} are shown)"

@@ -10,7 +10,6 @@ import pandas as pd
 from kiai.reports.findings import advice
 from kiai.reports.findings.views import Views
 from kiai.reports.findings.wording import fmt_pp
-from kiai.words import plural
 
 
 class Scope:
@@ -81,13 +80,6 @@ class Inputs:
     notes: dict | None  # the caller's lines for the methods ({what: value})
     components: dict | None  # {sha256: name} of other component files (reports.page.house)
     solved: pd.DataFrame | None  # the solve stage's table (reports.page.bracket), None where there is none
-
-
-def summary(df: pd.DataFrame) -> str:
-    return (
-        f"{plural(len(df), 'configuration')}, {plural(int(df['games'].sum()), 'game')}, "
-        f"{int(df['wins'].sum()):,} won."
-    )
 
 
 def csv_columns(table: pd.DataFrame) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from kiai.simcore.gateway import HOOK_ARGS, address
 from kiai.simcore.kernel import play_games
 from kiai.simcore.questions import Q_ABSENT, QUESTIONS
 from kiai.simcore.results import N_OUT, O_ERR, O_OUTCOME
-from kiai.simcore.solve import QBUF, S_NODES, S_STATES, STATUS, question_hook, solve_deal, work_arrays
+from kiai.simcore.solve import KEY_FULL, KEY_RB, QBUF, S_NODES, S_STATES, STATUS, question_hook, solve_deal, work_arrays
 from kiai.simcore.state import HIDDEN, TABLE
 from kiai.strategies import registry
 from kiai.strategies.run.compiling import state_records
@@ -31,6 +31,8 @@ from kiai.strategies.run.games import kernel_config, play_batch
 
 DEFAULT_BUDGET = 20_000  # turn plays per deal (PILOT-60.md)
 ORDERS = ("foresight", "default")  # what orders the answers tried: foresight's rollouts on the true deal, or the default strategy
+# the transposition table's key: the whole state (today's), or R-B's canonical form (docs/strategies.md)
+KEYS = {"full": KEY_FULL, "rb": KEY_RB}
 LINE_CAP = 1 << 14
 # the transposition tables' largest size, 2^23 entries: two tables of 64 MiB. Sized from the budget,
 # they are as before up to 2,097,151 nodes a deal (2^20 entries at 200,000), where no search can
@@ -104,18 +106,21 @@ class Solver:
         bits = tt_bits if tt_bits is not None else table_bits(budget)
         self.tt1 = np.zeros(1 << bits, dtype=np.uint64)
         self.tt2 = np.zeros(1 << bits, dtype=np.uint64)
-        self.layout = np.array([TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8], dtype=np.int64)
+        words = [TABLE.fields["line"][1] // 8, TABLE.fields["turn_no"][1] // 8]
+        self.layouts = {k: np.array([*words, code], dtype=np.int64) for k, code in KEYS.items()}
         self.line = np.zeros(LINE_CAP, dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
         self.work = work_arrays()  # made once: a deal's search then allocates nothing
 
-    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET, start=None) -> Solved:
-        """Deal `game` of `seed`, or (start = (pub, hid), a hand-built turn's start: tests/scenario.py)
-        that position, its later random events keyed on (seed, game)."""
+    def solve(self, seed: int, game: int, budget: int = DEFAULT_BUDGET, start=None, key: str = "full") -> Solved:
+        """Deal `game` of `seed`, or (start = (pub, hid), a turn's start: built by hand as in
+        tests/scenario.py, or reached by play, turn_starts) that position, its later random events
+        keyed on (seed, game). key: the states merged, "full" (the whole state) or "rb" (KEYS)."""
         pubs, hids = _start_records(start)
         t0 = time.perf_counter()
         answer, n = solve_deal(self.cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), np.int64(budget),
-                               self.tt1, self.tt2, self.qbuf, self.layout, self.line, self.stats, pubs, hids, self.work)
+                               self.tt1, self.tt2, self.qbuf, self.layouts[key], self.line, self.stats, pubs, hids,
+                               self.work)
         dt = time.perf_counter() - t0
         if n > LINE_CAP:
             raise RuntimeError(f"deal {game}: a winning line of {n} answers is longer than {LINE_CAP}")
@@ -148,4 +153,41 @@ def keyed_outcomes(samurai, level: str, games: int, seed: int = 0, strategy: str
     out = np.zeros((games, N_OUT), dtype=np.int32)
     play_batch(keyed_config(config, from_state=start is not None), seed, game0, out,
                None if start is None else _start_records(start))
+    return out
+
+
+def play_from(cfgs, seed: int, game: int, start=None, forced=()):
+    """One run of the kernel under cfgs (its stop_turns set by the caller) from start = (pub, hid)
+    records (None: the deal's setup), `forced` fed as forced decisions: the records it ends in
+    (pub, hid, each of one row) and its book."""
+    cfg = cfgs[0]
+    buf = np.array(list(forced) + [0], dtype=np.int64)
+    cfg.fd_addr = buf.ctypes.data
+    cfg.fd_n = len(forced)
+    cfg.from_state = int(start is not None)
+    pub, hid, book, mem = state_records()
+    sp, sh = start if start is not None else (np.zeros(1, TABLE), np.zeros(1, HIDDEN))
+    out = np.zeros((1, N_OUT), dtype=np.int32)
+    play_games(cfgs.view(np.ndarray)[0], np.int64(seed), np.int64(game), out, pub[0], hid[0], book[0], mem[0],
+               sp[0], sh[0])
+    return pub, hid, book[0]
+
+
+MAX_TURN_STARTS = 400  # a game's turns, at most (the longest keyed games seen take about 120)
+
+
+def turn_starts(samurai, level: str, strategy: str, seed: int, game: int) -> list:
+    """Every turn start of deal `game` of `seed` played by `strategy` with keyed outcomes, in order:
+    (pub, hid) records of one row each, then the state the game ended in (game_over set; none
+    where the engine reported an error)."""
+    cfgs = keyed_config(table_config(samurai, level, strategy))
+    cfgs[0].stop_turns = 0
+    pub, hid, book = play_from(cfgs, seed, game)
+    cfgs[0].stop_turns = 1
+    out = []
+    while int(book["err"]) == 0 and len(out) < MAX_TURN_STARTS:
+        out.append((pub.copy(), hid.copy()))
+        if pub[0]["game_over"]:
+            break
+        pub, hid, book = play_from(cfgs, seed, game, (pub, hid))
     return out
