@@ -99,7 +99,7 @@ def _late(ctx, path, cells, positions, seed, budget, force, cluster) -> None:
                         budget=LATE_BUDGET if budget is None else budget, force=force, progress=Bar(name="solve"),
                         workers=cluster.workers, scheduler=cluster.scheduler)
     except KeyboardInterrupt:
-        interrupted(f"{path} left as it was")
+        interrupted(f"{path} keeps the cells finished, if any")
     for r in per.itertuples():
         print(f"{r.n_samurai} samurai {r.difficulty}: {r.positions} positions; whole state won {r.full_won}, lost "
               f"{r.full_lost}, unknown {r.full_unknown}; R-B won {r.rb_won}, lost {r.rb_lost}, unknown {r.rb_unknown}; "

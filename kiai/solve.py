@@ -138,12 +138,13 @@ def late_game(out, cells=None, *, positions: int = LATE_POSITIONS, seed: int = L
     start 1 to 6 turns before the end of round 3 of a keyed game the default plays, solved with both of
     the solver's keys (the whole state, and R-B's canonical one) at `budget` nodes each; a position
     either key proves lost is also played by foresight, judge and the default. One row a position is
-    written to `out` (.parquet; an existing one needs force), claimed for the whole run.
+    written to `out` after each cell (.parquet; an existing one needs force), claimed for the whole run.
     Returns one row per cell (reports.search.late_game.truth_summary): each key's won, lost and
     unknown, the positions both resolved, and the checks that must be 0: `disagree` (the keys'
     answers differ), `failed` (a won line the engine does not replay as a win) and `lost_won` (a
     position proved lost that a player won); and R-B's nodes against the whole state's.
-    workers/scheduler: on Dask, as bracket(); a cluster that fails ends in a KiaiError, `out` left as it was."""
+    workers/scheduler: on Dask, as bracket(); a cluster that fails ends in a KiaiError, the cells
+    finished kept in `out`."""
     check_cluster(workers, scheduler)
     picked = check_late_game(out, cells, positions, seed, budget, force)
     with reporter(progress) as p:
@@ -152,7 +153,7 @@ def late_game(out, cells=None, *, positions: int = LATE_POSITIONS, seed: int = L
             table = late.late_game(out, picked, positions, seed, budget, force=force, workers=workers,
                                    scheduler=scheduler, on_row=lambda _row: p.advance(1))
         except SweepError as e:  # the cluster's, one line
-            raise KiaiError(f"{e}; {out} left as it was") from None
+            raise KiaiError(f"{e}; the cells finished, if any, are kept in {out}") from None
     return late.truth_summary(table)
 
 

@@ -88,3 +88,20 @@ def test_kiai_solve_late_game_prints_each_cell_and_refuses_bad_input_in_one_line
         one_line_error(*run(capsys, "solve", "--late-game", tmp_path / "new.parquet", *args), word)
     one_line_error(*run(capsys, "solve", "--late-game", tmp_path / "x.csv"), ".parquet")
     assert not (tmp_path / "new.parquet").exists()
+
+
+def test_a_run_stopped_half_way_keeps_the_cells_it_finished(monkeypatch, tmp_path):
+    """The table is written after each cell: a run that fails in its second cell leaves the first."""
+    cell = L.late_cell
+
+    def failing(n, level, *args, **kw):
+        if n == 4:
+            raise KeyboardInterrupt
+        return cell(n, level, *args, **kw)
+
+    monkeypatch.setattr(L, "late_cell", failing)
+    out = tmp_path / "late.parquet"
+    with pytest.raises(KeyboardInterrupt):
+        api.late_game(out, [(3, "normal"), (4, "easy")], positions=3, budget=50_000)
+    kept = pd.read_parquet(out)
+    assert len(kept) == 3 and set(kept["n_samurai"]) == {3}

@@ -131,18 +131,21 @@ def late_cell(n: int, level: str, positions: int, seed: int, budget: int, pool, 
 def late_game(out, cells, positions: int, seed: int, budget: int, *, force: bool = False, on_row=None,
               workers=None, scheduler=None) -> pd.DataFrame:
     """Solve `positions` positions of each cell ((team size, level) pairs, checked: kiai.solve) into
-    `out` (.parquet, written whole once every cell is done, claimed for the whole run: an existing
-    one only with force); returns the table (one row a position)."""
+    `out` (.parquet, claimed for the whole run: an existing one only with force), written whole
+    after each cell, so that a run stopped half way keeps the cells it finished; returns the table
+    (one row a position)."""
     path = Path(out)
+    rows: list[dict] = []
     with claim(path, "--late-game", replace=force):
         try:
             with deal_pool(cells, workers, scheduler, lambda: warm_configs(cells)) as pool:
-                rows = [r for n, level in cells for r in late_cell(n, level, positions, seed, budget, pool, on_row)]
+                for n, level in cells:
+                    rows += late_cell(n, level, positions, seed, budget, pool, on_row)
+                    table = pd.DataFrame(rows)
+                    atomic_write(path, lambda tmp: table.to_parquet(tmp, index=False))
         finally:
             release_solvers()
-        table = pd.DataFrame(rows)
-        atomic_write(path, lambda tmp: table.to_parquet(tmp, index=False))
-    return table
+    return pd.DataFrame(rows)
 
 
 def truth_summary(table: pd.DataFrame) -> pd.DataFrame:
