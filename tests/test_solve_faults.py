@@ -27,15 +27,16 @@ def _cells(path) -> dict:
 
 def test_the_bracket_keeps_every_cell_it_was_not_asked_for_and_replaces_one_asked_with_other_settings(tmp_path):
     solve_bracket = search.solve_bracket
+    seed = search.BRACKET_SEED  # the default, which the calls without seed= solve
     out = tmp_path / "b.parquet"
     solve_bracket(out, [(2, "easy"), (3, "easy")], deals=2, budget=20)
     met = []
     solve_bracket(out, [(2, "easy")], deals=2, budget=20, on_deal=met.append)  # the same settings: kept, not solved
-    assert met == [] and _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (60, 20, 2)}
+    assert met == [] and _cells(out) == {(2, "easy"): (seed, 20, 2), (3, "easy"): (seed, 20, 2)}
     solve_bracket(out, [(2, "normal")], deals=2, budget=20)  # another cell: the others stay
-    assert _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (60, 20, 2), (2, "normal"): (60, 20, 2)}
-    table = solve_bracket(out, [(3, "easy")], deals=3, budget=30, seed=61)  # other settings: that cell replaced whole
-    assert _cells(out) == {(2, "easy"): (60, 20, 2), (3, "easy"): (61, 30, 3), (2, "normal"): (60, 20, 2)}
+    assert _cells(out) == {(2, "easy"): (seed, 20, 2), (3, "easy"): (seed, 20, 2), (2, "normal"): (seed, 20, 2)}
+    table = solve_bracket(out, [(3, "easy")], deals=3, budget=30, seed=seed + 1)  # other settings: that cell replaced whole
+    assert _cells(out) == {(2, "easy"): (seed, 20, 2), (3, "easy"): (seed + 1, 30, 3), (2, "normal"): (seed, 20, 2)}
     assert set(zip(table["n_samurai"], table["difficulty"])) == {(3, "easy")}  # the cells asked
 
 
