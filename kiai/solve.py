@@ -101,8 +101,6 @@ def bracket(out, cells=None, *, deals: int = BRACKET_DEALS, seed: int = BRACKET_
     cell_seconds). A cluster that cannot be reached or fails mid-run is a KiaiError (one line) that
     names the cells finished, which stay in `out`: the same call again keeps them."""
     check_cluster(workers, scheduler)
-    if cells is not None and not isinstance(cells, str):
-        cells = ",".join(cell_name(n, lv) for n, lv in cells)
     picked = check_bracket(out, cells, deals, seed, budget)
     with reporter(progress) as p:
         started = []
@@ -159,8 +157,6 @@ def late_game(out, cells=None, *, positions: int = LATE_POSITIONS, seed: int = L
 
 def check_late_game(out, cells, positions: int, seed: int, budget: int, force: bool) -> list[tuple[int, str]]:
     """Check `kiai solve --late-game`'s input before any work (one-line errors naming the option)."""
-    if cells is not None and not isinstance(cells, str):
-        cells = ",".join(cell_name(n, lv) for n, lv in cells)
     picked = parse_cells(cells, LATE_CELLS)
     check_seed(seed)
     check_games(positions, most=MAX_DEALS)
@@ -192,11 +188,13 @@ def check_solve(samurai, level: str, games: int, seed: int, budget: int, order: 
     return config
 
 
-def parse_cells(text: str | None, default=BRACKET_CELLS) -> list[tuple[int, str]]:
+def parse_cells(text, default=BRACKET_CELLS) -> list[tuple[int, str]]:
     """--cells '3-easy,4-Normal' as [(3, 'easy'), (4, 'normal')] (levels in any case, as every
     command takes them); None: `default` (the report's cells). One-line errors."""
     if text is None:
         return list(default)
+    if not isinstance(text, str):  # the API's [(3, 'easy'), ...], checked as the command's text
+        text = ",".join(cell_name(n, lv) for n, lv in text)
     cells = []
     for part in split(str(text), "--cells", "cell"):
         size, _, level = part.partition("-")

@@ -30,12 +30,11 @@ import pandas as pd
 from kiai.outputs import claim
 from kiai.reports.files import atomic_write
 from kiai.reports.playing.tables import engine_hash
-from kiai.reports.search.solve import CHECK_PLAYERS, deal_pool, release_solvers, solver_for
+from kiai.reports.search.solve import CHECK_PLAYERS, check_wins, deal_pool, release_solvers, solver_for
 from kiai.simcore.codes import LEVELS, OUT_WIN
-from kiai.simcore.results import O_OUTCOME
 from kiai.simcore.seatings import all_lineups
 from kiai.strategies.registry import DEFAULT
-from kiai.strategies.run.solve import KEYS, certify, keyed_outcomes, table_config, turn_starts
+from kiai.strategies.run.solve import KEYS, certify, table_config, turn_starts
 
 LATE_CELLS = tuple((n, level) for n in range(2, 6) for level in LEVELS)  # 2 to 5 samurai, every level
 LATE_POSITIONS = 625  # a cell's positions: 10,000 over LATE_CELLS
@@ -90,12 +89,7 @@ def late_row(n: int, level: str, seed: int, game: int, budget: int, engine: str)
         row.update({key: answer, f"{key}_nodes": s.nodes, f"{key}_seconds": s.seconds})
     lost = "lost" in (row["full"], row["rb"])
     for p in CHECK_PLAYERS:
-        won_p = None
-        if lost:
-            out = keyed_outcomes(lineup, level, 1, seed=seed, strategy=DEFAULT if p == "default" else p, game0=game,
-                                 start=start)
-            won_p = bool(out[0, O_OUTCOME] == 0)
-        row[f"won_{p}"] = won_p
+        row[f"won_{p}"] = check_wins(p, lineup, level, seed, game, 1, start)[0] if lost else None
     row["engine"] = engine
     return row
 

@@ -140,10 +140,11 @@ def write_solved(res: dict, path) -> None:
     atomic_write(Path(path), lambda tmp: tmp.write_text(json.dumps(res) + "\n", encoding="utf-8"))
 
 
-def check_wins(player: str, lineup, level: str, seed: int, game0: int, count: int) -> list[bool]:
-    """Whether `player` (of CHECK_PLAYERS) wins each deal game0.. of `seed`, outcomes keyed (a task)."""
+def check_wins(player: str, lineup, level: str, seed: int, game0: int, count: int, start=None) -> list[bool]:
+    """Whether `player` (of CHECK_PLAYERS) wins each deal game0.. of `seed`, outcomes keyed (a task),
+    from the position start = (pub, hid) if given."""
     rows = keyed_outcomes(lineup, level, count, seed=seed, strategy=DEFAULT if player == "default" else player,
-                          game0=game0)
+                          game0=game0, start=start)
     return [bool(r == 0) for r in rows[:, O_OUTCOME]]
 
 
