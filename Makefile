@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 EXTRAS := test,train
 COMMA := ,
 
-.PHONY: help report report-check test bench coverage docs setup clean verify-records
+.PHONY: help report report-check test bench coverage reach docs setup clean verify-records
 .DEFAULT_GOAL := help
 
 # `make` alone: this list; it needs nothing installed
@@ -20,6 +20,7 @@ help:
 	@echo "make test            set up, run the test suite"
 	@echo "make bench           time the engine and its compilation (kiai bench)"
 	@echo "make coverage        check that the report's intervals hold their promise over 200 seeds (minutes)"
+	@echo "make reach           how far the solver reaches at Hard and Heroic, stored for the report (about an hour on 2 cores)"
 	@echo "make docs            re-run the commands whose outputs README.md and docs/*.md show, speed tables too"
 	@echo "make verify-records  record 20,016 games and replay them against the engine (kiai record, kiai replay)"
 	@echo "make setup           create $(VENV)/ and install kiai with its extras (the other targets do it first)"
@@ -40,14 +41,17 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# the default sweep (every level x 2-7 samurai x every line-up, every seating of every 4-samurai
+# first the compile stage (without SCHEDULER): the engine, every strategy the stages play and the
+# solver, compiled on both cores from one queue (reports/playing/compile_stage.py; a second run finds
+# them cached), then the default sweep (every level x 2-7 samurai x every line-up, every seating of every 4-samurai
 # line-up at easy, the rule readings V-1..V-5 on a few line-ups, 2 samurai without absent tokens), the
 # advice stage (every seating of the line-up the default sweep recommends per team size: its plan
 # reads results.parquet, so it comes second), the agreement stage (every line-up of the default sweep
 # played again by kiai's strongest player beside the default on the same deals: its plan reads
 # results.parquet too), the skill ladder's two sweeps, the solve stage (Easy and Normal deals solved
 # knowing every card, `kiai solve --bracket`: kiai-report/solved.parquet, kept per team size and level
-# while the engine is the same), then the charts, tables and pages in kiai-report/. The first three are races (reports/playing/racing.py): each configuration plays as many
+# while the engine is the same; with no cluster named, on a local one of a worker a core, since the
+# search of a deal runs on one thread), then the charts, tables and pages in kiai-report/. The first three are races (reports/playing/racing.py): each configuration plays as many
 # games as the report's sentences need of it (docs/report.md says how many and why).
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
@@ -73,6 +77,7 @@ HOUSE_TABLE = kiai-report/house-$(basename $(notdir $(1))).parquet
 report: $(STAMP)
 	@set -e; t0=$$(date +%s); mkdir -p kiai-report; \
 	if [ -n "$(WORKERS)" ] && [ -n "$(SCHEDULER)" ]; then echo "make report: give WORKERS or SCHEDULER, not both" >&2; exit 2; fi; \
+	if [ -z "$(SCHEDULER)" ]; then $(call STAGE,compile (the engine$(COMMA) every strategy played and the solver$(COMMA) side by side; first run only),$(BIN)/python -m kiai.reports.playing.compile_stage); fi; \
 	sched="$(SCHEDULER)"; \
 	if [ -n "$(WORKERS)" ]; then \
 	  rm -f $(CLUSTER_ADDRESS); \
@@ -83,12 +88,12 @@ report: $(STAMP)
 	  sched=$$(cat $(CLUSTER_ADDRESS)); \
 	fi; \
 	on=$${sched:+--scheduler $$sched}; \
-	$(call STAGE,sweep (the first run compiles the engine first),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume $$on $(HEADLINE)); \
+	$(call STAGE,sweep (every level$(COMMA) team size and line-up),$(BIN)/kiai sweep --preset default --out kiai-report/results.parquet --csv --resume $$on $(HEADLINE)); \
 	$(call STAGE,advice (every seating of the line-up to pick$(COMMA) per team size),$(BIN)/kiai sweep --preset advice --from kiai-report/results.parquet --out kiai-report/advice.parquet --resume $$on); \
 	$(call STAGE,agreement (every line-up replayed by kiai's strongest player beside the default),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume $$on $(HEADLINE)); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume $$on); \
 	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume $$on); \
-	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet $$on); \
+	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet $${on:---workers $$(nproc)}); \
 	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume $$on);) \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"
@@ -111,6 +116,13 @@ bench: $(STAMP)
 # methods quote it from
 coverage: $(STAMP)
 	$(BIN)/python -m kiai.reports.search.coverage --seeds 200 --out reports/findings/coverage.json
+
+# how far the solver reaches at Hard and Heroic, where make report's solve stage solves nothing: 100
+# deals a team size at 2,000,000 nodes (reports/search/reach.py; the table in kiai-report/ is kept
+# cell by cell, so a stopped run goes on); the result is stored where the report quotes it from
+reach: $(STAMP)
+	@mkdir -p kiai-report
+	$(BIN)/python -m kiai.reports.search.reach --workers $$(nproc) --table kiai-report/reach.parquet --out reports/findings/reach.json
 
 # the generated blocks of README.md and docs/*.md (docs/generate.py), the slow ones too (kiai bench's
 # speed tables, a few minutes); tests/test_readme.py checks the others. Then the report's pictures

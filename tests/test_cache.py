@@ -58,18 +58,18 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
             calls.append(("wait",))
 
     monkeypatch.setattr(compiling.subprocess, "Popen", Helper)
-    monkeypatch.setattr(compiling, "_compile_engine", lambda cfgs: calls.append(("engine",)))
+    monkeypatch.setattr(compiling, "compile_engine", lambda cfgs: calls.append(("engine",)))
     monkeypatch.setattr(compiling, "compile_pieces", lambda pieces: calls.append(("here", pieces)))
     monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
     config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "lookahead")
-    assert compiling._pieces([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
+    assert compiling.pieces_of([config, config]) == [("decide", "keeper"), ("plan", "lookahead")]
 
-    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    monkeypatch.setattr(compiling, "in_cache", lambda d: False)
     compiling.compile_side_by_side([config], None)
     assert calls == [("helper", ["plan=lookahead", "decide=keeper"]), ("engine",), ("wait",)]
 
     calls.clear()  # the engine in the cache: the two pieces side by side, the plan here
-    monkeypatch.setattr(compiling, "_in_cache", lambda d: d.__name__ == "play_games")
+    monkeypatch.setattr(compiling, "in_cache", lambda d: d.__name__ == "play_games")
     compiling.compile_side_by_side([config], None)
     assert calls == [("helper", ["decide=keeper"]), ("here", ["plan=lookahead"]), ("wait",)]
 
@@ -84,7 +84,7 @@ def test_a_cold_strategy_compiles_in_a_second_process_beside_the_engine(monkeypa
     compiling.compile_side_by_side([keeper], None)
     assert calls == []
     monkeypatch.setattr(compiling.os, "cpu_count", lambda: 1)  # one core: one after the other
-    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    monkeypatch.setattr(compiling, "in_cache", lambda d: False)
     compiling.compile_side_by_side([config], None)
     assert calls == []
 
@@ -115,17 +115,17 @@ def test_an_interrupted_compile_stops_the_helper(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(compiling.subprocess, "Popen", Helper)
-    monkeypatch.setattr(compiling, "_in_cache", lambda d: False)
+    monkeypatch.setattr(compiling, "in_cache", lambda d: False)
     monkeypatch.setattr(compiling.os, "cpu_count", lambda: 2)
     config = GameConfig(("kyuzo", "kikuchiyo", "heihachi"), "normal", "keeper")
-    monkeypatch.setattr(compiling, "_compile_engine", interrupted)
+    monkeypatch.setattr(compiling, "compile_engine", interrupted)
     with pytest.raises(KeyboardInterrupt):
         compiling.compile_side_by_side([config], None)
     assert events == ["kill", "wait"]
 
     events.clear()
     monkeypatch.setattr(Helper, "__init__", lambda self, argv, **kw: setattr(self, "stuck", True))
-    monkeypatch.setattr(compiling, "_compile_engine", lambda cfgs: None)
+    monkeypatch.setattr(compiling, "compile_engine", lambda cfgs: None)
     compiling.compile_side_by_side([config], None)  # returns: the pieces get compiled here, in turn
     assert events == ["wait", "kill", "wait"]
 
@@ -137,15 +137,15 @@ def test_the_cache_look_sees_a_compiled_strategy():
     from types import SimpleNamespace
 
     compiling.compile_pieces(["decide=keeper"])
-    assert compiling._in_cache(keeper.decide)
+    assert compiling.in_cache(keeper.decide)
     missing = SimpleNamespace(_cache=SimpleNamespace(_cache_file=SimpleNamespace(_index_path="/no/such/index.nbi")))
-    assert not compiling._in_cache(missing)
-    assert compiling._in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
+    assert not compiling.in_cache(missing)
+    assert compiling.in_cache(SimpleNamespace())  # numba's cache kept otherwise: compile one after the other
 
 
 def test_the_helper_compiles_into_the_cache_this_process_reads(tmp_path):
     """The helper's command line compiles its pieces into the cache folder of the same sources,
-    where _in_cache looks for them, from any working directory (not only the checkout's, where
+    where in_cache looks for them, from any working directory (not only the checkout's, where
     the folders' own names would import too)."""
     import os
     import subprocess

@@ -31,7 +31,7 @@ def plan_address(name: str) -> int:
     return address(registry.hook_of(name, "plan"), HOOK_ARGS)
 
 
-def _pieces(configs) -> list[tuple[str, str]]:
+def pieces_of(configs) -> list[tuple[str, str]]:
     """The compiled pieces configs play besides the engine, as (function, strategy), once each:
     each base's decide and each planner's plan."""
     out = []
@@ -41,7 +41,7 @@ def _pieces(configs) -> list[tuple[str, str]]:
     return list(dict.fromkeys(out))
 
 
-def _in_cache(dispatcher) -> bool:
+def in_cache(dispatcher) -> bool:
     """Whether numba's on-disk cache holds dispatcher (its index file exists): a look, no
     compiling. The cache directory is keyed by the sources (simcore.sources), so an index there
     is never stale."""
@@ -57,8 +57,8 @@ def uncompiled(configs) -> tuple[bool, list[str]]:
     no compiling."""
     from kiai.simcore.kernel import play_games
 
-    names = [name for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
-    return not _in_cache(play_games), list(dict.fromkeys(names))
+    names = [name for kind, name in pieces_of(configs) if not in_cache(registry.hook_of(name, kind))]
+    return not in_cache(play_games), list(dict.fromkeys(names))
 
 
 def compile_pieces(pieces: list[str]) -> None:
@@ -73,7 +73,7 @@ HELPER = "import sys; from kiai.strategies.run.compiling import compile_pieces; 
 HELPER_TIMEOUT = 900  # seconds after the engine: far beyond any compile, short of forever
 
 
-def _compile_engine(cfgs) -> None:
+def compile_engine(cfgs) -> None:
     """Compile the engine's kernel, or load it from the cache: a call that plays no game."""
     from kiai.simcore.kernel import play_games
 
@@ -95,10 +95,10 @@ def compile_side_by_side(configs, cfgs) -> None:
 
     if (os.cpu_count() or 1) < 2:
         return
-    engine = not _in_cache(play_games)
+    engine = not in_cache(play_games)
     if not engine and len(configs) == 1 and not configs[0].strategy_info.planner:
         return  # one piece and the engine cached: nothing to overlap (kernel_config's usual call)
-    pieces = [f"{kind}={name}" for kind, name in _pieces(configs) if not _in_cache(registry.hook_of(name, kind))]
+    pieces = [f"{kind}={name}" for kind, name in pieces_of(configs) if not in_cache(registry.hook_of(name, kind))]
     if len(pieces) < (1 if engine else 2):
         return  # (every call after the first ends here, on a look at the cache's index files)
     # the plans (judge's, the lookahead's) are the long compiles: one on each side
@@ -107,7 +107,7 @@ def compile_side_by_side(configs, cfgs) -> None:
     helper = subprocess.Popen([sys.executable, "-c", HELPER, *there], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         if engine:
-            _compile_engine(cfgs)
+            compile_engine(cfgs)
         else:
             compile_pieces(here)
         helper.wait(timeout=HELPER_TIMEOUT)
@@ -125,7 +125,7 @@ def compile_here(configs) -> None:
     process compiles them): a profiler (kiai.profile) needs every compiled function built where
     it runs. Pieces already in numba's cache are loaded from it instead."""
     configs = list(configs)
-    compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])
+    compile_pieces([f"{kind}={name}" for kind, name in pieces_of(configs)])
     prepare(configs)
 
 
@@ -135,8 +135,8 @@ def prepare(configs) -> None:
     configs = list(configs)
     cfgs = configure(configs[0])
     compile_side_by_side(configs, cfgs)
-    _compile_engine(cfgs)
-    compile_pieces([f"{kind}={name}" for kind, name in _pieces(configs)])
+    compile_engine(cfgs)
+    compile_pieces([f"{kind}={name}" for kind, name in pieces_of(configs)])
 
 
 def state_records():
