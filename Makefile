@@ -50,8 +50,7 @@ setup: $(STAMP)
 # played again by kiai's strongest player beside the default on the same deals: its plan reads
 # results.parquet too), the skill ladder's two sweeps, the solve stage (Easy and Normal deals solved
 # knowing every card, `kiai solve --bracket`: kiai-report/solved.parquet, kept per team size and level
-# while the engine is the same; with no cluster named, on a local one of a worker a core, since the
-# search of a deal runs on one thread), then the charts, tables and pages in kiai-report/. The first three are races (reports/playing/racing.py): each configuration plays as many
+# while the engine is the same), then the charts, tables and pages in kiai-report/. The first three are races (reports/playing/racing.py): each configuration plays as many
 # games as the report's sentences need of it (docs/report.md says how many and why).
 # --resume keeps the configurations a table already holds as played by this engine (same sources,
 # model, component file and kiai version) and plays the rest: a second `make report` plays nothing
@@ -93,7 +92,7 @@ report: $(STAMP)
 	$(call STAGE,agreement (every line-up replayed by kiai's strongest player beside the default),$(BIN)/kiai sweep --preset agreement --from kiai-report/results.parquet --out kiai-report/agreement.parquet --resume $$on $(HEADLINE)); \
 	$(call STAGE,ladder (the skill ladder: reference$(COMMA) keeper$(COMMA) learned$(COMMA) selfplay),$(BIN)/kiai sweep --preset ladder --out kiai-report/ladder.parquet --resume $$on); \
 	$(call STAGE,planners (the skill ladder: lookahead$(COMMA) judge and foresight),$(BIN)/kiai sweep --preset ladder-planners --out kiai-report/planners.parquet --resume $$on); \
-	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet $${on:---workers $$(nproc)}); \
+	$(call STAGE,solve (how hard at best: Easy and Normal deals solved knowing every card),$(BIN)/kiai solve --bracket kiai-report/solved.parquet $$on); \
 	$(foreach f,$(HOUSE_FILES),$(call STAGE,house ($(f)),$(BIN)/kiai sweep --preset house --components $(f) --out $(call HOUSE_TABLE,$(f)) --resume $$on);) \
 	$(call STAGE,report,$(BIN)/kiai report kiai-report/results.parquet kiai-report/advice.parquet kiai-report/agreement.parquet kiai-report/ladder.parquet kiai-report/planners.parquet $(foreach f,$(HOUSE_FILES),$(call HOUSE_TABLE,$(f))) $(if $(HOUSE),--components $(HOUSE)) --out kiai-report); \
 	echo "== make report: sweep and report in $$(( $$(date +%s) - t0 )) s; open kiai-report/report.html"

@@ -5,6 +5,8 @@
     .venv/bin/python docs/generate.py --check    # change nothing; exit 1 if a quick block drifted
     .venv/bin/python docs/generate.py --slow --only "selfplay over learned" docs/strategies.md
                                                  # of the slow blocks, only those whose command or code holds the text
+    .venv/bin/python docs/generate.py --slow --only "--bracket" --in DIR docs/report.md
+                                                 # run in DIR: a resumable command goes on from what it left there
 
 A generated block is an opening comment naming a kiai command, the command's output, and a
 closing comment:
@@ -211,16 +213,18 @@ def content(block: Block, output: str) -> str:
     return fence(output)
 
 
-def regenerate(path: Path, slow: bool, check: bool, only: str = "") -> list[str]:
+def regenerate(path: Path, slow: bool, check: bool, only: str = "", folder: Path | None = None) -> list[str]:
     """Re-run a page's blocks (the slow ones only with `slow`, and with `only` just those whose
     command or code holds it) and write the page back unless `check`. Returns the commands whose
-    shown output changed."""
+    shown output changed. `folder`: run them there, and leave what they write, instead of in a
+    temporary folder (a resumable command then goes on from what an earlier run left there)."""
     text = path.read_text(encoding="utf-8")
     name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
     found = blocks(text, name)
     changed, pieces, last = [], [], 0
     namespace: dict = {}  # the page's Python blocks, as one notebook
-    with tempfile.TemporaryDirectory(prefix="kiai-docs-") as tmp:
+    with (contextlib.nullcontext(str(folder)) if folder is not None
+          else tempfile.TemporaryDirectory(prefix="kiai-docs-")) as tmp:
         for b in found:
             if b.slow and (not slow or only not in b.command + b.code):
                 continue
@@ -245,12 +249,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a block's output drifted")
     ap.add_argument("--only", default="", metavar="TEXT",
                     help="with --slow: of the slow blocks, only those whose command or code holds TEXT")
+    ap.add_argument("--in", dest="folder", type=Path, metavar="DIR",
+                    help="run the blocks in DIR and keep what they write there, instead of in a temporary folder: "
+                         "a resumable slow block (kiai solve --bracket) then goes on from the table an earlier run "
+                         "left there")
     args = ap.parse_args(argv)
+    if args.folder is not None and not args.folder.is_dir():
+        ap.exit(2, f"generate: --in {args.folder}: no such folder\n")
     todo = [p.resolve() for p in args.pages] or pages()
     drifted, failed = [], False
     for path in todo:
         try:
-            changed = regenerate(path, args.slow, args.check, args.only)
+            changed = regenerate(path, args.slow, args.check, args.only, args.folder)
         except GenerationError as e:
             print(f"{path.relative_to(ROOT)}: {e}", file=sys.stderr)
             failed = True

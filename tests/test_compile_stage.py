@@ -39,6 +39,9 @@ def test_a_piece_that_fails_is_named_in_one_line_and_left_to_the_run_that_plays_
     monkeypatch.setattr(warm, "compile_all", lambda configs, solver=False: [said])
     notes = []
     warm.warm_all([config], note=notes.append)
+    assert warm._in_words(["engine", "decide=keeper", "plan=keeper", "plan=judge", "solver"]) == \
+        "the engine, strategies keeper, judge and the solver"
+    assert warm._in_words(["decide=keeper"]) == "strategy keeper"
     assert notes[-2].startswith("compiled 1 of 2 pieces in ")
     assert notes[-1] == f"not compiled here (the run that plays it compiles it): {said}"
 

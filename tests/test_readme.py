@@ -86,6 +86,26 @@ def test_only_regenerates_the_slow_blocks_that_hold_its_text(tmp_path):
     assert "```text\nold\n```" in text and "```text\nsecond\n```" in text and "```text\nfirst" not in text
 
 
+def test_blocks_run_in_the_folder_given_and_go_on_from_what_it_holds(tmp_path):
+    """--in DIR: the blocks run there and what they write stays (a resumable command's table), so
+    the next run reads what the last one left; without it, a temporary folder each time."""
+    block = ("```python\nimport pathlib\nf = pathlib.Path('kept.txt')\nf.write_text(str(int(f.read_text()) + 1) "
+             "if f.exists() else '1')\nprint(f.read_text())\n```\n<!-- generated (slow): python -->\n```text\n"
+             "old\n```\n<!-- end generated -->\n")
+    page = tmp_path / "page.md"
+    page.write_text(block, encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    for expected in ("1", "2"):
+        generate.regenerate(page, slow=True, check=False, folder=work)
+        assert f"```text\n{expected}\n```" in page.read_text(encoding="utf-8")
+    generate.regenerate(page, slow=True, check=False)
+    assert "```text\n1\n```" in page.read_text(encoding="utf-8") and (work / "kept.txt").read_text() == "2"
+    with pytest.raises(SystemExit) as e:
+        generate.main(["--in", str(tmp_path / "missing"), str(page)])
+    assert e.value.code == 2
+
+
 def test_normalise_masks_times_speeds_and_threads_only():
     line = "sweep: 4 configurations, 4,000 games; 4,000 played in 1.1 s (3,767 games/s on 2 threads)"
     assert generate.normalise(line) == "sweep: 4 configurations, 4,000 games; 4,000 played in # s (# games/s on # threads)"

@@ -9,12 +9,18 @@ from importlib import resources
 STORED = "coverage.json"
 
 
-def stored() -> dict | None:
-    """The stored result, or None where there is none (a check not run yet)."""
+def read_stored(name: str) -> dict | None:
+    """A study's stored result, package data of kiai.reports.findings (this file's coverage.json,
+    reach_note's reach.json), or None where there is none (a study not run yet)."""
     try:
-        return json.loads(resources.files("kiai.reports.findings").joinpath(STORED).read_text())
+        return json.loads(resources.files("kiai.reports.findings").joinpath(name).read_text())
     except (FileNotFoundError, json.JSONDecodeError):
         return None
+
+
+def stored() -> dict | None:
+    """The stored result, or None where there is none (a check not run yet)."""
+    return read_stored(STORED)
 
 
 def sentence(result: dict | None = None) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from kiai.reports.findings import reach_note
 from kiai.reports.findings.bracket import MIN_DEALS, SOLVED, WIDEST, cell_brackets
 from kiai.reports.findings.wording import fmt_pct
 from kiai.reports.page.render import Page
@@ -54,12 +55,16 @@ def bracket_blocks(solved: pd.DataFrame | None) -> list[tuple]:
     out = cells[~cells["shown"]]
     left = [f"{r.n_samurai} samurai {r.difficulty} ({'' if one else f'seed {r.seed}, {r.budget:,} turns: '}{r.why})"
             for r in out.itertuples()]
-    absent = [level.capitalize() for level in LEVELS if level not in set(cells["difficulty"])]
+    absent = [level for level in LEVELS if level not in set(cells["difficulty"])]
     if absent:
-        left.append(f"{' and '.join(absent)}, not solved: the stage may add no more than a tenth of make report's "
-                    "time, and at these levels most deals stay unknown at any budget that fits")
+        left.append(f"{' and '.join(level.capitalize() for level in absent)}, not solved: the stage may add no more "
+                    "than a tenth of make report's time, and at these levels most deals stay unknown at any budget "
+                    "that fits")
     if left:
         blocks.append(("p", "Left out: " + "; ".join(left) + "."))
+    reach = reach_note.sentence(absent)
+    if reach:
+        blocks.append(("p", reach))
     if (shown["n_samurai"] == 2).any():
         blocks.append(("p", "Two samurai are solved without absent tokens (R-18): a deal won without them is won "
                             "with them (use none), so the lower limit holds for the game as played."))

@@ -127,6 +127,17 @@ def compile_all(configs, *, solver: bool = False, processes: int | None = None) 
     return [s for s in said if s]
 
 
+def _in_words(todo: list[str]) -> str:
+    """What a queue compiles, in words: 'the engine, strategies keeper, judge and the solver'."""
+    names = list(dict.fromkeys(piece.split("=")[1] for piece in todo if "=" in piece))
+    parts = ["the engine"] if ENGINE in todo else []
+    if names:
+        parts.append(f"strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}")
+    if SOLVER in todo:
+        parts.append("the solver")
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
 def warm_all(configs, *, solver: bool = False, note: Callable[[str], None] | None = None) -> float:
     """Compile the engine and everything `configs` play (with `solver`, the solver's search too)
     that numba's cache lacks, side by side on new processes (compile_all), with warm_engine's
@@ -138,7 +149,7 @@ def warm_all(configs, *, solver: bool = False, note: Callable[[str], None] | Non
         if note is not None:
             note("the engine and every strategy played are in the cache already")
         return time.perf_counter() - start
-    what = ", ".join(todo)
+    what = _in_words(todo)
     stop = threading.Event()
     if note is not None:
         threading.Thread(target=_compile_notes, args=(note, f"compiling {what} side by side (first run after an "
