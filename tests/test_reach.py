@@ -74,8 +74,8 @@ def test_the_study_solves_its_cells_into_a_table_and_keeps_them(tmp_path, capsys
     out = tmp_path / "reach.json"
     assert reach.main(["--table", str(table), "--out", str(out), "--deals", "2", "--budget", "300"]) == 0
     result = json.loads(out.read_text())
-    assert result["marks"] == [] and len(result["cells"]) == len(reach.REACH_CELLS)
-    assert all(c["deals"] == 2 for c in result["cells"])
+    assert result["marks"] == [300] and len(result["cells"]) == len(reach.REACH_CELLS)
+    assert all(c["deals"] == 2 and c["won_within"]["300"] == c["won"] for c in result["cells"])
     assert "| 7 samurai | heroic | 2 |" in capsys.readouterr().out
     kept = pd.read_parquet(table)
     assert reach.run(table, deals=2, budget=300)["cells"] == result["cells"]  # kept, not solved again

@@ -50,10 +50,11 @@ def summarize(table: pd.DataFrame, marks=REACH_MARKS) -> list[dict]:
 def run(table, cells=REACH_CELLS, *, deals: int = REACH_DEALS, budget: int = REACH_BUDGET, seed: int = BRACKET_SEED,
         workers: int | None = None, progress=None) -> dict:
     """Solve the cells into `table` (cells already there with these settings are kept) and
-    summarize them; progress(row) follows each deal."""
+    summarize them at the marks below the budget and at the budget; progress(row) follows each deal."""
     solved = solve_bracket(table, cells, deals=deals, seed=seed, budget=budget, on_deal=progress, workers=workers)
-    return {"seed": seed, "deals": deals, "budget": budget, "marks": [m for m in REACH_MARKS if m <= budget],
-            "engine": str(solved["engine"].iloc[0]), "cells": summarize(solved)}
+    marks = [m for m in REACH_MARKS if m < budget] + [budget]  # the budget itself is always one
+    return {"seed": seed, "deals": deals, "budget": budget, "marks": marks,
+            "engine": str(solved["engine"].iloc[0]), "cells": summarize(solved, marks)}
 
 
 def table_text(result: dict) -> str:
