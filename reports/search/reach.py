@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from kiai.outputs import atomic_write
 from kiai.reports.search.solve import BRACKET_SEED, FINISHER, solve_bracket
 
 REACH_CELLS = tuple((n, level) for level in ("hard", "heroic") for n in range(2, 8))
@@ -103,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     result.update(commit=head or "unknown", date=datetime.date.today().isoformat())
     print(table_text(result))
     if a.out is not None:
-        a.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        text = json.dumps(result, indent=1, sort_keys=True) + "\n"  # whole or not at all, as the solver's own outputs
+        atomic_write(a.out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return 0
 
 
