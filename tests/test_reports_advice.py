@@ -186,6 +186,12 @@ def test_advice_plan_plays_every_seating_of_each_pick_and_races_them_by_team_siz
     assert sorted(len(g.members) for g in groups) == [2, 24, 720]
     assert {g.rule.precision for g in groups} == {presets.ADVICE_MARGIN}
     assert {g.rule.bounds()[0] for g in groups} == {presets.ADVICE_ROUND}
+    # one round tells a seating to the margin where the default wins 3 to 4.5% (7 samurai at Easy),
+    # and 20 games fewer would not at 4.5%: the 720 seatings that cost most stop after one round
+    from kiai.reports.playing.stopping import half_width
+    n = presets.ADVICE_ROUND
+    assert all(half_width(round(p * n), n) <= presets.ADVICE_MARGIN for p in (0.03, 0.035, 0.04, 0.045))
+    assert half_width(round(0.045 * (n - 20)), n - 20) > presets.ADVICE_MARGIN
     with pytest.raises(ValueError, match="--from"):
         presets.preset_plan("advice")
 

@@ -45,16 +45,18 @@ RULE_SEED = 0
 DEFAULT_GAMES = 3_000
 DEFAULT_ROUND = 500
 SWEEP_PRECISION = 0.015
-SEATING_PRECISION = 0.03  # the seatings of every 4-samurai line-up (the advice stage plays the pick's to ADVICE_MARGIN)
+SEATING_PRECISION = 0.03  # the seatings of every 4-samurai line-up, and the advice stage's (ADVICE_MARGIN)
 RULE_MARGIN = 0.02
 # the advice stage: every seating of the recommended line-up of each team size, at the level its
 # line-ups are compared (reports.findings.advice.recommended_lineups); seatings the main table holds are not
 # played again. Raced in rounds of ADVICE_ROUND: a seating stops once it can be neither the best nor
 # the worst, or once its 95% interval is within +-ADVICE_MARGIN (seatings closer than that are as good
-# as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead
+# as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead. The
+# margin is the main sweep's for seatings; a round is as many games as it needs at 3 to 4% (the 720
+# seatings of 7 samurai at Easy, where the default wins about that): so most of them stop after one
 ADVICE_GAMES = 1_000
-ADVICE_ROUND = 250
-ADVICE_MARGIN = 0.025
+ADVICE_ROUND = 200
+ADVICE_MARGIN = SEATING_PRECISION
 ADVICE_CAP = 4_000
 LADDER_COUNTS = (3, 4, 5)
 LADDER_LINEUPS = 2  # line-ups per level and team size, drawn with seed 0 (simcore.seatings.sample_lineups)
