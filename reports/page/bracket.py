@@ -39,7 +39,7 @@ def bracket_blocks(solved: pd.DataFrame | None) -> list[tuple]:
     blocks.append(("p", "Fix every random outcome of a deal in advance (each round's deck, each farmstead and family "
                         "lost, the first player) and the game is a puzzle with one answer. kiai's solver searches every "
                         "decision the rules allow, seeing every card: a deal is won (a winning line, found by the search "
-                        "or by the cheating foresight's game on the same outcomes, and played by the engine), lost "
+                        "or by the cheating foresight's or the default's game on the same outcomes, and played by the engine), lost "
                         f"(no line wins: proved) or unknown (the search stopped after {stopped}). The "
                         "share of deals winnable this way bounds every player, honest or not. Its 95% "
                         "interval counts the unknown deals as lost for the lower limit and as won for the upper; "

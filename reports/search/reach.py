@@ -6,8 +6,9 @@ no upper limit is known there; what can be shown is the share the search wins an
 grows with the nodes it is given. This study solves REACH_DEALS deals of every team size at Hard
 and Heroic (`kiai solve --bracket` into a table of its own, resumable cell by cell) at REACH_BUDGET
 nodes a deal, and stores per cell the deals won within each of REACH_MARKS nodes (a deal the
-search won with at most that many; one foresight won on the same outcomes counts at every mark),
-the deals proved lost and those left unknown, in reports/findings/reach.json with the commit and
+search won with at most that many; one that foresight or the default won on the same outcomes
+counts at every mark), the deals proved lost and those left unknown, in reports/findings/reach.json
+with the commit and
 the engine it was run on. The report quotes it as evidence of the search's reach, not as a bound:
 an unknown deal may be won or lost (reports.findings.reach_note).
 
@@ -23,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from kiai.outputs import atomic_write
-from kiai.reports.search.solve import BRACKET_SEED, FINISHER, solve_bracket
+from kiai.reports.search.solve import BRACKET_SEED, FINISHERS, solve_bracket
 
 REACH_CELLS = tuple((n, level) for level in ("hard", "heroic") for n in range(2, 8))
 REACH_DEALS = 100
@@ -39,7 +40,7 @@ def summarize(table: pd.DataFrame, marks=REACH_MARKS) -> list[dict]:
         answer = part["answer"].astype(str)
         budget = int(part["budget"].iloc[0])
         won = answer == "won"
-        by_finisher = won & (part["found_by"].astype(str) == FINISHER)
+        by_finisher = won & part["found_by"].astype(str).isin(FINISHERS)
         within = {str(m): int((by_finisher | (won & (part["nodes"] <= m))).sum()) for m in marks if m <= budget}
         rows.append({"n_samurai": int(n), "difficulty": str(level), "seed": int(part["seed"].iloc[0]),
                      "budget": budget, "deals": len(part), "won": int(won.sum()),
