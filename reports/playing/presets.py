@@ -52,8 +52,8 @@ RULE_MARGIN = 0.02
 # played again. Raced in rounds of ADVICE_ROUND: a seating stops once it can be neither the best nor
 # the worst, or once its 95% interval is within +-ADVICE_MARGIN (seatings closer than that are as good
 # as each other at the table), at ADVICE_CAP games at most; --games ADVICE_GAMES each instead. The
-# margin is the main sweep's for seatings; a round is as many games as it needs at 3 to 4% (the 720
-# seatings of 7 samurai at Easy, where the default wins about that): so most of them stop after one
+# margin is the main sweep's for seatings; a round is the games a seating needs to reach it where
+# the default wins 3 to 4.5%, as at 7 samurai Easy: its 720 seatings, most of the stage, stop after one
 ADVICE_GAMES = 1_000
 ADVICE_ROUND = 200
 ADVICE_MARGIN = SEATING_PRECISION

@@ -16,7 +16,6 @@ what ignoring that costs.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -180,18 +179,14 @@ def table_text(result: dict) -> str:
     return "\n".join(lines)
 
 
-def dump(result: dict) -> str:
-    return json.dumps(result, indent=1, sort_keys=True)
-
-
 def main(argv: list[str] | None = None) -> int:
     """`python -m kiai.reports.search.coverage`: run the check, print its table, store its result.
     Exit 1 where a kind misses a target (the result is stored all the same)."""
     import argparse
-    import datetime
-    import subprocess
     import sys
     from pathlib import Path
+
+    from kiai.reports.search.stored import code_commit, store
 
     ap = argparse.ArgumentParser(prog="python -m kiai.reports.search.coverage", description=__doc__.split("\n\n")[0])
     study = Study()
@@ -217,17 +212,12 @@ def main(argv: list[str] | None = None) -> int:
         if len(done) % 10 == 0 or len(done) == a.seeds:
             print(f"coverage: {len(done)} of {a.seeds} seeds", file=sys.stderr, flush=True)
 
-    # the code that plays: read before the run, so that a commit made meanwhile is not named
-    head = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True,
-                          cwd=Path(__file__).parent).stdout.strip()
-    result = run(study, a.seeds, a.first_seed, tick)
-    result.update(commit=head or "unknown", date=datetime.date.today().isoformat())
+    commit = code_commit()  # the code that plays, read before the run
+    result = store(run(study, a.seeds, a.first_seed, tick), commit, a.out)
     print(table_text(result))
     missed = failures(result)
     for line in missed:
         print(f"misses a target: {line}")
-    if a.out is not None:
-        a.out.write_text(dump(result) + "\n")
     return 1 if missed else 0
 
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from kiai.outputs import atomic_write
 from kiai.reports.search.solve import BRACKET_SEED, FINISHERS, solve_bracket
 
 REACH_CELLS = tuple((n, level) for level in ("hard", "heroic") for n in range(2, 8))
 REACH_DEALS = 100
 REACH_BUDGET = 2_000_000
 REACH_MARKS = (2_000, 20_000, 200_000, 2_000_000)
+PROGRESS_SECONDS = 30
 
 
 def summarize(table: pd.DataFrame, marks=REACH_MARKS) -> list[dict]:
@@ -74,10 +74,10 @@ def table_text(result: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     """`python -m kiai.reports.search.reach`: solve the study's cells, print its table, store it."""
     import argparse
-    import datetime
-    import json
-    import subprocess
     import sys
+    import time
+
+    from kiai.reports.search.stored import code_commit, store
 
     ap = argparse.ArgumentParser(prog="python -m kiai.reports.search.reach", description=__doc__.split("\n\n")[0])
     ap.add_argument("--table", type=Path, default=Path("kiai-report/reach.parquet"),
@@ -92,21 +92,17 @@ def main(argv: list[str] | None = None) -> int:
     for path in (a.table, a.out):  # before any deal, not after an hour of them
         if path is not None and not path.parent.is_dir():
             ap.exit(2, f"reach: {path}: no folder {path.parent}\n")
-    done = []
+    done, said = [], [time.monotonic()]
 
-    def tick(_row):
+    def tick(_row):  # every 50 deals, and at least every PROGRESS_SECONDS (a 7-samurai Heroic deal takes seconds)
         done.append(1)
-        if len(done) % 50 == 0:
+        if len(done) % 50 == 0 or time.monotonic() - said[0] >= PROGRESS_SECONDS:
+            said[0] = time.monotonic()
             print(f"reach: {len(done)} deals solved", file=sys.stderr, flush=True)
 
-    head = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], capture_output=True, text=True,
-                          cwd=Path(__file__).parent).stdout.strip()
-    result = run(a.table, deals=a.deals, budget=a.budget, workers=a.workers, progress=tick)
-    result.update(commit=head or "unknown", date=datetime.date.today().isoformat())
+    commit = code_commit()  # the code that solves, read before the run
+    result = store(run(a.table, deals=a.deals, budget=a.budget, workers=a.workers, progress=tick), commit, a.out)
     print(table_text(result))
-    if a.out is not None:
-        text = json.dumps(result, indent=1, sort_keys=True) + "\n"  # whole or not at all, as the solver's own outputs
-        atomic_write(a.out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return 0
 
 
