@@ -8,9 +8,8 @@ and Heroic (`kiai solve --bracket` into a table of its own, resumable cell by ce
 nodes a deal, and stores per cell the deals won within each of REACH_MARKS nodes (a deal the
 search won with at most that many; one that foresight or the default won on the same outcomes
 counts at every mark), the deals proved lost and those left unknown, in reports/findings/reach.json
-with the commit and
-the engine it was run on. The report quotes it as evidence of the search's reach, not as a bound:
-an unknown deal may be won or lost (reports.findings.reach_note).
+with the commit and the engine it was run on. The report quotes it as evidence of the search's
+reach, not as a bound: an unknown deal may be won or lost (reports.findings.reach_note).
 
 The marks are read from one search of REACH_BUDGET nodes a deal: a search given fewer nodes from
 the start sizes its transposition tables to them (strategies.run.solve.table_bits), so its count
