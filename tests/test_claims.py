@@ -9,6 +9,7 @@ two long runs; one test does race two real `kiai record` runs."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import shlex
 import subprocess
@@ -151,6 +152,29 @@ def test_a_second_ship_of_a_family_refuses(capsys, tmp_path):
     with process(HOLD, dest) as (holder, _):
         _refused(capsys, ["train", "ship", value, "--to", tmp_path], holder)
     assert not dest.exists()
+
+
+STUDIES = {  # make reach and make coverage: (module, its arguments at their smallest, the outputs it writes)
+    "reach": ("kiai.reports.search.reach", ["--deals", 1, "--budget", 50], {"--table": "r.parquet", "--out": "r.json"}),
+    "coverage": ("kiai.reports.search.coverage", ["--seeds", 2, "--games", 4, "--size", 2, "--level", "easy",
+                                                  "--strategy", "reference", "--strong", "reference"],
+                 {"--out": "c.json"}),
+}
+
+
+@pytest.mark.parametrize("study, option", [(s, o) for s, (_, _, outs) in STUDIES.items() for o in outs])
+def test_a_second_study_on_an_output_refuses_before_its_first_deal(capsys, tmp_path, study, option):
+    module, args, outs = STUDIES[study]
+    paths = {o: tmp_path / name for o, name in outs.items()}
+    paths[option].write_text("the first run's")
+    argv = [str(a) for a in args] + [str(x) for o, p in paths.items() for x in (o, p)]
+    with process(HOLD, paths[option]) as (holder, _), pytest.raises(SystemExit) as e:
+        importlib.import_module(module).main(argv)
+    out, err = capsys.readouterr()
+    assert e.value.code == 2 and out == "" and len(err.strip().splitlines()) == 1, (e.value.code, out, err)
+    assert err.startswith(f"{study}: {option} {paths[option]} is being written by another kiai run")
+    assert f"pid {holder.pid} " in err and paths[option].read_text() == "the first run's"
+    assert not any(p.exists() for o, p in paths.items() if o != option)  # nothing played, nothing written
 
 
 def test_two_records_started_together_one_writes_the_other_refuses(tmp_path):

@@ -49,6 +49,12 @@ def test_the_command_stores_its_result_and_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         C.main(["--out", str(tmp_path / "missing" / "c.json")])
     assert e.value.code == 2 and "no folder" in capsys.readouterr().err
+    for bad in (["--strategy", "nosuch"], ["--level", "nosuch"]):  # the plan checked before any game
+        with pytest.raises(SystemExit) as e:
+            C.main(["--seeds", "2", "--games", "4", "--size", "2", *bad, "--out", str(tmp_path / "bad.json")])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.startswith("coverage: ") and len(err.strip().splitlines()) == 1, err
+        assert "nosuch" in err and not (tmp_path / "bad.json").exists()
 
 
 def test_the_methods_quote_the_stored_check_with_its_commit():

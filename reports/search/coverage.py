@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     from pathlib import Path
 
-    from kiai.reports.search.stored import code_commit, store
+    from kiai.reports.search.stored import claimed, code_commit, store
 
     ap = argparse.ArgumentParser(prog="python -m kiai.reports.search.coverage", description=__doc__.split("\n\n")[0])
     study = Study()
@@ -205,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.out is not None and not a.out.parent.is_dir():  # before any game, not after minutes of them
         ap.exit(2, f"coverage: --out {a.out}: no folder {a.out.parent}\n")
     study = Study(a.size, a.level, a.strategy, a.strong, a.games, study.reading, a.deals)
+    try:
+        study.plan()  # the names checked (SweepError, ConfigError) before any game
+    except ValueError as e:
+        ap.exit(2, f"coverage: {e}\n")
     done = []
 
     def tick(seed):
@@ -213,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"coverage: {len(done)} of {a.seeds} seeds", file=sys.stderr, flush=True)
 
     commit = code_commit()  # the code that plays, read before the run
-    result = store(run(study, a.seeds, a.first_seed, tick), commit, a.out)
+    with claimed("coverage", ("--out", a.out)):
+        result = store(run(study, a.seeds, a.first_seed, tick), commit, a.out)
     print(table_text(result))
     missed = failures(result)
     for line in missed:

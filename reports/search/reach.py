@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     import time
 
-    from kiai.reports.search.stored import code_commit, store
+    from kiai.reports.search.stored import claimed, code_commit, store
 
     ap = argparse.ArgumentParser(prog="python -m kiai.reports.search.reach", description=__doc__.split("\n\n")[0])
     ap.add_argument("--table", type=Path, default=Path("kiai-report/reach.parquet"),
@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"reach: {len(done)} deals solved", file=sys.stderr, flush=True)
 
     commit = code_commit()  # the code that solves, read before the run
-    result = store(run(a.table, deals=a.deals, budget=a.budget, workers=a.workers, progress=tick), commit, a.out)
+    with claimed("reach", ("--table", a.table), ("--out", a.out)):
+        result = store(run(a.table, deals=a.deals, budget=a.budget, workers=a.workers, progress=tick), commit, a.out)
     print(table_text(result))
     return 0
 
