@@ -3,19 +3,9 @@
 
 from __future__ import annotations
 
-import json
-from importlib import resources
+from kiai.reports.findings.stored import read_stored
 
 STORED = "coverage.json"
-
-
-def read_stored(name: str) -> dict | None:
-    """A study's stored result, package data of kiai.reports.findings (this file's coverage.json,
-    reach_note's reach.json), or None where there is none (a study not run yet)."""
-    try:
-        return json.loads(resources.files("kiai.reports.findings").joinpath(name).read_text())
-    except (FileNotFoundError, json.JSONDecodeError):
-        return None
 
 
 def stored() -> dict | None:

@@ -5,7 +5,7 @@ search won within each count of nodes and the share it left unknown."""
 from __future__ import annotations
 
 from kiai.reports.findings.bracket import TOKENS_TEAM
-from kiai.reports.findings.coverage_note import read_stored
+from kiai.reports.findings.stored import read_stored
 from kiai.reports.findings.wording import fmt_pct
 
 STORED = "reach.json"
